@@ -1,0 +1,66 @@
+# make run: set everything up and serve the site; make test: the same set-up, then the suite.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+MANAGE := $(BIN)/python manage.py
+
+# .env holds the generated secret key; exported so every command below sees it.
+-include .env
+export
+
+.PHONY: install run test setup prepare db stop-db lint format bench soak superuser
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+.env:
+	@$(PYTHON) -c "import secrets; print('DJANGO_SECRET_KEY=' + secrets.token_urlsafe(50))" > $@
+	@echo "wrote a new secret key to .env"
+
+db: install
+	@$(BIN)/python site/database.py start >/dev/null
+
+# Migrate, load the topic vocabulary and the dumps (idempotent), gather static files.
+prepare:
+	$(MANAGE) migrate --noinput --verbosity 0
+	$(MANAGE) loaddata fixtures/topics.json --verbosity 0
+	$(MANAGE) load_papers fixtures/
+	$(MANAGE) collectstatic --noinput --verbosity 0
+
+setup: install .env db prepare
+
+# Ctrl-C stops gunicorn and, if this run started it, the embedded database.
+run: install .env
+	@started=$$($(BIN)/python site/database.py start); \
+	trap 'if [ "$$started" = started ]; then $(BIN)/python site/database.py stop; fi' EXIT; \
+	trap 'exit 130' INT TERM; \
+	$(MAKE) --no-print-directory prepare && \
+	echo "Serving on http://$(HOST):$(PORT)/ (Ctrl-C stops)" && \
+	DJANGO_HTTPS=0 $(BIN)/gunicorn --config gunicorn.conf.py --bind $(HOST):$(PORT) wsgi:application
+
+test: setup
+	DJANGO_HTTPS=0 $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+stop-db:
+	@if [ -x $(BIN)/python ]; then $(BIN)/python site/database.py stop; else echo "no venv: nothing to stop"; fi
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+superuser: setup
+	$(MANAGE) createsuperuser
+
+bench: setup
+	$(BIN)/python bench/run.py $(BENCH_ARGS)

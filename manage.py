@@ -1,0 +1,22 @@
+#!/usr/bin/env python
+"""Django's command-line utility for administrative tasks."""
+
+import os
+import sys
+from pathlib import Path
+
+# The project's settings, urls and wsgi modules live in site/ and are imported as
+# top-level modules (`settings`, `urls`, `wsgi`): a package named `site` would
+# collide with Python's own start-up module.
+sys.path.insert(0, str(Path(__file__).resolve().parent / "site"))
+
+
+def main():
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "settings")
+    from django.core.management import execute_from_command_line
+
+    execute_from_command_line(sys.argv)
+
+
+if __name__ == "__main__":
+    main()

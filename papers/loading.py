@@ -1,0 +1,419 @@
+"""Write parsed records into the database: one transaction, bulk writes, curated fields kept.
+
+Parsing happens first, for every file, so a bad file stops the run before anything is written.
+Papers are matched to the collection by external ID, then normalised abstract, then title at the
+same venue; a match is merged — empty fields filled, topics and related titles added — and
+fields a curator set (Paper.curated_fields) are never touched.
+"""
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, fields
+from itertools import islice
+from pathlib import Path
+
+from django.db import transaction
+from django.db.models.functions import Lower
+from django.utils import timezone
+from django.utils.text import slugify
+
+from .denormalise import refresh_author_names, refresh_lexemes, refresh_topic_names
+from .dumps import venue_in_line
+from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, Venue
+from .records import AuthorRecord, PaperRecord, ParsedFile, VenueRecord
+from .sources import collect_files, read_source
+from .text import abstract_key, fold_whitespace, make_slug
+from .topic_rules import apply_topic_rules
+
+BATCH_SIZE = 2000
+# Paper fields a source may fill when the collection has them empty.
+FILLABLE_FIELDS = (
+    "title",
+    "abstract",
+    "country",
+    "presentation_format",
+    "external_id",
+    "pages",
+    "doi",
+    "url",
+    "bibkey",
+)
+VENUE_FIELDS = tuple(f.name for f in fields(VenueRecord) if f.name not in {"name", "parent"})
+
+
+@dataclass
+class LoadSummary:
+    files: int = 0
+    papers_read: int = 0
+    new: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    venues_new: int = 0
+    topics_new: int = 0
+    authors_new: int = 0
+    rule_links: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+    def describe(self) -> str:
+        return (
+            f"{self.files} files, {self.papers_read} papers read: {self.new} new, "
+            f"{self.updated} updated, {self.unchanged} unchanged; {self.venues_new} new venues, "
+            f"{self.topics_new} new topics, {self.authors_new} new authors; "
+            f"{self.rule_links} topic links from rules; {len(self.warnings)} warnings"
+        )
+
+
+def batched(items: Iterable, size: int = BATCH_SIZE):
+    iterator = iter(items)
+    while chunk := list(islice(iterator, size)):
+        yield chunk
+
+
+def parse_files(
+    paths: list[Path], on_file: Callable[[ParsedFile], None] | None = None
+) -> list[ParsedFile]:
+    """Parse every file first; the first bad one raises DumpError before anything is written."""
+    parsed_files = []
+    for path in collect_files(paths):
+        parsed = read_source(path)
+        parsed_files.append(parsed)
+        if on_file:
+            on_file(parsed)
+    return parsed_files
+
+
+def load_files(
+    paths: list[Path], dry_run: bool = False, on_file=None, on_progress=None
+) -> LoadSummary:
+    parsed_files = parse_files(paths, on_file)
+    summary = LoadSummary(files=len(parsed_files))
+    for parsed in parsed_files:
+        summary.papers_read += len(parsed.papers)
+        summary.warnings.extend(parsed.warnings)
+    if dry_run:
+        return summary
+    with transaction.atomic():
+        RecordWriter(summary, on_progress).write(parsed_files)
+    return summary
+
+
+def _merge_records(
+    parsed_files: list[ParsedFile],
+) -> tuple[dict[str, VenueRecord], list[PaperRecord]]:
+    """Venues by name with their fields combined; copies of a paper inside this run merged."""
+    venues: dict[str, VenueRecord] = {}
+    by_key: dict[tuple, PaperRecord] = {}
+    papers: list[PaperRecord] = []
+    for parsed in parsed_files:
+        for venue in parsed.venues:
+            known = venues.setdefault(venue.name, VenueRecord(name=venue.name))
+            for name in (*VENUE_FIELDS, "parent"):
+                if not getattr(known, name) and getattr(venue, name):
+                    setattr(known, name, getattr(venue, name))
+        for paper in parsed.papers:
+            paper.source_file = paper.source_file or parsed.source
+            keys = _record_keys(paper)
+            kept = next((by_key[key] for key in keys if key in by_key), None)
+            if kept is None:
+                kept = paper
+                papers.append(paper)
+            else:
+                _merge_record(kept, paper)
+            for key in keys:
+                by_key.setdefault(key, kept)
+            venues.setdefault(paper.venue, VenueRecord(name=paper.venue))
+    for venue in list(venues.values()):
+        if venue.parent:
+            venues.setdefault(venue.parent, VenueRecord(name=venue.parent))
+    return venues, papers
+
+
+def _record_keys(paper: PaperRecord) -> list[tuple]:
+    """What identifies a paper: its external ID, its abstract, its title at its venue."""
+    keys = []
+    if paper.external_id:
+        keys.append(("id", paper.external_id))
+    if key := abstract_key(paper.abstract):
+        keys.append(("abstract", key))
+    if paper.title:
+        keys.append(("title", paper.venue, fold_whitespace(paper.title).lower()))
+    return keys
+
+
+def _merge_record(kept: PaperRecord, other: PaperRecord) -> None:
+    for name in FILLABLE_FIELDS:
+        if not getattr(kept, name) and getattr(other, name):
+            setattr(kept, name, getattr(other, name))
+    kept.topics.extend(topic for topic in other.topics if topic not in kept.topics)
+    kept.related_titles.extend(t for t in other.related_titles if t not in kept.related_titles)
+    if not kept.authors:
+        kept.authors = other.authors
+
+
+def _unique_slug(base: str, taken: set[str]) -> str:
+    slug, number = base, 2
+    while slug in taken:
+        slug = f"{base}-{number}"
+        number += 1
+    taken.add(slug)
+    return slug
+
+
+class RecordWriter:
+    def __init__(self, summary: LoadSummary, on_progress=None):
+        self.summary = summary
+        self.on_progress = on_progress or (lambda done, total: None)
+        self.now = timezone.now()
+
+    def write(self, parsed_files: list[ParsedFile]) -> None:
+        venue_records, records = _merge_records(parsed_files)
+        venues = self.write_venues(venue_records)
+        topics = self.write_topics(records)
+        papers, changed_ids = self.write_papers(records, venues)
+        changed_ids |= self.write_topic_links(records, papers, topics)
+        changed_ids |= self.write_authorships(records, papers)
+        self.summary.updated = len(changed_ids - self.new_ids)
+        self.summary.unchanged = len(papers) - self.summary.new - self.summary.updated
+        if changed_ids or self.new_ids:
+            touched = changed_ids | self.new_ids
+            refresh_topic_names(touched)
+            refresh_author_names(touched)
+            self.summary.rule_links = apply_topic_rules()
+            refresh_lexemes()
+
+    # Venues -------------------------------------------------------------
+
+    def write_venues(self, records: dict[str, VenueRecord]) -> dict[str, Venue]:
+        venues = {venue.name: venue for venue in Venue.objects.filter(name__in=records)}
+        taken = set(Venue.objects.values_list("slug", flat=True))
+        new = []
+        for name in records:
+            if name not in venues:
+                venue = Venue(name=name, slug=_unique_slug(slugify(name) or "venue", taken))
+                venues[name] = venue
+                new.append(venue)
+        changed = []
+        for name, record in records.items():
+            venue = venues[name]
+            if not record.acronym and (match := venue_in_line(name)):
+                record.acronym, record.year = match["acronym"], int(match["year"])
+            if self._fill(venue, record, VENUE_FIELDS) and venue not in new:
+                changed.append(venue)
+        Venue.objects.bulk_create(new)
+        for name, record in records.items():
+            parent = venues.get(record.parent) if record.parent else None
+            venue = venues[name]
+            if parent and venue.parent_id is None and "parent" not in venue.curated_fields:
+                venue.parent = parent
+                if venue not in changed:
+                    changed.append(venue)
+        if changed:
+            Venue.objects.bulk_update(changed, [*VENUE_FIELDS, "parent"])
+        self.summary.venues_new = len(new)
+        return venues
+
+    @staticmethod
+    def _fill(target, record, names) -> list[str]:
+        """Copy the record's non-empty values into the target's empty, uncurated fields."""
+        filled = []
+        for name in names:
+            value = getattr(record, name)
+            if value and not getattr(target, name) and name not in target.curated_fields:
+                setattr(target, name, value)
+                filled.append(name)
+        return filled
+
+    # Topics -------------------------------------------------------------
+
+    def write_topics(self, records: list[PaperRecord]) -> dict[str, Topic]:
+        names = {}
+        for record in records:
+            for name in record.topics:
+                names.setdefault(name.casefold(), name)
+        topics = {topic.name.casefold(): topic for topic in Topic.objects.all()}
+        taken = {topic.slug for topic in topics.values()}
+        new = [
+            Topic(name=name, slug=_unique_slug(make_slug(name, "topic"), taken))
+            for folded, name in names.items()
+            if folded not in topics
+        ]
+        Topic.objects.bulk_create(new)
+        topics.update({topic.name.casefold(): topic for topic in new})
+        self.summary.topics_new = len(new)
+        return topics
+
+    # Papers -------------------------------------------------------------
+
+    def find_existing(
+        self, records: list[PaperRecord], venues: dict[str, Venue]
+    ) -> dict[int, Paper]:
+        """The collection's paper for each record (by position in records), where there is one."""
+        by_external = {}
+        external_ids = [r.external_id for r in records if r.external_id]
+        for chunk in batched(external_ids):
+            by_external.update(
+                {p.external_id: p for p in Paper.objects.filter(external_id__in=chunk)}
+            )
+        by_abstract = {}
+        keys = [abstract_key(r.abstract) for r in records]
+        for chunk in batched([k for k in keys if k]):
+            by_abstract.update(
+                {p.abstract_key: p for p in Paper.objects.filter(abstract_key__in=chunk)}
+            )
+        by_title = {}
+        titled = [
+            (venues[r.venue].pk, fold_whitespace(r.title).lower()) for r in records if r.title
+        ]
+        for chunk in batched(titled):
+            candidates = Paper.objects.annotate(lower_title=Lower("title")).filter(
+                venue_id__in={venue for venue, _ in chunk},
+                lower_title__in={title for _, title in chunk},
+            )
+            by_title.update({(p.venue_id, p.lower_title): p for p in candidates})
+        found = {}
+        for index, record in enumerate(records):
+            paper = (
+                by_external.get(record.external_id)
+                or by_abstract.get(keys[index])
+                or (
+                    by_title.get((venues[record.venue].pk, fold_whitespace(record.title).lower()))
+                    if record.title
+                    else None
+                )
+            )
+            if paper is not None:
+                found[index] = paper
+        return found
+
+    def write_papers(
+        self, records: list[PaperRecord], venues: dict[str, Venue]
+    ) -> tuple[dict[int, Paper], set[int]]:
+        existing = self.find_existing(records, venues)
+        papers: dict[int, Paper] = {}
+        new, changed, changed_fields = [], {}, set()
+        for index, record in enumerate(records):
+            paper = existing.get(index)
+            if paper is None:
+                paper = self.new_paper(record, venues[record.venue])
+                new.append(paper)
+            else:
+                filled = self._fill(paper, record, FILLABLE_FIELDS)
+                if "abstract" in filled:
+                    paper.abstract_key = abstract_key(paper.abstract)
+                    filled.append("abstract_key")
+                extra = [t for t in record.related_titles if t not in paper.related_titles]
+                if extra and "related_titles" not in paper.curated_fields:
+                    paper.related_titles = [*paper.related_titles, *extra]
+                    filled.append("related_titles")
+                if filled:
+                    changed[paper.pk] = paper
+                    changed_fields.update(filled)
+            papers[index] = paper
+        for done, chunk in enumerate(batched(new), start=1):
+            Paper.objects.bulk_create(chunk)
+            self.on_progress(done * BATCH_SIZE, len(new))
+        if changed:
+            for chunk in batched(changed.values()):
+                Paper.objects.bulk_update(chunk, [*sorted(changed_fields), "last_loaded"])
+        seen = [p.pk for p in papers.values() if p.pk not in changed and p not in new]
+        for chunk in batched(seen, 10000):
+            Paper.objects.filter(pk__in=chunk).update(last_loaded=self.now)
+        self.new_ids = {paper.pk for paper in new}
+        self.summary.new = len(new)
+        return papers, set(changed)
+
+    def new_paper(self, record: PaperRecord, venue: Venue) -> Paper:
+        return Paper(
+            title=fold_whitespace(record.title),
+            abstract=record.abstract,
+            abstract_key=abstract_key(record.abstract),
+            venue=venue,
+            country=record.country,
+            presentation_format=record.presentation_format,
+            related_titles=list(record.related_titles),
+            external_id=record.external_id or None,
+            pages=record.pages,
+            doi=record.doi,
+            url=record.url,
+            bibkey=record.bibkey,
+            source_file=record.source_file,
+            source_position=record.line,
+            first_loaded=self.now,
+            last_loaded=self.now,
+        )
+
+    # Links --------------------------------------------------------------
+
+    def write_topic_links(
+        self, records, papers: dict[int, Paper], topics: dict[str, Topic]
+    ) -> set[int]:
+        wanted = {
+            (papers[index].pk, topics[name.casefold()].pk)
+            for index, record in enumerate(records)
+            for name in record.topics
+            if "topics" not in papers[index].curated_fields
+        }
+        if not wanted:
+            return set()
+        paper_ids = {paper_id for paper_id, _ in wanted}
+        have = set()
+        for chunk in batched(paper_ids):
+            have.update(
+                PaperTopic.objects.filter(paper_id__in=chunk).values_list("paper_id", "topic_id")
+            )
+            have.update(
+                RemovedTopic.objects.filter(paper_id__in=chunk).values_list("paper_id", "topic_id")
+            )
+        missing = sorted(wanted - have)
+        PaperTopic.objects.bulk_create(
+            [PaperTopic(paper_id=p, topic_id=t, source=PaperTopic.Source.DUMP) for p, t in missing],
+            batch_size=BATCH_SIZE,
+        )
+        return {paper_id for paper_id, _ in missing}
+
+    def write_authorships(self, records, papers: dict[int, Paper]) -> set[int]:
+        """Authors for papers that have none yet; a paper's existing author list is kept."""
+        wanting = {
+            papers[index].pk: record.authors
+            for index, record in enumerate(records)
+            if record.authors and "authors" not in papers[index].curated_fields
+        }
+        if not wanting:
+            return set()
+        for chunk in batched(list(wanting)):
+            for paper_id in set(
+                Authorship.objects.filter(paper_id__in=chunk).values_list("paper_id", flat=True)
+            ):
+                del wanting[paper_id]
+        authors = self.write_authors([a for names in wanting.values() for a in names])
+        Authorship.objects.bulk_create(
+            [
+                Authorship(
+                    paper_id=paper_id, author=authors[_author_key(author)], position=position
+                )
+                for paper_id, names in wanting.items()
+                for position, author in enumerate(names, start=1)
+            ],
+            batch_size=BATCH_SIZE,
+        )
+        return set(wanting)
+
+    def write_authors(self, records: list[AuthorRecord]) -> dict[str, Author]:
+        wanted = {}
+        for record in records:
+            wanted.setdefault(_author_key(record), record)
+        authors = {}
+        for chunk in batched(list(wanted)):
+            authors.update({a.slug: a for a in Author.objects.filter(slug__in=chunk)})
+        new = [
+            Author(name=record.name, slug=key, orcid=record.orcid)
+            for key, record in wanted.items()
+            if key not in authors
+        ]
+        Author.objects.bulk_create(new, batch_size=BATCH_SIZE)
+        authors.update({author.slug: author for author in new})
+        self.summary.authors_new = len(new)
+        return authors
+
+
+def _author_key(author: AuthorRecord) -> str:
+    return make_slug(author.name, "author")

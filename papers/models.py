@@ -1,0 +1,257 @@
+"""The collection: venues, papers, topics, authors, and the search structures over them."""
+
+from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex, OpClass
+from django.contrib.postgres.search import SearchVector, SearchVectorField
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.text import slugify
+
+from .querysets import PaperQuerySet
+from .text import derive_title
+
+SEARCH_CONFIG = "english"
+
+
+class Venue(models.Model):
+    name = models.CharField(
+        max_length=200, unique=True, help_text='As the dumps write it: "ACL 2025".'
+    )
+    slug = models.SlugField(max_length=200, unique=True)
+    acronym = models.CharField(max_length=100, blank=True)
+    year = models.PositiveSmallIntegerField(null=True, blank=True, db_index=True)
+    full_name = models.CharField(max_length=300, blank=True)
+    location = models.CharField(max_length=200, blank=True)
+    start_date = models.DateField(null=True, blank=True)
+    end_date = models.DateField(null=True, blank=True)
+    month = models.CharField(max_length=40, blank=True)
+    welcome_text = models.TextField(blank=True)
+    booktitle = models.CharField(max_length=500, blank=True)
+    external_id = models.CharField(
+        max_length=100, blank=True, help_text="The Anthology volume ID, e.g. 2024.emnlp-main."
+    )
+    parent = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="children",
+        help_text="The conference a Findings, demo or workshop volume belongs to.",
+    )
+    curated_fields = ArrayField(models.CharField(max_length=40), default=list, blank=True)
+
+    class Meta:
+        ordering = ["-year", "name"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("venue-detail", args=[self.slug])
+
+
+class TopicManager(models.Manager):
+    def get_by_natural_key(self, name):
+        return self.get(name=name)
+
+
+class Topic(models.Model):
+    name = models.CharField(
+        max_length=200, unique=True, help_text='As the dumps write it: "llm safety".'
+    )
+    slug = models.SlugField(max_length=200, unique=True)
+    description = models.TextField(blank=True)
+    rule = models.TextField(
+        blank=True,
+        help_text='A websearch query; papers matching it get this topic, e.g. "kv cache" or "attention sparsity".',
+    )
+
+    objects = TopicManager()
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+    def save(self, *args, **kwargs):
+        if not self.slug:
+            self.slug = slugify(self.name)
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self):
+        return reverse("topic-detail", args=[self.slug])
+
+    def natural_key(self):
+        return (self.name,)
+
+
+class TopicRedirect(models.Model):
+    """The slug of a topic merged into another, so old links keep working."""
+
+    old_slug = models.SlugField(max_length=200, unique=True)
+    topic = models.ForeignKey(Topic, on_delete=models.CASCADE, related_name="redirects")
+
+    def __str__(self):
+        return f"{self.old_slug} → {self.topic.slug}"
+
+
+class Author(models.Model):
+    name = models.CharField(max_length=300)
+    slug = models.SlugField(max_length=300, unique=True)
+    orcid = models.CharField(max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("author-detail", args=[self.slug])
+
+
+class Paper(models.Model):
+    title = models.TextField(blank=True, help_text="Empty when the source gives none.")
+    abstract = models.TextField(blank=True)
+    abstract_key = models.CharField(
+        max_length=64, blank=True, editable=False, help_text="Hash of the normalised abstract."
+    )
+    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="papers")
+    topics = models.ManyToManyField(Topic, through="PaperTopic", related_name="papers", blank=True)
+    authors = models.ManyToManyField(
+        Author, through="Authorship", related_name="papers", blank=True
+    )
+    country = models.CharField(max_length=100, blank=True, db_index=True)
+    presentation_format = models.CharField(max_length=50, blank=True)
+    related_titles = ArrayField(models.TextField(), default=list, blank=True)
+    external_id = models.CharField(max_length=100, null=True, blank=True, unique=True)
+    pages = models.CharField(max_length=50, blank=True)
+    doi = models.CharField(max_length=200, blank=True)
+    url = models.URLField(max_length=500, blank=True)
+    bibkey = models.CharField(max_length=200, blank=True)
+    reviewed = models.BooleanField(default=False)
+    curated_fields = ArrayField(
+        models.CharField(max_length=40),
+        default=list,
+        blank=True,
+        help_text="Fields a curator set; loads never overwrite them.",
+    )
+    # Denormalised names, kept in step by the loader and the admin, so the
+    # generated search vector can weight them (it can only read this row).
+    topic_names = models.TextField(blank=True, editable=False)
+    author_names = models.TextField(blank=True, editable=False)
+    source_file = models.CharField(max_length=300, blank=True)
+    source_position = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Line of the source file where the paper starts."
+    )
+    first_loaded = models.DateTimeField(null=True, blank=True)
+    last_loaded = models.DateTimeField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+    search_vector = models.GeneratedField(
+        expression=(
+            SearchVector("title", config=SEARCH_CONFIG, weight="A")
+            + SearchVector("topic_names", config=SEARCH_CONFIG, weight="B")
+            + SearchVector("author_names", config=SEARCH_CONFIG, weight="B")
+            + SearchVector("abstract", config=SEARCH_CONFIG, weight="C")
+        ),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
+
+    objects = PaperQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [
+            GinIndex(fields=["search_vector"], name="paper_search_vector"),
+            GinIndex(OpClass("title", name="gin_trgm_ops"), name="paper_title_trgm"),
+            models.Index(fields=["source_file"], name="paper_source_file"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["abstract_key"], condition=~Q(abstract_key=""), name="paper_unique_abstract"
+            ),
+        ]
+
+    def __str__(self):
+        return self.display_title
+
+    def get_absolute_url(self):
+        return reverse("paper-detail", args=[self.pk])
+
+    @property
+    def has_title(self) -> bool:
+        return bool(self.title)
+
+    @property
+    def display_title(self) -> str:
+        return self.title or derive_title(self.abstract) or f"Paper {self.pk}"
+
+
+class PaperTopic(models.Model):
+    class Source(models.TextChoices):
+        DUMP = "dump", "dump"
+        RULE = "rule", "topic rule"
+        CURATOR = "curator", "curator"
+
+    paper = models.ForeignKey(Paper, on_delete=models.CASCADE, related_name="topic_links")
+    topic = models.ForeignKey(Topic, on_delete=models.CASCADE, related_name="paper_links")
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.DUMP)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["paper", "topic"], name="paper_topic_once")]
+        indexes = [models.Index(fields=["topic", "paper"], name="papertopic_topic_paper")]
+
+    def __str__(self):
+        return f"{self.topic} ({self.source})"
+
+
+class RemovedTopic(models.Model):
+    """A topic a curator took off a paper: loads and rules never put it back."""
+
+    paper = models.ForeignKey(Paper, on_delete=models.CASCADE, related_name="removed_topics")
+    topic = models.ForeignKey(Topic, on_delete=models.CASCADE, related_name="removals")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["paper", "topic"], name="removed_topic_once")
+        ]
+
+    def __str__(self):
+        return f"{self.topic} removed from paper {self.paper_id}"
+
+
+class Authorship(models.Model):
+    paper = models.ForeignKey(Paper, on_delete=models.CASCADE, related_name="authorships")
+    author = models.ForeignKey(Author, on_delete=models.CASCADE, related_name="authorships")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["paper", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["paper", "position"], name="authorship_position_once")
+        ]
+        indexes = [models.Index(fields=["author", "paper"], name="authorship_author_paper")]
+
+    def __str__(self):
+        return f"{self.author} ({self.position}) on paper {self.paper_id}"
+
+
+class Lexeme(models.Model):
+    """Document frequencies of the collection's words (from ts_stat), refreshed by each load.
+
+    They spell "did you mean" suggestions and weigh a paper's distinctive words for similarity.
+    """
+
+    word = models.TextField(primary_key=True)
+    documents = models.PositiveIntegerField()
+    occurrences = models.PositiveIntegerField()
+
+    class Meta:
+        indexes = [GinIndex(OpClass("word", name="gin_trgm_ops"), name="lexeme_word_trgm")]
+
+    def __str__(self):
+        return self.word

@@ -1,0 +1,76 @@
+"""What the parsers produce and the loader writes: plain records, no database."""
+
+from dataclasses import dataclass, field
+from datetime import date
+
+
+class DumpError(Exception):
+    """A source file that cannot be loaded; the message names the file and, where it helps, the line."""
+
+    def __init__(self, source: str, message: str, line: int | None = None):
+        self.source = source
+        self.line = line
+        self.reason = message
+        where = f"{source}, line {line}" if line else source
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass(frozen=True)
+class AuthorRecord:
+    name: str
+    orcid: str = ""
+
+
+@dataclass
+class VenueRecord:
+    """A venue as a source describes it; empty fields are unknown, not cleared."""
+
+    name: str
+    acronym: str = ""
+    year: int | None = None
+    full_name: str = ""
+    location: str = ""
+    start_date: date | None = None
+    end_date: date | None = None
+    month: str = ""
+    welcome_text: str = ""
+    booktitle: str = ""
+    external_id: str = ""
+    parent: str = ""
+
+
+@dataclass
+class PaperRecord:
+    abstract: str
+    venue: str
+    title: str = ""
+    topics: list[str] = field(default_factory=list)
+    country: str = ""
+    presentation_format: str = ""
+    related_titles: list[str] = field(default_factory=list)
+    authors: list[AuthorRecord] = field(default_factory=list)
+    external_id: str = ""
+    pages: str = ""
+    doi: str = ""
+    url: str = ""
+    bibkey: str = ""
+    source_file: str = ""
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the parser made of one block of a file, for `load_papers -v 2`."""
+
+    line: int
+    kind: str
+    text: str
+
+
+@dataclass
+class ParsedFile:
+    source: str
+    papers: list[PaperRecord] = field(default_factory=list)
+    venues: list[VenueRecord] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)

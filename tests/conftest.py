@@ -1,0 +1,39 @@
+"""Shared fixtures: the seed dumps loaded, and paths to the project and ../shared."""
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from papers.loading import load_files
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+SHARED_DIR = PROJECT_DIR.parent / "shared"
+SEED_FILES = sorted(settings.FIXTURES_DIR.glob("*.txt"))
+
+
+@pytest.fixture
+def seeds(db):
+    """The five seed dumps, loaded as `make run` loads them."""
+    return load_files([settings.FIXTURES_DIR])
+
+
+@pytest.fixture
+def write_dump(tmp_path):
+    """Write a dump into tmp_path and return its path: write_dump("name.txt", text)."""
+
+    def write(name: str, text: str | bytes) -> Path:
+        path = tmp_path / name
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text, encoding="utf-8", newline="")
+        return path
+
+    return write
+
+
+@pytest.fixture(autouse=True)
+def plain_http(settings):
+    """Tests talk plain HTTP to the test client, as `make run` does (DJANGO_HTTPS=0)."""
+    settings.SECURE_SSL_REDIRECT = False

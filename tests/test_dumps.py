@@ -1,0 +1,299 @@
+"""The dump parser on the seeds and on variants written here (pure: no database)."""
+
+from dataclasses import replace
+from datetime import date
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from papers.dumps import parse_dump
+from papers.records import DumpError, ParsedFile
+from tests.conftest import SEED_FILES
+
+ABSTRACT_A = (
+    "Machine translation for low-resource languages remains hard. We collect a parallel "
+    "corpus of Yoruba and English sentences and train a multilingual model. Our results show "
+    "gains of 4.2 BLEU over strong baselines."
+)
+ABSTRACT_B = (
+    "Speech recognition systems struggle with accented speech. We propose an adapter that "
+    "conditions the acoustic model on accent embeddings, cutting word error rate by 12%."
+)
+ABSTRACT_C = (
+    "Retrieval-augmented generation grounds answers in documents. We study how retrieval "
+    "noise affects faithfulness and propose a filter that discards irrelevant passages."
+)
+ABSTRACT_D = (
+    "Dialogue agents forget what users told them. We add a memory that stores salient facts "
+    "and retrieves them at each turn, which improves consistency in long conversations."
+)
+
+
+def lecture_page(
+    *,
+    country="Germany",
+    venue="NAACL 2025",
+    topics=("machine translation", "multilinguality"),
+    furniture=True,
+    footer=True,
+    untitled_last=True,
+) -> str:
+    parts = [country, ABSTRACT_A, venue, "Parallel Data for Yoruba Translation", *topics]
+    if furniture:
+        parts += [
+            "### Welcome to The 2025 Annual Conference of the Nations of the Americas Chapter "
+            "of the ACL (NAACL 2025)",
+            "Message from the General Chair:\n*It is a pleasure to welcome you to NAACL 2025, "
+            "held in Albuquerque, New Mexico, from April 29 to May 4, 2025.*\n"
+            "[Read more](https://example.org/welcome)",
+            "To access this event page, you need to log in with the **email address you "
+            "registered with**.",
+            "Please log in",
+            "COLING 2025",
+            "Welcome to The 31st International Conference on Computational Linguistics (COLING 2025)",
+            "oral",
+            f"{venue} will be held in Albuquerque, New Mexico from April 29th to May 4th, 2025.",
+        ]
+    parts += [ABSTRACT_B, "Accent Adapters for Speech Recognition"]
+    parts += [ABSTRACT_C + "\n" + "We release code and data.", "", ABSTRACT_D]
+    if not untitled_last:
+        parts.append("Memory for Dialogue Agents")
+    if footer:
+        parts += [
+            "Downloads",
+            f"Next from {venue}",
+            "Accent Adapters for Speech Recognition",
+            "Similar lecture",
+            "A Title That Is Not In The Collection",
+        ]
+    return "\n\n".join(part for part in parts if part) + "\n"
+
+
+def list_page(header="EACL 2024 Papers", abstracts=(ABSTRACT_A, ABSTRACT_B, ABSTRACT_C)) -> str:
+    return "\n\n".join([header, *abstracts]) + "\n"
+
+
+# The seeds ----------------------------------------------------------------
+
+
+def parse_seed(number: int) -> ParsedFile:
+    path = SEED_FILES[number]
+    return parse_dump(path.read_text(encoding="utf-8"), path.name)
+
+
+def test_seed_list_pages_are_57_untitled_acl_2025_papers():
+    papers = [paper for number in range(3) for paper in parse_seed(number).papers]
+    assert len(papers) == 57
+    assert {paper.venue for paper in papers} == {"ACL 2025"}
+    assert [paper.title for paper in papers] == [""] * 57
+    assert papers[0].abstract.startswith("It is crucial for large language models (LLMs)")
+
+
+def test_seed_lecture_page_003():
+    parsed = parse_seed(3)
+    assert len(parsed.papers) == 11
+    assert {paper.venue for paper in parsed.papers} == {"EMNLP 2025"}
+    assert sum(1 for paper in parsed.papers if paper.title) == 10
+    page = parsed.papers[0]
+    assert page.title == (
+        "Layer-Aware Representation Filtering: Purifying Finetuning Data to Preserve LLM Safety Alignment"
+    )
+    assert page.topics == ["llm fine-tuning", "llm safety"]
+    assert page.country == "China"
+    assert page.related_titles == ["Fine-Tuning Lowers Safety and Disrupts Evaluation Consistency"]
+    assert parsed.papers[1].title.startswith("MLWQ: Efficient Small Language Model Deployment")
+    assert parsed.papers[-1].title == ""
+    assert parsed.papers[-1].abstract.startswith("Direct Preference Optimization (DPO)")
+    assert not any(
+        "log in" in paper.abstract or "Welcome" in paper.abstract for paper in parsed.papers
+    )
+
+
+def test_seed_lecture_page_004_keeps_a_two_paragraph_abstract():
+    parsed = parse_seed(4)
+    assert len(parsed.papers) == 11
+    assert sum(1 for paper in parsed.papers if paper.title) == 10
+    page = parsed.papers[0]
+    assert page.title == "Rethinking Token Reduction for State Space Models"
+    assert page.topics == [
+        "information retrieval and text mining",
+        "language modeling",
+        "question answering",
+    ]
+    assert page.country == "United States"
+    assert page.related_titles == [
+        "LaTIM: Measuring Latent Token-to-Token Interactions in Mamba Models"
+    ]
+    self_refine = next(p for p in parsed.papers if p.title.startswith("Self-Refine"))
+    first, second = self_refine.abstract.split("\n\n")
+    assert first.startswith("The alignment of reasoning abilities")
+    assert second.startswith("In this paper, we propose the Self-refine Instruction-tuning method")
+    assert "\n" not in second  # lines inside a paragraph are folded
+    assert "\\%" in next(p for p in parsed.papers if p.title.startswith("How do Large")).abstract
+
+
+def test_seed_furniture_becomes_venue_metadata_not_papers():
+    venues = {
+        venue.name: venue for venue in parse_seed(3).venues + parse_seed(4).venues if venue.location
+    }
+    acl = venues["ACL 2025"]
+    assert (
+        acl.full_name == "The 63rd Annual Meeting of the Association for Computational Linguistics"
+    )
+    assert (acl.location, acl.start_date, acl.end_date) == (
+        "Vienna, Austria",
+        date(2025, 7, 27),
+        date(2025, 8, 1),
+    )
+    emnlp25 = venues["EMNLP 2025"]
+    assert (emnlp25.location, emnlp25.start_date, emnlp25.end_date) == (
+        "Suzhou, China",
+        date(2025, 11, 5),
+        date(2025, 11, 9),
+    )
+    assert emnlp25.welcome_text.startswith('"I am excited to welcome you')
+    emnlp24 = venues["EMNLP 2024"]
+    assert (emnlp24.location, emnlp24.start_date, emnlp24.end_date) == (
+        "Miami, Florida",
+        date(2024, 11, 12),
+        date(2024, 11, 16),
+    )
+    assert emnlp24.welcome_text.startswith("We are excited to welcome you")
+
+
+def test_decisions_explain_every_block():
+    kinds = [decision.kind for decision in parse_seed(3).decisions]
+    assert kinds[:6] == ["country", "abstract", "venue", "title", "topic", "topic"]
+    assert kinds.count("furniture") == 11
+    assert kinds[-5:] == ["footer", "footer", "next paper", "footer", "related title"]
+
+
+# Variants ------------------------------------------------------------------
+
+
+def test_lecture_page_of_another_venue_with_furniture_for_other_events():
+    parsed = parse_dump(lecture_page(), "naacl.txt")
+    assert [(p.title, p.venue) for p in parsed.papers] == [
+        ("Parallel Data for Yoruba Translation", "NAACL 2025"),
+        ("Accent Adapters for Speech Recognition", "NAACL 2025"),
+        ("", "NAACL 2025"),
+    ]
+    page = parsed.papers[0]
+    assert (page.country, page.topics) == ("Germany", ["machine translation", "multilinguality"])
+    assert page.related_titles == ["A Title That Is Not In The Collection"]
+    # Two prose paragraphs before the footer: one untitled paper with both.
+    assert parsed.papers[2].abstract == f"{ABSTRACT_C} We release code and data.\n\n{ABSTRACT_D}"
+    venues = {venue.name: venue for venue in parsed.venues}
+    assert (
+        venues["COLING 2025"].full_name
+        == "The 31st International Conference on Computational Linguistics"
+    )
+    assert venues["NAACL 2025"].location == "Albuquerque, New Mexico"
+    assert venues["NAACL 2025"].start_date == date(2025, 4, 29)
+    assert venues["NAACL 2025"].end_date == date(2025, 5, 4)
+
+
+def test_lecture_page_without_furniture_or_footer():
+    parsed = parse_dump(
+        lecture_page(furniture=False, footer=False, untitled_last=False), "bare.txt"
+    )
+    assert [p.title for p in parsed.papers] == [
+        "Parallel Data for Yoruba Translation",
+        "Accent Adapters for Speech Recognition",
+        "Memory for Dialogue Agents",
+    ]
+    assert parsed.papers[2].abstract.count("\n\n") == 1
+    assert parsed.papers[0].related_titles == []
+
+
+def test_presentation_format_in_the_page_header():
+    parsed = parse_dump(lecture_page(topics=("speech", "poster"), furniture=False), "f.txt")
+    assert parsed.papers[0].topics == ["speech"]
+    assert parsed.papers[0].presentation_format == "poster"
+
+
+@pytest.mark.parametrize(
+    "transform",
+    [
+        pytest.param(lambda text: text.replace("\n", "\r\n"), id="crlf"),
+        pytest.param(lambda text: "\ufeff" + text, id="bom"),
+        pytest.param(lambda text: text.rstrip("\n"), id="no-final-newline"),
+        pytest.param(lambda text: text.replace("\n\n", "\n  \n\n"), id="blank-lines-with-spaces"),
+    ],
+)
+def test_line_endings_and_byte_order_marks_change_nothing(transform):
+    def without_lines(text):
+        return [replace(paper, line=None) for paper in parse_dump(text, "x.txt").papers]
+
+    for text in (lecture_page(), list_page()):
+        assert without_lines(transform(text)) == without_lines(text)
+
+
+@pytest.mark.parametrize(
+    "header, venue",
+    [
+        ("EACL 2024 Papers", "EACL 2024"),
+        ("NAACL 2025 论文列表", "NAACL 2025"),
+        ("COLING 2025 论文列表", "COLING 2025"),
+        ("LREC-COLING 2024 Papers", "LREC-COLING 2024"),
+    ],
+)
+def test_list_page_headers(header, venue):
+    parsed = parse_dump(list_page(header), "list.txt")
+    assert [(p.venue, p.title) for p in parsed.papers] == [(venue, "")] * 3
+    assert [p.abstract for p in parsed.papers] == [ABSTRACT_A, ABSTRACT_B, ABSTRACT_C]
+    assert [p.line for p in parsed.papers] == [3, 5, 7]
+
+
+def test_list_page_paragraph_whitespace_is_folded():
+    parsed = parse_dump("ACL 2024 Papers\n\nOne   line\nand  another.\n", "list.txt")
+    assert parsed.papers[0].abstract == "One line and another."
+
+
+@pytest.mark.parametrize(
+    "text, message, line",
+    [
+        ("", "the file is empty", None),
+        ("\n\n   \n", "the file is empty", None),
+        ("Papers\n\n" + ABSTRACT_A, "names no venue", 1),
+        ("论文列表\n\n" + ABSTRACT_A, "names no venue", 1),
+        ("ACL 2025 Papers\n", "no paper found", None),
+        ("Just some words\n\nand more words without any venue line.\n", "no venue line", 1),
+    ],
+)
+def test_unparseable_dumps_raise_a_clear_error(text, message, line):
+    with pytest.raises(DumpError) as raised:
+        parse_dump(text, "bad.txt")
+    assert message in str(raised.value)
+    assert str(raised.value).startswith("bad.txt")
+    assert raised.value.line == line
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.text(max_size=200),
+            st.sampled_from(
+                [
+                    "ACL 2025",
+                    "ACL 2025 Papers",
+                    "China",
+                    "Downloads",
+                    "Similar lecture",
+                    "### Welcome",
+                    "poster",
+                ]
+            ),
+        ),
+        max_size=12,
+    ).map("\n\n".join)
+)
+def test_any_text_gives_records_or_the_loaders_own_error(text):
+    try:
+        parsed = parse_dump(text, "fuzz.txt")
+    except DumpError:
+        return
+    assert parsed.papers
+    assert all(paper.abstract.strip() and paper.venue for paper in parsed.papers)

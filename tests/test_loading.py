@@ -1,0 +1,263 @@
+"""load_papers and export_papers against real PostgreSQL."""
+
+import io
+import json
+from datetime import date
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from papers.loading import load_files
+from papers.models import Paper, PaperTopic, Topic, Venue
+from tests.conftest import SEED_FILES
+from tests.test_dumps import ABSTRACT_A, ABSTRACT_B, lecture_page, list_page
+
+
+def run(*args) -> tuple[str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    call_command(*args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def export() -> str:
+    return run("export_papers")[0]
+
+
+def snapshot() -> list[tuple]:
+    return list(
+        Paper.objects.order_by("id").values_list(
+            "id", "title", "abstract", "venue__name", "country", "related_titles", "updated"
+        )
+    )
+
+
+@pytest.mark.django_db
+def test_seed_load_matches_the_figures(seeds):
+    assert Paper.objects.count() == 79
+    counts = {venue.name: venue.papers.count() for venue in Venue.objects.all()}
+    assert counts == {"ACL 2025": 57, "EMNLP 2025": 11, "EMNLP 2024": 11}
+    assert Paper.objects.exclude(title="").count() == 20
+    assert Paper.objects.filter(venue__name="ACL 2025").exclude(title="").count() == 0
+    with_topics = {
+        paper.title: (sorted(t.name for t in paper.topics.all()), paper.country)
+        for paper in Paper.objects.filter(topics__isnull=False)
+        .distinct()
+        .prefetch_related("topics")
+    }
+    assert with_topics == {
+        "Layer-Aware Representation Filtering: Purifying Finetuning Data to Preserve LLM Safety Alignment": (
+            ["llm fine-tuning", "llm safety"],
+            "China",
+        ),
+        "Rethinking Token Reduction for State Space Models": (
+            ["information retrieval and text mining", "language modeling", "question answering"],
+            "United States",
+        ),
+    }
+    assert set(PaperTopic.objects.values_list("source", flat=True)) == {"dump"}
+    assert Paper.objects.exclude(country="").count() == 2
+    for title in (
+        "Fine-Tuning Lowers Safety and Disrupts Evaluation Consistency",
+        "LaTIM: Measuring Latent Token-to-Token Interactions in Mamba Models",
+    ):
+        assert not Paper.objects.filter(title=title).exists()
+        assert Paper.objects.filter(related_titles__contains=[title]).count() == 1
+    assert not Paper.objects.filter(abstract__icontains="log in").exists()
+    assert not Paper.objects.filter(abstract__icontains="welcome").exists()
+
+
+@pytest.mark.django_db
+def test_seed_venues_carry_what_the_pages_say(seeds):
+    acl = Venue.objects.get(slug="acl-2025")
+    assert (acl.name, acl.acronym, acl.year) == ("ACL 2025", "ACL", 2025)
+    assert (
+        acl.full_name == "The 63rd Annual Meeting of the Association for Computational Linguistics"
+    )
+    assert (acl.location, acl.start_date, acl.end_date) == (
+        "Vienna, Austria",
+        date(2025, 7, 27),
+        date(2025, 8, 1),
+    )
+    emnlp = Venue.objects.get(slug="emnlp-2024")
+    assert (emnlp.location, emnlp.start_date, emnlp.end_date) == (
+        "Miami, Florida",
+        date(2024, 11, 12),
+        date(2024, 11, 16),
+    )
+    assert Venue.objects.get(slug="emnlp-2025").location == "Suzhou, China"
+
+
+@pytest.mark.django_db
+def test_provenance_and_derived_titles(seeds):
+    paper = Paper.objects.get(title="Rethinking Token Reduction for State Space Models")
+    assert (paper.source_file.endswith(SEED_FILES[4].name), paper.source_position) == (True, 3)
+    untitled = Paper.objects.filter(title="").order_by("id").first()
+    assert (
+        untitled.display_title
+        == "It is crucial for large language models (LLMs) to follow instructions that involve…"
+    )
+    assert untitled.title == ""
+
+
+@pytest.mark.django_db
+def test_second_load_changes_nothing(seeds):
+    before, exported = snapshot(), export()
+    out, _ = run("load_papers")
+    assert "0 new, 0 updated, 79 unchanged" in out
+    assert snapshot() == before
+    assert export() == exported
+
+
+@pytest.mark.django_db
+def test_a_paper_met_again_is_merged_and_gains_what_the_new_source_adds(write_dump):
+    load_files([write_dump("list.txt", list_page("NAACL 2025 Papers"))])
+    assert Paper.objects.filter(title="").count() == 3
+    load_files([write_dump("lecture.txt", lecture_page(furniture=False))])
+    assert Paper.objects.count() == 4  # A and B merged, C+D is a new untitled paper
+    merged = Paper.objects.get(abstract=ABSTRACT_A)
+    assert merged.title == "Parallel Data for Yoruba Translation"
+    assert sorted(merged.topics.values_list("name", flat=True)) == [
+        "machine translation",
+        "multilinguality",
+    ]
+    assert merged.country == "Germany"
+    assert merged.source_file.endswith("list.txt")  # provenance stays with the first source
+    assert Paper.objects.get(abstract=ABSTRACT_B).title == "Accent Adapters for Speech Recognition"
+
+
+@pytest.mark.django_db
+def test_curated_fields_survive_a_reload(write_dump):
+    path = write_dump("lecture.txt", lecture_page(furniture=False))
+    load_files([path])
+    paper = Paper.objects.get(abstract=ABSTRACT_A)
+    Paper.objects.filter(pk=paper.pk).update(
+        title="", country="Nigeria", curated_fields=["title", "country"]
+    )
+    load_files([path])
+    paper.refresh_from_db()
+    assert (paper.title, paper.country) == ("", "Nigeria")
+
+
+BAD_FILES = [
+    ("empty.txt", b"", "the file is empty"),
+    ("binary.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "a binary file"),
+    (
+        "latin1.txt",
+        "ACL 2025 Papers\n\nCaf\xe9 au lait.\n".encode("latin-1"),
+        "line 3: not UTF-8 text (byte 0xe9)",
+    ),
+    ("noheader.txt", b"Papers\n\nSome abstract text here.\n", "names no venue"),
+    ("nopaper.txt", b"ACL 2025 Papers\n", "no paper found"),
+    ("bad.jsonl", b'{"title": "x", "venue": "ACL 2025"}\n{oops\n', "line 2: not valid JSON"),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "name, content, message", BAD_FILES, ids=[name for name, _, _ in BAD_FILES]
+)
+def test_a_bad_file_stops_the_run_and_loses_nothing(seeds, write_dump, name, content, message):
+    good = write_dump("good.txt", list_page("EACL 2024 Papers"))
+    bad = write_dump(name, content)
+    before, exported = snapshot(), export()
+    with pytest.raises(CommandError) as raised:
+        run("load_papers", str(good), str(bad))
+    assert message in str(raised.value)
+    assert name in str(raised.value)
+    assert str(raised.value).startswith("nothing was loaded")
+    assert snapshot() == before
+    assert export() == exported
+    assert not Venue.objects.filter(name="EACL 2024").exists()
+
+
+@pytest.mark.django_db
+def test_a_missing_path_is_a_clear_error(tmp_path):
+    with pytest.raises(CommandError, match="no such file or folder"):
+        run("load_papers", str(tmp_path / "nowhere.txt"))
+
+
+@pytest.mark.django_db
+def test_dry_run_parses_and_writes_nothing():
+    out, _ = run("load_papers", "--dry-run")
+    assert out.startswith("Dry run, nothing written: 5 files, 79 papers read")
+    assert Paper.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_verbosity_2_lists_each_block_decision():
+    out, _ = run("load_papers", str(SEED_FILES[3]), "--verbosity", "2")
+    assert "line     1  country       China" in out
+    assert "line    13  furniture     ### Welcome to The 63rd Annual Meeting" in out
+    assert "line    86  related title Fine-Tuning Lowers Safety" in out
+    assert "1 files, 11 papers read: 11 new" in out
+
+
+@pytest.mark.django_db
+def test_export_lines_have_the_documented_fields(seeds):
+    lines = [json.loads(line) for line in export().splitlines()]
+    assert len(lines) == 79
+    assert [line["id"] for line in lines] == sorted(line["id"] for line in lines)
+    assert list(lines[0]) == [
+        "id",
+        "external_id",
+        "title",
+        "display_title",
+        "abstract",
+        "venue",
+        "year",
+        "topics",
+        "country",
+        "authors",
+        "source",
+        "related_titles",
+    ]
+    page = next(line for line in lines if line["country"] == "United States")
+    assert page["title"] == "Rethinking Token Reduction for State Space Models"
+    assert (page["venue"], page["year"], page["external_id"], page["authors"]) == (
+        "EMNLP 2024",
+        2024,
+        None,
+        [],
+    )
+    assert page["topics"] == [
+        "information retrieval and text mining",
+        "language modeling",
+        "question answering",
+    ]
+    assert page["related_titles"] == [
+        "LaTIM: Measuring Latent Token-to-Token Interactions in Mamba Models"
+    ]
+    assert lines[0]["title"] is None
+
+
+@pytest.mark.django_db
+def test_export_round_trip(seeds, tmp_path):
+    exported = tmp_path / "papers.jsonl"
+    run("export_papers", "-o", str(exported))
+    first = exported.read_text(encoding="utf-8")
+    Paper.objects.all().delete()
+    Topic.objects.all().delete()
+    out, _ = run("load_papers", str(exported))
+    assert "79 new" in out
+
+    def without_ids(text):
+        return [
+            {k: v for k, v in json.loads(line).items() if k != "id"} for line in text.splitlines()
+        ]
+
+    assert without_ids(export()) == without_ids(first)
+
+
+@pytest.mark.django_db
+def test_loading_is_batched_not_a_query_per_paper(write_dump):
+    abstracts = [
+        f"Paper number {n} studies topic {n % 7} with method {n * 13 % 101}." for n in range(2000)
+    ]
+    path = write_dump("big.txt", list_page("ACL 2023 Papers", abstracts))
+    with CaptureQueriesContext(connection) as queries:
+        summary = load_files([path])
+    assert summary.new == 2000
+    assert len(queries) < 40
