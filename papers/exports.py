@@ -1,6 +1,7 @@
 """Read the JSON Lines that export_papers writes back into records (pure: no database)."""
 
 import json
+from collections.abc import Iterable
 
 from .records import AuthorRecord, DumpError, PaperRecord, ParsedFile, VenueRecord
 from .text import fold_whitespace
@@ -22,10 +23,12 @@ def _texts(entry: dict, key: str, source: str, line: int) -> list[str]:
     return value
 
 
-def parse_export(text: str, source: str) -> ParsedFile:
+def parse_export(lines: Iterable[str], source: str) -> ParsedFile:
+    """Records from export lines (an open text file or a list of strings)."""
     parsed = ParsedFile(source=source)
     venues: dict[str, VenueRecord] = {}
-    for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+    for number, line in enumerate(lines, start=1):
+        raw = line.lstrip("\ufeff") if number == 1 else line
         if not raw.strip():
             continue
         try:

@@ -69,11 +69,13 @@ def batched(items: Iterable, size: int = BATCH_SIZE):
 
 
 def parse_files(
-    paths: list[Path], on_file: Callable[[ParsedFile], None] | None = None
+    paths: list[Path],
+    on_file: Callable[[ParsedFile], None] | None = None,
+    skipped: list[str] | None = None,
 ) -> list[ParsedFile]:
     """Parse every file first; the first bad one raises DumpError before anything is written."""
     parsed_files = []
-    for path in collect_files(paths):
+    for path in collect_files(paths, skipped):
         parsed = read_source(path)
         parsed_files.append(parsed)
         if on_file:
@@ -84,8 +86,9 @@ def parse_files(
 def load_files(
     paths: list[Path], dry_run: bool = False, on_file=None, on_progress=None
 ) -> LoadSummary:
-    parsed_files = parse_files(paths, on_file)
-    summary = LoadSummary(files=len(parsed_files))
+    skipped: list[str] = []
+    parsed_files = parse_files(paths, on_file, skipped)
+    summary = LoadSummary(files=len(parsed_files), warnings=skipped)
     for parsed in parsed_files:
         summary.papers_read += len(parsed.papers)
         summary.warnings.extend(parsed.warnings)
@@ -314,10 +317,10 @@ class RecordWriter:
         if changed:
             for chunk in batched(changed.values()):
                 Paper.objects.bulk_update(chunk, [*sorted(changed_fields), "last_loaded"])
-        seen = [p.pk for p in papers.values() if p.pk not in changed and p not in new]
-        for chunk in batched(seen, 10000):
-            Paper.objects.filter(pk__in=chunk).update(last_loaded=self.now)
         self.new_ids = {paper.pk for paper in new}
+        seen = {p.pk for p in papers.values()} - self.new_ids - changed.keys()
+        for chunk in batched(sorted(seen), 10000):
+            Paper.objects.filter(pk__in=chunk).update(last_loaded=self.now)
         self.summary.new = len(new)
         return papers, set(changed)
 

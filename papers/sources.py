@@ -1,7 +1,14 @@
-"""Find the source files a load names and hand each to the parser its content calls for."""
+"""Find the source files a load names and hand each to the parser its content calls for.
+
+Hostile files get a clear DumpError rather than unbounded memory: text dumps (whole pages)
+are capped in size and line length, exports and XML are streamed, links inside folders are
+skipped, and a file that changes while it is read is refused.
+"""
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from .anthology import looks_like_anthology, parse_anthology
 from .dumps import parse_dump
@@ -9,38 +16,50 @@ from .exports import parse_export
 from .records import DumpError, ParsedFile
 
 SOURCE_SUFFIXES = {".txt", ".jsonl", ".xml"}
+MAX_DUMP_BYTES = 32 * 1024 * 1024
+MAX_LINE_CHARACTERS = 1_000_000
 _SNIFF_BYTES = 4096
 
 
-def collect_files(paths: list[Path]) -> list[Path]:
-    """Files named, and the dump, export and XML files inside folders named (sorted, no links followed)."""
+def collect_files(paths: list[Path], skipped: list[str] | None = None) -> list[Path]:
+    """Files named, and the dump, export and XML files inside folders named, sorted.
+
+    Inside folders, symbolic links are skipped (and noted in `skipped`): a link can loop or
+    lead out of the folder. A file named on the command line is read even through a link.
+    """
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found = []
-            for folder, subfolders, names in os.walk(path, followlinks=False):
-                subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
-                found.extend(
-                    Path(folder) / name
-                    for name in names
-                    if Path(name).suffix.lower() in SOURCE_SUFFIXES and not name.startswith(".")
-                )
-            files.extend(sorted(found))
-        elif path.exists():
+            files.extend(_files_in_folder(path, skipped if skipped is not None else []))
+        elif path.is_file():
             files.append(path)
+        elif path.is_symlink():
+            raise DumpError(str(path), "a symbolic link that leads nowhere (broken or looping)")
         else:
             raise DumpError(str(path), "no such file or folder")
     return files
 
 
-def _decode(data: bytes, source: str) -> str:
-    if b"\x00" in data:
-        raise DumpError(source, "a binary file, not a text dump")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise DumpError(source, f"not UTF-8 text (byte 0x{data[error.start]:02x})", line) from None
+def _files_in_folder(folder: Path, skipped: list[str]) -> list[Path]:
+    found = []
+    for parent, subfolders, names in os.walk(folder, followlinks=False):
+        for name in [*subfolders, *names]:
+            if (Path(parent) / name).is_symlink():
+                skipped.append(f"{Path(parent) / name}: a symbolic link, skipped")
+        subfolders[:] = sorted(
+            name
+            for name in subfolders
+            if not name.startswith(".") and not (Path(parent) / name).is_symlink()
+        )
+        for name in names:
+            path = Path(parent) / name
+            if (
+                path.suffix.lower() in SOURCE_SUFFIXES
+                and not name.startswith(".")
+                and not path.is_symlink()
+            ):
+                found.append(path)
+    return sorted(found)
 
 
 def source_name(path: Path) -> str:
@@ -51,23 +70,72 @@ def source_name(path: Path) -> str:
         return str(path)
 
 
+def _decode(data: bytes, source: str, first_line: int = 1) -> str:
+    if b"\x00" in data:
+        raise DumpError(source, "a binary file, not a text dump")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = first_line + data.count(b"\n", 0, error.start)
+        raise DumpError(source, f"not UTF-8 text (byte 0x{data[error.start]:02x})", line) from None
+
+
+def _check_line_lengths(text: str, source: str) -> None:
+    for number, line in enumerate(text.split("\n"), start=1):
+        if len(line) > MAX_LINE_CHARACTERS:
+            raise DumpError(
+                source,
+                f"a line of {len(line):,} characters (at most {MAX_LINE_CHARACTERS:,}): not a page dump",
+                number,
+            )
+
+
+def _export_lines(stream: BinaryIO, source: str) -> Iterator[str]:
+    for number, raw in enumerate(stream, start=1):
+        if len(raw) > MAX_LINE_CHARACTERS * 4:
+            raise DumpError(source, f"a line of {len(raw):,} bytes: not an export", number)
+        yield _decode(raw, source, number)
+
+
+def _fingerprint(stream: BinaryIO) -> tuple[int, int]:
+    status = os.fstat(stream.fileno())
+    return status.st_size, status.st_mtime_ns
+
+
+def _parse_stream(stream: BinaryIO, source: str) -> ParsedFile:
+    head = stream.read(_SNIFF_BYTES)
+    stream.seek(0)
+    if not head.strip(b" \t\r\n\xef\xbb\xbf"):
+        size = _fingerprint(stream)[0]
+        if size <= len(head) or not stream.read().strip():
+            raise DumpError(source, "the file is empty")
+        stream.seek(0)
+    if looks_like_anthology(head):
+        return parse_anthology(stream, source)
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
+        return parse_export(_export_lines(stream, source), source)
+    size = _fingerprint(stream)[0]
+    if size > MAX_DUMP_BYTES:
+        raise DumpError(
+            source,
+            f"{size / 2**20:.0f} MiB is too large for a page dump (at most {MAX_DUMP_BYTES // 2**20} MiB); split it",
+        )
+    text = _decode(stream.read(MAX_DUMP_BYTES + 1), source)
+    _check_line_lengths(text, source)
+    return parse_dump(text, source)
+
+
 def read_source(path: Path) -> ParsedFile:
     source = source_name(path)
     try:
         with path.open("rb") as stream:
-            head = stream.read(_SNIFF_BYTES)
-            if not head.strip():
-                rest = stream.read()
-                if not rest.strip():
-                    raise DumpError(source, "the file is empty")
-                head += rest
-            if looks_like_anthology(head):
-                stream.seek(0)
-                return parse_anthology(stream, source)
-            data = head + stream.read()
+            before = _fingerprint(stream)
+            parsed = _parse_stream(stream, source)
+            if _fingerprint(stream) != before or os.stat(path).st_mtime_ns != before[1]:
+                raise DumpError(
+                    source,
+                    "the file changed while it was being read; load it again once it is complete",
+                )
     except OSError as error:
         raise DumpError(source, f"cannot be read ({error.strerror or error})") from None
-    text = _decode(data, source)
-    if text.lstrip("\ufeff \t\r\n").startswith("{"):
-        return parse_export(text, source)
-    return parse_dump(text, source)
+    return parsed
