@@ -1,0 +1,122 @@
+"""The JSON API: the list's search, one paper's record, and its similar papers.
+
+Errors are JSON too: 400 {"error", "details"} for bad parameters, 404 {"error"} for an
+unknown paper. ``snippet`` is HTML-safe: the abstract escaped, the matched words in <mark>.
+"""
+
+from django.db.models import Prefetch
+from django.http import JsonResponse
+
+from .filters import PaperFilter, parse_page
+from .models import Authorship, Paper
+from .rendering import highlight, plain_snippet
+from .serializers import paper_record
+
+MAX_SIMILAR = 100
+MAX_ID = 2**63 - 1
+
+
+def error(message: str, status: int, details=None):
+    body = {"error": message}
+    if details:
+        body["details"] = details
+    return JsonResponse(body, status=status)
+
+
+def _page_url(request, page: int | None):
+    if page is None:
+        return None
+    query = request.GET.copy()
+    query["page"] = str(page)
+    return request.build_absolute_uri(request.path + "?" + query.urlencode())
+
+
+def paper_list(request):
+    try:
+        page = parse_page(request.GET.get("page"))
+    except ValueError as exc:
+        return error(str(exc), 400)
+    if len(request.GET.get("q", "")) > 500:
+        return error("q is at most 500 characters.", 400)
+    filterset = PaperFilter(request.GET)
+    if not filterset.is_valid():
+        details = {
+            name: [str(item) for item in errors] for name, errors in filterset.errors.items()
+        }
+        return error("Some of the parameters are not valid.", 400, details)
+    results = filterset.results(page)
+    return JsonResponse(
+        {
+            "count": results.count,
+            "page": results.page,
+            "pages": results.pages,
+            "next": _page_url(request, results.page + 1 if results.has_next else None),
+            "previous": _page_url(request, results.page - 1 if results.has_previous else None),
+            "results": [
+                {
+                    "id": paper.pk,
+                    "external_id": paper.external_id,
+                    "title": paper.title or None,
+                    "display_title": paper.display_title,
+                    "venue": paper.venue.name,
+                    "year": paper.venue.year,
+                    "topics": sorted(topic.name for topic in paper.topics.all()),
+                    "country": paper.country,
+                    "url": request.build_absolute_uri(paper.get_absolute_url()),
+                    "snippet": str(highlight(paper.headline))
+                    if hasattr(paper, "headline")
+                    else str(highlight(plain_snippet(paper.abstract))),
+                    "score": round(paper.score, 6) if paper.score is not None else None,
+                }
+                for paper in results.papers
+            ],
+        }
+    )
+
+
+def _paper_id(raw: str):
+    if not raw.isascii() or not raw.isdigit() or int(raw) > MAX_ID or int(raw) < 1:
+        return None
+    return int(raw)
+
+
+def paper_detail(request, pk: str):
+    paper_id = _paper_id(pk)
+    paper = None
+    if paper_id is not None:
+        paper = (
+            Paper.objects.select_related("venue")
+            .prefetch_related(
+                "topics", Prefetch("authorships", Authorship.objects.select_related("author"))
+            )
+            .filter(pk=paper_id)
+            .first()
+        )
+    if paper is None:
+        return error(f"No paper with id {pk[:40]!r}.", 404)
+    return JsonResponse(paper_record(paper))
+
+
+def paper_similar(request, pk: str):
+    paper_id = _paper_id(pk)
+    if paper_id is None or not Paper.objects.filter(pk=paper_id).exists():
+        return error(f"No paper with id {pk[:40]!r}.", 404)
+    raw = request.GET.get("limit", "20").strip()
+    if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw[:6]) <= MAX_SIMILAR:
+        return error(f"limit must be a whole number from 1 to {MAX_SIMILAR}.", 400)
+    similar = Paper.objects.similar_to(paper_id, int(raw))
+    return JsonResponse(
+        {
+            "results": [
+                {
+                    "id": item.pk,
+                    "external_id": item.external_id,
+                    "title": item.title or None,
+                    "display_title": item.display_title,
+                    "score": item.score,
+                    "shared_terms": item.shared_terms,
+                }
+                for item in similar
+            ]
+        }
+    )

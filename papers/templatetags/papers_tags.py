@@ -1,0 +1,66 @@
+"""Template helpers: query strings that toggle a filter, highlighting, rendered abstracts."""
+
+from django import template
+from django.utils.safestring import SafeString
+
+from papers import rendering
+
+register = template.Library()
+
+
+def _query(context):
+    request = context.get("request")
+    return request.GET.copy() if request is not None else None
+
+
+def _encode(query) -> str:
+    encoded = query.urlencode()
+    return "?" + encoded if encoded else "?"
+
+
+@register.simple_tag(takes_context=True)
+def toggle_query(context, name, value):
+    """The current query string with ``name=value`` added, or removed if present; page reset."""
+    query = _query(context)
+    value = str(value)
+    values = query.getlist(name)
+    if value in values:
+        values.remove(value)
+    elif name in {"venue", "topic"}:
+        values.append(value)
+    else:
+        values = [value]
+    query.setlist(name, values)
+    query.pop("page", None)
+    return _encode(query)
+
+
+@register.simple_tag(takes_context=True)
+def page_query(context, number):
+    query = _query(context)
+    if int(number) == 1:
+        query.pop("page", None)
+    else:
+        query["page"] = str(number)
+    return _encode(query)
+
+
+@register.filter
+def highlighted(headline) -> SafeString:
+    return rendering.highlight(headline)
+
+
+@register.filter
+def snippet(text) -> str:
+    return rendering.plain_snippet(text)
+
+
+@register.filter
+def facet_label(name) -> str:
+    return {
+        "venue": "Venue",
+        "topic": "Topic",
+        "year": "Year",
+        "country": "Country",
+        "author": "Author",
+    }.get(name, name)

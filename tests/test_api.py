@@ -1,0 +1,142 @@
+"""The JSON API: list with the page's parameters, one record, similar papers, errors."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests import factories
+from tests.factories import finish, many_papers
+
+# Shared fixtures, bound here so pytest finds them in this module.
+corpus = factories.corpus
+plain_static = factories.plain_static
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("plain_static")]
+
+
+def test_list_ranks_like_the_page(client, corpus):
+    with CaptureQueriesContext(connection) as context:
+        body = client.get("/api/papers/?q=kv+cache+eviction").json()
+    assert len(context.captured_queries) == 6
+    assert body["count"] == 2
+    assert (body["page"], body["pages"], body["next"], body["previous"]) == (1, 1, None, None)
+    first = body["results"][0]
+    assert first["id"] == corpus["kv"].pk
+    assert set(first) == {
+        "id",
+        "external_id",
+        "title",
+        "display_title",
+        "venue",
+        "year",
+        "topics",
+        "country",
+        "url",
+        "snippet",
+        "score",
+    }
+    assert first["title"] == "Evicting the KV Cache for Long-Context Inference"
+    assert first["venue"] == "ACL 2025"
+    assert first["year"] == 2025
+    assert first["topics"] == ["attention", "efficiency"]
+    assert first["country"] == "United Kingdom"
+    assert first["url"] == f"http://testserver/papers/{corpus['kv'].pk}/"
+    assert "<mark>KV</mark> <mark>cache</mark>" in first["snippet"]
+    assert first["score"] > body["results"][1]["score"] > 0
+
+
+def test_list_filters_and_untitled(client, corpus):
+    body = client.get("/api/papers/?venue=acl-2025&country=United+Kingdom").json()
+    assert body["count"] == 2
+    speech = next(item for item in body["results"] if item["id"] == corpus["speech"].pk)
+    assert speech["title"] is None
+    assert speech["display_title"] == "Speech recognition systems struggle with accented speech"
+    assert speech["score"] is None
+
+
+def test_list_pages(client, corpus):
+    many_papers(30, word="zebra")
+    finish()
+    body = client.get("/api/papers/?q=zebra").json()
+    assert (body["count"], body["pages"], len(body["results"])) == (30, 2, 25)
+    assert body["next"] == "http://testserver/api/papers/?q=zebra&page=2"
+    second = client.get(body["next"]).json()
+    assert len(second["results"]) == 5
+    assert second["previous"] == "http://testserver/api/papers/?q=zebra&page=1"
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [("year=abc", "year"), ("venue=%3Cx%3E", "venue"), ("sort=nope", "sort")],
+)
+def test_bad_parameters_are_400_json(client, corpus, query, field):
+    response = client.get("/api/papers/?" + query)
+    assert response.status_code == 400
+    body = response.json()
+    assert body["error"] == "Some of the parameters are not valid."
+    assert field in body["details"]
+
+
+def test_bad_page_and_long_query(client, corpus):
+    response = client.get("/api/papers/?page=x")
+    assert response.status_code == 400
+    assert response.json() == {"error": "page must be a positive whole number, not “x”."}
+    response = client.get("/api/papers/?q=" + "a" * 501)
+    assert (response.status_code, response.json()) == (
+        400,
+        {"error": "q is at most 500 characters."},
+    )
+
+
+def test_detail_record(client, corpus):
+    paper = corpus["kv"]
+    paper.source_file = "000_x.txt"
+    paper.save()
+    with CaptureQueriesContext(connection) as context:
+        body = client.get(f"/api/papers/{paper.pk}/").json()
+    assert len(context.captured_queries) == 3
+    assert body == {
+        "id": paper.pk,
+        "external_id": None,
+        "title": "Evicting the KV Cache for Long-Context Inference",
+        "display_title": "Evicting the KV Cache for Long-Context Inference",
+        "abstract": paper.abstract,
+        "venue": "ACL 2025",
+        "year": 2025,
+        "topics": ["attention", "efficiency"],
+        "country": "United Kingdom",
+        "authors": ["Ada Lovelace", "Alan Turing"],
+        "source": "000_x.txt",
+        "related_titles": [],
+    }
+
+
+@pytest.mark.parametrize("raw", ["999999", "abc", "99999999999999999999999", "-1", "0"])
+def test_unknown_ids_are_404_json(client, corpus, raw):
+    for url in [f"/api/papers/{raw}/", f"/api/papers/{raw}/similar/"]:
+        response = client.get(url)
+        assert response.status_code == 404
+        assert response.json() == {"error": f"No paper with id {raw!r}."}
+
+
+def test_similar(client, corpus):
+    body = client.get(f"/api/papers/{corpus['kv'].pk}/similar/?limit=2").json()
+    assert len(body["results"]) == 2
+    first = body["results"][0]
+    assert first["id"] == corpus["cache2"].pk
+    assert set(first) == {"id", "external_id", "title", "display_title", "score", "shared_terms"}
+    assert "cache" in first["shared_terms"]
+    assert first["score"] >= body["results"][1]["score"]
+    ids = [
+        item["id"]
+        for item in client.get(f"/api/papers/{corpus['kv'].pk}/similar/").json()["results"]
+    ]
+    assert corpus["kv"].pk not in ids
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("limit", ["0", "101", "abc", "-5", "1e3", "２"])
+def test_similar_bad_limit(client, corpus, limit):
+    response = client.get(f"/api/papers/{corpus['kv'].pk}/similar/?limit={limit}")
+    assert response.status_code == 400
+    assert response.json() == {"error": "limit must be a whole number from 1 to 100."}

@@ -1,0 +1,102 @@
+"""Abstract rendering, highlighting, BibTeX and charts: escape first, then format."""
+
+from types import SimpleNamespace
+
+from papers.querysets import MARK_START, MARK_STOP
+from papers.rendering import bar_chart, bibtex, highlight, render_abstract
+
+
+def test_latex_and_markdown_bits():
+    html = render_abstract(
+        r"a \textbf{L}ayer-\textit{A}ware \emph{R}epr, 50\% less, **bold** and 1.44times faster"
+    )
+    assert html == (
+        "<p>a <strong>L</strong>ayer-<em>A</em>ware <em>R</em>epr, 50% less, "
+        "<strong>bold</strong> and 1.44× faster</p>"
+    )
+
+
+def test_paragraphs_and_links():
+    html = render_abstract("First https://github.com/a/b?x=1&y=2.\n\nSecond www.example.org, end")
+    assert html == (
+        '<p>First <a href="https://github.com/a/b?x=1&amp;y=2" rel="nofollow noopener">'
+        "https://github.com/a/b?x=1&amp;y=2</a>.</p>\n"
+        '<p>Second <a href="https://www.example.org" rel="nofollow noopener">www.example.org</a>, end</p>'
+    )
+
+
+def test_markup_from_the_data_is_escaped():
+    html = render_abstract(
+        '<script>alert(1)</script> <img src=x onerror="alert(1)"> javascript:alert(1) '
+        r'\textbf{<b>x</b>} [click](javascript:alert(1)) "quoted" &amp;'
+    )
+    assert html == (
+        "<p>&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=&quot;alert(1)&quot;&gt; "
+        "javascript:alert(1) <strong>&lt;b&gt;x&lt;/b&gt;</strong> [click](javascript:alert(1)) "
+        "&quot;quoted&quot; &amp;amp;</p>"
+    )
+
+
+def test_url_cannot_break_out_of_the_attribute():
+    html = render_abstract('see http://x.org/"onmouseover="alert(1) now')
+    assert html == (
+        '<p>see <a href="http://x.org/" rel="nofollow noopener">http://x.org/</a>'
+        "&quot;onmouseover=&quot;alert(1) now</p>"
+    )
+
+
+def test_markdown_links_and_headings_in_welcome_text():
+    html = render_abstract("### Welcome to ACL\n\n*Great pleasure.* [Read more](https://e.org/w)")
+    assert html == (
+        '<p class="lead-in"><strong>Welcome to ACL</strong></p>\n'
+        '<p><em>Great pleasure.</em> <a href="https://e.org/w" rel="nofollow noopener">Read more</a></p>'
+    )
+
+
+def test_highlight_escapes_everything_but_the_marks():
+    text = f"<b>a</b> {MARK_START}cache{MARK_STOP} & {MARK_STOP}x {MARK_START}open"
+    assert highlight(text) == "&lt;b&gt;a&lt;/b&gt; <mark>cache</mark> &amp; x <mark>open</mark>"
+
+
+def test_bibtex():
+    venue = SimpleNamespace(
+        year=2025,
+        booktitle="",
+        full_name="Annual Meeting of the ACL",
+        name="ACL 2025",
+        month="July",
+        location="Vienna, Austria",
+    )
+    paper = SimpleNamespace(
+        pk=7,
+        bibkey="",
+        display_title="Caching {KV} & 50% Less_Memory",
+        venue=venue,
+        pages="1-10",
+        doi="10.1/x",
+        url="https://aclanthology.org/x",
+    )
+    assert bibtex(paper, ["Ada Lovelace", "Alan Turing"]) == (
+        "@inproceedings{lovelace2025caching-7,\n"
+        "    title = {{Caching \\{KV\\} \\& 50\\% Less\\_Memory}},\n"
+        "    author = {Ada Lovelace and Alan Turing},\n"
+        "    booktitle = {Annual Meeting of the ACL},\n"
+        "    year = {2025},\n"
+        "    month = {July},\n"
+        "    address = {Vienna, Austria},\n"
+        "    pages = {1--10},\n"
+        "    doi = {10.1/x},\n"
+        "    url = {https://aclanthology.org/x}\n"
+        "}"
+    )
+
+
+def test_bar_chart_escapes_labels():
+    svg = bar_chart([("<x>", 4, "/t/x/"), ("b", 2, "/t/b/"), ("none", 0, "/t/n/")], "Per <topic>")
+    assert svg.startswith('<svg class="chart" viewBox="0 0 590 60"')
+    assert 'aria-label="Per &lt;topic&gt;"' in svg
+    assert "<title>&lt;x&gt;: 4 papers</title>" in svg
+    assert 'width="300" height="18" class="chart-bar"' in svg
+    assert 'width="150" height="18" class="chart-bar"' in svg
+    assert "none" not in svg
+    assert bar_chart([], "empty") == ""

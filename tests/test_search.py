@@ -1,0 +1,174 @@
+"""Search, facets and similarity at the QuerySet level, on small factories and on the seeds."""
+
+import pytest
+from django.db.models import Q
+from django.http import QueryDict
+
+from papers.filters import PaperFilter
+from papers.models import Paper
+from papers.querysets import MARK_START, MARK_STOP, did_you_mean
+from tests import factories
+from tests.factories import finish, make_paper, many_papers
+
+# Shared fixtures, bound here so pytest finds them in this module.
+corpus = factories.corpus
+plain_static = factories.plain_static
+
+pytestmark = pytest.mark.django_db
+
+
+def ranked(text, **filters):
+    return [pk for pk, _ in Paper.objects.filter(**filters).ranked_ids(text, 25)]
+
+
+def test_title_matches_rank_first(corpus):
+    assert set(ranked("kv cache")[:2]) == {corpus["kv"].pk, corpus["cache2"].pk}
+    assert ranked("kv cache eviction") == [corpus["kv"].pk, corpus["cache2"].pk]
+    assert ranked("faithfulness")[0] == corpus["retrieval"].pk
+
+
+def test_phrases_or_and_exclusion(corpus):
+    assert ranked('"accented speech"') == [corpus["speech"].pk]
+    assert ranked('"speech accented"') == []
+    assert set(ranked("yoruba or accented")) == {corpus["translation"].pk, corpus["speech"].pk}
+    assert ranked("cache -quantising") == [corpus["kv"].pk]
+
+
+def test_ranked_ids_agrees_with_the_uncapped_search(corpus):
+    many_papers(40, word="attention")
+    finish()
+    capped = ranked("attention")
+    full = list(Paper.objects.search("attention").values_list("pk", flat=True))
+    assert capped[:25] == full[:25]
+
+
+def test_candidate_cap_bounds_the_ranked_set(corpus):
+    many_papers(30, word="zebra")
+    finish()
+    ids = Paper.objects.ranked_ids("zebra", limit=100, cap=10)
+    assert len(ids) == 10
+
+
+def test_filters_apply_inside_the_ranking(corpus):
+    assert ranked("attention", venue__slug="emnlp-2024") == [corpus["retrieval"].pk]
+
+
+def test_headlines_are_computed_and_marked(corpus):
+    [paper] = Paper.objects.cards([corpus["kv"].pk], "eviction")
+    assert (
+        paper.title_headline
+        == f"{MARK_START}Evicting{MARK_STOP} the KV Cache for Long-Context Inference"
+    )
+    assert f"{MARK_START}eviction{MARK_STOP} policy" in paper.headline
+
+
+def test_sentinels_in_the_data_never_become_marks(db):
+    paper = make_paper(f"Sneaky {MARK_START}bold{MARK_STOP} cache text.", title=f"T{MARK_START}x")
+    finish()
+    [card] = Paper.objects.cards([paper.pk], "cache")
+    assert card.headline == f"Sneaky bold {MARK_START}cache{MARK_STOP} text"
+    assert card.title_headline == "Tx"
+
+
+def test_facets_count_under_the_other_filters(corpus):
+    conditions = {
+        "venue": Q(venue__slug__in=["acl-2025"]),
+        "topic": Q(pk__in=Paper.objects.filter(topics__slug="efficiency").values("pk")),
+    }
+    facets = Paper.objects.matching("cache").facets(
+        conditions, {"venue": ["acl-2025"], "topic": ["efficiency"]}
+    )
+    assert facets.total == 2
+    assert [(o.value, o.count, o.active) for o in facets.venue] == [("acl-2025", 2, True)]
+    assert [(o.value, o.count, o.active) for o in facets.topic] == [
+        ("efficiency", 2, True),
+        ("attention", 1, False),
+    ]
+    assert [(o.value, o.count) for o in facets.country] == [("China", 1), ("United Kingdom", 1)]
+    assert [(o.value, o.count) for o in facets.year] == [("2025", 2)]
+    assert [(o.value, o.count) for o in facets.author] == [("ada-lovelace", 2), ("alan-turing", 1)]
+
+
+def test_filterset_facets_or_within_and_across(corpus):
+    results = PaperFilter(
+        QueryDict("venue=acl-2025&venue=emnlp-2024&country=United+Kingdom")
+    ).results(1)
+    assert results.count == 2
+    assert {o.value: o.count for o in results.facets.venue} == {"acl-2025": 2}
+    assert {o.value: o.count for o in results.facets.country} == {
+        "United Kingdom": 2,
+        "China": 1,
+        "Nigeria": 1,
+        "United States": 1,
+    }
+    results = PaperFilter(QueryDict("topic=attention&topic=speech&year=2025")).results(1)
+    assert sorted(p.pk for p in results.papers) == sorted([corpus["kv"].pk, corpus["speech"].pk])
+
+
+def test_filterset_sorts(corpus):
+    by_title = PaperFilter(QueryDict("sort=title")).results(1).papers
+    assert [p.display_title for p in by_title] == sorted(p.display_title for p in by_title)
+    newest = PaperFilter(QueryDict("")).results(1).papers
+    assert [p.venue.year for p in newest] == [2025, 2025, 2025, 2024, 2024]
+
+
+def test_did_you_mean_uses_the_collections_words(corpus):
+    assert did_you_mean("evicton polcy") == "eviction policy"
+    assert did_you_mean("Accnted speech") == "Accented speech"
+    assert did_you_mean("cache") is None
+    assert did_you_mean("zzzzqqq") is None
+    assert did_you_mean("?? --") is None
+
+
+def test_closest_titles(corpus):
+    titles = [p.title for p in Paper.objects.closest_titles("yoruba translatoin")]
+    assert titles == ["Parallel Data for Yoruba Translation"]
+
+
+def test_similar_papers(corpus):
+    similar = Paper.objects.similar_to(corpus["kv"], 10)
+    ids = [p.pk for p in similar]
+    assert ids[0] == corpus["cache2"].pk
+    assert corpus["kv"].pk not in ids
+    assert similar[0].shared_terms[:3] and "cache" in similar[0].shared_terms
+    assert [p.score for p in similar] == sorted((p.score for p in similar), reverse=True)
+
+
+def test_similar_to_an_empty_paper_is_empty(db):
+    paper = make_paper("", title="")
+    finish()
+    assert Paper.objects.similar_to(paper) == []
+
+
+# --- the seeds ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "title_start"),
+    [
+        ("token reduction state space models", "Rethinking Token Reduction for State Space Models"),
+        ("layer-aware representation filtering safety", "Layer-Aware Representation Filtering"),
+        ("zeroth-order fine-tuning momentum", "MUZO: Leveraging Multiple Queries and Momentum"),
+        (
+            "speculative sampling channel simulation",
+            "Speculative decoding accelerates large language model",
+        ),
+    ],
+)
+def test_seed_papers_are_found_by_their_subject(seeds, query, title_start):
+    first = Paper.objects.get(pk=ranked(query)[0])
+    assert first.display_title.startswith(title_start)
+
+
+def test_seed_facets(seeds):
+    results = PaperFilter(QueryDict("")).results(1)
+    assert results.count == 79
+    assert {o.value: o.count for o in results.facets.venue} == {
+        "acl-2025": 57,
+        "emnlp-2025": 11,
+        "emnlp-2024": 11,
+    }
+    results = PaperFilter(QueryDict("topic=llm-safety")).results(1)
+    assert [p.title for p in results.papers] == [
+        "Layer-Aware Representation Filtering: Purifying Finetuning Data to Preserve LLM Safety Alignment"
+    ]
