@@ -30,7 +30,7 @@ db: install
 # Migrate, load the topic vocabulary and the dumps (idempotent), gather static files.
 prepare:
 	$(MANAGE) migrate --noinput --verbosity 0
-	$(MANAGE) loaddata fixtures/topics.json --verbosity 0
+	$(MANAGE) load_topics --verbosity 0
 	$(MANAGE) load_papers fixtures/
 	$(MANAGE) collectstatic --noinput --verbosity 0
 

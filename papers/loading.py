@@ -18,7 +18,7 @@ from django.utils.text import slugify
 
 from .denormalise import refresh_author_names, refresh_lexemes, refresh_topic_names
 from .dumps import venue_in_line
-from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, Venue
+from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
 from .records import AuthorRecord, PaperRecord, ParsedFile, VenueRecord
 from .sources import collect_files, read_source
 from .text import abstract_key, fold_whitespace, make_slug
@@ -161,6 +161,31 @@ def _unique_slug(base: str, taken: set[str]) -> str:
     return slug
 
 
+class TopicResolver:
+    """Finds the topic a name means: by name (ignoring case), then by slug — so a topic a
+    curator renamed keeps its papers — then through the redirect a curator's merge left."""
+
+    def __init__(self):
+        existing = list(Topic.objects.all())
+        self.by_name = {topic.name.casefold(): topic for topic in existing}
+        self.by_slug = {topic.slug: topic for topic in existing}
+        self.by_slug.update(
+            (redirect.old_slug, redirect.topic)
+            for redirect in TopicRedirect.objects.select_related("topic")
+        )
+        self.taken = set(self.by_slug)
+
+    def find(self, name: str) -> Topic | None:
+        return self.by_name.get(name.casefold()) or self.by_slug.get(make_slug(name, "topic"))
+
+    def add(self, topic: Topic) -> Topic:
+        """Give an unsaved topic a free slug and remember it."""
+        topic.slug = _unique_slug(topic.slug or make_slug(topic.name, "topic"), self.taken)
+        self.by_name[topic.name.casefold()] = topic
+        self.by_slug[topic.slug] = topic
+        return topic
+
+
 class RecordWriter:
     def __init__(self, summary: LoadSummary, on_progress=None):
         self.summary = summary
@@ -228,19 +253,20 @@ class RecordWriter:
     # Topics -------------------------------------------------------------
 
     def write_topics(self, records: list[PaperRecord]) -> dict[str, Topic]:
+        """Each topic name the records use, resolved to a Topic (created when new)."""
         names = {}
         for record in records:
             for name in record.topics:
                 names.setdefault(name.casefold(), name)
-        topics = {topic.name.casefold(): topic for topic in Topic.objects.all()}
-        taken = {topic.slug for topic in topics.values()}
-        new = [
-            Topic(name=name, slug=_unique_slug(make_slug(name, "topic"), taken))
-            for folded, name in names.items()
-            if folded not in topics
-        ]
+        resolver = TopicResolver()
+        topics, new = {}, []
+        for folded, name in names.items():
+            topic = resolver.find(name)
+            if topic is None:
+                topic = resolver.add(Topic(name=name))
+                new.append(topic)
+            topics[folded] = topic
         Topic.objects.bulk_create(new)
-        topics.update({topic.name.casefold(): topic for topic in new})
         self.summary.topics_new = len(new)
         return topics
 

@@ -1,0 +1,858 @@
+"""The curators' admin, driven through its real pages with the test client, on PostgreSQL.
+
+The seeds are loaded the way `make setup` loads them (topics.json, then load_papers), forms are
+posted as a browser would post them (every field the page renders), and each action is checked
+to change exactly what it says.
+"""
+
+from html.parser import HTMLParser
+
+import pytest
+from django.conf import settings
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from papers.models import (
+    Author,
+    Authorship,
+    Paper,
+    PaperTopic,
+    RemovedTopic,
+    Topic,
+    TopicRedirect,
+    Venue,
+)
+
+TOPICS_FIXTURE = settings.FIXTURES_DIR / "topics.json"
+LARF = "Layer-Aware Representation Filtering: Purifying Finetuning Data to Preserve LLM Safety Alignment"
+MLWQ = "MLWQ: Efficient Small Language Model Deployment via Multi-Level Weight Quantization"
+TOKEN_REDUCTION = "Rethinking Token Reduction for State Space Models"
+
+
+# Fixtures and helpers -------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def admin_test_settings(settings):
+    """Admin pages link static files: tests run without collectstatic's manifest; and a fast
+    password hasher for the accounts the tests create."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def load_everything():
+    """What `make setup` does: the topic vocabulary, then every dump (rules run at the end)."""
+    call_command("loaddata", str(TOPICS_FIXTURE), verbosity=0)
+    call_command("load_papers", str(settings.FIXTURES_DIR), verbosity=0)
+
+
+@pytest.fixture
+def seeded(db):
+    load_everything()
+
+
+@pytest.fixture
+def staff(client, django_user_model):
+    user = django_user_model.objects.create_superuser("curator", "curator@example.org", "pw")
+    client.force_login(user)
+    return client
+
+
+def untitled_acl_paper(startswith: str) -> Paper:
+    return Paper.objects.get(title="", abstract__startswith=startswith)
+
+
+def links() -> set[tuple[int, str, str]]:
+    """Every topic link in the collection, as (paper id, topic name, source)."""
+    return set(PaperTopic.objects.values_list("paper_id", "topic__name", "source"))
+
+
+def topics_of(paper: Paper) -> dict[str, str]:
+    return dict(paper.topic_links.values_list("topic__name", "source"))
+
+
+def changelist_pks(response) -> list[int]:
+    return [paper.pk for paper in response.context["cl"].result_list]
+
+
+class _FormReader(HTMLParser):
+    """The (name, value) pairs a browser would submit for one form of a page."""
+
+    def __init__(self, form_id: str):
+        super().__init__(convert_charrefs=True)
+        self.form_id = form_id
+        self.inside = False
+        self.pairs: list[tuple[str, str]] = []
+        self.select: str | None = None
+        self.select_options: list[tuple[str, bool]] = []
+        self.textarea: str | None = None
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag == "form" and attributes.get("id") == self.form_id:
+            self.inside = True
+        if not self.inside:
+            return
+        name = attributes.get("name")
+        if tag == "input" and name:
+            kind = attributes.get("type", "text")
+            if kind in {"submit", "button", "image", "reset", "file"}:
+                return
+            if kind in {"checkbox", "radio"}:
+                if "checked" in attributes:
+                    self.pairs.append((name, attributes.get("value") or "on"))
+                return
+            self.pairs.append((name, attributes.get("value") or ""))
+        elif tag == "select" and name:
+            self.select, self.select_options = name, []
+        elif tag == "option" and self.select:
+            self.select_options.append((attributes.get("value") or "", "selected" in attributes))
+        elif tag == "textarea" and name:
+            self.textarea, self.text = name, []
+
+    def handle_data(self, data):
+        if self.textarea:
+            self.text.append(data)
+
+    def handle_endtag(self, tag):
+        if tag == "form" and self.inside:
+            self.inside = False
+        elif tag == "textarea" and self.textarea:
+            text = "".join(self.text)
+            self.pairs.append((self.textarea, text[1:] if text.startswith("\n") else text))
+            self.textarea = None
+        elif tag == "select" and self.select:
+            chosen = [value for value, selected in self.select_options if selected]
+            if not chosen and self.select_options:
+                chosen = [self.select_options[0][0]]
+            self.pairs.extend((self.select, value) for value in chosen)
+            self.select = None
+
+
+def form_data(response, form_id: str) -> dict[str, list[str]]:
+    """What the page's form posts unchanged; edit the returned dict, then post it."""
+    reader = _FormReader(form_id)
+    reader.feed(response.content.decode())
+    assert reader.pairs, f"no form #{form_id} on the page"
+    data: dict[str, list[str]] = {}
+    for name, value in reader.pairs:
+        data.setdefault(name, []).append(value)
+    return data
+
+
+def inline_row(data: dict, prefix: str, topic_name: str) -> int:
+    """The index of the inline row showing the given topic."""
+    topic = Topic.objects.get(name=topic_name)
+    total = int(data[f"{prefix}-TOTAL_FORMS"][0])
+    for index in range(total):
+        if data.get(f"{prefix}-{index}-topic") == [str(topic.pk)]:
+            return index
+    raise AssertionError(f"no row for {topic_name}")
+
+
+def post_change_form(client, paper: Paper, edit) -> None:
+    """Open the paper's admin change page, let `edit` change the posted data, save."""
+    url = reverse("admin:papers_paper_change", args=[paper.pk])
+    page = client.get(url)
+    assert page.status_code == 200
+    data = form_data(page, "paper_form")
+    edit(data)
+    data["_save"] = ["Save"]
+    response = client.post(url, data)
+    if response.status_code != 302:
+        errors = [response.context["adminform"].form.errors] + [
+            formset.errors for formset in response.context["inline_admin_formsets"]
+        ]
+        raise AssertionError(f"the change form did not save: {errors}")
+
+
+def run_action(client, model: str, action: str, objects, **fields):
+    """Choose an action on the changelist; then, if it asks, answer its page with `fields`."""
+    url = reverse(f"admin:papers_{model}_changelist")
+    chosen = {
+        "action": action,
+        "index": "0",
+        ACTION_CHECKBOX_NAME: [str(obj.pk) for obj in objects],
+    }
+    response = client.post(url, chosen)
+    if not fields:
+        return response
+    assert response.status_code == 200, "the action shows its own page first"
+    data = {
+        "action": action,
+        ACTION_CHECKBOX_NAME: [str(obj.pk) for obj in objects],
+        "select_across": "0",
+        "apply": "yes",
+        **{name: str(value) for name, value in fields.items()},
+    }
+    return client.post(url, data)
+
+
+# Access -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/admin/", "/admin/papers/paper/", "/admin/papers/topic/"])
+def test_anonymous_visitor_gets_the_login_page(client, db, path):
+    response = client.get(path)
+    assert response.status_code == 302
+    assert response["Location"] == f"/admin/login/?next={path}"
+    login = client.get(response["Location"])
+    assert login.status_code == 200
+    assert b'name="csrfmiddlewaretoken"' in login.content
+    assert b'name="password"' in login.content
+
+
+def test_a_user_who_is_not_staff_gets_the_login_page(client, django_user_model, seeded):
+    user = django_user_model.objects.create_user("reader", "reader@example.org", "pw")
+    client.force_login(user)
+    response = client.get("/admin/papers/paper/")
+    assert response.status_code == 302
+    assert response["Location"] == "/admin/login/?next=/admin/papers/paper/"
+
+
+def test_staff_without_permissions_cannot_change_papers(client, django_user_model, seeded):
+    user = django_user_model.objects.create_user("intern", "intern@example.org", "pw")
+    user.is_staff = True
+    user.save()
+    client.force_login(user)
+    paper = Paper.objects.first()
+    assert client.get("/admin/papers/paper/").status_code == 403
+    assert client.get(reverse("admin:papers_paper_change", args=[paper.pk])).status_code == 403
+
+
+def test_admin_posts_need_the_csrf_token(seeded, django_user_model):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(django_user_model.objects.create_superuser("c", "c@example.org", "pw"))
+    paper = Paper.objects.first()
+    response = client.post(
+        reverse("admin:papers_paper_change", args=[paper.pk]), {"title": "Forged"}
+    )
+    assert response.status_code == 403
+    assert Paper.objects.get(pk=paper.pk).title == paper.title
+
+
+def test_public_pages_show_anonymous_visitors_no_admin_link(client, seeded):
+    response = client.get("/")
+    assert response.status_code == 200
+    assert b"/admin/" not in response.content
+
+
+# Every page renders -----------------------------------------------------------------------
+
+
+def test_every_admin_page_renders_with_the_seeds(staff, seeded):
+    author = Author.objects.create(name="Ada Lovelace", slug="ada-lovelace")
+    Authorship.objects.create(paper=Paper.objects.first(), author=author, position=1)
+    TopicRedirect.objects.create(old_slug="old-safety", topic=Topic.objects.get(name="llm safety"))
+    RemovedTopic.objects.create(
+        paper=Paper.objects.get(title=LARF), topic=Topic.objects.get(name="reasoning")
+    )
+    assert staff.get("/admin/").status_code == 200
+    assert staff.get("/admin/papers/").status_code == 200
+    for model in (Paper, Venue, Topic, Author, TopicRedirect):
+        name = model._meta.model_name
+        changelist = staff.get(reverse(f"admin:papers_{name}_changelist"))
+        assert changelist.status_code == 200, name
+        assert staff.get(reverse(f"admin:papers_{name}_add")).status_code == 200, name
+        for obj in model.objects.all():
+            change = staff.get(reverse(f"admin:papers_{name}_change", args=[obj.pk]))
+            assert change.status_code == 200, (name, obj.pk)
+        obj = model.objects.first()
+        for view in ("history", "delete"):
+            page = staff.get(reverse(f"admin:papers_{name}_{view}", args=[obj.pk]))
+            assert page.status_code == 200, (name, view)
+
+
+def test_paper_list_shows_its_columns_and_derived_titles(staff, seeded):
+    emnlp_2024 = Venue.objects.get(name="EMNLP 2024")
+    response = staff.get(f"/admin/papers/paper/?venue__id__exact={emnlp_2024.pk}")
+    content = response.content.decode()
+    assert response.context["cl"].result_count == 11
+    for header in ("Title", "Venue", "Topics", "Country", "Has title"):
+        assert f">{header}</" in content
+    assert TOKEN_REDUCTION in content
+    assert "United States" in content
+    for name in (
+        "information retrieval and text mining",
+        "language modeling",
+        "question answering",
+    ):
+        assert name in content
+    untitled = Paper.objects.get(abstract__startswith="For extremely weak-supervised")
+    assert untitled.title == ""
+    assert content.count("(derived)") == 1
+    assert f'abstract">{untitled.display_title}</span> <small>(derived)</small>' in content
+    assert staff.get("/admin/papers/paper/?has_title=no").context["cl"].result_count == 59
+
+
+def test_paper_list_queries_are_bounded(staff, seeded):
+    emnlp_2024 = Venue.objects.get(name="EMNLP 2024")
+    with CaptureQueriesContext(connection) as few:
+        staff.get(f"/admin/papers/paper/?venue__id__exact={emnlp_2024.pk}")
+    with CaptureQueriesContext(connection) as many:
+        staff.get("/admin/papers/paper/")
+    assert len(many) == len(few)  # 11 papers or 50 papers: the same queries
+    assert len(many) <= 15
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("has_title=yes", 20),
+        ("has_title=no", 59),
+        ("country=China", 1),
+        ("country=__none__", 77),
+        ("source_file=fixtures/003_ca14163f21a50126.txt", 11),
+        ("reviewed__exact=0", 79),
+    ],
+)
+def test_paper_filters(staff, seeded, query, expected):
+    response = staff.get(f"/admin/papers/paper/?{query}")
+    assert response.status_code == 200
+    assert response.context["cl"].result_count == expected
+
+
+def test_paper_filter_by_topic(staff, seeded):
+    topic = Topic.objects.get(name="speech and audio")
+    response = staff.get(f"/admin/papers/paper/?topics__id__exact={topic.pk}")
+    expected = set(topic.papers.values_list("pk", flat=True))
+    assert len(expected) == 4
+    assert set(changelist_pks(response)) == expected
+
+
+def test_the_source_file_filter_lists_the_dumps(staff, seeded):
+    response = staff.get("/admin/papers/paper/")
+    spec = next(s for s in response.context["cl"].filter_specs if s.title == "source file")
+    values = [value for value, _ in spec.lookup_choices]
+    assert values == [
+        "fixtures/000_a82bdcca502a49c9.txt",
+        "fixtures/001_42276ca0236703a6.txt",
+        "fixtures/002_7ef0b9c4a55fd6de.txt",
+        "fixtures/003_ca14163f21a50126.txt",
+        "fixtures/004_eb211f5027e5b66c.txt",
+        "__none__",
+    ]
+
+
+# Search -----------------------------------------------------------------------------------
+
+
+def test_admin_search_is_full_text_with_stemming(staff, seeded):
+    response = staff.get("/admin/papers/paper/", {"q": "quantized"})
+    found = set(changelist_pks(response))
+    # "quantized" stems to quantiz: abstracts saying quantization or vector-quantized, and the
+    # papers tagged "compression and quantization" (topic names are searched too).
+    in_text = Paper.objects.filter(abstract__iregex=r"quantiz").values_list("pk", flat=True)
+    tagged = Topic.objects.get(name="compression and quantization").papers.values_list(
+        "pk", flat=True
+    )
+    assert found == set(in_text) | set(tagged)
+    assert len(found) == 6
+    assert Paper.objects.get(title=MLWQ).pk in found
+    # A fragment of a word is not a word: no substring scan.
+    assert staff.get("/admin/papers/paper/", {"q": "uantiz"}).context["cl"].result_count == 0
+
+
+def test_admin_search_uses_websearch_syntax_and_ranks(staff, seeded):
+    response = staff.get("/admin/papers/paper/", {"q": '"kv cache" -spindlekv'})
+    pks = changelist_pks(response)
+    assert pks == list(
+        Paper.objects.filter(abstract__icontains="kv cache")
+        .exclude(abstract__icontains="spindlekv")
+        .values_list("pk", flat=True)
+    )
+    ranked = staff.get("/admin/papers/paper/", {"q": "quantization"})
+    assert ranked.context["cl"].result_list[0].title == MLWQ  # in its title: ranked first
+
+
+def test_admin_search_runs_no_like_scans(staff, seeded):
+    with CaptureQueriesContext(connection) as queries:
+        staff.get("/admin/papers/paper/", {"q": "speech"})
+    sql = " ".join(query["sql"] for query in queries).upper()
+    assert " LIKE " not in sql
+    assert "WEBSEARCH_TO_TSQUERY" in sql
+
+
+def test_admin_search_finds_topics_a_curator_added(staff, seeded):
+    paper = Paper.objects.get(title=MLWQ)
+    zebra = Topic.objects.create(name="zebrafish studies", slug="zebrafish-studies")
+
+    def add_zebra(data):
+        index = int(data["topic_links-TOTAL_FORMS"][0]) - 1  # the empty extra row
+        data[f"topic_links-{index}-topic"] = [str(zebra.pk)]
+
+    post_change_form(staff, paper, add_zebra)
+    response = staff.get("/admin/papers/paper/", {"q": "zebrafish"})
+    assert changelist_pks(response) == [paper.pk]
+
+
+# Editing a paper --------------------------------------------------------------------------
+
+
+def test_changing_a_paper_records_curated_fields_and_topic_sources(staff, seeded):
+    paper = Paper.objects.get(title=LARF)
+    assert topics_of(paper) == {"llm fine-tuning": "dump", "llm safety": "dump"}
+    alignment = Topic.objects.get(name="alignment and preference learning")
+
+    def edit(data):
+        data["country"] = ["Singapore"]
+        data[f"topic_links-{inline_row(data, 'topic_links', 'llm safety')}-DELETE"] = ["on"]
+        index = int(data["topic_links-TOTAL_FORMS"][0]) - 1
+        data[f"topic_links-{index}-topic"] = [str(alignment.pk)]
+
+    before = links()
+    post_change_form(staff, paper, edit)
+    paper.refresh_from_db()
+    assert paper.country == "Singapore"
+    assert paper.title == LARF
+    assert paper.curated_fields == ["country", "topics"]
+    assert topics_of(paper) == {
+        "llm fine-tuning": "dump",
+        "alignment and preference learning": "curator",
+    }
+    assert list(RemovedTopic.objects.values_list("paper_id", "topic__name")) == [
+        (paper.pk, "llm safety")
+    ]
+    assert paper.topic_names == "alignment and preference learning, llm fine-tuning"
+    assert links() ^ before == {
+        (paper.pk, "llm safety", "dump"),
+        (paper.pk, "alignment and preference learning", "curator"),
+    }
+
+
+def test_adding_back_a_removed_topic_clears_the_removal(staff, seeded):
+    paper = Paper.objects.get(title=LARF)
+    safety = Topic.objects.get(name="llm safety")
+    PaperTopic.objects.filter(paper=paper, topic=safety).delete()
+    RemovedTopic.objects.create(paper=paper, topic=safety)
+
+    def add_safety(data):
+        index = int(data["topic_links-TOTAL_FORMS"][0]) - 1
+        data[f"topic_links-{index}-topic"] = [str(safety.pk)]
+
+    post_change_form(staff, paper, add_safety)
+    assert topics_of(paper)["llm safety"] == "curator"
+    assert not RemovedTopic.objects.exists()
+
+
+def test_saving_an_unchanged_paper_curates_nothing(staff, seeded):
+    paper = Paper.objects.get(title=MLWQ)
+    before = links()
+    post_change_form(staff, paper, lambda data: None)
+    paper.refresh_from_db()
+    assert paper.curated_fields == []
+    assert links() == before
+    assert not RemovedTopic.objects.exists()
+
+
+def test_the_change_page_keeps_provenance_read_only_and_leaves_out_the_search_vector(staff, seeded):
+    paper = Paper.objects.get(title=MLWQ)
+    page = staff.get(reverse("admin:papers_paper_change", args=[paper.pk]))
+    data = form_data(page, "paper_form")
+    for hidden in ("search_vector", "topic_names", "author_names", "abstract_key"):
+        assert hidden not in data
+        assert f'name="{hidden}"' not in page.content.decode()
+    for read_only in ("source_file", "source_position", "first_loaded", "last_loaded"):
+        assert read_only not in data
+    assert "fixtures/003_ca14163f21a50126.txt" in page.content.decode()
+    # A forged post cannot rewrite provenance either.
+    data.update(source_file=["forged.txt"], source_position=["1"], _save=["Save"])
+    staff.post(reverse("admin:papers_paper_change", args=[paper.pk]), data)
+    paper.refresh_from_db()
+    assert paper.source_file == "fixtures/003_ca14163f21a50126.txt"
+    assert paper.curated_fields == []
+
+
+def test_topic_inline_uses_autocomplete(staff, seeded):
+    paper = Paper.objects.get(title=LARF)
+    page = staff.get(reverse("admin:papers_paper_change", args=[paper.pk])).content.decode()
+    assert 'data-ajax--url="/admin/autocomplete/"' in page
+    found = staff.get(
+        "/admin/autocomplete/",
+        {"term": "safe", "app_label": "papers", "model_name": "papertopic", "field_name": "topic"},
+    )
+    assert [item["text"] for item in found.json()["results"]] == ["llm safety"]
+
+
+# Surviving reloads ------------------------------------------------------------------------
+
+
+def test_curated_edits_survive_a_reload_of_every_dump(staff, seeded):
+    untitled = untitled_acl_paper("Speculative decoding accelerates")
+    lecture = Paper.objects.get(title=LARF)
+    listed = Paper.objects.get(title=TOKEN_REDUCTION)
+    alignment = Topic.objects.get(name="alignment and preference learning")
+    speech = Topic.objects.get(name="speech and audio")
+    emnlp_2024 = Venue.objects.get(name="EMNLP 2024")
+
+    def give_title_and_topic(data):
+        data["title"] = ["Speculative Sampling as Channel Simulation"]
+        index = int(data["topic_links-TOTAL_FORMS"][0]) - 1
+        data[f"topic_links-{index}-topic"] = [str(speech.pk)]
+
+    def fix_lecture(data):
+        data["country"] = ["Singapore"]
+        data[f"topic_links-{inline_row(data, 'topic_links', 'llm safety')}-DELETE"] = ["on"]
+        index = int(data["topic_links-TOTAL_FORMS"][0]) - 1
+        data[f"topic_links-{index}-topic"] = [str(alignment.pk)]
+
+    def clear_country_and_move(data):
+        data["country"] = [""]
+        data["title"] = ["Token Reduction for State Space Models, Revisited"]
+        data["venue"] = [str(Venue.objects.get(name="EMNLP 2025").pk)]
+        row = inline_row(data, "topic_links", "question answering")
+        data[f"topic_links-{row}-DELETE"] = ["on"]
+
+    post_change_form(staff, untitled, give_title_and_topic)
+    post_change_form(staff, lecture, fix_lecture)
+    post_change_form(staff, listed, clear_country_and_move)
+    edited = links()
+
+    call_command("load_papers", str(settings.FIXTURES_DIR), verbosity=0)
+    call_command("apply_topic_rules", verbosity=0)
+
+    assert Paper.objects.count() == 79
+    untitled.refresh_from_db()
+    lecture.refresh_from_db()
+    listed.refresh_from_db()
+    assert untitled.title == "Speculative Sampling as Channel Simulation"
+    assert topics_of(untitled)["speech and audio"] == "curator"
+    assert lecture.country == "Singapore"
+    assert "llm safety" not in topics_of(lecture)  # the dump and the rule both want it back
+    assert topics_of(lecture)["alignment and preference learning"] == "curator"
+    assert listed.country == ""
+    assert listed.title == "Token Reduction for State Space Models, Revisited"
+    assert listed.venue.name == "EMNLP 2025"
+    assert listed.venue != emnlp_2024
+    assert "question answering" not in topics_of(listed)
+    assert links() == edited
+    assert untitled.curated_fields == ["title", "topics"]
+    assert lecture.curated_fields == ["country", "topics"]
+    assert listed.curated_fields == ["country", "title", "venue", "topics"]
+
+
+def test_a_renamed_topic_keeps_its_papers_through_a_reload(staff, seeded):
+    topic = Topic.objects.get(name="speech and audio")
+    papers = set(topic.papers.values_list("pk", flat=True))
+    url = reverse("admin:papers_topic_change", args=[topic.pk])
+    data = form_data(staff.get(url), "topic_form")
+    data.update(name=["spoken language processing"], slug=["spoken-language"], _save=["Save"])
+    assert staff.post(url, data).status_code == 302
+    topic.refresh_from_db()
+    assert topic.name == "spoken language processing"
+    assert TopicRedirect.objects.get(old_slug="speech-and-audio").topic == topic
+    assert all(
+        "spoken language processing" in names
+        for names in Paper.objects.filter(pk__in=papers).values_list("topic_names", flat=True)
+    )
+    call_command("load_papers", str(settings.FIXTURES_DIR), verbosity=0)
+    assert set(topic.papers.values_list("pk", flat=True)) == papers
+    assert not Topic.objects.filter(name="speech and audio").exists()
+
+
+def test_a_renamed_dump_topic_is_not_recreated_by_a_reload(staff, seeded):
+    topic = Topic.objects.get(name="question answering")
+    papers = set(topic.papers.values_list("pk", flat=True))
+    url = reverse("admin:papers_topic_change", args=[topic.pk])
+    data = form_data(staff.get(url), "topic_form")
+    data.update(name=["open-domain question answering"], _save=["Save"])
+    assert staff.post(url, data).status_code == 302
+    call_command("load_papers", str(settings.FIXTURES_DIR), verbosity=0)
+    assert not Topic.objects.filter(name="question answering").exists()
+    assert set(topic.papers.values_list("pk", flat=True)) == papers
+
+
+def test_adding_a_paper_in_the_admin_curates_what_was_filled_in(staff, seeded):
+    venue = Venue.objects.get(name="ACL 2025")
+    topic = Topic.objects.get(name="reasoning")
+    url = reverse("admin:papers_paper_add")
+    data = form_data(staff.get(url), "paper_form")
+    data.update(
+        title=["A Paper Typed In by Hand"],
+        abstract=["We study chain-of-thought reasoning by hand."],
+        venue=[str(venue.pk)],
+        _save=["Save"],
+    )
+    data["topic_links-0-topic"] = [str(topic.pk)]
+    response = staff.post(url, data)
+    assert response.status_code == 302
+    paper = Paper.objects.get(title="A Paper Typed In by Hand")
+    assert paper.curated_fields == ["abstract", "title", "venue", "topics"]
+    assert topics_of(paper) == {"reasoning": "curator"}
+    assert paper.topic_names == "reasoning"
+    assert Paper.objects.count() == 80
+    assert paper.abstract_key  # a dump bringing this abstract later merges into it
+    # The same abstract again is refused: it is the same paper.
+    data["title"] = ["A Second Copy"]
+    response = staff.post(url, data)
+    assert response.status_code == 200
+    assert "abstract" in response.context["adminform"].form.errors
+    assert Paper.objects.count() == 80
+
+
+# Paper actions ----------------------------------------------------------------------------
+
+
+def test_add_topic_action_asks_then_adds_exactly_that_topic(staff, seeded):
+    larf = Paper.objects.get(title=LARF)
+    mlwq = Paper.objects.get(title=MLWQ)
+    topic = Topic.objects.get(name="llm safety")
+    page = run_action(staff, "paper", "add_topic", [larf, mlwq])
+    assert page.status_code == 200
+    assert b"Add a topic" in page.content
+    assert b'name="topic"' in page.content
+    before = links()
+    response = run_action(staff, "paper", "add_topic", [larf, mlwq], topic=topic.pk)
+    assert response.status_code == 302
+    # LARF had it from its dump (kept as it was); MLWQ gains a curator link.
+    assert links() - before == {(mlwq.pk, "llm safety", "curator")}
+    assert before - links() == set()
+    mlwq.refresh_from_db()
+    larf.refresh_from_db()
+    assert mlwq.curated_fields == ["topics"]
+    assert larf.curated_fields == []
+    assert "llm safety" in mlwq.topic_names
+
+
+def test_add_topic_action_turns_a_rule_link_into_a_curator_link(staff, seeded):
+    paper = Paper.objects.get(title=MLWQ)
+    topic = Topic.objects.get(name="efficient inference")
+    assert topics_of(paper)["efficient inference"] == "rule"
+    run_action(staff, "paper", "add_topic", [paper], topic=topic.pk)
+    assert topics_of(paper)["efficient inference"] == "curator"
+
+
+def test_add_topic_action_across_every_page_of_a_filtered_list(staff, seeded):
+    venue = Venue.objects.get(name="EMNLP 2024")
+    topic = Topic.objects.get(name="reasoning")
+    url = reverse("admin:papers_paper_changelist") + f"?venue__id__exact={venue.pk}"
+    first = Paper.objects.filter(venue=venue).order_by("pk").first()
+    chosen = {"action": "add_topic", "index": "0", "select_across": "1"}
+    page = staff.post(url, {**chosen, ACTION_CHECKBOX_NAME: [str(first.pk)]})
+    assert page.status_code == 200
+    assert page.context["count"] == 11
+    answer = form_data(page, "action-form")
+    assert answer["select_across"] == ["1"]
+    answer["topic"] = [str(topic.pk)]
+    assert staff.post(url, answer).status_code == 302
+    assert set(topic.papers.filter(venue=venue).values_list("pk", flat=True)) == set(
+        Paper.objects.filter(venue=venue).values_list("pk", flat=True)
+    )
+    assert not topic.papers.exclude(venue=venue).filter(topic_links__source="curator").exists()
+
+
+def test_remove_topic_action_removes_and_remembers(staff, seeded):
+    larf = Paper.objects.get(title=LARF)
+    mlwq = Paper.objects.get(title=MLWQ)
+    page = run_action(staff, "paper", "remove_topic", [larf, mlwq])
+    assert page.status_code == 200
+    offered = [name for _, name in page.context["form"].fields["topic"].choices][1:]
+    assert offered == [
+        "compression and quantization",
+        "efficient inference",
+        "llm fine-tuning",
+        "llm safety",
+    ]
+    topic = Topic.objects.get(name="llm fine-tuning")
+    before = links()
+    response = run_action(staff, "paper", "remove_topic", [larf, mlwq], topic=topic.pk)
+    assert response.status_code == 302
+    assert before - links() == {(larf.pk, "llm fine-tuning", "dump")}
+    assert links() - before == set()
+    assert list(RemovedTopic.objects.values_list("paper_id", "topic_id")) == [(larf.pk, topic.pk)]
+    larf.refresh_from_db()
+    assert larf.topic_names == "llm safety"
+    call_command("load_papers", str(settings.FIXTURES_DIR), verbosity=0)
+    assert "llm fine-tuning" not in topics_of(larf)
+
+
+def test_removed_rule_topic_stays_removed_through_rule_runs(staff, seeded):
+    paper = Paper.objects.get(title=MLWQ)
+    topic = Topic.objects.get(name="efficient inference")
+    run_action(staff, "paper", "remove_topic", [paper], topic=topic.pk)
+    call_command("apply_topic_rules", verbosity=0)
+    assert "efficient inference" not in topics_of(paper)
+
+
+def test_merge_papers_moves_topics_links_and_curated_fields(staff, seeded):
+    survivor = untitled_acl_paper("Speculative decoding accelerates")
+    duplicate = Paper.objects.get(title=MLWQ)
+    author = Author.objects.create(name="Ada Lovelace", slug="ada-lovelace")
+    Authorship.objects.create(paper=duplicate, author=author, position=1)
+    Paper.objects.filter(pk=duplicate.pk).update(
+        curated_fields=["title"], related_titles=["A Related Talk"]
+    )
+    bystanders = {(p, t, s) for p, t, s in links() if p not in {survivor.pk, duplicate.pk}}
+    survivor_topics = topics_of(survivor)
+    duplicate_topics = topics_of(duplicate)
+
+    page = run_action(staff, "paper", "merge_papers", [survivor, duplicate])
+    assert page.status_code == 200
+    assert set(page.context["form"].fields["survivor"].queryset) == {survivor, duplicate}
+    response = run_action(
+        staff, "paper", "merge_papers", [survivor, duplicate], survivor=survivor.pk
+    )
+    assert response.status_code == 302
+    assert not Paper.objects.filter(pk=duplicate.pk).exists()
+    assert Paper.objects.count() == 78
+    survivor.refresh_from_db()
+    assert survivor.title == MLWQ  # curated on the duplicate: taken with its value
+    assert survivor.curated_fields == ["title"]
+    assert survivor.country == ""  # both had none
+    assert survivor.related_titles == ["A Related Talk"]
+    assert list(survivor.authors.all()) == [author]
+    assert topics_of(survivor) == {**duplicate_topics, **survivor_topics}
+    assert {(p, t, s) for p, t, s in links() if p != survivor.pk} == bystanders
+    assert "efficient inference" in survivor.topic_names
+    assert survivor.author_names == "Ada Lovelace"
+
+
+def test_merge_needs_two_papers(staff, seeded):
+    paper = Paper.objects.first()
+    response = run_action(staff, "paper", "merge_papers", [paper])
+    assert response.status_code == 302
+    assert Paper.objects.count() == 79
+    messages = [str(m) for m in staff.get(response["Location"]).context["messages"]]
+    assert messages == ["Select at least two papers to merge."]
+
+
+def test_mark_reviewed_marks_only_the_selected_papers(staff, seeded):
+    chosen = list(Paper.objects.order_by("pk")[:3])
+    before = links()
+    response = run_action(staff, "paper", "mark_reviewed", chosen)
+    assert response.status_code == 302
+    assert set(Paper.objects.filter(reviewed=True)) == set(chosen)
+    assert links() == before
+    assert all(not p.curated_fields for p in Paper.objects.all())
+
+
+def test_apply_rules_action_on_papers_touches_only_those_papers(staff, seeded):
+    PaperTopic.objects.filter(source="rule").delete()
+    chosen = [Paper.objects.get(title=MLWQ), untitled_acl_paper("Speculative decoding accelerates")]
+    response = run_action(staff, "paper", "apply_rules_to_papers", chosen)
+    assert response.status_code == 302
+    assert {(p, t) for p, t, s in links() if s == "rule"} == {
+        (chosen[0].pk, "compression and quantization"),
+        (chosen[0].pk, "efficient inference"),
+        (chosen[1].pk, "efficient inference"),
+        (chosen[1].pk, "machine learning theory and optimization"),
+    }
+
+
+def test_action_pages_render(staff, seeded):
+    papers = list(Paper.objects.order_by("pk")[:2])
+    for action in ("add_topic", "remove_topic", "merge_papers"):
+        page = run_action(staff, "paper", action, papers)
+        assert page.status_code == 200, action
+        assert b"<script>" not in page.content  # no inline scripts
+        assert page.content.count(b'name="_selected_action"') == 2
+    topics = list(Topic.objects.order_by("pk")[:2])
+    page = run_action(staff, "topic", "merge_topics", topics)
+    assert page.status_code == 200
+
+
+# Topics -----------------------------------------------------------------------------------
+
+
+def test_merge_topics_moves_papers_and_redirects_the_old_slug(staff, seeded, client):
+    safety = Topic.objects.get(name="llm safety")
+    alignment = Topic.objects.get(name="alignment and preference learning")
+    safety_papers = set(safety.papers.values_list("pk", flat=True))
+    alignment_papers = set(alignment.papers.values_list("pk", flat=True))
+    other_links = {(p, t, s) for p, t, s in links() if t not in {safety.name, alignment.name}}
+    rule = f"{alignment.rule} or {safety.rule}"
+
+    response = run_action(
+        staff, "topic", "merge_topics", [safety, alignment], survivor=alignment.pk
+    )
+    assert response.status_code == 302
+    assert not Topic.objects.filter(name="llm safety").exists()
+    alignment.refresh_from_db()
+    assert set(alignment.papers.values_list("pk", flat=True)) == safety_papers | alignment_papers
+    assert alignment.rule == rule
+    assert TopicRedirect.objects.get(old_slug="llm-safety").topic == alignment
+    assert {(p, t, s) for p, t, s in links() if t != alignment.name} == other_links
+    larf = Paper.objects.get(title=LARF)
+    assert topics_of(larf)["alignment and preference learning"] == "dump"
+    assert larf.topic_names == "alignment and preference learning, llm fine-tuning"
+    # Re-running the joined rule keeps the merged papers.
+    call_command("apply_topic_rules", verbosity=0)
+    assert set(alignment.papers.values_list("pk", flat=True)) == safety_papers | alignment_papers
+
+
+def test_merged_topics_stay_merged_through_a_reload(staff, seeded):
+    safety = Topic.objects.get(name="llm safety")
+    alignment = Topic.objects.get(name="alignment and preference learning")
+    run_action(staff, "topic", "merge_topics", [safety, alignment], survivor=alignment.pk)
+    merged = links()
+    call_command("load_papers", str(settings.FIXTURES_DIR), verbosity=0)
+    assert not Topic.objects.filter(name="llm safety").exists()
+    assert links() == merged
+
+
+def test_apply_rules_action_on_topics_applies_only_those_rules(staff, seeded):
+    PaperTopic.objects.filter(source="rule").delete()
+    speech = Topic.objects.get(name="speech and audio")
+    response = run_action(staff, "topic", "apply_rules", [speech])
+    assert response.status_code == 302
+    assert {t for _, t, s in links() if s == "rule"} == {"speech and audio"}
+    assert speech.papers.count() == 4
+
+
+def test_topic_rule_of_only_stop_words_is_refused(staff, seeded):
+    topic = Topic.objects.get(name="speech and audio")
+    url = reverse("admin:papers_topic_change", args=[topic.pk])
+    data = form_data(staff.get(url), "topic_form")
+    data.update(rule=["the and of"], _save=["Save"])
+    response = staff.post(url, data)
+    assert response.status_code == 200
+    assert "rule" in response.context["adminform"].form.errors
+
+
+def test_topic_names_may_not_clash_ignoring_case(staff, seeded):
+    topic = Topic.objects.get(name="speech and audio")
+    url = reverse("admin:papers_topic_change", args=[topic.pk])
+    data = form_data(staff.get(url), "topic_form")
+    data.update(name=["LLM Safety"], _save=["Save"])
+    response = staff.post(url, data)
+    assert response.status_code == 200
+    assert "name" in response.context["adminform"].form.errors
+
+
+def test_topic_list_shows_paper_counts(staff, seeded):
+    response = staff.get("/admin/papers/topic/")
+    counts = {topic.name: topic.paper_count for topic in response.context["cl"].result_list}
+    assert counts["llm safety"] == 6
+    assert counts["speech and audio"] == 4
+
+
+# Venues -----------------------------------------------------------------------------------
+
+
+def test_venue_list_shows_paper_counts(staff, seeded):
+    response = staff.get("/admin/papers/venue/")
+    counts = {venue.name: venue.paper_count for venue in response.context["cl"].result_list}
+    assert counts == {"ACL 2025": 57, "EMNLP 2025": 11, "EMNLP 2024": 11}
+
+
+def test_venue_edits_are_curated_and_survive_a_reload(staff, seeded):
+    venue = Venue.objects.get(name="EMNLP 2024")
+    url = reverse("admin:papers_venue_change", args=[venue.pk])
+    data = form_data(staff.get(url), "venue_form")
+    data.update(location=["Miami Beach, Florida, USA"], _save=["Save"])
+    assert staff.post(url, data).status_code == 302
+    venue.refresh_from_db()
+    assert venue.location == "Miami Beach, Florida, USA"
+    assert venue.curated_fields == ["location"]
+    call_command("load_papers", str(settings.FIXTURES_DIR), verbosity=0)
+    venue.refresh_from_db()
+    assert venue.location == "Miami Beach, Florida, USA"

@@ -1,0 +1,340 @@
+"""Topic rules and the shipped vocabulary (fixtures/topics.json), on PostgreSQL."""
+
+import io
+import json
+from collections import Counter
+
+import pytest
+from django.conf import settings
+from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from papers.models import Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
+from papers.topic_rules import apply_topic_rules, rule_matches_nothing, run_topic_rules
+
+TOPICS_FIXTURE = settings.FIXTURES_DIR / "topics.json"
+DUMP_TOPICS = {
+    "llm fine-tuning",
+    "llm safety",
+    "information retrieval and text mining",
+    "language modeling",
+    "question answering",
+}
+
+
+def load_topics():
+    call_command("loaddata", str(TOPICS_FIXTURE), verbosity=0)
+
+
+def load_dumps():
+    call_command("load_papers", str(settings.FIXTURES_DIR), verbosity=0)
+
+
+def rule_links() -> set[tuple[int, str]]:
+    return set(PaperTopic.objects.filter(source="rule").values_list("paper_id", "topic__name"))
+
+
+def all_links() -> set[tuple[int, str, str]]:
+    return set(PaperTopic.objects.values_list("paper_id", "topic__name", "source"))
+
+
+@pytest.fixture
+def venue(db):
+    return Venue.objects.create(name="TEST 2025", slug="test-2025", acronym="TEST", year=2025)
+
+
+def make_paper(venue, abstract, title=""):
+    return Paper.objects.create(venue=venue, abstract=abstract, title=title)
+
+
+# The vocabulary -------------------------------------------------------------------------
+
+
+def test_the_fixture_is_keyed_by_name_without_primary_keys():
+    items = json.loads(TOPICS_FIXTURE.read_text(encoding="utf-8"))
+    assert 20 <= len(items) <= 40
+    names = [item["fields"]["name"] for item in items]
+    assert len(set(names)) == len(names)
+    for item in items:
+        assert item["model"] == "papers.topic"
+        assert "pk" not in item
+        assert set(item["fields"]) == {"name", "slug", "description", "rule"}
+        assert item["fields"]["rule"] and item["fields"]["description"]
+    assert set(names) >= DUMP_TOPICS
+
+
+@pytest.mark.django_db
+def test_every_shipped_rule_is_a_real_query():
+    load_topics()
+    for topic in Topic.objects.all():
+        assert not rule_matches_nothing(topic.rule), topic.name
+
+
+@pytest.mark.django_db
+def test_loaddata_before_the_dumps_is_reused_by_them():
+    load_topics()
+    ids = dict(Topic.objects.values_list("name", "pk"))
+    load_dumps()
+    assert dict(Topic.objects.values_list("name", "pk")) == ids
+    assert Topic.objects.count() == len(ids)
+    load_topics()  # and again, as every `make run` does
+    assert dict(Topic.objects.values_list("name", "pk")) == ids
+
+
+@pytest.mark.django_db
+def test_loaddata_after_the_dumps_updates_their_topics_in_place():
+    load_dumps()
+    dump_topics = dict(Topic.objects.values_list("name", "pk"))
+    assert set(dump_topics) == DUMP_TOPICS
+    dump_links = all_links()
+    load_topics()
+    assert {
+        name: pk for name, pk in Topic.objects.values_list("name", "pk") if name in DUMP_TOPICS
+    } == (dump_topics)
+    assert Topic.objects.count() == len(json.loads(TOPICS_FIXTURE.read_text(encoding="utf-8")))
+    assert Topic.objects.get(name="llm safety").rule
+    assert all_links() == dump_links  # the links stay; rules run at the next load or command
+
+
+@pytest.mark.django_db
+def test_the_rules_tag_the_seed_papers_precisely():
+    load_topics()
+    load_dumps()  # the loader applies the rules at the end of its transaction
+    total = Paper.objects.count()
+    assert total == 79
+    tagged = Paper.objects.filter(topic_links__isnull=False).distinct().count()
+    assert tagged / total >= 0.9
+    assert tagged == 79
+    per_topic = Counter(PaperTopic.objects.values_list("topic__name", flat=True))
+    largest, count = per_topic.most_common(1)[0]
+    assert count / total <= 0.5, largest
+    assert (largest, count) == ("llm fine-tuning", 12)
+    assert len(per_topic) == Topic.objects.count()  # every topic tags at least one seed paper
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("title_or_abstract", "expected"),
+    [
+        (
+            "MLWQ: Efficient Small Language Model Deployment via Multi-Level Weight Quantization",
+            {"compression and quantization", "efficient inference"},
+        ),
+        (
+            "Layer-Aware Representation Filtering: Purifying Finetuning Data to Preserve LLM "
+            "Safety Alignment",
+            {"llm fine-tuning", "llm safety"},
+        ),
+        (
+            "Speculative decoding accelerates",
+            {"efficient inference", "machine learning theory and optimization"},
+        ),
+        ("Semantic Role Labeling (SRL)", {"syntax, morphology and semantics"}),
+        (
+            "As speech generation technology advances",
+            {
+                "speech and audio",
+                "privacy and security",
+                "multilinguality and low-resource languages",
+            },
+        ),
+        ("Post-earnings volatility prediction", {"finance and legal nlp"}),
+        ("Direct Preference Optimization (DPO) is", {"alignment and preference learning"}),
+        ("Large Language Models (LLMs) are vulnerable to jailbreak", {"llm safety"}),
+        (
+            "Retrieval-Augmented Generation (RAG) enhances",
+            {
+                "information retrieval and text mining",
+                "privacy and security",
+                "retrieval-augmented generation",
+            },
+        ),
+        ("Image mass cytometry", {"clinical and biomedical nlp"}),
+    ],
+)
+def test_sample_papers_get_the_topics_a_reader_would_give(title_or_abstract, expected):
+    load_topics()
+    load_dumps()
+    paper = Paper.objects.filter(title=title_or_abstract).first() or Paper.objects.get(
+        abstract__startswith=title_or_abstract
+    )
+    assert set(paper.topics.values_list("name", flat=True)) == expected
+
+
+# Applying rules -------------------------------------------------------------------------
+
+
+def test_one_statement_per_topic_and_none_per_paper(venue):
+    for number in range(30):
+        make_paper(venue, f"Paper {number} studies speech recognition and quantization.")
+    topics = [
+        Topic.objects.create(name="speech", slug="speech", rule="speech"),
+        Topic.objects.create(name="quantization", slug="quantization", rule="quantization"),
+        Topic.objects.create(name="no rule", slug="no-rule"),
+    ]
+    with CaptureQueriesContext(connection) as queries:
+        count = apply_topic_rules(topics)
+    assert count == 60
+    applied = [q for q in queries if "websearch_to_tsquery" in q["sql"]]
+    cleared = [q for q in queries if q["sql"].lstrip().startswith("DELETE FROM papers_papertopic")]
+    writes = applied + cleared
+    assert len(writes) == 3  # one per topic
+    assert len(queries) <= 3 + 5  # plus the topic-name refresh, the count and the savepoint
+
+
+def test_rules_replace_only_rule_links(venue):
+    speech = Topic.objects.create(name="speech", slug="speech", rule="speech")
+    on_topic = make_paper(venue, "Speech recognition for many languages.")
+    curated = make_paper(venue, "Speech synthesis with small models.")
+    from_dump = make_paper(venue, "Parsing with graphs.")
+    PaperTopic.objects.create(paper=curated, topic=speech, source="curator")
+    PaperTopic.objects.create(paper=from_dump, topic=speech, source="dump")
+    run = run_topic_rules()
+    assert str(run) == "1 topic rules applied: 1 rule links (1 added, 0 removed), 1 papers changed"
+    assert all_links() == {
+        (on_topic.pk, "speech", "rule"),
+        (curated.pk, "speech", "curator"),
+        (from_dump.pk, "speech", "dump"),
+    }
+    # The rule changes: its old matches go, the dump and curator links stay.
+    speech.rule = "parsing"
+    speech.save()
+    run = run_topic_rules()
+    assert (run.added, run.removed) == (0, 1)
+    assert all_links() == {(curated.pk, "speech", "curator"), (from_dump.pk, "speech", "dump")}
+    # The rule is cleared: no rule links remain.
+    speech.rule = "speech"
+    speech.save()
+    apply_topic_rules()
+    speech.rule = ""
+    speech.save()
+    assert apply_topic_rules() == 0
+    assert rule_links() == set()
+
+
+def test_rules_never_re_add_a_removed_topic(venue):
+    speech = Topic.objects.create(name="speech", slug="speech", rule="speech")
+    paper = make_paper(venue, "Speech recognition for many languages.")
+    RemovedTopic.objects.create(paper=paper, topic=speech)
+    assert apply_topic_rules() == 0
+    assert not PaperTopic.objects.exists()
+
+
+def test_rules_are_idempotent_and_keep_topic_names_in_step(venue):
+    Topic.objects.create(name="speech and audio", slug="speech-and-audio", rule="speech or audio")
+    paper = make_paper(venue, "Audio tokenizers for speech models.")
+    first = run_topic_rules()
+    assert (first.added, first.removed, first.papers_changed) == (1, 0, 1)
+    paper.refresh_from_db()
+    assert paper.topic_names == "speech and audio"
+    second = run_topic_rules()
+    assert (second.added, second.removed, second.papers_changed) == (0, 0, 0)
+
+
+def test_rules_match_titles_and_abstracts_but_not_topic_names(venue):
+    """A topic a rule adds cannot make another rule match: the order of rules never matters."""
+    Topic.objects.create(name="speech", slug="speech", rule="speech")
+    Topic.objects.create(name="spoken", slug="spoken", rule="speech")
+    titled = make_paper(venue, "We study tokenizers.", title="Speech Tokenizers")
+    other = make_paper(venue, "We study parsing.")
+    curated = Topic.objects.create(name="speech curated", slug="speech-curated")
+    PaperTopic.objects.create(paper=other, topic=curated, source="curator")
+    from papers.denormalise import refresh_topic_names
+
+    refresh_topic_names()
+    apply_topic_rules()
+    assert rule_links() == {(titled.pk, "speech"), (titled.pk, "spoken")}
+
+
+def test_rules_can_be_limited_to_some_papers(venue):
+    Topic.objects.create(name="speech", slug="speech", rule="speech")
+    first = make_paper(venue, "Speech one.")
+    second = make_paper(venue, "Speech two.")
+    assert apply_topic_rules(paper_ids=[first.pk]) == 1
+    assert rule_links() == {(first.pk, "speech")}
+    assert apply_topic_rules() == 2
+    assert {paper for paper, _ in rule_links()} == {first.pk, second.pk}
+
+
+def test_websearch_syntax_in_rules(venue):
+    Topic.objects.create(name="kv", slug="kv", rule='"kv cache" or "attention sparsity" -survey')
+    cache = make_paper(venue, "We compress the KV cache of long prompts.")
+    make_paper(venue, "A cache of KV pairs.")  # not the phrase
+    sparse = make_paper(venue, "Attention sparsity at scale.")
+    make_paper(venue, "A survey of attention sparsity.")
+    apply_topic_rules()
+    assert rule_links() == {(cache.pk, "kv"), (sparse.pk, "kv")}
+
+
+# The command ----------------------------------------------------------------------------
+
+
+def test_command_applies_every_rule_and_reports(venue, capsys):
+    Topic.objects.create(name="speech", slug="speech", rule="speech")
+    Topic.objects.create(name="parsing", slug="parsing", rule="parsing")
+    make_paper(venue, "Speech recognition.")
+    call_command("apply_topic_rules")
+    out = capsys.readouterr().out
+    assert out == "2 topic rules applied: 1 rule links (1 added, 0 removed), 1 papers changed\n"
+    call_command("apply_topic_rules", "-v", "2")
+    assert capsys.readouterr().out.splitlines() == [
+        "  parsing: 0 papers match (+0 / -0 rule links)",
+        "  speech: 1 papers match (+0 / -0 rule links)",
+        "2 topic rules applied: 1 rule links (0 added, 0 removed), 0 papers changed",
+    ]
+    call_command("apply_topic_rules", "-v", "0")
+    assert capsys.readouterr().out == ""
+
+
+def test_command_takes_topic_names_or_slugs(venue, capsys):
+    Topic.objects.create(name="Speech Processing", slug="speech-processing", rule="speech")
+    Topic.objects.create(name="parsing", slug="parsing", rule="parsing")
+    make_paper(venue, "Speech and parsing.")
+    call_command("apply_topic_rules", "speech-processing")
+    assert rule_links() == {(Paper.objects.get().pk, "Speech Processing")}
+    call_command("apply_topic_rules", "PARSING")
+    assert len(rule_links()) == 2
+
+
+def test_command_names_a_topic_it_cannot_find(venue):
+    Topic.objects.create(name="speech", slug="speech", rule="speech")
+    make_paper(venue, "Speech.")
+    with pytest.raises(CommandError, match="no topic named 'nope'"):
+        call_command("apply_topic_rules", "speech", "nope")
+    assert not PaperTopic.objects.exists()
+
+
+def test_command_has_help():
+    from papers.management.commands.apply_topic_rules import Command
+
+    parser = Command().create_parser("manage.py", "apply_topic_rules")
+    text = parser.format_help()
+    assert "websearch query" in text
+    assert "Names or slugs of the topics" in text
+
+
+@pytest.mark.django_db
+def test_load_topics_creates_only_missing_topics_and_keeps_curators_edits():
+    call_command("load_topics", verbosity=0)
+    vocabulary = Topic.objects.count()
+    assert vocabulary >= 20
+    speech = Topic.objects.get(name="speech and audio")
+    speech.name, speech.rule = "spoken language", '"speech recognition"'
+    speech.save()
+    evaluation = Topic.objects.get(name="evaluation and benchmarking")
+    TopicRedirect.objects.create(old_slug=evaluation.slug, topic=speech)
+    evaluation.delete()
+    out = io.StringIO()
+    call_command("load_topics", stdout=out)
+    assert out.getvalue() == f"0 new topics, {vocabulary} already present\n"
+    assert Topic.objects.count() == vocabulary - 1
+    assert Topic.objects.get(slug=speech.slug).rule == '"speech recognition"'
+
+
+@pytest.mark.django_db
+def test_load_topics_refuses_a_file_that_is_not_a_topic_fixture(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('[{"model": "papers.paper", "fields": {}}]', encoding="utf-8")
+    with pytest.raises(CommandError, match="object 1 is not a papers.topic with a name"):
+        call_command("load_topics", str(bad))
