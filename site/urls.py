@@ -5,3 +5,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("papers.urls")),
 ]
+
+handler500 = "papers.errors.server_error"

@@ -35,5 +35,10 @@ def write_dump(tmp_path):
 
 @pytest.fixture(autouse=True)
 def plain_http(settings):
-    """Tests talk plain HTTP to the test client, as `make run` does (DJANGO_HTTPS=0)."""
+    """Tests talk plain HTTP to the test client, as `make run` does (DJANGO_HTTPS=0), and
+    serve {% static %} without the manifest that collectstatic writes."""
     settings.SECURE_SSL_REDIRECT = False
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }

@@ -129,8 +129,10 @@ def test_make_run_serves_the_site(tmp_path):
     try:
         health = wait_for(f"http://127.0.0.1:{port}/healthz", process, 120)
         assert b"ok" in health
-        page = wait_for(f"http://127.0.0.1:{port}/", process, 10).decode()
-        assert "Rethinking Token Reduction for State Space Models" in page
+        page = wait_for(f"http://127.0.0.1:{port}/?q=token+reduction+state+space", process, 10)
+        text = re.sub(r"<[^>]+>", "", page.decode())
+        assert "Rethinking Token Reduction for State Space Models" in text
+        assert "79 papers" in wait_for(f"http://127.0.0.1:{port}/", process, 10).decode()
         log.seek(0)
         assert f"http://127.0.0.1:{port}/" in log.read()
     finally:
