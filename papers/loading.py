@@ -115,7 +115,15 @@ def _merge_records(
         for paper in parsed.papers:
             paper.source_file = paper.source_file or parsed.source
             keys = _record_keys(paper)
-            kept = next((by_key[key] for key in keys if key in by_key), None)
+            kept = next(
+                (
+                    by_key[key]
+                    for key in keys
+                    if key in by_key
+                    and _same_paper_possible(by_key[key].external_id, paper.external_id)
+                ),
+                None,
+            )
             if kept is None:
                 kept = paper
                 papers.append(paper)
@@ -140,6 +148,11 @@ def _record_keys(paper: PaperRecord) -> list[tuple]:
     if paper.title:
         keys.append(("title", paper.venue, fold_whitespace(paper.title).lower()))
     return keys
+
+
+def _same_paper_possible(external_id: str | None, other_external_id: str | None) -> bool:
+    """Two records with different external IDs are two papers, whatever else they share."""
+    return not external_id or not other_external_id or external_id == other_external_id
 
 
 def _merge_record(kept: PaperRecord, other: PaperRecord) -> None:
@@ -300,14 +313,20 @@ class RecordWriter:
             by_title.update({(p.venue_id, p.lower_title): p for p in candidates})
         found = {}
         for index, record in enumerate(records):
-            paper = (
-                by_external.get(record.external_id)
-                or by_abstract.get(keys[index])
-                or (
-                    by_title.get((venues[record.venue].pk, fold_whitespace(record.title).lower()))
-                    if record.title
-                    else None
-                )
+            title_key = (venues[record.venue].pk, fold_whitespace(record.title).lower())
+            candidates = (
+                by_external.get(record.external_id),
+                by_abstract.get(keys[index]),
+                by_title.get(title_key) if record.title else None,
+            )
+            paper = next(
+                (
+                    paper
+                    for paper in candidates
+                    if paper is not None
+                    and _same_paper_possible(paper.external_id, record.external_id)
+                ),
+                None,
             )
             if paper is not None:
                 found[index] = paper
@@ -321,6 +340,11 @@ class RecordWriter:
         new, changed, changed_fields = [], {}, set()
         for index, record in enumerate(records):
             paper = existing.get(index)
+            # An earlier record of this run may have given the paper another external ID.
+            if paper is not None and not _same_paper_possible(
+                paper.external_id, record.external_id
+            ):
+                paper = None
             if paper is None:
                 paper = self.new_paper(record, venues[record.venue])
                 new.append(paper)

@@ -169,10 +169,10 @@ class Paper(models.Model):
             GinIndex(fields=["search_vector"], name="paper_search_vector"),
             GinIndex(OpClass("title", name="gin_trgm_ops"), name="paper_title_trgm"),
             models.Index(fields=["source_file"], name="paper_source_file"),
-        ]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["abstract_key"], condition=~Q(abstract_key=""), name="paper_unique_abstract"
+            # Not unique: distinct Anthology papers (an erratum, a re-publication) can share
+            # an abstract; the loader merges on it only where external IDs allow.
+            models.Index(
+                fields=["abstract_key"], condition=~Q(abstract_key=""), name="paper_abstract_key"
             ),
         ]
 
