@@ -20,6 +20,7 @@ from django.utils.html import format_html
 from django.utils.text import Truncator
 
 from .denormalise import refresh_author_names, refresh_topic_names
+from .loading import FILLABLE_FIELDS
 from .models import (
     SEARCH_CONFIG,
     Author,
@@ -39,18 +40,6 @@ CURATOR = PaperTopic.Source.CURATOR
 SOURCE_RANK = {PaperTopic.Source.RULE: 0, PaperTopic.Source.DUMP: 1, PaperTopic.Source.CURATOR: 2}
 # Paper fields whose change in the admin is not a curation of loaded data.
 NOT_CURATED = {"reviewed", "curated_fields"}
-# Paper fields a merge fills on the survivor when it has them empty.
-MERGE_FILLABLE = (
-    "title",
-    "abstract",
-    "country",
-    "presentation_format",
-    "external_id",
-    "pages",
-    "doi",
-    "url",
-    "bibkey",
-)
 
 
 def add_curated(current: list[str], names) -> list[str]:
@@ -697,7 +686,7 @@ def merge_papers(survivor: Paper, others: list[Paper]) -> Paper:
                 curated.append(name)
                 if name in {f.name for f in Paper._meta.concrete_fields}:
                     setattr(survivor, name, getattr(other, name))
-            for name in MERGE_FILLABLE:
+            for name in FILLABLE_FIELDS:
                 if not getattr(survivor, name) and getattr(other, name):
                     setattr(survivor, name, getattr(other, name))
                     if name == "abstract":

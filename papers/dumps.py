@@ -72,7 +72,7 @@ _MARKDOWN_HEADING = re.compile(r"^#{1,6}\s")
 _ITALIC_LINE = re.compile(r"^\*[^*].*[^*]\*$|^_[^_].*[^_]_$")
 _SITE_CHROME = re.compile(
     r"\b(?:log ?in|sign ?in|sign up|event page|registered with|register for|registration"
-    r"|access credentials|please register|general chair)\b",
+    r"|access credentials|please register)\b",
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*$")
@@ -421,6 +421,15 @@ def _extract_venue_metadata(reader: _PageReader, blocks: list[Block], page_venue
     _extract_welcome_texts(reader, blocks, page_venue)
 
 
+def _continues_a_message(block: Block) -> bool:
+    """Markup under a welcome heading (a chair's message, a link), not a new section or a prompt."""
+    return (
+        is_markup(block)
+        and not _MARKDOWN_HEADING.match(block.lines[0])
+        and not _SITE_CHROME.search(block.folded)
+    )
+
+
 def _extract_welcome_texts(reader: _PageReader, blocks: list[Block], page_venue: str) -> None:
     """A heading that welcomes, and the markup messages under it, are that venue's welcome."""
     index = 0
@@ -434,12 +443,7 @@ def _extract_welcome_texts(reader: _PageReader, blocks: list[Block], page_venue:
         venue = _venue_for(reader, named.group(0) if named else page_venue)
         message = [line for line in block.lines[1:] if not _MARKDOWN_HEADING.match(line)]
         index += 1
-        while (
-            index < len(blocks)
-            and is_markup(blocks[index])
-            and not _MARKDOWN_HEADING.match(blocks[index].lines[0])
-            and not _SITE_CHROME.search(blocks[index].folded.replace("General Chair", ""))
-        ):
+        while index < len(blocks) and _continues_a_message(blocks[index]):
             message.extend(blocks[index].lines)
             index += 1
         text = "\n".join(message).strip()
