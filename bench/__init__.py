@@ -1,0 +1,1 @@
+"""The benchmark (`make bench`, bench/run.py) and the quality-at-scale scripts (bench/quality.py)."""
