@@ -127,11 +127,13 @@ def test_a_file_that_changes_while_it_is_read_is_refused(write_dump, monkeypatch
     assert Paper.objects.count() == 0
 
 
-def insert_running(pid: int) -> bool:
+def papers_being_written() -> bool:
+    """Whether another session is writing papers (COPY or INSERT) in the test database."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE pid <> pg_backend_pid() "
-            "AND datname = current_database() AND query LIKE 'INSERT INTO \"papers_paper\"%%'"
+            "AND datname = current_database() AND state = 'active' "
+            "AND query ~ '^(COPY|INSERT INTO) \"papers_paper\"'"
         )
         return cursor.fetchone()[0] > 0
 
@@ -143,7 +145,7 @@ def test_load_killed_midway_leaves_the_database_as_it_was(seeds, tmp_path):
     before = Paper.objects.count()
     process = manage("load_papers", str(big))
     deadline = time.monotonic() + 120
-    while not insert_running(process.pid):
+    while not papers_being_written():
         assert process.poll() is None, process.communicate()
         assert time.monotonic() < deadline, "the load never started writing"
         time.sleep(0.01)
@@ -151,7 +153,7 @@ def test_load_killed_midway_leaves_the_database_as_it_was(seeds, tmp_path):
     process.communicate(timeout=30)
     # The server rolls the transaction back once it notices its client is gone.
     deadline = time.monotonic() + 30
-    while insert_running(process.pid) and time.monotonic() < deadline:
+    while papers_being_written() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert Paper.objects.count() == before
     process = manage("load_papers", str(big))
