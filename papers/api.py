@@ -47,7 +47,9 @@ def paper_list(request):
     results = filterset.results(page)
     return JsonResponse(
         {
-            "count": results.count,
+            "count": int(results.count),
+            # Over EXACT_BOUND matches the count is estimated from a sample (see querysets).
+            "count_is_estimate": results.facets.total_estimated,
             "page": results.page,
             "pages": results.pages,
             "next": _page_url(request, results.page + 1 if results.has_next else None),
@@ -75,9 +77,11 @@ def paper_list(request):
 
 
 def _paper_id(raw: str):
-    if not raw.isascii() or not raw.isdigit() or int(raw) > MAX_ID or int(raw) < 1:
+    # Length first: int() refuses strings of over 4,300 digits (ValueError, a 500).
+    digits = raw.lstrip("0") if raw.isascii() and raw.isdigit() else ""
+    if not digits or len(digits) > len(str(MAX_ID)) or int(digits) > MAX_ID:
         return None
-    return int(raw)
+    return int(digits)
 
 
 def paper_detail(request, pk: str):
@@ -102,9 +106,10 @@ def paper_similar(request, pk: str):
     if paper_id is None or not Paper.objects.filter(pk=paper_id).exists():
         return error(f"No paper with id {pk[:40]!r}.", 404)
     raw = request.GET.get("limit", "20").strip()
-    if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw[:6]) <= MAX_SIMILAR:
+    digits = raw.lstrip("0") if raw.isascii() and raw.isdigit() else ""
+    if not digits or len(digits) > 3 or not 1 <= int(digits) <= MAX_SIMILAR:
         return error(f"limit must be a whole number from 1 to {MAX_SIMILAR}.", 400)
-    similar = Paper.objects.similar_to(paper_id, int(raw))
+    similar = Paper.objects.similar_to(paper_id, int(digits))
     return JsonResponse(
         {
             "results": [

@@ -15,14 +15,17 @@ from django import forms
 from django.core.validators import RegexValidator
 from django.db.models import F, Q
 
-from .models import Authorship, Paper, PaperTopic
-from .querysets import CANDIDATE_CAP, Facets, did_you_mean
+from .models import Authorship, Paper, PaperTopic, Venue
+from .querysets import CANDIDATE_CAP, EXACT_BOUND, SAMPLE_EVERY, Facets, did_you_mean
 
 PAGE_SIZE = 25
 MAX_QUERY_LENGTH = 500
 MAX_VALUES = 20
 SORTS = [("relevance", "Relevance"), ("newest", "Newest venue first"), ("title", "Title A–Z")]
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ue000\ue001]")
+# websearch_to_tsquery fails ("tsquery stack too small", a 500) on 33 or more "-" in a row,
+# even with spaces or operators between them; a single "-" excludes just the same.
+_STACKED_NEGATIONS = re.compile(r"-(?:[^\w\"']*-)+")
 slug_validator = RegexValidator(
     r"^[-\w]+\Z", "“%(value)s” is not a valid slug: use letters, digits, - and _."
 )
@@ -90,7 +93,7 @@ class PaperFilter(django_filters.FilterSet):
         if data is not None:
             data = data.copy()
             text = data.get("q", "")
-            cleaned = _CONTROL.sub(" ", text)
+            cleaned = _STACKED_NEGATIONS.sub("-", _CONTROL.sub(" ", text))
             if len(cleaned) > MAX_QUERY_LENGTH:
                 cleaned = cleaned[:MAX_QUERY_LENGTH]
                 self.notices.append(
@@ -147,7 +150,10 @@ class PaperFilter(django_filters.FilterSet):
         active = self.active()
         conditions = {}
         if "venue" in active:
-            conditions["venue"] = Q(venue__slug__in=active["venue"])
+            # On venue_id, not through a join: the facet statement evaluates these on
+            # papers_paper's own columns (see PaperQuerySet.facets).
+            venues = Venue.objects.filter(slug__in=active["venue"]).values("id")
+            conditions["venue"] = Q(venue_id__in=venues)
         if "topic" in active:
             slugs = active["topic"]
             links = PaperTopic.objects.filter(
@@ -158,7 +164,8 @@ class PaperFilter(django_filters.FilterSet):
             authored = Authorship.objects.filter(author__slug=active["author"][0])
             conditions["author"] = Q(pk__in=authored.values("paper_id"))
         if "year" in active:
-            conditions["year"] = Q(venue__year=int(active["year"][0]))
+            of_year = Venue.objects.filter(year=int(active["year"][0])).values("id")
+            conditions["year"] = Q(venue_id__in=of_year)
         if "country" in active:
             conditions["country"] = Q(country=active["country"][0])
         return conditions
@@ -173,19 +180,23 @@ class PaperFilter(django_filters.FilterSet):
     # --- the page -----------------------------------------------------------------------------
 
     def results(self, page: int) -> "Results":
-        """Facets (3 queries, giving the total), then the page: ids (1) and cards (2).
+        """Facets and the total (1 query), then the page: ids (1) and cards (2).
 
         With a query and no match: the closest titles (1) and "did you mean" (≤ 2) instead.
         """
         text = self.text
-        base = Paper.objects.filter(*self.fixed.values())
-        if text:
-            base = base.matching(text)
+        fixed = Paper.objects.filter(*self.fixed.values())
         conditions = self.conditions()
-        facets = base.facets(conditions, self.active())
+        facets = fixed.facets(conditions, self.active(), text=text)
         results = Results(facets=facets, count=facets.total, notices=list(self.notices))
         ranked = text and self.ordering == "relevance"
         reachable = min(results.count, CANDIDATE_CAP) if ranked else results.count
+        if facets.estimated:
+            counted = "The number of papers and the" if facets.total_estimated else "The"
+            results.notices.append(
+                f"{counted} counts beside the results are estimates (from one paper in "
+                f"{SAMPLE_EVERY}): more than {EXACT_BOUND:,} papers match."
+            )
         if ranked and results.count > CANDIDATE_CAP:
             results.notices.append(
                 f"{results.count:,} papers match; the best of them are ranked among the first "
@@ -199,10 +210,14 @@ class PaperFilter(django_filters.FilterSet):
         results.page = page
         offset = (page - 1) * PAGE_SIZE
         if results.count:
-            filtered = base.filter(*conditions.values())
+            filtered = fixed.filter(*conditions.values())
             if ranked:
                 scored = filtered.ranked_ids(text, PAGE_SIZE, offset)
+            elif self.ordering == "newest":
+                scored = [(pk, None) for pk in filtered.newest_ids(PAGE_SIZE, offset, text)]
             else:
+                if text:
+                    filtered = filtered.matching(text)
                 ids = order(filtered, self.ordering).values_list("pk", flat=True)[
                     offset : offset + PAGE_SIZE
                 ]
@@ -211,6 +226,8 @@ class PaperFilter(django_filters.FilterSet):
             results.papers = Paper.objects.cards([pk for pk, _ in scored], text)
             for paper in results.papers:
                 paper.score = scores[paper.pk]
+            if not results.papers and page > 1:
+                results.notices.append("No papers on this page: the count was an estimate.")
         elif text:
             results.closest = Paper.objects.filter(*self.fixed.values()).closest_titles(text)
             results.suggestion = did_you_mean(text)

@@ -19,23 +19,27 @@ twice the cap) is then ranked with ts_rank_cd over the weighted vector (title A 
 normalised to [0, 1), plus 1 for a title match, so a paper whose title matches the query always
 ranks above one that only mentions it in its abstract. When a query matches no more than the
 cap, which is every specific query, the ranking is exact; beyond it, relevance pages stop at
-the cap and the page says so (the total count and the facets still count every match).
+the cap and the page says so. When title matches alone fill the page, the abstract candidates
+are not read at all (a title match always outranks an abstract-only one).
 
-Facets are SQL aggregates: one GROUP BY over (venue, country) whose conditional counts
-(COUNT ... FILTER) give the venue, year and country facets each under the *other* filters,
-and the total; one for topics; one for authors. Python only folds the few grouped rows.
+Facets and the total are one SQL statement (``facets``): conditional sums (FILTER) give the
+venue, year and country facets each under the *other* filters, topics and authors come from
+the link tables joined to the counted ids, LIMITed. Up to EXACT_BOUND matches every count is
+exact; beyond it they are estimated from a 1-in-SAMPLE_EVERY sample and shown as "about N".
+The default order reads each venue's papers from an index (``newest_ids``), at any depth.
 
 Similar papers use a "more like this" query built in SQL from the paper's most distinctive
 lexemes (tf in the paper × idf from the Lexeme table); see ``similar_to``.
 """
 
+import re
 from dataclasses import dataclass, field
 
 from django.contrib.postgres.search import SearchQuery, SearchVector
 from django.db import connection, models
-from django.db.models import Count, F, Func, Q, Value
+from django.db.models import Count, ExpressionWrapper, F, Func, Q, Value
 from django.db.models.expressions import RawSQL
-from django.db.models.functions import Coalesce, Lower, NullIf
+from django.db.models.functions import Coalesce, Left, Lower, NullIf
 
 SEARCH_CONFIG = "english"
 CANDIDATE_CAP = 2000
@@ -52,10 +56,20 @@ HEADLINE_OPTIONS = (
 )
 TITLE_HEADLINE_OPTIONS = f"StartSel={MARK_START}, StopSel={MARK_STOP}, HighlightAll=true"
 FACET_AUTHOR_LIMIT = 15
+# Facet counts are exact up to this many matches, estimated from a sample beyond it.
+EXACT_BOUND = 5000
+SAMPLE_EVERY = 16  # must match the partial index paper_sample (migration 0005)
 FACET_COUNTRY_LIMIT = 25
 FACET_TOPIC_LIMIT = 40
 SIMILAR_TERMS = 15
 SIMILAR_CAP = 1500
+SIMILAR_SHOWN_TERMS = 40  # lexemes looked for in each result to show the shared terms
+SIMILAR_TOPIC_BOOST = 0.05  # per shared topic, on the fitted (embedding) path
+SIMILAR_SHOWN_MAX = 8  # shared terms shown per result, the most distinctive first
+
+
+# websearch_to_tsquery's exclusion: a "-" opening a word.
+_NEGATION = re.compile(r"(?:^|[\s(])-\w")
 
 
 def web_query(text: str) -> SearchQuery:
@@ -88,8 +102,11 @@ class Headline(Func):
 
 
 def display_order():
-    """Title A–Z with untitled papers ordered by their abstract (which their derived title starts)."""
-    return Lower(Coalesce(NullIf("title", Value("")), "abstract"))
+    """Title A–Z with untitled papers ordered by their abstract (which their derived title starts).
+
+    The expression of the index paper_venue_order (migration 0005): keep them identical.
+    """
+    return Lower(Left(Coalesce(NullIf("title", Value("")), "abstract"), 200))
 
 
 def _and(conditions) -> Q:
@@ -119,6 +136,78 @@ class Facets:
     country: list[FacetOption] = field(default_factory=list)
     topic: list[FacetOption] = field(default_factory=list)
     author: list[FacetOption] = field(default_factory=list)
+    estimated: bool = False  # counted on a 1-in-SAMPLE_EVERY sample (more than EXACT_BOUND)
+    total_estimated: bool = False
+
+
+class Estimate(int):
+    """A count estimated from a sample: an int everywhere, printed as "about 71,000"."""
+
+    def __str__(self):
+        return f"about {int(self):,}"
+
+
+def _estimate(count: int) -> Estimate:
+    """A sampled count rounded to two significant figures (no false precision)."""
+    if count <= 0:
+        return Estimate(0)
+    digits = len(str(int(count))) - 2
+    return Estimate(round(count, -digits) if digits > 0 else count)
+
+
+def _fold_facets(rows, active: dict[str, list[str]], exact: bool = False) -> Facets:
+    """Facets from the rows of the facet statement (see ``PaperQuerySet.facets``)."""
+    facets = Facets()
+    venues, years, countries, topics, authors = {}, {}, {}, [], []
+    total = 0
+    for kind, key, label, year, country, n_all, n_venue, n_year, n_country in rows:
+        if kind == "flags":
+            facets.estimated = bool(n_all)
+            exact_total = n_venue
+        elif kind == "place":
+            total += n_all or 0
+            if n_venue:
+                venues.setdefault(key, [label, year or 0, 0])[2] += n_venue
+            if n_year and year:
+                years[year] = years.get(year, 0) + n_year
+            if n_country and country:
+                countries[country] = countries.get(country, 0) + n_country
+        elif kind == "topic":
+            topics.append((key, label, n_all))
+        elif kind == "author":
+            authors.append((key, label, n_all))
+
+    count = _estimate if facets.estimated else int
+
+    def chosen(name, value):
+        return str(value) in active.get(name, [])
+
+    if facets.estimated and exact_total is not None and (exact_total <= EXACT_BOUND or exact):
+        facets.total = int(exact_total)
+    else:
+        facets.total = count(total)
+    facets.total_estimated = isinstance(facets.total, Estimate)
+    facets.venue = [
+        FacetOption(slug, label, count(n), chosen("venue", slug))
+        for slug, (label, _year, n) in sorted(
+            venues.items(), key=lambda item: (-item[1][1], item[1][0])
+        )
+    ]
+    facets.year = [
+        FacetOption(str(year), str(year), count(n), chosen("year", year))
+        for year, n in sorted(years.items(), reverse=True)
+    ]
+    facets.country = [
+        FacetOption(name, name, count(n), chosen("country", name))
+        for name, n in sorted(countries.items(), key=lambda item: (-item[1], item[0]))
+    ][:FACET_COUNTRY_LIMIT]
+    facets.topic = [
+        FacetOption(slug, name, count(n), chosen("topic", slug)) for slug, name, n in topics
+    ]
+    facets.author = [
+        FacetOption(slug, name, count(n), chosen("author", slug)) for slug, name, n in authors
+    ]
+    return facets
 
 
 class PaperQuerySet(models.QuerySet):
@@ -151,21 +240,26 @@ class PaperQuerySet(models.QuerySet):
         """
         query = web_query(text)
         base = self.order_by()
-        by_title = (
-            base.annotate(title_vector=title_vector()).filter(title_vector=query).values("id")[:cap]
-        )
+        titled = base.annotate(title_vector=title_vector()).filter(title_vector=query)
+        if _NEGATION.search(text):
+            # A title can match "a -b" while the abstract has b: only then is the title
+            # index not enough (a title match is otherwise a match of the whole vector).
+            titled = titled.filter(search_vector=query)
+        by_title = titled.values("id")[:cap]
         by_vector = base.filter(search_vector=query).values("id")[:cap]
         title_sql, title_params = by_title.query.sql_with_params()
         vector_sql, vector_params = by_vector.query.sql_with_params()
         sql = f"""
+            WITH titles AS MATERIALIZED ({title_sql})
             SELECT p.id,
                    ts_rank_cd(%s::float4[], p.search_vector, websearch_to_tsquery(%s::regconfig, %s), 33)
                    + c.in_title * %s AS score
             FROM (
                 SELECT id, max(in_title) AS in_title FROM (
-                    SELECT t.id, 1 AS in_title FROM ({title_sql}) AS t(id)
+                    SELECT t.id, 1 AS in_title FROM titles AS t
                     UNION ALL
                     SELECT v.id, 0 AS in_title FROM ({vector_sql}) AS v(id)
+                    WHERE (SELECT count(*) FROM titles) < %s
                 ) AS both_sets GROUP BY id
             ) AS c
             JOIN papers_paper p ON p.id = c.id
@@ -173,18 +267,71 @@ class PaperQuerySet(models.QuerySet):
             LIMIT %s OFFSET %s
         """
         params = [
+            *title_params,
             RANK_WEIGHTS,
             SEARCH_CONFIG,
             text,
             TITLE_BOOST,
-            *title_params,
             *vector_params,
+            offset + limit,
             limit,
             offset,
         ]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             return [(row[0], float(row[1])) for row in cursor.fetchall()]
+
+    def newest_ids(self, limit: int, offset: int = 0, text: str = "") -> list[int]:
+        """One page of ids in the default order (newest venue first, then title), any depth.
+
+        ``self`` carries the filters. Rather than sorting every paper to skip ``offset`` of
+        them, one statement counts the papers per venue (narrow index), finds the venues the
+        page falls in from the running totals in venue order, and reads each of those venues'
+        papers from the index paper_venue_order (venue, title key, id), skipping into it.
+        """
+        base = (self.matching(text) if text else self).order_by()
+        counts_sql, counts_params = base.values("venue_id").query.sql_with_params()
+        inner = (
+            base.filter(venue_id=RawSQL("w.venue_id", []))
+            .order_by(display_order(), "pk")
+            .values("id")
+        )
+        inner_sql, inner_params = inner.query.sql_with_params()
+        sql = f"""
+        WITH counts AS (
+            SELECT c.venue_id, count(*) AS n FROM ({counts_sql}) AS c GROUP BY c.venue_id
+        ),
+        ordered AS (
+            SELECT c.venue_id, c.n,
+                   sum(c.n) OVER (ORDER BY v.year DESC NULLS LAST, v.name, v.id
+                                  ROWS UNBOUNDED PRECEDING) - c.n AS start
+            FROM counts c JOIN papers_venue v ON v.id = c.venue_id
+        ),
+        w AS MATERIALIZED (
+            SELECT venue_id, start FROM ordered
+            WHERE start < %(end)s AND start + n > %(offset)s
+        )
+        SELECT page.id FROM w CROSS JOIN LATERAL (
+            SELECT x.id, row_number() OVER () AS rn FROM (
+                {inner_sql} OFFSET GREATEST(%(offset)s - w.start, 0) LIMIT %(limit)s
+            ) AS x
+        ) AS page
+        ORDER BY w.start, page.rn
+        LIMIT %(limit)s
+        """
+        sql = sql.replace("%(end)s", "%s").replace("%(offset)s", "%s").replace("%(limit)s", "%s")
+        ordered_params = [
+            *counts_params,
+            offset + limit,
+            offset,
+            *inner_params,
+            offset,
+            limit,
+            limit,
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, ordered_params)
+            return [row[0] for row in cursor.fetchall()]
 
     def cards(self, ids, text: str = ""):
         """The papers with these ids, in this order, ready for result cards (2 queries).
@@ -203,89 +350,124 @@ class PaperQuerySet(models.QuerySet):
 
     # --- facets ---------------------------------------------------------------------------
 
-    def facets(self, conditions: dict[str, Q], active: dict[str, list[str]]) -> Facets:
+    def facets(
+        self, conditions: dict[str, Q], active: dict[str, list[str]], text: str = ""
+    ) -> Facets:
         """Counts per venue, year, country, topic and author, each under the other conditions.
 
-        ``self`` is the text-matched (or whole) collection plus any fixed conditions;
-        ``conditions`` the user's filters by facet name; ``active`` the selected values.
-        Three queries, whatever the size of the collection.
+        ``self`` is the collection under any fixed conditions (a venue, topic or author page);
+        ``text`` the query; ``conditions`` the user's filters by facet name; ``active`` the
+        selected values. One SQL statement, whatever the size of the collection:
+
+        * up to EXACT_BOUND papers match ``text`` (and the fixed conditions): every count is
+          exact, computed over those papers only (a LIMITed probe, no sort);
+        * more: the counts are estimated from the matches among one paper in SAMPLE_EVERY
+          (the partial index paper_sample; for a text query the function
+          papers_text_sample AND-s its bitmap with the search index's), scaled up, and
+          marked as estimates (``Facets.estimated``; the numbers are ``Estimate`` ints that
+          print as "about N"). The total stays exact when the fully filtered set is itself
+          within the bound (a second LIMITed probe). Facet lists are LIMITed.
         """
-        from .models import Authorship, PaperTopic
+        base = (self.matching(text) if text else self).order_by()
+        names = list(conditions)
+        flags = {
+            f"c_{name}": ExpressionWrapper(condition, output_field=models.BooleanField())
+            for name, condition in conditions.items()
+        }
+        columns = ["id", "venue_id", "country", *flags]
+        probe = base.annotate(**flags).values(*columns)[: EXACT_BOUND + 1]
+        if text:
+            # The first matches through the search index's bitmap (the planner would rather
+            # scan the table, detoasting every vector it passes), then the rows by id.
+            probe_ids = RawSQL(
+                "SELECT s.id FROM papers_text_probe(websearch_to_tsquery(%s::regconfig, %s), %s) s",
+                [SEARCH_CONFIG, text, EXACT_BOUND + 1],
+            )
+            probe = self.order_by().filter(pk__in=probe_ids).annotate(**flags).values(*columns)
+            sample_ids = RawSQL(
+                "SELECT s.id FROM papers_text_sample(websearch_to_tsquery(%s::regconfig, %s)) s",
+                [SEARCH_CONFIG, text],
+            )
+            sample = self.order_by().filter(pk__in=sample_ids)
+        else:
+            sample = base.alias(bucket=F("id") % SAMPLE_EVERY).filter(bucket=0)
+        sample = sample.annotate(**flags).values(*columns)
+        probe_sql, probe_params = probe.query.sql_with_params()
+        sample_sql, sample_params = sample.query.sql_with_params()
+        params = [*probe_params, *sample_params]
 
         def others(name):
-            return _and(q for key, q in conditions.items() if key != name)
+            terms = [f"c.c_{other}" for other in names if other != name]
+            return " AND ".join(terms) if terms else "TRUE"
 
-        base = self.order_by()
-        rows = base.values(
-            "venue_id", "venue__slug", "venue__name", "venue__year", "country"
-        ).annotate(
-            n_all=_count(others(None)),
-            n_venue=_count(others("venue")),
-            n_year=_count(others("year")),
-            n_country=_count(others("country")),
-        )
-        facets = Facets()
-        venues, years, countries = {}, {}, {}
-        for row in rows:
-            facets.total += row["n_all"]
-            key = row["venue__slug"]
-            if row["n_venue"]:
-                label = row["venue__name"]
-                venues.setdefault(key, [label, row["venue__year"] or 0, 0])[2] += row["n_venue"]
-            if row["n_year"] and row["venue__year"]:
-                years[row["venue__year"]] = years.get(row["venue__year"], 0) + row["n_year"]
-            if row["n_country"] and row["country"]:
-                countries[row["country"]] = countries.get(row["country"], 0) + row["n_country"]
-
-        def chosen(name, value):
-            return str(value) in active.get(name, [])
-
-        facets.venue = [
-            FacetOption(slug, label, count, chosen("venue", slug))
-            for slug, (label, _year, count) in sorted(
-                venues.items(), key=lambda item: (-item[1][1], item[1][0])
+        filtered_sql = "SELECT NULL::bigint AS n"
+        if names or not text:
+            # Without a query the filtered count is cheap (narrow indexes): exact, uncapped.
+            narrowed = base.filter(*conditions.values()).values("id")
+            if text:
+                narrowed = narrowed[: EXACT_BOUND + 1]
+            narrowed_sql, narrowed_params = narrowed.query.sql_with_params()
+            filtered_sql = (
+                f"SELECT count(*) AS n FROM ({narrowed_sql}) AS f WHERE (SELECT yes FROM big)"
             )
-        ]
-        facets.year = [
-            FacetOption(str(year), str(year), count, chosen("year", year))
-            for year, count in sorted(years.items(), reverse=True)
-        ]
-        facets.country = [
-            FacetOption(name, name, count, chosen("country", name))
-            for name, count in sorted(countries.items(), key=lambda item: (-item[1], item[0]))
-        ][:FACET_COUNTRY_LIMIT]
-
-        topic_rows = (
-            PaperTopic.objects.filter(paper__in=base.filter(others("topic")).values("pk"))
-            .values("topic__slug", "topic__name")
-            .annotate(n=Count("pk"))
-            .order_by("-n", "topic__name")[:FACET_TOPIC_LIMIT]
+            params += narrowed_params
+        sql = f"""
+        WITH probe AS MATERIALIZED ({probe_sql}),
+        big AS (SELECT count(*) > {EXACT_BOUND} AS yes FROM probe),
+        chosen AS MATERIALIZED (
+            SELECT probe.*, 1 AS w FROM probe WHERE NOT (SELECT yes FROM big)
+            UNION ALL
+            SELECT s.*, {SAMPLE_EVERY} AS w FROM ({sample_sql}) AS s WHERE (SELECT yes FROM big)
+        ),
+        filtered AS ({filtered_sql}),
+        flagged AS (
+            SELECT c.id, c.venue_id, c.country, c.w,
+                   {others(None)} AS f_all, {others("venue")} AS f_venue,
+                   {others("year")} AS f_year, {others("country")} AS f_country,
+                   {others("topic")} AS f_topic, {others("author")} AS f_author
+            FROM chosen c
+        ),
+        places AS (
+            SELECT venue_id, country,
+                   sum(w) FILTER (WHERE f_all) AS n_all,
+                   sum(w) FILTER (WHERE f_venue) AS n_venue,
+                   sum(w) FILTER (WHERE f_year) AS n_year,
+                   sum(w) FILTER (WHERE f_country) AS n_country
+            FROM flagged GROUP BY venue_id, country
+        ),
+        topics AS (
+            SELECT t.slug, t.name, n FROM (
+                SELECT pt.topic_id, sum(f.w) AS n FROM flagged f
+                JOIN papers_papertopic pt ON pt.paper_id = f.id
+                WHERE f.f_topic GROUP BY pt.topic_id
+            ) AS counted JOIN papers_topic t ON t.id = counted.topic_id
+            ORDER BY n DESC, t.name LIMIT {FACET_TOPIC_LIMIT}
+        ),
+        authors AS (
+            SELECT a.slug, a.name, n FROM (
+                SELECT au.author_id, sum(f.w) AS n FROM flagged f
+                CROSS JOIN LATERAL unnest(ARRAY(
+                    SELECT x.author_id FROM papers_authorship x WHERE x.paper_id = f.id
+                )) AS au(author_id)
+                WHERE f.f_author GROUP BY au.author_id
+                ORDER BY n DESC LIMIT {FACET_AUTHOR_LIMIT * 4}
+            ) AS counted JOIN papers_author a ON a.id = counted.author_id
+            ORDER BY n DESC, a.name LIMIT {FACET_AUTHOR_LIMIT}
         )
-        facets.topic = [
-            FacetOption(
-                row["topic__slug"],
-                row["topic__name"],
-                row["n"],
-                chosen("topic", row["topic__slug"]),
-            )
-            for row in topic_rows
-        ]
-        author_rows = (
-            Authorship.objects.filter(paper__in=base.filter(others("author")).values("pk"))
-            .values("author__slug", "author__name")
-            .annotate(n=Count("pk"))
-            .order_by("-n", "author__name")[:FACET_AUTHOR_LIMIT]
-        )
-        facets.author = [
-            FacetOption(
-                row["author__slug"],
-                row["author__name"],
-                row["n"],
-                chosen("author", row["author__slug"]),
-            )
-            for row in author_rows
-        ]
-        return facets
+        SELECT 'flags', NULL, NULL, NULL, NULL,
+               (SELECT yes FROM big)::int, (SELECT n FROM filtered), NULL, NULL
+        UNION ALL
+        SELECT 'place', v.slug, v.name, v.year, p.country, p.n_all, p.n_venue, p.n_year, p.n_country
+        FROM places p JOIN papers_venue v ON v.id = p.venue_id
+        UNION ALL
+        SELECT 'topic', slug, name, NULL, NULL, n, NULL, NULL, NULL FROM topics
+        UNION ALL
+        SELECT 'author', slug, name, NULL, NULL, n, NULL, NULL, NULL FROM authors
+        """
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        return _fold_facets(rows, active, exact=not text)
 
     # --- no results -------------------------------------------------------------------------
 
@@ -302,8 +484,17 @@ class PaperQuerySet(models.QuerySet):
 
     # --- similar papers ---------------------------------------------------------------------
 
-    def similar_to(self, paper, limit: int = 20):
+    def similar_to(self, paper, limit: int = 20, among=None):
         """The papers most like ``paper``: a list of Paper with ``score`` and ``shared_terms``.
+
+        With fitted embeddings (papers/similarity.py, refreshed after each load), the
+        candidates are the paper's stored nearest neighbours (smoothed LSA, at most
+        similarity.NEIGHBOURS), scored by their cosine plus SIMILAR_TOPIC_BOOST per shared
+        topic. ``among`` (a queryset or ids, bounded by the caller, e.g. bench/quality.py)
+        ranks exactly those papers instead, by the cosine of their stored embeddings computed
+        in SQL. A paper without embeddings (none fitted yet, numpy missing, added since the
+        last refresh) falls back to the full-text "more like this" below, which is also the
+        path on any PostgreSQL; shared terms are found the same way on both paths.
 
         One SQL statement picks the paper's SIMILAR_TERMS most distinctive lexemes
         (1 + ln of their weighted frequency in the paper, title ×3 and names ×2, times
@@ -329,7 +520,7 @@ class PaperQuerySet(models.QuerySet):
                         ELSE (SELECT count(*) FROM papers_paper) END::float8 AS n
             FROM pg_class c WHERE c.oid = 'papers_paper'::regclass
         ),
-        terms AS (
+        pool AS (
             SELECT t.lexeme,
                    ('''' || replace(t.lexeme, '''', '''''') || '''')::tsquery AS single,
                    (1 + ln((SELECT sum(CASE w WHEN 'A' THEN 3 WHEN 'B' THEN 2 ELSE 1 END)
@@ -345,8 +536,14 @@ class PaperQuerySet(models.QuerySet):
               AND t.lexeme ~ '^[[:alpha:]][[:alnum:]-]*$'
               AND t.lexeme NOT IN ('textbf', 'textit', 'emph', 'http', 'https', 'www')
             ORDER BY weight DESC, t.lexeme
-            LIMIT %(terms)s
+            LIMIT %(pool)s
         ),
+        ranked AS (
+            SELECT lexeme, single, weight,
+                   row_number() OVER (ORDER BY weight DESC, lexeme) <= %(terms)s AS query_term
+            FROM pool
+        ),
+        terms AS (SELECT lexeme, single, weight FROM ranked WHERE query_term),
         q AS (
             SELECT string_agg(quote_literal_tsq, ' | ')::tsquery AS any_term,
                    sum(weight) AS total
@@ -358,12 +555,18 @@ class PaperQuerySet(models.QuerySet):
                               || replace(b.lexeme, '''', '''''') || ''')', ' | ')::tsquery AS two
             FROM terms a JOIN terms b ON a.lexeme < b.lexeme
         ),
+        fitted AS MATERIALIZED ({fitted}),
         cand AS (
-            (SELECT p.id FROM papers_paper p, pairs
-             WHERE p.search_vector @@ pairs.two AND p.id <> %(pk)s LIMIT %(cap)s)
-            UNION
-            (SELECT p.id FROM papers_paper p, q
-             WHERE p.search_vector @@ q.any_term AND p.id <> %(pk)s LIMIT %(small_cap)s)
+            SELECT id, base FROM fitted
+            UNION ALL
+            SELECT id, NULL::float8 FROM (
+                (SELECT p.id FROM papers_paper p, pairs
+                 WHERE p.search_vector @@ pairs.two AND p.id <> %(pk)s LIMIT %(cap)s)
+                UNION
+                (SELECT p.id FROM papers_paper p, q
+                 WHERE p.search_vector @@ q.any_term AND p.id <> %(pk)s LIMIT %(small_cap)s)
+            ) AS text_cand
+            WHERE NOT EXISTS (SELECT 1 FROM fitted)
         ),
         surface AS MATERIALIZED (
             SELECT DISTINCT ON (stem) stem, word FROM (
@@ -379,20 +582,29 @@ class PaperQuerySet(models.QuerySet):
         ),
         scored AS (
             SELECT p.id,
-                   COALESCE(shared.weight / NULLIF(q.total, 0), 0)
-                   + 0.15 * (SELECT count(*) FROM papers_papertopic a
-                             JOIN papers_papertopic b ON a.topic_id = b.topic_id
-                             WHERE a.paper_id = %(pk)s AND b.paper_id = p.id)
-                   + CASE WHEN p.venue_id = src.venue_id THEN 0.05 ELSE 0 END AS score,
+                   CASE WHEN cand.base IS NOT NULL THEN
+                       cand.base + %(topic_boost)s * LEAST(shared_topics.n, 3)
+                   ELSE
+                       COALESCE(shared.weight / NULLIF(q.total, 0), 0)
+                       + 0.15 * shared_topics.n
+                       + CASE WHEN p.venue_id = src.venue_id THEN 0.05 ELSE 0 END
+                   END AS score,
                    shared.lexemes
             FROM cand
             JOIN papers_paper p ON p.id = cand.id
             CROSS JOIN q CROSS JOIN src
             CROSS JOIN LATERAL (
-                SELECT sum(t.weight) AS weight, array_agg(t.lexeme ORDER BY t.weight DESC) AS lexemes
-                FROM terms t
-                WHERE p.search_vector @@ t.single
+                SELECT count(*) AS n FROM papers_papertopic a
+                JOIN papers_papertopic b ON a.topic_id = b.topic_id
+                WHERE a.paper_id = %(pk)s AND b.paper_id = p.id
+            ) AS shared_topics
+            CROSS JOIN LATERAL (
+                SELECT sum(r.weight) FILTER (WHERE r.query_term) AS weight,
+                       array_agg(r.lexeme ORDER BY r.weight DESC) AS lexemes
+                FROM ranked r
+                WHERE p.search_vector @@ r.single
             ) AS shared
+            WHERE p.id <> %(pk)s
         ),
         top AS (
             SELECT id, score, lexemes FROM scored ORDER BY score DESC, id LIMIT %(limit)s
@@ -404,8 +616,19 @@ class PaperQuerySet(models.QuerySet):
                      ORDER BY w.ord) AS words
         FROM top ORDER BY top.score DESC, top.id
         """
+        if among is None:
+            fitted = _FITTED_NEIGHBOURS_SQL
+        else:
+            fitted = _FITTED_AMONG_SQL
+            if hasattr(among, "values_list"):
+                among = among.values_list("pk", flat=True)
+            among = [int(value) for value in among]
+        sql = sql.replace("{fitted}", fitted)
         params = {
             "pk": pk,
+            "among": among,
+            "pool": SIMILAR_SHOWN_TERMS,
+            "topic_boost": SIMILAR_TOPIC_BOOST,
             "terms": SIMILAR_TERMS,
             "cap": SIMILAR_CAP,
             "small_cap": max(SIMILAR_CAP // 10, limit),
@@ -421,10 +644,29 @@ class PaperQuerySet(models.QuerySet):
             if similar is None:
                 continue
             similar.score = round(float(score), 4)
-            similar.shared_terms = list(dict.fromkeys(words or []))
+            similar.shared_terms = list(dict.fromkeys(words or []))[:SIMILAR_SHOWN_MAX]
             result.append(similar)
         return result
 
+
+# The paper's stored nearest neighbours (papers/similarity.py), best first; none when the
+# paper has no row (the text path then runs).
+_FITTED_NEIGHBOURS_SQL = """
+            SELECT n.id, n.cosine::float8 AS base
+            FROM papers_similarity s
+            CROSS JOIN LATERAL unnest(s.neighbours, s.scores) AS n(id, cosine)
+            WHERE s.paper_id = %(pk)s
+"""
+
+# Exactly the papers given, by the cosine of their stored embeddings with the paper's.
+_FITTED_AMONG_SQL = """
+            SELECT c.paper_id AS id,
+                   (SELECT sum(x * y)::float8 FROM unnest(c.embedding, s.embedding) AS v(x, y))
+                   AS base
+            FROM papers_similarity s
+            JOIN papers_similarity c ON c.paper_id = ANY(%(among)s::int[])
+            WHERE s.paper_id = %(pk)s AND c.paper_id <> %(pk)s
+"""
 
 _SPELLING_CANDIDATES_SQL = """
 SELECT t.word, s.stem, l.word, l.documents

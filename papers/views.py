@@ -1,10 +1,10 @@
 """The site's pages. Thin: the FilterSet and the QuerySet methods do the work.
 
-Queries per page (whatever it shows): list/search 6 (3 facets, page ids, cards, topics),
-or at most 6 when a search finds nothing (3 facets, closest titles, did-you-mean ≤ 2);
-paper page 5 (paper, topics, authors, similar ids, similar papers; +1 with related titles);
-similar page 4; venue and topic pages 8 (page object, chart, and the list's 6); author page 8;
-index pages 1.
+Queries per page (whatever it shows): list/search 4 (facets and total in one statement, page
+ids, cards, topics), or at most 4 when a search finds nothing (facets, closest titles,
+did-you-mean ≤ 2); paper page 5 (paper, topics, authors, similar ids, similar papers; +1 with
+related titles); similar page 4; venue and topic pages 6 (page object, chart, and the list's 4);
+author page 6; index pages 1.
 """
 
 from django.db import DatabaseError, connection

@@ -72,7 +72,7 @@ def test_list_query_count_is_fixed(client, corpus):
     small, _ = count_queries(client, "/?q=kv+cache")
     large, response = count_queries(client, "/?q=corpus")
     browse, _ = count_queries(client, "/?venue=acl-2025&page=2")
-    assert (small, large, browse) == (6, 6, 6)
+    assert (small, large, browse) == (4, 4, 4)
     assert response.content.decode().count('class="card"') == 25
 
 
@@ -82,7 +82,7 @@ def test_no_results_offers_closest_titles_and_did_you_mean(client, corpus):
     assert "No papers found" in html
     assert 'Did you mean <a href="?q=Evicting%20the%20KV%20cache%20for%20long%20context">' in html
     assert "Evicting the KV Cache for Long-Context Inference</a>" in html
-    assert queries == 6
+    assert queries == 4
 
 
 def test_pagination_edges(client, corpus):
@@ -213,7 +213,7 @@ def test_venue_pages(client, corpus):
     assert '<td class="num">3</td>' in html
     queries, response = count_queries(client, "/venues/acl-2025/?q=cache")
     html = response.content.decode()
-    assert queries == 8
+    assert queries == 6
     assert '<svg class="chart"' in html
     assert "efficiency: 2 papers" in html
     assert "2 papers" in html
@@ -225,7 +225,7 @@ def test_topic_pages_and_redirects(client, corpus):
     assert '<a href="/topics/attention/">attention</a>' in html
     queries, response = count_queries(client, "/topics/attention/")
     html = response.content.decode()
-    assert queries == 8
+    assert queries == 6
     assert "2 papers" in html
     assert "ACL 2025: 1 papers" in html
     TopicRedirect.objects.create(old_slug="attn", topic=Topic.objects.get(slug="attention"))
@@ -237,7 +237,7 @@ def test_topic_pages_and_redirects(client, corpus):
 def test_author_page(client, corpus):
     queries, response = count_queries(client, "/authors/ada-lovelace/")
     html = response.content.decode()
-    assert queries == 8
+    assert queries == 6
     assert "3 papers" in html
     assert '<a href="/authors/alan-turing/">Alan Turing</a> (1)' in html
     assert '<a href="/authors/grace-hopper/">Grace Hopper</a> (1)' in html

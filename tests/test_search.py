@@ -1,7 +1,7 @@
 """Search, facets and similarity at the QuerySet level, on small factories and on the seeds."""
 
 import pytest
-from django.db.models import Q
+from django.db.models import Count, F, Q
 from django.http import QueryDict
 
 from papers.filters import PaperFilter
@@ -172,3 +172,45 @@ def test_seed_facets(seeds):
     assert [p.title for p in results.papers] == [
         "Layer-Aware Representation Filtering: Purifying Finetuning Data to Preserve LLM Safety Alignment"
     ]
+
+
+def test_facets_beyond_the_bound_are_estimated_from_the_sample(corpus, monkeypatch):
+    """Over EXACT_BOUND matches the counts come from the 1-in-16 sample, scaled and marked."""
+    from papers import querysets
+
+    many_papers(40)
+    finish()
+    exact = PaperFilter(QueryDict("")).results(1)
+    assert not exact.facets.estimated
+    monkeypatch.setattr(querysets, "EXACT_BOUND", 3)
+    sampled = Paper.objects.facets({}, {}, text="")
+    in_sample = Paper.objects.annotate(bucket=F("id") % 16).filter(bucket=0)
+    assert sampled.estimated
+    # Without a query the total stays exact; the facet counts are the sample's, times 16.
+    assert sampled.total == Paper.objects.count() and not sampled.total_estimated
+    expected = {
+        row["venue__slug"]: querysets._estimate(16 * row["n"])
+        for row in in_sample.values("venue__slug").annotate(n=Count("pk"))
+    }
+    assert {option.value: option.count for option in sampled.venue} == expected
+    assert all(str(option.count).startswith("about ") for option in sampled.venue)
+
+
+def test_newest_order_reads_any_page_from_the_venue_index(corpus):
+    """newest_ids gives exactly the ORM's default order, at every offset and under filters."""
+    from papers.filters import order
+
+    many_papers(60)
+    finish()
+    everything = list(order(Paper.objects.all(), "newest").values_list("pk", flat=True))
+    for offset in (0, 7, 25, len(everything) - 3):
+        assert Paper.objects.all().newest_ids(10, offset) == everything[offset : offset + 10]
+    cached = Paper.objects.filter(search_vector=querysets_query("cache"))
+    expected = list(order(cached, "newest").values_list("pk", flat=True))
+    assert Paper.objects.all().newest_ids(25, 0, "cache") == expected[:25]
+
+
+def querysets_query(text):
+    from papers.querysets import web_query
+
+    return web_query(text)

@@ -336,5 +336,5 @@ def test_load_topics_creates_only_missing_topics_and_keeps_curators_edits():
 def test_load_topics_refuses_a_file_that_is_not_a_topic_fixture(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('[{"model": "papers.paper", "fields": {}}]', encoding="utf-8")
-    with pytest.raises(CommandError, match="object 1 is not a papers.topic with a name"):
+    with pytest.raises(CommandError, match=r"object 1 is not a papers\.topic with a name"):
         call_command("load_topics", str(bad))
