@@ -117,6 +117,13 @@ def prepare(database: str, anthology: Path, reload: bool) -> None:
         summary = load_corpus(files)
         log(f"  {summary.describe()} in {time.perf_counter() - started:.0f} s")
     log(f"{database}: {Paper.objects.count():,} papers")
+    from papers.similarity import refresh_embeddings
+
+    refreshed = refresh_embeddings()  # a no-op when the loader already fitted this collection
+    if not refreshed["skipped"]:
+        log(
+            f"  similar papers fitted on {refreshed['papers']:,} papers in {refreshed['seconds']} s"
+        )
 
 
 # --- similar papers: P@5 same-track ---------------------------------------------------------

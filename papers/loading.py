@@ -20,6 +20,7 @@ from .denormalise import refresh_author_names, refresh_lexemes, refresh_topic_na
 from .dumps import venue_in_line
 from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
 from .records import AuthorRecord, PaperRecord, ParsedFile, VenueRecord
+from .similarity import refresh_embeddings
 from .sources import collect_files, read_source
 from .text import abstract_key, fold_whitespace, make_slug
 from .topic_rules import apply_topic_rules
@@ -96,6 +97,9 @@ def load_files(
         return summary
     with transaction.atomic():
         RecordWriter(summary, on_progress).write(parsed_files)
+    # After the commit: the similarity model is derived data, refitted only when papers
+    # changed; until it is, similar papers come from the full-text path.
+    refresh_embeddings()
     return summary
 
 

@@ -1,0 +1,107 @@
+"""Similar papers fitted on the collection (papers/similarity.py) and the paths of similar_to."""
+
+import numpy as np
+import pytest
+from django.db import connection
+
+from papers import similarity
+from papers.models import Paper
+
+MLWQ = "MLWQ: Efficient Small Language Model Deployment via Multi-Level Weight Quantization"
+
+
+@pytest.fixture
+def fitted(seeds):
+    """The seeds loaded: the loader has fitted the model when its load finished."""
+    return similarity.refresh_embeddings(force=True)
+
+
+def _mlwq():
+    return Paper.objects.get(title=MLWQ)
+
+
+def test_the_loader_fits_the_model_and_a_refresh_then_skips_when_unchanged(seeds):
+    assert similarity.refresh_embeddings()["skipped"] is True
+    fitted = similarity.refresh_embeddings(force=True)
+    with_text = Paper.objects.exclude(title="", abstract="").count()
+    assert fitted["skipped"] is False
+    assert fitted["papers"] == with_text
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*), min(cardinality(neighbours)) FROM papers_similarity")
+        rows, fewest = cursor.fetchone()
+    assert rows == with_text and fewest == min(similarity.NEIGHBOURS, with_text - 1)
+    again = similarity.refresh_embeddings()
+    assert again == {"skipped": True, "reason": "unchanged", "papers": 0, "seconds": 0.0}
+    paper = _mlwq()
+    paper.abstract += " A new sentence about pruning."
+    paper.save()
+    assert similarity.refresh_embeddings()["skipped"] is False
+
+
+def test_quantization_paper_finds_efficiency_papers(fitted):
+    paper = _mlwq()
+    similar = Paper.objects.similar_to(paper, 5)
+    assert len(similar) == 5
+    assert paper.pk not in [item.pk for item in similar]
+    scores = [item.score for item in similar]
+    assert scores == sorted(scores, reverse=True)
+    # first: TriTera (untitled in the dump), ternary LLMs trained with quantization-aware training
+    assert "ternary language models" in similar[0].abstract
+    efficiency = [
+        item
+        for item in similar
+        if any(
+            word in item.abstract.lower() for word in ("quantiz", "compression", "token reduction")
+        )
+    ]
+    assert len(efficiency) >= 2
+    assert similar[0].shared_terms  # the words that made it similar
+    assert all(len(item.shared_terms) <= 8 for item in similar)
+
+
+def test_similar_to_uses_two_queries_on_both_paths(seeds, django_assert_num_queries):
+    paper = _mlwq()
+    with django_assert_num_queries(2):
+        text_path = Paper.objects.similar_to(paper, 5)
+    similarity.refresh_embeddings()
+    with django_assert_num_queries(2):
+        fitted_path = Paper.objects.similar_to(paper, 5)
+    assert text_path and fitted_path
+    assert paper.pk not in [item.pk for item in text_path + fitted_path]
+
+
+def test_text_path_without_embeddings(seeds):
+    """No refresh (or no numpy): the full-text "more like this" still answers."""
+    similar = Paper.objects.similar_to(_mlwq(), 10)
+    assert similar and all(item.shared_terms for item in similar)
+    scores = [item.score for item in similar]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_among_ranks_exactly_the_papers_given(fitted):
+    paper = _mlwq()
+    best = Paper.objects.similar_to(paper, 3)
+    others = Paper.objects.exclude(pk__in=[paper.pk] + [item.pk for item in best])
+    given = [*others.values_list("pk", flat=True)[:10], paper.pk]
+    ranked = Paper.objects.similar_to(paper, 20, among=Paper.objects.filter(pk__in=given))
+    assert {item.pk for item in ranked} <= set(given) - {paper.pk}
+    assert len(ranked) == 10
+    scores = [item.score for item in ranked]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_inverted_file_search_agrees_with_exact_search(monkeypatch):
+    rng = np.random.default_rng(1)
+    centres = rng.standard_normal((20, 32))
+    vectors = (centres[rng.integers(0, 20, 3000)] + 0.3 * rng.standard_normal((3000, 32))).astype(
+        np.float32
+    )
+    similarity._normalise(vectors)
+    exact, _ = similarity.nearest(vectors, 10)
+    monkeypatch.setattr(similarity, "EXACT_LIMIT", 100)
+    approximate, cosines = similarity.nearest(vectors, 10)
+    assert not (exact == np.arange(3000)[:, None]).any()  # never itself
+    assert not (approximate == np.arange(3000)[:, None]).any()
+    assert (np.diff(cosines, axis=1) <= 1e-6).all()  # best first
+    recall = np.mean([len(set(a) & set(e)) / 10 for a, e in zip(approximate, exact, strict=True)])
+    assert recall > 0.9
