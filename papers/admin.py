@@ -32,7 +32,7 @@ from .models import (
     TopicRedirect,
     Venue,
 )
-from .text import abstract_key
+from .text import abstract_key, websearch_text
 from .topic_rules import rule_matches_nothing, run_topic_rules
 
 CURATOR = PaperTopic.Source.CURATOR
@@ -170,7 +170,7 @@ class TopicForm(forms.ModelForm):
         return name
 
     def clean_rule(self):
-        rule = self.cleaned_data["rule"].strip()
+        rule = websearch_text(self.cleaned_data["rule"]).strip()
         if rule and rule_matches_nothing(rule):
             raise forms.ValidationError(
                 "This rule has only stop words or punctuation, so it can match no paper."
@@ -385,12 +385,12 @@ class PaperAdmin(IntermediateActionMixin, admin.ModelAdmin):
 
     def get_search_results(self, request, queryset, search_term):
         """Full-text search on the stored search vector, ranked (as on the public site)."""
-        term = search_term.strip()
+        term = websearch_text(search_term.replace("\x00", " ")).strip()
         if not term:
             return queryset, False
         query = SearchQuery(term, search_type="websearch", config=SEARCH_CONFIG)
         condition = Q(search_vector=query)
-        if term.isdigit():
+        if term.isdigit() and len(term) < 19:
             condition |= Q(pk=int(term))
         queryset = queryset.filter(condition).annotate(
             search_rank=SearchRank(F("search_vector"), query)

@@ -17,15 +17,13 @@ from django.db.models import F, Q
 
 from .models import Authorship, Paper, PaperTopic, Venue
 from .querysets import CANDIDATE_CAP, EXACT_BOUND, SAMPLE_EVERY, Facets, did_you_mean
+from .text import websearch_text
 
 PAGE_SIZE = 25
 MAX_QUERY_LENGTH = 500
 MAX_VALUES = 20
 SORTS = [("relevance", "Relevance"), ("newest", "Newest venue first"), ("title", "Title A–Z")]
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ue000\ue001]")
-# websearch_to_tsquery fails ("tsquery stack too small", a 500) on 33 or more "-" in a row,
-# even with spaces or operators between them; a single "-" excludes just the same.
-_STACKED_NEGATIONS = re.compile(r"-(?:[^\w\"']*-)+")
 slug_validator = RegexValidator(
     r"^[-\w]+\Z", "“%(value)s” is not a valid slug: use letters, digits, - and _."
 )
@@ -93,7 +91,7 @@ class PaperFilter(django_filters.FilterSet):
         if data is not None:
             data = data.copy()
             text = data.get("q", "")
-            cleaned = _STACKED_NEGATIONS.sub("-", _CONTROL.sub(" ", text))
+            cleaned = websearch_text(_CONTROL.sub(" ", text))
             if len(cleaned) > MAX_QUERY_LENGTH:
                 cleaned = cleaned[:MAX_QUERY_LENGTH]
                 self.notices.append(

@@ -7,8 +7,16 @@ import unicodedata
 from django.utils.text import slugify
 
 DERIVED_TITLE_LIMIT = 90
+# websearch_to_tsquery fails ("tsquery stack too small") on 33 or more "-" in a row, even
+# with spaces or operators between them; a single "-" excludes just the same.
+_STACKED_NEGATIONS = re.compile(r"-(?:[^\w\"']*-)+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 _ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "etc.", "vs.", "cf.", "Fig.", "Eq.")
+
+
+def websearch_text(text: str) -> str:
+    """A query PostgreSQL's websearch parser accepts: stacked negations collapsed to one."""
+    return _STACKED_NEGATIONS.sub("-", text)
 
 
 def fold_whitespace(text: str) -> str:

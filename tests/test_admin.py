@@ -856,3 +856,9 @@ def test_venue_edits_are_curated_and_survive_a_reload(staff, seeded):
     call_command("load_papers", str(settings.FIXTURES_DIR), verbosity=0)
     venue.refresh_from_db()
     assert venue.location == "Miami Beach, Florida, USA"
+
+
+@pytest.mark.parametrize("term", ["-" * 40 + "a", "9" * 5000, "nul\x00byte"])
+def test_admin_search_survives_hostile_terms(staff, seeded, term):
+    response = staff.get(reverse("admin:papers_paper_changelist"), {"q": term})
+    assert response.status_code == 200
