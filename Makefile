@@ -64,3 +64,8 @@ superuser: setup
 
 bench: setup
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
+# Load and fault run (bench/soak.py): its own embedded PostgreSQL and gunicorn; 64 clients for
+# 60 s, then the same load while PostgreSQL is stopped and started. SOAK_ARGS="--duration 20".
+soak: install .env
+	$(BIN)/python bench/soak.py $(SOAK_ARGS)
