@@ -1,5 +1,6 @@
-"""Shared fixtures: the seed dumps loaded, and paths to the project and ../shared."""
+"""Shared fixtures: the seed dumps loaded, a headless browser, paths to the project and ../shared."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from papers.loading import load_files
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 SHARED_DIR = PROJECT_DIR.parent / "shared"
 SEED_FILES = sorted(settings.FIXTURES_DIR.glob("*.txt"))
+CHROMIUM = Path("/usr/bin/chromium")
 
 
 @pytest.fixture
@@ -42,3 +44,20 @@ def plain_http(settings):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium driven by Playwright, headless (browser tests skip without it)."""
+    if not CHROMIUM.exists():
+        pytest.skip("browser tests need Chromium at /usr/bin/chromium (apt-get install chromium)")
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    # Playwright's sync API runs an event loop in this thread; the fixtures' ORM calls are
+    # still synchronous and safe.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox"]
+        )
+        yield browser
+        browser.close()

@@ -5,16 +5,11 @@ from django.test import Client
 
 from papers.loading import load_files
 from papers.models import Author, Paper, Venue
-from tests.test_anthology import anthology_dir, independent_counts
-
-
-@pytest.fixture
-def anthology_files():
-    folder = anthology_dir()
-    files = sorted(folder.glob("*.xml")) if folder.is_dir() else []
-    if not files:
-        pytest.skip(f"no Anthology XML at {folder} (set ANTHOLOGY_DIR or provide ../shared/data)")
-    return files
+from tests.test_anthology import (  # anthology_files is a fixture
+    anthology_dir,
+    anthology_files,  # noqa: F401
+    independent_counts,
+)
 
 
 @pytest.mark.anthology

@@ -4,19 +4,17 @@ Needs Debian's Chromium at /usr/bin/chromium (apt package chromium); without it 
 skip and say so. CI (.ci/run) installs it, and there they run.
 """
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 
 from tests import factories
+from tests.conftest import CHROMIUM
 
 # Shared fixtures, bound here so pytest finds them in this module.
 corpus = factories.corpus
 plain_static = factories.plain_static
 
-CHROMIUM = Path("/usr/bin/chromium")
 
 pytestmark = [
     pytest.mark.browser,
@@ -26,21 +24,6 @@ pytestmark = [
     ),
     pytest.mark.usefixtures("plain_static"),
 ]
-
-# Playwright's sync API runs an event loop in this thread; the ORM calls the fixtures make
-# here are still synchronous and safe.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox"]
-        )
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

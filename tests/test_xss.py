@@ -9,9 +9,7 @@ opens the same pages and checks that no payload ran: no dialog, no error, and th
 every payload would set stays undefined. Every page carries a Content-Security-Policy.
 """
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -20,10 +18,10 @@ from django.test import Client
 from papers.loading import load_files
 from papers.models import Authorship, Paper, Topic, Venue
 from tests import factories
+from tests.conftest import CHROMIUM
 
 plain_static = factories.plain_static
 
-CHROMIUM = Path("/usr/bin/chromium")
 MARKER = "zyxhostile"  # a word only the hostile papers contain: the search finds them by it
 
 # Each payload, if it ever ran, sets window.__xss (and would open a dialog).
@@ -286,20 +284,6 @@ def test_pages_carry_a_content_security_policy_without_inline_script(client, hos
 
 
 # --- the browser ----------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def browser():
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    # Playwright's sync API runs an event loop in this thread; the fixtures' ORM calls are
-    # still synchronous and safe.
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox"]
-        )
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
