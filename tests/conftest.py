@@ -14,6 +14,22 @@ SEED_FILES = sorted(settings.FIXTURES_DIR.glob("*.txt"))
 CHROMIUM = Path("/usr/bin/chromium")
 
 
+def anthology_dir() -> Path:
+    """ANTHOLOGY_DIR, else ../shared/data/anthology beside the project."""
+    configured = os.environ.get("ANTHOLOGY_DIR", "").strip()
+    return Path(configured) if configured else SHARED_DIR / "data" / "anthology"
+
+
+@pytest.fixture(scope="module")
+def anthology_files():
+    """The Anthology XML files; tests using them skip where ../shared/data is absent."""
+    folder = anthology_dir()
+    files = sorted(folder.glob("*.xml")) if folder.is_dir() else []
+    if not files:
+        pytest.skip(f"no Anthology XML at {folder} (set ANTHOLOGY_DIR or provide ../shared/data)")
+    return files
+
+
 @pytest.fixture
 def seeds(db):
     """The five seed dumps, loaded as `make run` loads them."""

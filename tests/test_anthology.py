@@ -1,7 +1,6 @@
 """The ACL Anthology XML parser: small XML written here, then the real files when present."""
 
 import io
-import os
 import time
 import xml.etree.ElementTree as StdET
 from pathlib import Path
@@ -12,13 +11,7 @@ from hypothesis import strategies as st
 
 from papers.anthology import anthology_id, looks_like_anthology, parse_anthology
 from papers.records import DumpError
-
-
-def anthology_dir() -> Path:
-    configured = os.environ.get("ANTHOLOGY_DIR", "").strip()
-    if configured:
-        return Path(configured)
-    return Path(__file__).resolve().parents[2] / "shared" / "data" / "anthology"
+from tests.conftest import SHARED_DIR, anthology_dir
 
 
 def parse(xml: str, source: str = "test.xml"):
@@ -519,15 +512,6 @@ def test_a_missing_file_is_a_dump_error(tmp_path):
 # --- the real Anthology files -------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def anthology_files():
-    folder = anthology_dir()
-    files = sorted(folder.glob("*.xml")) if folder.is_dir() else []
-    if not files:
-        pytest.skip(f"no Anthology XML at {folder} (set ANTHOLOGY_DIR or provide ../shared/data)")
-    return files
-
-
 def independent_counts(path: Path) -> tuple[int, int, set[str]]:
     """<paper> elements, those with a non-empty <abstract>, and their IDs, by a plain full parse."""
     root = StdET.parse(path).getroot()  # trusted local test data
@@ -565,7 +549,7 @@ def test_every_real_paper_once_with_its_abstract(anthology_files):
     assert sum(1 for record in records if record.abstract) == expected_abstracts
     assert {record.external_id for record in records} == expected_ids
     assert len({record.external_id for record in records}) == len(records)
-    if anthology_dir() == Path(__file__).resolve().parents[2] / "shared" / "data" / "anthology":
+    if anthology_dir() == SHARED_DIR / "data" / "anthology":
         assert (len(records), expected_abstracts) == (26014, 25471)
 
     assert all(record.title and record.venue and record.url for record in records)

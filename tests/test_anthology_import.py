@@ -5,11 +5,8 @@ from django.test import Client
 
 from papers.loading import load_files
 from papers.models import Author, Paper, Venue
-from tests.test_anthology import (  # anthology_files is a fixture
-    anthology_dir,
-    anthology_files,  # noqa: F401
-    independent_counts,
-)
+from tests.conftest import anthology_dir
+from tests.test_anthology import independent_counts
 
 
 @pytest.mark.anthology
