@@ -26,6 +26,9 @@ from .text import abstract_key, fold_whitespace, make_slug
 from .topic_rules import apply_topic_rules
 
 BATCH_SIZE = 2000
+# After this many new papers the planner's statistics are refreshed before the statements
+# that join the new rows: on a fresh database, stale statistics make them quadratic.
+ANALYZE_AFTER = 1000
 # Paper fields a source may fill when the collection has them empty.
 FILLABLE_FIELDS = (
     "title",
@@ -218,6 +221,8 @@ class RecordWriter:
         changed_ids |= self.write_authorships(records, papers)
         self.summary.updated = len(changed_ids - self.new_ids)
         self.summary.unchanged = len(papers) - self.summary.new - self.summary.updated
+        if len(self.new_ids) >= ANALYZE_AFTER:
+            analyze_tables()
         if changed_ids or self.new_ids:
             touched = changed_ids | self.new_ids
             # New papers were written with their names already; these rewrite only rows
@@ -493,6 +498,12 @@ class RecordWriter:
         ids.update((key, pk) for pk, (key, _) in zip(new_ids, new, strict=True))
         self.summary.authors_new = len(new)
         return ids
+
+
+def analyze_tables() -> None:
+    with connection.cursor() as cursor:
+        for model in (Paper, Author, Authorship, PaperTopic):
+            cursor.execute(f'ANALYZE "{model._meta.db_table}"')
 
 
 def allocate_ids(model, count: int) -> list[int]:
