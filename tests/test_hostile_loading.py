@@ -161,3 +161,33 @@ def test_load_killed_midway_leaves_the_database_as_it_was(seeds, tmp_path):
     assert process.returncode == 0, err
     assert "20000 new" in out
     assert Paper.objects.count() == before + 20_000
+
+
+BILLION_LAUGHS = b"""<?xml version="1.0"?>
+<!DOCTYPE collection [
+  <!ENTITY lol "lol">
+  <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+  <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+]>
+<collection id="2024.evil"><volume id="main"><meta><booktitle>&lol3;</booktitle><year>2024</year></meta>
+<paper id="1"><title>&lol3;</title></paper></volume></collection>
+"""
+EXTERNAL_ENTITY = b"""<?xml version="1.0"?>
+<!DOCTYPE collection [<!ENTITY secret SYSTEM "file:///etc/passwd">]>
+<collection id="2024.evil"><volume id="main"><meta><booktitle>x</booktitle><year>2024</year></meta>
+<paper id="1"><title>&secret;</title></paper></volume></collection>
+"""
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("content", [BILLION_LAUGHS, EXTERNAL_ENTITY], ids=["entities", "external"])
+def test_hostile_xml_among_good_dumps_loads_nothing(seeds, tmp_path, content):
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "a.txt").write_text(list_page("EACL 2024 Papers"), encoding="utf-8")
+    (folder / "evil.xml").write_bytes(content)
+    before = snapshot()
+    with pytest.raises(Exception, match=r"evil\.xml"):
+        run("load_papers", str(folder))
+    assert snapshot() == before
+    assert not Paper.objects.filter(title__contains="lol").exists()
