@@ -28,8 +28,6 @@ import os
 import random
 import re
 import shutil
-import socket
-import subprocess
 import sys
 import threading
 import time
@@ -50,6 +48,8 @@ DEFAULT_DATABASE = "papers_bench"
 for _path in (str(SITE_DIR), str(PROJECT_DIR)):
     if _path not in sys.path:
         sys.path.insert(0, _path)
+
+from bench.server import Gunicorn, get  # noqa: E402  (needs the project on sys.path)
 
 
 def log(message: str) -> None:
@@ -694,97 +694,6 @@ def sql_alone(spec: RequestSpec, repeats: int = 3, urls: int = 5) -> SqlTiming:
 # --- the server -------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Gunicorn:
-    """gunicorn serving the site on a free loopback port against the bench database."""
-
-    def __init__(self, database_url: str, work_dir: Path, workers: int | None = None):
-        self.port = free_port()
-        self.log_path = work_dir / "gunicorn.log"
-        self.environment = {
-            **os.environ,
-            "DATABASE_URL": database_url,
-            "DJANGO_HTTPS": "0",
-            "GUNICORN_ACCESS_LOG": os.devnull,
-        }
-        if workers:
-            self.environment["GUNICORN_WORKERS"] = str(workers)
-        self.process: subprocess.Popen | None = None
-
-    @property
-    def workers(self) -> str:
-        return self.environment.get("GUNICORN_WORKERS", f"{(os.cpu_count() or 1) * 2 + 1}")
-
-    @property
-    def threads(self) -> str:
-        return self.environment.get("GUNICORN_THREADS", "2")
-
-    def __enter__(self) -> Gunicorn:
-        self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        log_file = self.log_path.open("wb")
-        command = [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "--config",
-            str(PROJECT_DIR / "gunicorn.conf.py"),
-            "--bind",
-            f"127.0.0.1:{self.port}",
-            "wsgi:application",
-        ]
-        self.process = subprocess.Popen(
-            command, cwd=PROJECT_DIR, env=self.environment, stdout=log_file, stderr=log_file
-        )
-        log_file.close()
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"gunicorn exited early:\n{self.log_tail()}")
-            try:
-                status, _ = fetch(self.port, "/healthz", timeout=5)
-                if status == 200:
-                    return self
-            except OSError:
-                pass
-            time.sleep(0.2)
-        self.__exit__(None, None, None)
-        raise RuntimeError(f"gunicorn did not answer /healthz within 60 s:\n{self.log_tail()}")
-
-    def __exit__(self, *exc_info) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-    def log_tail(self, lines: int = 30) -> str:
-        try:
-            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return ""
-
-
-def fetch(port: int, url: str, timeout: float = 30, connection: HTTPConnection | None = None):
-    """GET url on the loopback port; (status, body length)."""
-    own = connection is None
-    connection = connection or HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        connection.request("GET", url, headers={"Host": "127.0.0.1"})
-        response = connection.getresponse()
-        body = response.read()
-        return response.status, len(body)
-    finally:
-        if own:
-            connection.close()
-
-
 @dataclass
 class HttpTiming:
     clients: int
@@ -807,7 +716,7 @@ def warm_up(port: int, spec: RequestSpec) -> None:
     """A few untimed requests first (caches, the workers' database connections)."""
     for url in spec.urls[:2] * 2:
         with contextlib.suppress(OSError):
-            fetch(port, url)
+            get(port, url)
 
 
 def measure_http(
@@ -833,7 +742,7 @@ def measure_http(
                 url = spec.urls[index % len(spec.urls)]
                 started = time.perf_counter()
                 try:
-                    status, _ = fetch(port, url, connection=connection)
+                    status, _ = get(port, url, connection=connection)
                 except OSError as error:
                     connection.close()
                     connection = HTTPConnection("127.0.0.1", port, timeout=60)
@@ -1046,9 +955,14 @@ def run(options: Options) -> str:
     sql = {spec.name: sql_alone(spec, options.explain_repeats) for spec in specs}
     machine = machine_description()
     rows = []
-    with Gunicorn(url, options.work_dir, options.workers) as server:
+    environment = {**os.environ, "DATABASE_URL": url, "DJANGO_HTTPS": "0"}
+    if options.workers:
+        environment["GUNICORN_WORKERS"] = str(options.workers)
+    with Gunicorn(environment, options.work_dir / "gunicorn.log") as server:
+        server_info = server.settings()
         log(
-            f"gunicorn on 127.0.0.1:{server.port} ({server.workers} workers × {server.threads} threads)"
+            f"gunicorn on 127.0.0.1:{server.port} "
+            f"({server_info['workers']} workers × {server_info['threads']} threads)"
         )
         for spec in specs:
             http = {}
@@ -1062,7 +976,6 @@ def run(options: Options) -> str:
                 f"  {spec.name}: SQL {_ms(sql[spec.name].milliseconds)} ms, "
                 f"p50 {_ms(one.percentile(0.5) if one else None)} ms"
             )
-        server_info = {"workers": server.workers, "threads": server.threads}
     notes = list(options.notes)
     notes.append(
         "Copies keep their original's venue and authors, so venue, topic and author pages hold "

@@ -32,8 +32,6 @@ import platform
 import random
 import secrets
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -47,6 +45,11 @@ from pathlib import Path
 from urllib.parse import quote, urlencode
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
+if str(PROJECT_DIR) not in sys.path:
+    sys.path.insert(0, str(PROJECT_DIR))
+
+from bench.server import Gunicorn, get  # noqa: E402  (needs the project on sys.path)
+
 PYTHON = sys.executable
 DEFAULT_ANTHOLOGY = PROJECT_DIR.parent / "shared" / "data" / "anthology"
 DEFAULT_OUTPUT = PROJECT_DIR / "bench" / "soak-results.md"
@@ -272,85 +275,18 @@ def prepare(env: dict[str, str], work: Path, anthology: Path | None, synthetic: 
     return corpus
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Gunicorn:
-    """gunicorn with the project's gunicorn.conf.py, in a process group of its own."""
-
-    def __init__(self, env: dict[str, str], work: Path):
-        self.port = free_port()
-        self.env = {**env, "GUNICORN_ACCESS_LOG": str(work / "access.log")}
-        self.log_path = work / "gunicorn.log"
-        self.process: subprocess.Popen | None = None
-
-    def __enter__(self) -> Gunicorn:
-        gunicorn = Path(PYTHON).with_name("gunicorn")
-        command = [str(gunicorn), "--config", "gunicorn.conf.py"]
-        command += ["--bind", f"127.0.0.1:{self.port}", "wsgi:application"]
-        self.log_file = self.log_path.open("w")
-        self.process = subprocess.Popen(
-            command,
-            cwd=PROJECT_DIR,
-            env=self.env,
-            stdout=self.log_file,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise SystemExit("soak: gunicorn exited:\n" + self.tail())
-            status, _ = fetch(self.port, "/healthz", timeout=5)
-            if status == 200:
-                return self
-            time.sleep(0.3)
-        raise SystemExit("soak: gunicorn did not answer /healthz within 60 s:\n" + self.tail())
-
-    def __exit__(self, *exc_info) -> None:
-        if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=10)
-        self.log_file.close()
-
-    def tail(self, lines: int = 40) -> str:
-        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
-
-    def settings(self) -> str:
-        code = (
-            "import runpy; c = runpy.run_path('gunicorn.conf.py'); "
-            "print(c['workers'], c['threads'], c['timeout'])"
-        )
-        out = subprocess.run(
-            [PYTHON, "-c", code], cwd=PROJECT_DIR, capture_output=True, text=True, check=False
-        ).stdout.split()
-        return f"{out[0]} workers × {out[1]} threads, timeout {out[2]} s" if out else "?"
-
-
 # --- the clients ----------------------------------------------------------------------------
 
 
 def fetch(port: int, path: str, timeout: float = REQUEST_TIMEOUT, connection=None):
-    """(status, body) for one GET; status None and the error text when the request failed."""
-    own = connection is None
-    connection = connection or http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    """(status, body text) for one GET; status None and the error text when the request failed."""
     try:
-        connection.request("GET", path, headers={"Host": "127.0.0.1"})
-        response = connection.getresponse()
-        return response.status, response.read().decode("utf-8", "replace")
+        status, body = get(port, path, timeout, connection)
     except (OSError, http.client.HTTPException) as error:
-        connection.close()
-        return None, f"{type(error).__name__}: {error}"
-    finally:
-        if own:
+        if connection is not None:
             connection.close()
+        return None, f"{type(error).__name__}: {error}"
+    return status, body.decode("utf-8", "replace")
 
 
 @dataclass
@@ -713,7 +649,7 @@ def main(argv: list[str] | None = None) -> int:
         papers = database.query("SELECT count(*) FROM papers_paper")[0][0]
         log(f"corpus: {corpus}: {papers:,} papers")
         targets = load_targets(database, options.seed)
-        with Gunicorn(env, work) as server:
+        with Gunicorn(env, work / "gunicorn.log", access_log=work / "access.log") as server:
             for kind in ("list", "search", "paper", "similar"):  # warm every worker a little
                 for _ in range(4):
                     fetch(server.port, targets.pick(random.Random(len(kind)))[1])
@@ -761,7 +697,12 @@ def main(argv: list[str] | None = None) -> int:
             for title, group in (("unclean", verdict.unclean), ("outside", verdict.outside)):
                 if group:
                     log(f"{title} failures:\n" + examples_of(group))
-            gunicorn_settings = server.settings()
+            conf = server.settings()
+            gunicorn_settings = (
+                f"{conf['workers']} workers × {conf['threads']} threads, timeout {conf['timeout']} s"
+                if conf
+                else "?"
+            )
         passed = phase1.errors == 0 and not verdict.problems
         context = {
             "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
