@@ -75,15 +75,6 @@ def many_papers(count: int, venue: Venue | None = None, word: str = "corpus") ->
 
 
 @pytest.fixture
-def plain_static(settings):
-    """Serve {% static %} without the manifest collectstatic writes (tests never run it)."""
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
-
-
-@pytest.fixture
 def corpus(db):
     """A small collection with known subjects, titles, topics, authors and countries."""
     acl = make_venue("ACL 2025", 2025, full_name="Annual Meeting of the ACL", location="Vienna")

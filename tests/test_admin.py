@@ -37,12 +37,7 @@ TOKEN_REDUCTION = "Rethinking Token Reduction for State Space Models"
 
 @pytest.fixture(autouse=True)
 def admin_test_settings(settings):
-    """Admin pages link static files: tests run without collectstatic's manifest; and a fast
-    password hasher for the accounts the tests create."""
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
+    """A fast password hasher for the accounts the tests create."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 

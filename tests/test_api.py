@@ -9,9 +9,8 @@ from tests.factories import finish, many_papers
 
 # Shared fixtures, bound here so pytest finds them in this module.
 corpus = factories.corpus
-plain_static = factories.plain_static
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("plain_static")]
+pytestmark = pytest.mark.django_db
 
 
 def test_list_ranks_like_the_page(client, corpus):

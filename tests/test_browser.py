@@ -13,7 +13,6 @@ from tests.conftest import CHROMIUM
 
 # Shared fixtures, bound here so pytest finds them in this module.
 corpus = factories.corpus
-plain_static = factories.plain_static
 
 
 pytestmark = [
@@ -22,7 +21,6 @@ pytestmark = [
         not CHROMIUM.exists(),
         reason="browser tests need Chromium at /usr/bin/chromium (apt-get install chromium)",
     ),
-    pytest.mark.usefixtures("plain_static"),
 ]
 
 

@@ -28,9 +28,7 @@ from papers.loading import load_files
 from papers.models import Author, Authorship, Paper, Topic, TopicRedirect, Venue
 from tests import factories
 
-plain_static = factories.plain_static
-
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("plain_static")]
+pytestmark = pytest.mark.django_db
 
 OK_STATUSES = {200, 301, 302, 400, 404}
 # About 2,300 requests by default; HOSTILE_REQUESTS_SCALE=10 for a deeper run.

@@ -12,9 +12,8 @@ from tests.factories import finish, make_paper, make_venue, many_papers
 
 # Shared fixtures, bound here so pytest finds them in this module.
 corpus = factories.corpus
-plain_static = factories.plain_static
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("plain_static")]
+pytestmark = pytest.mark.django_db
 
 
 def get(client, url, status=200):

@@ -3,7 +3,6 @@
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -12,6 +11,7 @@ import urllib.request
 import pytest
 import yaml
 
+from bench.server import free_port
 from tests.conftest import PROJECT_DIR
 
 SETTINGS_SOURCE = (PROJECT_DIR / "site" / "settings.py").read_text(encoding="utf-8")
@@ -92,12 +92,6 @@ def test_docker_compose_agrees_with_the_settings():
     assert re.match(rf"postgres://{user}:.+@postgres:5432/{database}$", environment["DATABASE_URL"])
     dockerfile = (PROJECT_DIR / "Dockerfile").read_text(encoding="utf-8")
     assert "migrate" in dockerfile and "gunicorn" in dockerfile and "collectstatic" in dockerfile
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def wait_for(url: str, process: subprocess.Popen, seconds: float) -> bytes:

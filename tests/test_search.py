@@ -12,7 +12,6 @@ from tests.factories import finish, make_paper, many_papers
 
 # Shared fixtures, bound here so pytest finds them in this module.
 corpus = factories.corpus
-plain_static = factories.plain_static
 
 pytestmark = pytest.mark.django_db
 

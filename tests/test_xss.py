@@ -20,8 +20,6 @@ from papers.models import Authorship, Paper, Topic, Venue
 from tests import factories
 from tests.conftest import CHROMIUM
 
-plain_static = factories.plain_static
-
 MARKER = "zyxhostile"  # a word only the hostile papers contain: the search finds them by it
 
 # Each payload, if it ever ran, sets window.__xss (and would open a dialog).
@@ -171,7 +169,6 @@ def assert_no_raw_payload(body: str, url: str) -> None:
 # --- the test client ------------------------------------------------------------------------
 
 
-@pytest.mark.usefixtures("plain_static")
 def test_every_public_page_shows_the_payloads_as_text(client, hostile):
     paper = hostile["paper"]
     pages = {}
@@ -254,7 +251,6 @@ def test_every_public_page_shows_the_payloads_as_text(client, hostile):
         assert re.sub(r"</?mark>", "", item["snippet"]).count("<") == 0, item["snippet"]
 
 
-@pytest.mark.usefixtures("plain_static")
 def test_the_admin_shows_the_payloads_as_text(client, hostile, django_user_model):
     staff = django_user_model.objects.create_superuser("curator", "c@example.org", "pw-123456789")
     client.force_login(staff)
@@ -275,7 +271,6 @@ def test_the_admin_shows_the_payloads_as_text(client, hostile, django_user_model
     assert "&amp;lt;b&amp;gt;not bold" in change
 
 
-@pytest.mark.usefixtures("plain_static")
 def test_pages_carry_a_content_security_policy_without_inline_script(client, hostile):
     for url in [*public_urls(hostile)[:8], "/admin/login/"]:
         policy = client.get(url, secure=True)["Content-Security-Policy"]
@@ -287,7 +282,7 @@ def test_pages_carry_a_content_security_policy_without_inline_script(client, hos
 
 
 @pytest.fixture
-def hostile_live(transactional_db, write_dump, plain_static):
+def hostile_live(transactional_db, write_dump):
     """The hostile data committed (the live server reads it from another thread)."""
     return load_hostile(write_dump)
 
