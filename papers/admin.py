@@ -12,7 +12,7 @@ from django.contrib.admin import helpers
 from django.contrib.admin.views.main import ORDER_VAR
 from django.contrib.admin.widgets import AutocompleteSelect
 from django.contrib.postgres.forms import SimpleArrayField
-from django.contrib.postgres.search import SearchQuery, SearchRank
+from django.contrib.postgres.search import SearchRank
 from django.db import transaction
 from django.db.models import Count, F, Func, Max, Prefetch, Q, Value
 from django.template.response import TemplateResponse
@@ -22,7 +22,6 @@ from django.utils.text import Truncator
 from .denormalise import refresh_author_names, refresh_topic_names
 from .loading import FILLABLE_FIELDS
 from .models import (
-    SEARCH_CONFIG,
     Author,
     Authorship,
     Paper,
@@ -32,6 +31,7 @@ from .models import (
     TopicRedirect,
     Venue,
 )
+from .querysets import web_query
 from .text import abstract_key, websearch_text
 from .topic_rules import rule_matches_nothing, run_topic_rules
 
@@ -230,6 +230,23 @@ class IntermediateActionMixin:
         request.current_app = self.admin_site.name
         return TemplateResponse(request, self.action_template, context)
 
+    def merge_action(self, request, queryset, *, noun, order, merge, report, **page):
+        """Ask which selected object survives, then merge the others into it."""
+        if queryset.count() < 2:
+            self.message_user(request, f"Select at least two {noun} to merge.", messages.ERROR)
+            return None
+        form = ChooseSurvivorForm(
+            request.POST if self.action_form_submitted(request) else None,
+            candidates=queryset.order_by(order),
+        )
+        if not form.is_valid():
+            return self.render_action_page(request, queryset, form, submit="Merge", **page)
+        survivor = form.cleaned_data["survivor"]
+        others = list(queryset.exclude(pk=survivor.pk))
+        merge(survivor, others)
+        self.message_user(request, report(survivor, others), messages.SUCCESS)
+        return None
+
 
 # Inlines --------------------------------------------------------------------------------
 
@@ -385,10 +402,10 @@ class PaperAdmin(IntermediateActionMixin, admin.ModelAdmin):
 
     def get_search_results(self, request, queryset, search_term):
         """Full-text search on the stored search vector, ranked (as on the public site)."""
-        term = websearch_text(search_term.replace("\x00", " ")).strip()
+        term = search_term.replace("\x00", " ").strip()
         if not term:
             return queryset, False
-        query = SearchQuery(term, search_type="websearch", config=SEARCH_CONFIG)
+        query = web_query(term)
         condition = Q(search_vector=query)
         if term.isdigit() and len(term) < 19:
             condition |= Q(pk=int(term))
@@ -510,34 +527,21 @@ class PaperAdmin(IntermediateActionMixin, admin.ModelAdmin):
         description="Merge the selected duplicate papers", permissions=["change", "delete"]
     )
     def merge_papers(self, request, queryset):
-        if queryset.count() < 2:
-            self.message_user(request, "Select at least two papers to merge.", messages.ERROR)
-            return None
-        form = ChooseSurvivorForm(
-            request.POST if self.action_form_submitted(request) else None,
-            candidates=queryset.order_by("pk"),
-        )
-        if form.is_valid():
-            survivor = form.cleaned_data["survivor"]
-            others = list(queryset.exclude(pk=survivor.pk))
-            merge_papers(survivor, others)
-            self.message_user(
-                request,
-                f"Merged {len(others)} papers into “{survivor.display_title}”.",
-                messages.SUCCESS,
-            )
-            return None
-        return self.render_action_page(
+        return self.merge_action(
             request,
             queryset,
-            form,
+            noun="papers",
+            order="pk",
+            merge=merge_papers,
+            report=lambda survivor, others: (
+                f"Merged {len(others)} papers into “{survivor.display_title}”."
+            ),
             action="merge_papers",
             title="Merge duplicate papers",
             intro=(
                 "Choose the paper to keep. The others are deleted; their topics, authors, "
                 "related titles and curated fields move to it, and it gains the fields it lacks."
             ),
-            submit="Merge",
         )
 
     @admin.action(description="Mark the selected papers as reviewed", permissions=["change"])
@@ -800,35 +804,22 @@ class TopicAdmin(IntermediateActionMixin, admin.ModelAdmin):
 
     @admin.action(description="Merge the selected topics", permissions=["change", "delete"])
     def merge_topics(self, request, queryset):
-        if queryset.count() < 2:
-            self.message_user(request, "Select at least two topics to merge.", messages.ERROR)
-            return None
-        form = ChooseSurvivorForm(
-            request.POST if self.action_form_submitted(request) else None,
-            candidates=queryset.order_by("name"),
-        )
-        if form.is_valid():
-            survivor = form.cleaned_data["survivor"]
-            others = list(queryset.exclude(pk=survivor.pk))
-            merge_topics(survivor, others)
-            names = ", ".join(f"“{other}”" for other in others)
-            self.message_user(
-                request,
-                f"Merged {names} into “{survivor}”; the old addresses redirect to it.",
-                messages.SUCCESS,
-            )
-            return None
-        return self.render_action_page(
+        return self.merge_action(
             request,
             queryset,
-            form,
+            noun="topics",
+            order="name",
+            merge=merge_topics,
+            report=lambda survivor, others: (
+                f"Merged {', '.join(f'“{other}”' for other in others)} into “{survivor}”; "
+                "the old addresses redirect to it."
+            ),
             action="merge_topics",
             title="Merge topics",
             intro=(
                 "Choose the topic to keep. The others are deleted: their papers move to it, "
                 "their rules are joined to its rule, and their addresses redirect to it."
             ),
-            submit="Merge",
         )
 
     @admin.action(description="Apply the selected topics' rules", permissions=["change"])

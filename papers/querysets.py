@@ -41,6 +41,8 @@ from django.db.models import Count, ExpressionWrapper, F, Func, Q, Value
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce, Left, Lower, NullIf
 
+from .text import websearch_text
+
 SEARCH_CONFIG = "english"
 CANDIDATE_CAP = 2000
 # ts_rank weights for D, C, B, A: abstract (C) a fifth of the title (A), names (B) 0.4.
@@ -79,7 +81,7 @@ _NEGATION = re.compile(r"(?:^|[\s(])-\w")
 
 
 def web_query(text: str) -> SearchQuery:
-    return SearchQuery(text, search_type="websearch", config=SEARCH_CONFIG)
+    return SearchQuery(websearch_text(text), search_type="websearch", config=SEARCH_CONFIG)
 
 
 def title_vector() -> SearchVector:
