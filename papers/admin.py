@@ -12,9 +12,8 @@ from django.contrib.admin import helpers
 from django.contrib.admin.views.main import ORDER_VAR
 from django.contrib.admin.widgets import AutocompleteSelect
 from django.contrib.postgres.forms import SimpleArrayField
-from django.contrib.postgres.search import SearchRank
 from django.db import transaction
-from django.db.models import Count, F, Func, Max, Prefetch, Q, Value
+from django.db.models import Count, F, Func, Max, Prefetch, Value
 from django.template.response import TemplateResponse
 from django.utils.html import format_html
 from django.utils.text import Truncator
@@ -31,7 +30,7 @@ from .models import (
     TopicRedirect,
     Venue,
 )
-from .querysets import web_query
+from .search import ranked_matches
 from .text import abstract_key, websearch_text
 from .topic_rules import rule_matches_nothing, run_topic_rules
 
@@ -401,20 +400,11 @@ class PaperAdmin(IntermediateActionMixin, admin.ModelAdmin):
     # Search -----------------------------------------------------------------------------
 
     def get_search_results(self, request, queryset, search_term):
-        """Full-text search on the stored search vector, ranked (as on the public site)."""
-        term = search_term.replace("\x00", " ").strip()
-        if not term:
-            return queryset, False
-        query = web_query(term)
-        condition = Q(search_vector=query)
-        if term.isdigit() and len(term) < 19:
-            condition |= Q(pk=int(term))
-        queryset = queryset.filter(condition).annotate(
-            search_rank=SearchRank(F("search_vector"), query)
-        )
-        if ORDER_VAR not in request.GET:
-            queryset = queryset.order_by("-search_rank", "pk")
-        return queryset, False
+        """Full-text search ranked by the public pages' relevance score (papers/search.py)."""
+        matches = ranked_matches(queryset, search_term)
+        if search_term.strip() and ORDER_VAR not in request.GET:
+            matches = matches.order_by("-score", "pk")
+        return matches, False
 
     # Saving: record what the curator changed ----------------------------------------------
 

@@ -1,15 +1,16 @@
 """The JSON API: the list's search, one paper's record, and its similar papers.
 
-Errors are JSON too: 400 {"error", "details"} for bad parameters, 404 {"error"} for an
-unknown paper. ``snippet`` is HTML-safe: the abstract escaped, the matched words in <mark>.
+Only GET and HEAD are answered (405 otherwise). Errors are JSON too: 400 {"error", "details"}
+for bad parameters (validated by the list's own PaperFilterSet), 404 {"error"} for an unknown
+paper. ``snippet`` is HTML-safe: the abstract escaped, the matched words in <mark>.
 """
 
-from django.db.models import Prefetch
 from django.http import JsonResponse
+from django.views.decorators.http import require_safe
 
-from .filters import PaperFilter, parse_page
-from .models import Authorship, Paper
+from .models import Paper
 from .rendering import highlight, plain_snippet
+from .search import PaperFilterSet, search_page
 from .serializers import paper_record
 
 MAX_SIMILAR = 100
@@ -31,47 +32,40 @@ def _page_url(request, page: int | None):
     return request.build_absolute_uri(request.path + "?" + query.urlencode())
 
 
+def _result(request, paper) -> dict:
+    headline = paper.headline if hasattr(paper, "headline") else plain_snippet(paper.abstract)
+    return {
+        "id": paper.pk,
+        "external_id": paper.external_id,
+        "title": paper.title or None,
+        "display_title": paper.display_title,
+        "venue": paper.venue.name,
+        "year": paper.venue.year,
+        "topics": sorted(topic.name for topic in paper.topics.all()),
+        "country": paper.country,
+        "url": request.build_absolute_uri(paper.get_absolute_url()),
+        "snippet": str(highlight(headline)),
+        "score": round(paper.score, 6) if paper.score is not None else None,
+    }
+
+
+@require_safe
 def paper_list(request):
-    try:
-        page = parse_page(request.GET.get("page"))
-    except ValueError as exc:
-        return error(str(exc), 400)
-    if len(request.GET.get("q", "")) > 500:
-        return error("q is at most 500 characters.", 400)
-    filterset = PaperFilter(request.GET)
+    filterset = PaperFilterSet(request.GET, refuse_long_query=True)
     if not filterset.is_valid():
-        details = {
-            name: [str(item) for item in errors] for name, errors in filterset.errors.items()
-        }
-        return error("Some of the parameters are not valid.", 400, details)
-    results = filterset.results(page)
+        message, details = filterset.error_summary()
+        return error(message, 400, details)
+    results = search_page(filterset)
     return JsonResponse(
         {
             "count": int(results.count),
-            # Over EXACT_BOUND matches the count is estimated from a sample (see querysets).
+            # Beyond the facets' exact bound the count is estimated (papers/facets.py).
             "count_is_estimate": results.facets.total_estimated,
             "page": results.page,
             "pages": results.pages,
             "next": _page_url(request, results.page + 1 if results.has_next else None),
             "previous": _page_url(request, results.page - 1 if results.has_previous else None),
-            "results": [
-                {
-                    "id": paper.pk,
-                    "external_id": paper.external_id,
-                    "title": paper.title or None,
-                    "display_title": paper.display_title,
-                    "venue": paper.venue.name,
-                    "year": paper.venue.year,
-                    "topics": sorted(topic.name for topic in paper.topics.all()),
-                    "country": paper.country,
-                    "url": request.build_absolute_uri(paper.get_absolute_url()),
-                    "snippet": str(highlight(paper.headline))
-                    if hasattr(paper, "headline")
-                    else str(highlight(plain_snippet(paper.abstract))),
-                    "score": round(paper.score, 6) if paper.score is not None else None,
-                }
-                for paper in results.papers
-            ],
+            "results": [_result(request, paper) for paper in results.papers],
         }
     )
 
@@ -84,23 +78,18 @@ def _paper_id(raw: str):
     return int(digits)
 
 
+@require_safe
 def paper_detail(request, pk: str):
     paper_id = _paper_id(pk)
     paper = None
     if paper_id is not None:
-        paper = (
-            Paper.objects.select_related("venue")
-            .prefetch_related(
-                "topics", Prefetch("authorships", Authorship.objects.select_related("author"))
-            )
-            .filter(pk=paper_id)
-            .first()
-        )
+        paper = Paper.objects.with_related().filter(pk=paper_id).first()
     if paper is None:
         return error(f"No paper with id {pk[:40]!r}.", 404)
     return JsonResponse(paper_record(paper))
 
 
+@require_safe
 def paper_similar(request, pk: str):
     paper_id = _paper_id(pk)
     if paper_id is None or not Paper.objects.filter(pk=paper_id).exists():

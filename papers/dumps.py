@@ -75,7 +75,6 @@ _SITE_CHROME = re.compile(
     r"|access credentials|please register)\b",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*$")
 
 _FOOTER_DOWNLOADS = re.compile(r"^downloads?$", re.IGNORECASE)
 _FOOTER_NEXT = re.compile(r"^next from\s+(?P<venue>.+)$", re.IGNORECASE)

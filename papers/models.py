@@ -2,16 +2,15 @@
 
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex, OpClass
-from django.contrib.postgres.search import SearchVector, SearchVectorField
+from django.contrib.postgres.search import SearchVectorField
 from django.db import models
-from django.db.models import Func, Q
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.text import slugify
 
-from .querysets import PaperQuerySet
+from .expressions import display_order, in_sample, title_terms, title_vector, weighted_search_vector
+from .querysets import AuthorQuerySet, PaperQuerySet
 from .text import derive_title
-
-SEARCH_CONFIG = "english"
 
 
 class Venue(models.Model):
@@ -102,6 +101,8 @@ class Author(models.Model):
     slug = models.SlugField(max_length=300, unique=True)
     orcid = models.CharField(max_length=40, blank=True)
 
+    objects = AuthorQuerySet.as_manager()
+
     class Meta:
         ordering = ["name"]
 
@@ -151,25 +152,12 @@ class Paper(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     search_vector = models.GeneratedField(
-        expression=(
-            SearchVector("title", config=SEARCH_CONFIG, weight="A")
-            + SearchVector("topic_names", config=SEARCH_CONFIG, weight="B")
-            + SearchVector("author_names", config=SEARCH_CONFIG, weight="B")
-            + SearchVector("abstract", config=SEARCH_CONFIG, weight="C")
-        ),
-        output_field=SearchVectorField(),
-        db_persist=True,
+        expression=weighted_search_vector(), output_field=SearchVectorField(), db_persist=True
     )
     # Lexemes in the title: among papers whose title has every query word, the shorter
     # title is the likelier one meant (known-item MRR@10 0.817 → 0.855 on the Anthology).
     title_terms = models.GeneratedField(
-        expression=Func(
-            SearchVector("title", config=SEARCH_CONFIG),
-            function="length",
-            output_field=models.IntegerField(),
-        ),
-        output_field=models.IntegerField(),
-        db_persist=True,
+        expression=title_terms(), output_field=models.IntegerField(), db_persist=True
     )
 
     objects = PaperQuerySet.as_manager()
@@ -178,7 +166,13 @@ class Paper(models.Model):
         ordering = ["id"]
         indexes = [
             GinIndex(fields=["search_vector"], name="paper_search_vector"),
+            # The title's own vector: papers whose title matches, without reading every match.
+            GinIndex(title_vector(), name="paper_title_tsv"),
             GinIndex(OpClass("title", name="gin_trgm_ops"), name="paper_title_trgm"),
+            # The default order inside a venue: any page of the newest-first list is read from
+            # here, venue by venue, instead of sorting the collection (PaperQuerySet.newest_ids).
+            models.Index(F("venue"), display_order(), F("id"), name="paper_venue_order"),
+            models.Index(fields=["id"], condition=in_sample(), name="paper_sample"),
             models.Index(fields=["source_file"], name="paper_source_file"),
             # Not unique: distinct Anthology papers (an erratum, a re-publication) can share
             # an abstract; the loader merges on it only where external IDs allow.
@@ -266,3 +260,40 @@ class Lexeme(models.Model):
 
     def __str__(self):
         return self.word
+
+
+class Similarity(models.Model):
+    """A paper's fitted embedding and its nearest neighbours (papers/similarity.py).
+
+    Written by COPY after each load, read by papers/similar.py; no foreign key to the paper, so
+    flushing papers never trips over these rows (stale rows are ignored by the join).
+    """
+
+    paper_id = models.BigIntegerField(primary_key=True)
+    embedding = ArrayField(models.FloatField())
+    neighbours = ArrayField(models.BigIntegerField())
+    scores = ArrayField(models.FloatField())
+
+    class Meta:
+        managed = False  # real[] columns, created by migration 0001's SQL
+        db_table = "papers_similarity"
+
+    def __str__(self):
+        return f"neighbours of paper {self.paper_id}"
+
+
+class SimilarityState(models.Model):
+    """What collection the similarity rows were computed from (one row)."""
+
+    id = models.SmallIntegerField(primary_key=True, default=1)
+    fingerprint = models.TextField()
+    papers = models.IntegerField()
+    dimensions = models.IntegerField()
+    computed = models.DateTimeField()
+
+    class Meta:
+        managed = False
+        db_table = "papers_similarity_state"
+
+    def __str__(self):
+        return f"similarity model of {self.papers} papers"

@@ -7,7 +7,7 @@ most ``FIT_SAMPLE`` papers, every paper projected), each vector normalised. Each
 smoothed towards its ``SMOOTH_NEIGHBOURS`` nearest neighbours (one step of diffusion over the
 k-nearest-neighbour graph: papers in the same dense region of the collection move closer), and
 each paper's ``NEIGHBOURS`` nearest papers under the smoothed vectors are stored with their
-cosines in papers_similarity (migration 0006; plain real[] arrays, no pgvector), so the paper
+cosines in the Similarity table (plain real[] arrays, no pgvector), so the paper
 and similar pages read one row instead of comparing vectors per request.
 
 Nearest neighbours are exact up to ``EXACT_LIMIT`` papers; beyond, an inverted-file search:
@@ -20,9 +20,10 @@ same-track (bench/quality.py): TF-IDF cosine 0.42, LSA 0.47, smoothed LSA 0.49 (
 topics 0.49).
 
 A refresh is skipped when the collection's fingerprint (count and a hash of every id, title and
-abstract) is the one the stored rows were computed from. numpy, scipy and scikit-learn are
-imported only here; without them the refresh does nothing and similar papers fall back to the
-full-text "more like this" query (papers/querysets.py).
+abstract) is the one the stored rows were computed from. A paper added since the last refresh
+has no row: its similar papers come from the full-text "more like this" path (papers/similar.py).
+numpy, scipy and scikit-learn are imported inside the functions, so the web processes, which
+only read the stored rows, never load them.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ import logging
 import time
 
 from django.db import connection, transaction
+
+from .tables import sql
 
 log = logging.getLogger(__name__)
 
@@ -44,24 +47,31 @@ PROBE_CANDIDATES = 1_500
 BLOCK = 1_000
 SEED = 20240607
 
+_STATE_SQL = """
+INSERT INTO {similarity_state} (id, fingerprint, papers, dimensions, computed)
+VALUES (1, %s, %s, %s, now())
+ON CONFLICT (id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, papers = EXCLUDED.papers,
+    dimensions = EXCLUDED.dimensions, computed = EXCLUDED.computed
+"""
+
 _FINGERPRINT_SQL = """
 SELECT count(*),
        COALESCE(sum(hashtextextended(id::text || ' ' || title || ' ' || abstract, 0)
                     % 1000000007), 0)
-FROM papers_paper
+FROM {paper}
 """
 
 
 def fingerprint() -> str:
     with connection.cursor() as cursor:
-        cursor.execute(_FINGERPRINT_SQL)
+        cursor.execute(sql(_FINGERPRINT_SQL))
         count, digest = cursor.fetchone()
     return f"v1:{DIMENSIONS}:{count}:{digest}"
 
 
 def stored_fingerprint() -> str | None:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT fingerprint FROM papers_similarity_state WHERE id = 1")
+        cursor.execute(sql("SELECT fingerprint FROM {similarity_state} WHERE id = 1"))
         row = cursor.fetchone()
     return row[0] if row else None
 
@@ -76,15 +86,8 @@ def refresh_embeddings(force: bool = False) -> dict:
     current = fingerprint()
     if not force and stored_fingerprint() == current:
         return {"skipped": True, "reason": "unchanged", "papers": 0, "seconds": 0.0}
-    try:
-        import numpy  # noqa: F401
-        import sklearn  # noqa: F401
-    except ImportError:  # the full-text path still works
-        log.warning("similar papers: numpy/scikit-learn missing, embeddings not computed")
-        return {"skipped": True, "reason": "no numpy", "papers": 0, "seconds": 0.0}
-
     with connection.cursor() as cursor:
-        cursor.execute("SELECT id, title, abstract FROM papers_paper ORDER BY id")
+        cursor.execute(sql("SELECT id, title, abstract FROM {paper} ORDER BY id"))
         rows = cursor.fetchall()
     ids = [row[0] for row in rows]
     texts = [f"{row[1]}. {row[2]}" for row in rows]
@@ -99,18 +102,15 @@ def refresh_embeddings(force: bool = False) -> dict:
         if embeddings is not None:
             rows_out = neighbour_rows(ids, embeddings, valid)
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM papers_similarity")
+        cursor.execute(sql("DELETE FROM {similarity}"))
         if rows_out:
             with cursor.copy(
-                "COPY papers_similarity (paper_id, embedding, neighbours, scores) FROM STDIN"
+                sql("COPY {similarity} (paper_id, embedding, neighbours, scores) FROM STDIN")
             ) as copy:
                 for line in rows_out:
                     copy.write(line)
         cursor.execute(
-            "INSERT INTO papers_similarity_state (id, fingerprint, papers, dimensions, computed) "
-            "VALUES (1, %s, %s, %s, now()) ON CONFLICT (id) DO UPDATE SET "
-            "fingerprint = EXCLUDED.fingerprint, papers = EXCLUDED.papers, "
-            "dimensions = EXCLUDED.dimensions, computed = EXCLUDED.computed",
+            sql(_STATE_SQL),
             [current, len(rows_out), 0 if embeddings is None else embeddings.shape[1]],
         )
     seconds = time.perf_counter() - started

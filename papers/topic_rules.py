@@ -15,36 +15,38 @@ from dataclasses import dataclass, field
 from django.db import connection, transaction
 
 from .denormalise import refresh_topic_names
-from .models import SEARCH_CONFIG, PaperTopic, Topic
+from .expressions import SEARCH_CONFIG
+from .models import PaperTopic, Topic
+from .tables import sql
 
 RULE = PaperTopic.Source.RULE.value
 
 # One statement per topic: the papers matching the rule (minus curator removals), the rule links
 # that no longer match deleted, the new matches inserted (existing dump and curator links win).
-_APPLY_RULE_SQL = f"""
+_APPLY_RULE_SQL = """
 WITH query AS (
-    SELECT websearch_to_tsquery('{SEARCH_CONFIG}', %(rule)s) AS q
+    SELECT websearch_to_tsquery('{config}', %(rule)s) AS q
 ),
 matched AS (
     SELECT p.id AS paper_id
-    FROM papers_paper p, query
+    FROM {paper} p, query
     WHERE (%(papers)s::bigint[] IS NULL OR p.id = ANY(%(papers)s::bigint[]))
       AND p.search_vector @@ query.q
       AND ts_filter(p.search_vector, '{{a,c}}') @@ query.q
       AND NOT EXISTS (
-          SELECT 1 FROM papers_removedtopic r WHERE r.paper_id = p.id AND r.topic_id = %(topic)s
+          SELECT 1 FROM {removed_topic} r WHERE r.paper_id = p.id AND r.topic_id = %(topic)s
       )
 ),
 deleted AS (
-    DELETE FROM papers_papertopic pt
-    WHERE pt.topic_id = %(topic)s AND pt.source = '{RULE}'
+    DELETE FROM {paper_topic} pt
+    WHERE pt.topic_id = %(topic)s AND pt.source = '{rule}'
       AND (%(papers)s::bigint[] IS NULL OR pt.paper_id = ANY(%(papers)s::bigint[]))
       AND NOT EXISTS (SELECT 1 FROM matched m WHERE m.paper_id = pt.paper_id)
     RETURNING pt.paper_id
 ),
 inserted AS (
-    INSERT INTO papers_papertopic (paper_id, topic_id, source)
-    SELECT m.paper_id, %(topic)s, '{RULE}' FROM matched m
+    INSERT INTO {paper_topic} (paper_id, topic_id, source)
+    SELECT m.paper_id, %(topic)s, '{rule}' FROM matched m
     ON CONFLICT (paper_id, topic_id) DO NOTHING
     RETURNING paper_id
 )
@@ -55,9 +57,9 @@ SELECT
 """
 
 # A topic without a rule keeps no rule links (its rule was cleared).
-_CLEAR_RULE_SQL = f"""
-DELETE FROM papers_papertopic
-WHERE topic_id = %(topic)s AND source = '{RULE}'
+_CLEAR_RULE_SQL = """
+DELETE FROM {paper_topic}
+WHERE topic_id = %(topic)s AND source = '{rule}'
   AND (%(papers)s::bigint[] IS NULL OR paper_id = ANY(%(papers)s::bigint[]))
 RETURNING paper_id
 """
@@ -117,10 +119,15 @@ def run_topic_rules(
             rule = topic.rule.strip()
             result = TopicRuleResult(topic=topic.name)
             if rule:
-                cursor.execute(_APPLY_RULE_SQL, {"rule": rule, "topic": topic.pk, "papers": papers})
+                cursor.execute(
+                    sql(_APPLY_RULE_SQL, config=SEARCH_CONFIG, rule=RULE),
+                    {"rule": rule, "topic": topic.pk, "papers": papers},
+                )
                 result.matched, deleted, inserted = cursor.fetchone()
             else:
-                cursor.execute(_CLEAR_RULE_SQL, {"topic": topic.pk, "papers": papers})
+                cursor.execute(
+                    sql(_CLEAR_RULE_SQL, rule=RULE), {"topic": topic.pk, "papers": papers}
+                )
                 deleted, inserted = [row[0] for row in cursor.fetchall()], []
             result.added, result.removed = len(inserted), len(deleted)
             changed.update(deleted)

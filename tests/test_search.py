@@ -4,9 +4,10 @@ import pytest
 from django.db.models import Count, F, Q
 from django.http import QueryDict
 
-from papers.filters import PaperFilter
 from papers.models import Paper
-from papers.querysets import MARK_START, MARK_STOP, did_you_mean
+from papers.querysets import MARK_START, MARK_STOP
+from papers.search import PaperFilterSet, search_page
+from papers.spelling import did_you_mean
 from tests import factories
 from tests.factories import finish, make_paper, many_papers
 
@@ -74,24 +75,19 @@ def test_facets_count_under_the_other_filters(corpus):
         "venue": Q(venue__slug__in=["acl-2025"]),
         "topic": Q(pk__in=Paper.objects.filter(topics__slug="efficiency").values("pk")),
     }
-    facets = Paper.objects.matching("cache").facets(
-        conditions, {"venue": ["acl-2025"], "topic": ["efficiency"]}
-    )
+    facets = Paper.objects.matching("cache").facets(conditions)
     assert facets.total == 2
-    assert [(o.value, o.count, o.active) for o in facets.venue] == [("acl-2025", 2, True)]
-    assert [(o.value, o.count, o.active) for o in facets.topic] == [
-        ("efficiency", 2, True),
-        ("attention", 1, False),
-    ]
+    assert [(o.value, o.count) for o in facets.venue] == [("acl-2025", 2)]
+    assert [(o.value, o.count) for o in facets.topic] == [("efficiency", 2), ("attention", 1)]
     assert [(o.value, o.count) for o in facets.country] == [("China", 1), ("United Kingdom", 1)]
     assert [(o.value, o.count) for o in facets.year] == [("2025", 2)]
     assert [(o.value, o.count) for o in facets.author] == [("ada-lovelace", 2), ("alan-turing", 1)]
 
 
 def test_filterset_facets_or_within_and_across(corpus):
-    results = PaperFilter(
-        QueryDict("venue=acl-2025&venue=emnlp-2024&country=United+Kingdom")
-    ).results(1)
+    results = search_page(
+        PaperFilterSet(QueryDict("venue=acl-2025&venue=emnlp-2024&country=United+Kingdom"))
+    )
     assert results.count == 2
     assert {o.value: o.count for o in results.facets.venue} == {"acl-2025": 2}
     assert {o.value: o.count for o in results.facets.country} == {
@@ -100,14 +96,14 @@ def test_filterset_facets_or_within_and_across(corpus):
         "Nigeria": 1,
         "United States": 1,
     }
-    results = PaperFilter(QueryDict("topic=attention&topic=speech&year=2025")).results(1)
+    results = search_page(PaperFilterSet(QueryDict("topic=attention&topic=speech&year=2025")))
     assert sorted(p.pk for p in results.papers) == sorted([corpus["kv"].pk, corpus["speech"].pk])
 
 
 def test_filterset_sorts(corpus):
-    by_title = PaperFilter(QueryDict("sort=title")).results(1).papers
+    by_title = search_page(PaperFilterSet(QueryDict("sort=title"))).papers
     assert [p.display_title for p in by_title] == sorted(p.display_title for p in by_title)
-    newest = PaperFilter(QueryDict("")).results(1).papers
+    newest = search_page(PaperFilterSet(QueryDict(""))).papers
     assert [p.venue.year for p in newest] == [2025, 2025, 2025, 2024, 2024]
 
 
@@ -160,14 +156,14 @@ def test_seed_papers_are_found_by_their_subject(seeds, query, title_start):
 
 
 def test_seed_facets(seeds):
-    results = PaperFilter(QueryDict("")).results(1)
+    results = search_page(PaperFilterSet(QueryDict("")))
     assert results.count == 79
     assert {o.value: o.count for o in results.facets.venue} == {
         "acl-2025": 57,
         "emnlp-2025": 11,
         "emnlp-2024": 11,
     }
-    results = PaperFilter(QueryDict("topic=llm-safety")).results(1)
+    results = search_page(PaperFilterSet(QueryDict("topic=llm-safety")))
     assert [p.title for p in results.papers] == [
         "Layer-Aware Representation Filtering: Purifying Finetuning Data to Preserve LLM Safety Alignment"
     ]
@@ -175,37 +171,34 @@ def test_seed_facets(seeds):
 
 def test_facets_beyond_the_bound_are_estimated_from_the_sample(corpus, monkeypatch):
     """Over EXACT_BOUND matches the counts come from the 1-in-16 sample, scaled and marked."""
-    from papers import querysets
+    from papers import facets
 
     many_papers(40)
     finish()
-    exact = PaperFilter(QueryDict("")).results(1)
+    exact = search_page(PaperFilterSet(QueryDict("")))
     assert not exact.facets.estimated
-    monkeypatch.setattr(querysets, "EXACT_BOUND", 3)
-    sampled = Paper.objects.facets({}, {}, text="")
+    monkeypatch.setattr(facets, "EXACT_BOUND", 3)
+    sampled = Paper.objects.facets({}, text="")
     in_sample = Paper.objects.annotate(bucket=F("id") % 16).filter(bucket=0)
     assert sampled.estimated
     # Without a query the total stays exact; the facet counts are the sample's, times 16.
     assert sampled.total == Paper.objects.count() and not sampled.total_estimated
     expected = {
-        row["venue__slug"]: querysets._estimate(16 * row["n"])
+        row["venue__slug"]: facets.estimate(16 * row["n"])
         for row in in_sample.values("venue__slug").annotate(n=Count("pk"))
     }
     assert {option.value: option.count for option in sampled.venue} == expected
-    assert all(str(option.count).startswith("about ") for option in sampled.venue)
 
 
 def test_newest_order_reads_any_page_from_the_venue_index(corpus):
     """newest_ids gives exactly the ORM's default order, at every offset and under filters."""
-    from papers.filters import order
-
     many_papers(60)
     finish()
-    everything = list(order(Paper.objects.all(), "newest").values_list("pk", flat=True))
+    everything = list(Paper.objects.in_order("newest").values_list("pk", flat=True))
     for offset in (0, 7, 25, len(everything) - 3):
         assert Paper.objects.all().newest_ids(10, offset) == everything[offset : offset + 10]
     cached = Paper.objects.filter(search_vector=querysets_query("cache"))
-    expected = list(order(cached, "newest").values_list("pk", flat=True))
+    expected = list(cached.in_order("newest").values_list("pk", flat=True))
     assert Paper.objects.all().newest_ids(25, 0, "cache") == expected[:25]
 
 

@@ -2,9 +2,8 @@ import json
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db.models import Prefetch
 
-from papers.models import Authorship, Paper
+from papers.models import Paper
 from papers.serializers import paper_record
 
 CHUNK_SIZE = 2000
@@ -19,13 +18,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, output, verbosity, **options):
-        papers = (
-            Paper.objects.select_related("venue")
-            .prefetch_related(
-                "topics", Prefetch("authorships", Authorship.objects.select_related("author"))
-            )
-            .order_by("id")
-        )
+        papers = Paper.objects.with_related().order_by("id")
         try:
             stream = output.open("w", encoding="utf-8", newline="\n") if output else self.stdout
         except OSError as error:

@@ -1,0 +1,354 @@
+"""Searching the collection: the list's parameters, validated once, and the page they ask for.
+
+``PaperFilterSet`` validates every parameter of the list (q, venue, topic, author, year,
+country as filters; sort and page on its form) for the list page, the venue, topic and author
+pages and the JSON API alike; its filters really filter, so ``.qs`` is the whole matching set,
+uncapped (ranked by ``PaperQuerySet.search`` when there is a query). ``search_page`` turns the
+validated parameters into one page of results with bounded work: facets and the total, the
+page's papers ranked or ordered, notices, and what to offer when nothing matches. Values of one
+facet are OR-ed (venue=a&venue=b: either venue), different facets AND-ed; unknown slugs match
+nothing (the filter stays shown so it can be removed).
+"""
+
+import math
+import re
+from dataclasses import dataclass, field
+
+import django_filters
+from django import forms
+from django.core.validators import RegexValidator
+from django.db.models import Q
+
+from .expressions import SAMPLE_EVERY
+from .facets import EXACT_BOUND, Facets
+from .models import Authorship, Paper, PaperTopic, Venue
+from .querysets import CANDIDATE_CAP, web_query
+from .spelling import did_you_mean
+from .text import websearch_text
+
+PAGE_SIZE = 25
+MAX_QUERY_LENGTH = 500
+MAX_VALUES = 20
+MAX_PAGE_DIGITS = 12
+SORTS = [("relevance", "Relevance"), ("newest", "Newest venue first"), ("title", "Title A–Z")]
+FACETS = ("venue", "topic", "author", "year", "country")
+INVALID = "Some of the parameters are not valid."
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ue000\ue001]")
+slug_validator = RegexValidator(
+    r"^[-\w]+\Z", "“%(value)s” is not a valid slug: use letters, digits, - and _."
+)
+
+
+class SlugListField(forms.Field):
+    """Repeated ?name=slug parameters: a list of at most MAX_VALUES slugs."""
+
+    widget = forms.MultipleHiddenInput
+
+    def to_python(self, value):
+        if not value:
+            return []
+        if isinstance(value, str):
+            value = [value]
+        values = list(dict.fromkeys(str(item).strip() for item in value if str(item).strip()))
+        if len(values) > MAX_VALUES:
+            raise forms.ValidationError(f"At most {MAX_VALUES} values are allowed.")
+        return values
+
+    def validate(self, value):
+        super().validate(value)
+        for item in value:
+            if len(item) > 200:
+                raise forms.ValidationError("A slug is at most 200 characters.")
+            slug_validator(item)
+
+
+class SlugListFilter(django_filters.Filter):
+    field_class = SlugListField
+
+
+class PageField(forms.Field):
+    """?page=: a positive whole number in ASCII digits (leading zeros allowed), 1 by default."""
+
+    def to_python(self, value):
+        raw = str(value or "").strip()
+        if not raw:
+            return 1
+        if not re.fullmatch(r"[0-9]+", raw):
+            raise forms.ValidationError(f"page must be a positive whole number, not “{raw[:50]}”.")
+        digits = raw.lstrip("0")
+        if not digits:
+            raise forms.ValidationError("page must be 1 or more.")
+        # Beyond any collection: the page is clamped to the last one (int() of a few thousand
+        # digits would itself fail).
+        return int(digits) if len(digits) <= MAX_PAGE_DIGITS else 10**MAX_PAGE_DIGITS
+
+
+class SearchForm(forms.Form):
+    """The parameters that are not filters: the order and the page."""
+
+    sort = forms.ChoiceField(choices=SORTS, required=False, label="Sort by")
+    page = PageField(required=False)
+
+    def __init__(self, *args, refuse_long_query: bool = False, **kwargs):
+        self.refuse_long_query = refuse_long_query
+        super().__init__(*args, **kwargs)
+
+    def clean_q(self):
+        text = " ".join((self.cleaned_data.get("q") or "").split())
+        if self.refuse_long_query and len(self.data.get("q", "")) > MAX_QUERY_LENGTH:
+            raise forms.ValidationError(f"q is at most {MAX_QUERY_LENGTH} characters.")
+        return text
+
+
+class PaperFilterSet(django_filters.FilterSet):
+    """The list's parameters. ``fixed``: conditions every count and result obeys (a venue,
+    topic or author page); ``refuse_long_query``: the API's rule (a 400) instead of the
+    pages' (the query cut, with a notice)."""
+
+    q = django_filters.CharFilter(method="filter_text", label="Search papers")
+    venue = SlugListFilter(method="filter_facet", label="Venue")
+    topic = SlugListFilter(method="filter_facet", label="Topic")
+    author = django_filters.CharFilter(
+        method="filter_facet", label="Author", max_length=300, validators=[slug_validator]
+    )
+    year = django_filters.NumberFilter(
+        method="filter_facet", label="Year", min_value=1900, max_value=2100, decimal_places=0
+    )
+    country = django_filters.CharFilter(method="filter_facet", label="Country", max_length=100)
+
+    class Meta:
+        model = Paper
+        fields = []
+        form = SearchForm
+
+    def __init__(self, data=None, *, fixed=None, refuse_long_query=False, **kwargs):
+        self.notices: list[str] = []
+        self.fixed = fixed or {}
+        self.refuse_long_query = refuse_long_query
+        super().__init__(self._cleaned_data(data), queryset=Paper.objects.all(), **kwargs)
+
+    def _cleaned_data(self, data):
+        """Control characters out, stacked negations collapsed, a long query cut (pages)."""
+        if data is None:
+            return None
+        data = data.copy()
+        text = websearch_text(_CONTROL.sub(" ", data.get("q", "")))
+        if len(text) > MAX_QUERY_LENGTH and not self.refuse_long_query:
+            text = text[:MAX_QUERY_LENGTH]
+            self.notices.append(
+                f"Your search was longer than {MAX_QUERY_LENGTH} characters; "
+                f"only its first {MAX_QUERY_LENGTH} were used."
+            )
+        if not self.refuse_long_query or len(data.get("q", "")) <= MAX_QUERY_LENGTH:
+            data["q"] = text
+        for name in ("author", "country", "sort", "year"):
+            if name in data:
+                data[name] = _CONTROL.sub("", data.get(name, ""))
+        return data
+
+    @property
+    def form(self):
+        if not hasattr(self, "_form"):
+            Form = self.get_form_class()
+            self._form = Form(
+                self.data if self.is_bound else None,
+                prefix=self.form_prefix,
+                refuse_long_query=self.refuse_long_query,
+            )
+        return self._form
+
+    # --- the filters ---------------------------------------------------------------------
+
+    def filter_text(self, queryset, name, value):
+        return queryset.search(value)
+
+    def filter_facet(self, queryset, name, value):
+        return queryset.filter(self.condition(name, value))
+
+    def filter_queryset(self, queryset):
+        """Every filter, under the fixed conditions, in the chosen order (uncapped)."""
+        filtered = super().filter_queryset(queryset.filter(*self.fixed.values()))
+        return filtered.in_order(self.ordering)
+
+    @staticmethod
+    def condition(name: str, value) -> Q:
+        """The Q on Paper that a facet's value(s) select."""
+        values = value if isinstance(value, list) else [value]
+        if name == "venue":
+            # On venue_id, not through a join: the facet statement evaluates these on the
+            # paper table's own columns (papers/facets.py).
+            return Q(venue_id__in=Venue.objects.filter(slug__in=values).values("id"))
+        if name == "topic":
+            links = PaperTopic.objects.filter(
+                Q(topic__slug__in=values) | Q(topic__redirects__old_slug__in=values)
+            )
+            return Q(pk__in=links.values("paper_id"))
+        if name == "author":
+            authored = Authorship.objects.filter(author__slug=values[0])
+            return Q(pk__in=authored.values("paper_id"))
+        if name == "year":
+            return Q(venue_id__in=Venue.objects.filter(year=int(values[0])).values("id"))
+        return Q(country=values[0])
+
+    # --- cleaned values ------------------------------------------------------------------
+
+    def value(self, name):
+        return self.form.cleaned_data.get(name) if self.is_valid() else None
+
+    @property
+    def text(self) -> str:
+        return self.value("q") or ""
+
+    @property
+    def page_number(self) -> int:
+        return self.value("page") or 1
+
+    @property
+    def ordering(self) -> str:
+        sort = self.value("sort") or ""
+        if sort == "relevance" and not self.text:
+            return "newest"
+        return sort or ("relevance" if self.text else "newest")
+
+    @property
+    def sort_choices(self):
+        return SORTS if self.text else SORTS[1:]
+
+    def active(self) -> dict[str, list[str]]:
+        """The selected values per facet, as strings."""
+        chosen = {}
+        for name in FACETS:
+            value = self.value(name)
+            if value in (None, "", []):
+                continue
+            if name == "year":
+                value = [str(int(value))]
+            chosen[name] = value if isinstance(value, list) else [value]
+        return chosen
+
+    def conditions(self) -> dict[str, Q]:
+        """One Q per active facet."""
+        return {name: self.condition(name, values) for name, values in self.active().items()}
+
+    def error_summary(self) -> tuple[str, dict[str, list[str]]]:
+        """(message, errors by parameter) for the 400 answer of an invalid request."""
+        errors = {name: [str(error) for error in errors] for name, errors in self.errors.items()}
+        if "page" in errors:
+            return errors["page"][0], {}
+        if list(errors) == ["q"]:
+            return errors["q"][0], {}
+        return INVALID, errors
+
+
+@dataclass
+class Results:
+    facets: Facets
+    count: int = 0
+    page: int = 1
+    pages: int = 1
+    papers: list = field(default_factory=list)
+    closest: list = field(default_factory=list)
+    suggestion: str | None = None
+    notices: list[str] = field(default_factory=list)
+
+    @property
+    def has_previous(self):
+        return self.page > 1
+
+    @property
+    def has_next(self):
+        return self.page < self.pages
+
+    @property
+    def start_index(self):
+        return (self.page - 1) * PAGE_SIZE + 1 if self.papers else 0
+
+    @property
+    def end_index(self):
+        return self.start_index + len(self.papers) - 1 if self.papers else 0
+
+    def page_window(self, size: int = 2):
+        """Page numbers to link, with None for a gap: 1 … 4 5 [6] 7 8 … 20."""
+        numbers = sorted(
+            {1, self.pages, *range(max(1, self.page - size), min(self.pages, self.page + size) + 1)}
+        )
+        window, last = [], 0
+        for number in numbers:
+            if number - last > 1:
+                window.append(None)
+            window.append(number)
+            last = number
+        return window
+
+
+def _count_notices(results: Results, ranked: bool) -> None:
+    if results.facets.estimated:
+        counted = "The number of papers and the" if results.facets.total_estimated else "The"
+        results.notices.append(
+            f"{counted} counts beside the results are estimates (from one paper in "
+            f"{SAMPLE_EVERY}): more than {EXACT_BOUND:,} papers match."
+        )
+    if ranked and results.count > CANDIDATE_CAP:
+        results.notices.append(
+            f"{results.count:,} papers match; the best of them are ranked among the first "
+            f"{CANDIDATE_CAP:,} found. Add words or filters to narrow the search."
+        )
+
+
+def _page_ids(filterset: PaperFilterSet, papers, offset: int) -> list[tuple[int, float | None]]:
+    """[(id, score)] of the page's papers, by the filterset's ordering (bounded work)."""
+    text = filterset.text
+    if filterset.ordering == "relevance":
+        return papers.ranked_ids(text, PAGE_SIZE, offset)
+    if filterset.ordering == "newest":
+        return [(pk, None) for pk in papers.newest_ids(PAGE_SIZE, offset, text)]
+    if text:
+        papers = papers.matching(text)
+    ids = papers.in_order(filterset.ordering).values_list("pk", flat=True)
+    return [(pk, None) for pk in ids[offset : offset + PAGE_SIZE]]
+
+
+def search_page(filterset: PaperFilterSet) -> Results:
+    """The page the valid ``filterset`` asks for: facets and the total (1 query), then the
+    page's ids (1) and cards (2); with a query and no match, the closest titles (1) and
+    "did you mean" (≤ 2) instead."""
+    text = filterset.text
+    fixed = Paper.objects.filter(*filterset.fixed.values())
+    conditions = filterset.conditions()
+    facets = fixed.facets(conditions, text)
+    results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
+    ranked = bool(text) and filterset.ordering == "relevance"
+    _count_notices(results, ranked)
+    reachable = min(results.count, CANDIDATE_CAP) if ranked else results.count
+    results.pages = max(1, math.ceil(reachable / PAGE_SIZE))
+    results.page = min(filterset.page_number, results.pages)
+    if filterset.page_number > results.pages and results.count:
+        results.notices.append(f"There are only {results.pages} pages; showing the last.")
+    if results.count:
+        scored = _page_ids(filterset, fixed.filter(*conditions.values()), _offset(results))
+        scores = dict(scored)
+        results.papers = Paper.objects.cards([pk for pk, _ in scored], text)
+        for paper in results.papers:
+            paper.score = scores[paper.pk]
+        if not results.papers and results.page > 1:
+            results.notices.append("No papers on this page: the count was an estimate.")
+    elif text:
+        results.closest = fixed.closest_titles(text)
+        results.suggestion = did_you_mean(text)
+    return results
+
+
+def _offset(results: Results) -> int:
+    return (results.page - 1) * PAGE_SIZE
+
+
+def ranked_matches(queryset, text: str):
+    """The papers of ``queryset`` matching ``text``, annotated with the pages' relevance
+    ``score`` (the admin's search); a number also finds the paper with that id."""
+    text = _CONTROL.sub(" ", text).strip()
+    if not text:
+        return queryset
+    condition = Q(search_vector=web_query(text))
+    if re.fullmatch(r"[0-9]{1,18}", text):
+        condition |= Q(pk=int(text))
+    return queryset.filter(condition).with_relevance(text)

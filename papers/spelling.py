@@ -1,0 +1,114 @@
+"""Spelling suggestions for queries that find nothing, from the collection's own words."""
+
+import re
+
+from django.db import connection
+
+_SPELLING_CANDIDATES_SQL = """
+SELECT t.word, s.stem, l.word, l.documents
+FROM unnest(%s::text[]) AS t(word)
+CROSS JOIN LATERAL (SELECT (ts_lexize('english_stem', t.word))[1] AS stem) AS s
+CROSS JOIN LATERAL (
+    SELECT l.word, l.documents FROM papers_lexeme l
+    WHERE s.stem IS NOT NULL AND l.word %% s.stem AND l.word ~ '^[a-z]+$'
+      AND NOT EXISTS (SELECT 1 FROM papers_lexeme k WHERE k.word = s.stem)
+    ORDER BY similarity(l.word, s.stem) DESC, l.documents DESC, l.word
+    LIMIT 20
+) AS l
+"""
+
+_SURFACE_FORMS_SQL = """
+SELECT DISTINCT c.lexeme, m[1]
+FROM unnest(%s::text[]) AS c(lexeme)
+CROSS JOIN LATERAL (
+    SELECT lower(p.title || ' ' || p.abstract) AS text FROM papers_paper p
+    WHERE p.search_vector @@ plainto_tsquery('simple', c.lexeme)
+    LIMIT 3
+) AS found
+CROSS JOIN LATERAL regexp_matches(
+    found.text, '\\m(' || left(c.lexeme, GREATEST(3, length(c.lexeme) - 1)) || '[a-z]*)', 'g'
+) AS m
+"""
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Optimal string alignment distance: insertions, deletions, substitutions, transpositions."""
+    previous2, previous = None, list(range(len(b) + 1))
+    for i, char_a in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, char_b in enumerate(b, 1):
+            cost = char_a != char_b
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and char_a == b[j - 2] and a[i - 2] == char_b:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def _query_words(text: str) -> list[str]:
+    """The query's alphabetic words of three letters or more, lowercased, once each."""
+    words = []
+    for word in re.findall(r"[A-Za-z]{3,}", text):
+        lowered = word.lower()
+        if lowered not in {"and", "or", "not"} and lowered not in words:
+            words.append(lowered)
+    return words[:8]
+
+
+def _closest_lexemes(cursor, words: list[str]) -> dict[str, tuple]:
+    """For each word whose stem the collection lacks: (distance, -documents, lexeme) of the
+    nearest lexeme by edit distance, the commoner on ties."""
+    best: dict[str, tuple] = {}
+    cursor.execute(_SPELLING_CANDIDATES_SQL, [words])
+    for typed, stem, lexeme, documents in cursor.fetchall():
+        key = (edit_distance(stem, lexeme), -documents, lexeme)
+        if key[0] <= max(2, len(stem) // 3) and (typed not in best or key < best[typed]):
+            best[typed] = key
+    return best
+
+
+def _surface_forms(cursor, lexemes: list[str]) -> dict[str, list[str]]:
+    """How the collection writes each lexeme (stems are not words)."""
+    forms: dict[str, list[str]] = {}
+    cursor.execute(_SURFACE_FORMS_SQL, [lexemes])
+    for lexeme, form in cursor.fetchall():
+        forms.setdefault(lexeme, []).append(form)
+    return forms
+
+
+def _respell(text: str, replacements: dict[str, str]) -> str:
+    """The text with each replaced word swapped, keeping the typed word's capitals."""
+
+    def swap(match):
+        typed = match.group(0)
+        better = replacements.get(typed.lower())
+        if better is None:
+            return typed
+        if typed.isupper() and len(typed) > 1:
+            return better.upper()
+        return better.capitalize() if typed[0].isupper() else better
+
+    return re.sub(r"[A-Za-z]{3,}", swap, text)
+
+
+def did_you_mean(text: str) -> str | None:
+    """The query respelled from the collection's own vocabulary, or None (at most two queries).
+
+    Each alphabetic word whose stem the collection lacks gets the Lexeme words near its stem
+    by trigram similarity (pg_trgm GIN index on Lexeme.word); the closest by edit distance
+    (ties: the commoner) wins and is written as the collection writes it.
+    """
+    words = _query_words(text)
+    if not words:
+        return None
+    with connection.cursor() as cursor:
+        best = _closest_lexemes(cursor, words)
+        if not best:
+            return None
+        forms = _surface_forms(cursor, sorted({key[2] for key in best.values()}))
+    replacements = {}
+    for typed, key in best.items():
+        spelled = sorted(forms.get(key[2], []), key=lambda form: (edit_distance(typed, form), form))
+        if spelled and spelled[0] != typed:
+            replacements[typed] = spelled[0]
+    return _respell(text, replacements) if replacements else None

@@ -1,0 +1,28 @@
+"""Table names for the raw SQL, read from the models (their one definition)."""
+
+from functools import cache
+
+from django.apps import apps
+
+_MODELS = {
+    "paper": "Paper",
+    "venue": "Venue",
+    "topic": "Topic",
+    "paper_topic": "PaperTopic",
+    "removed_topic": "RemovedTopic",
+    "author": "Author",
+    "authorship": "Authorship",
+    "lexeme": "Lexeme",
+    "similarity": "Similarity",
+    "similarity_state": "SimilarityState",
+}
+
+
+@cache
+def table_names() -> dict[str, str]:
+    return {key: apps.get_model("papers", model)._meta.db_table for key, model in _MODELS.items()}
+
+
+def sql(template: str, **values) -> str:
+    """The template with {paper}, {venue} … as table names and any other {name} from values."""
+    return template.format(**table_names(), **values)
