@@ -271,13 +271,12 @@ def _take_fields(survivor: Paper, other: Paper) -> None:
     """Take a duplicate's curated fields the survivor has not curated, fill the survivor's
     empty fields from it, join its related titles and its reviewed mark (unsaved)."""
     concrete = {field.name for field in Paper._meta.concrete_fields}
-    for name in other.curated_fields:
-        if name in survivor.curated_fields:
-            continue
-        survivor.curated_fields = [*survivor.curated_fields, name]
-        if name in concrete:
-            setattr(survivor, name, getattr(other, name))
-    if "abstract" in fill_empty(survivor, other, FILLABLE_FIELDS):
+    taken = [name for name in other.curated_fields if name not in survivor.curated_fields]
+    survivor.curated_fields = [*survivor.curated_fields, *taken]
+    for name in concrete.intersection(taken):
+        setattr(survivor, name, getattr(other, name))
+    taken += fill_empty(survivor, other, FILLABLE_FIELDS)
+    if "abstract" in taken:  # the key loads find the paper by follows its abstract
         survivor.abstract_key = other.abstract_key
     survivor.related_titles = [
         *survivor.related_titles,

@@ -169,6 +169,16 @@ def test_merge_papers_gives_a_filled_abstract_its_key(db):
     assert survivor.curated_fields == []
 
 
+def test_merge_papers_gives_a_taken_curated_abstract_its_key(db):
+    survivor = paper("The survivor's loaded abstract.")
+    duplicate = paper("The duplicate's curated abstract.", curated_fields=["abstract"])
+    curation.merge_papers(survivor, [duplicate])
+    survivor = fresh(survivor)
+    assert survivor.abstract == "The duplicate's curated abstract."
+    assert survivor.abstract_key == abstract_key("The duplicate's curated abstract.")
+    assert survivor.curated_fields == ["abstract"]
+
+
 # Merging topics ----------------------------------------------------------------------------
 
 
