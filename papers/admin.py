@@ -1,9 +1,8 @@
 """The curators' admin: venues, papers, topics and authors.
 
-What a curator changes here is recorded so that later loads never undo it: changed paper and
-venue fields are added to their ``curated_fields``; a topic added to a paper is a ``curator``
-link; a topic taken off a paper leaves a ``RemovedTopic`` that loads and rules respect. Every
-change to topic links refreshes the papers' ``topic_names`` so that search sees it.
+This module only declares the admin pages (lists, filters, forms, actions); what a curator's
+change does — recording it in ``curated_fields`` so that later loads never undo it, curator
+topic links and removals, merges, refreshed names — is done by ``papers.curation``.
 """
 
 from django import forms
@@ -12,14 +11,12 @@ from django.contrib.admin import helpers
 from django.contrib.admin.views.main import ORDER_VAR
 from django.contrib.admin.widgets import AutocompleteSelect
 from django.contrib.postgres.forms import SimpleArrayField
-from django.db import transaction
-from django.db.models import Count, F, Func, Max, Prefetch, Value
+from django.db.models import Count, Prefetch
 from django.template.response import TemplateResponse
 from django.utils.html import format_html
 from django.utils.text import Truncator
 
-from .denormalise import refresh_author_names, refresh_topic_names
-from .loading import FILLABLE_FIELDS
+from . import curation
 from .models import (
     Author,
     Authorship,
@@ -33,18 +30,6 @@ from .models import (
 from .search import ranked_matches
 from .text import abstract_key, websearch_text
 from .topic_rules import rule_matches_nothing, run_topic_rules
-
-CURATOR = PaperTopic.Source.CURATOR
-# When two links of one topic meet (merging papers or topics), the stronger source is kept.
-SOURCE_RANK = {PaperTopic.Source.RULE: 0, PaperTopic.Source.DUMP: 1, PaperTopic.Source.CURATOR: 2}
-# Paper fields whose change in the admin is not a curation of loaded data.
-NOT_CURATED = {"reviewed", "curated_fields"}
-
-
-def add_curated(current: list[str], names) -> list[str]:
-    """The curated field list with the given names added, in a stable order."""
-    return [*current, *sorted(set(names) - set(current))]
-
 
 # Filters --------------------------------------------------------------------------------
 
@@ -410,12 +395,7 @@ class PaperAdmin(IntermediateActionMixin, admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         # On the add page, changed_data names the fields the curator filled in.
-        changed = {name for name in form.changed_data if name not in NOT_CURATED}
-        changed &= {field.name for field in Paper._meta.concrete_fields}
-        if changed:
-            obj.curated_fields = add_curated(obj.curated_fields, changed)
-        if "abstract" in changed:  # the key the loader finds the paper by
-            obj.abstract_key = abstract_key(obj.abstract)
+        curation.record_paper_edit(obj, form.changed_data)
         super().save_model(request, obj, form, change)
 
     def save_related(self, request, form, formsets, change):
@@ -432,11 +412,7 @@ class PaperAdmin(IntermediateActionMixin, admin.ModelAdmin):
                 self.save_formset(request, form, formset, change=change)
             else:
                 self.save_formset(request, form, formset, change=change)
-        if curated - set(paper.curated_fields):
-            paper.curated_fields = add_curated(paper.curated_fields, curated)
-            Paper.objects.filter(pk=paper.pk).update(curated_fields=paper.curated_fields)
-        refresh_topic_names([paper.pk])
-        refresh_author_names([paper.pk])
+        curation.record_paper_links_edit(paper, curated)
 
     def save_topic_links(self, paper, formset) -> bool:
         """Apply the topic inline as a curator's edit; True when the paper's topics changed."""
@@ -453,11 +429,11 @@ class PaperAdmin(IntermediateActionMixin, admin.ModelAdmin):
             if form.has_changed() and not formset._should_delete_form(form):
                 added.add(form.cleaned_data["topic"].pk)
         for obj in formset.new_objects:
-            obj.source = CURATOR
+            obj.source = curation.CURATOR
         removed -= added
         if not added and not removed:
             return False
-        set_topics(paper.pk, add=added, remove=removed)
+        curation.set_topics(paper.pk, add=added, remove=removed)
         return True
 
     # Actions ----------------------------------------------------------------------------
@@ -470,7 +446,7 @@ class PaperAdmin(IntermediateActionMixin, admin.ModelAdmin):
         )
         if form.is_valid():
             topic = form.cleaned_data["topic"]
-            count = add_topic_to_papers(topic, list(queryset.values_list("pk", flat=True)))
+            count = curation.add_topic_to_papers(topic, list(queryset.values_list("pk", flat=True)))
             self.message_user(
                 request, f"Added the topic “{topic}” to {count} papers.", messages.SUCCESS
             )
@@ -495,7 +471,9 @@ class PaperAdmin(IntermediateActionMixin, admin.ModelAdmin):
         )
         if form.is_valid():
             topic = form.cleaned_data["topic"]
-            count = remove_topic_from_papers(topic, list(queryset.values_list("pk", flat=True)))
+            count = curation.remove_topic_from_papers(
+                topic, list(queryset.values_list("pk", flat=True))
+            )
             self.message_user(
                 request,
                 f"Removed the topic “{topic}” from {count} papers; "
@@ -522,7 +500,7 @@ class PaperAdmin(IntermediateActionMixin, admin.ModelAdmin):
             queryset,
             noun="papers",
             order="pk",
-            merge=merge_papers,
+            merge=curation.merge_papers,
             report=lambda survivor, others: (
                 f"Merged {len(others)} papers into “{survivor.display_title}”."
             ),
@@ -536,7 +514,7 @@ class PaperAdmin(IntermediateActionMixin, admin.ModelAdmin):
 
     @admin.action(description="Mark the selected papers as reviewed", permissions=["change"])
     def mark_reviewed(self, request, queryset):
-        count = queryset.update(reviewed=True)
+        count = curation.mark_reviewed(queryset)
         self.message_user(request, f"Marked {count} papers as reviewed.", messages.SUCCESS)
 
     @admin.action(
@@ -545,198 +523,6 @@ class PaperAdmin(IntermediateActionMixin, admin.ModelAdmin):
     def apply_rules_to_papers(self, request, queryset):
         run = run_topic_rules(paper_ids=list(queryset.values_list("pk", flat=True)))
         self.message_user(request, f"Topic rules: {run}.", messages.SUCCESS)
-
-
-# Topic-link operations (shared by the form, the actions and the merges) ------------------
-
-
-def set_topics(paper_id: int, add=(), remove=()) -> None:
-    """A curator's topic changes on one paper: added as curator links, removed remembered."""
-    add, remove = set(add), set(remove) - set(add)
-    with transaction.atomic():
-        if remove:
-            PaperTopic.objects.filter(paper_id=paper_id, topic_id__in=remove).delete()
-            RemovedTopic.objects.bulk_create(
-                [RemovedTopic(paper_id=paper_id, topic_id=topic_id) for topic_id in remove],
-                ignore_conflicts=True,
-            )
-        if add:
-            RemovedTopic.objects.filter(paper_id=paper_id, topic_id__in=add).delete()
-            PaperTopic.objects.bulk_create(
-                [PaperTopic(paper_id=paper_id, topic_id=t, source=CURATOR) for t in add],
-                update_conflicts=True,
-                unique_fields=["paper", "topic"],
-                update_fields=["source"],
-            )
-
-
-def add_topic_to_papers(topic: Topic, paper_ids: list[int]) -> int:
-    """Give the papers the topic as a curator's link; returns the number of papers changed."""
-    with transaction.atomic():
-        have = set(
-            PaperTopic.objects.filter(topic=topic, paper_id__in=paper_ids)
-            .exclude(source=PaperTopic.Source.RULE)
-            .values_list("paper_id", flat=True)
-        )
-        wanting = [pk for pk in paper_ids if pk not in have]
-        RemovedTopic.objects.filter(topic=topic, paper_id__in=wanting).delete()
-        # A rule link the curator confirms becomes a curator link (rules no longer own it).
-        PaperTopic.objects.bulk_create(
-            [PaperTopic(paper_id=pk, topic=topic, source=CURATOR) for pk in wanting],
-            update_conflicts=True,
-            unique_fields=["paper", "topic"],
-            update_fields=["source"],
-        )
-        mark_topics_curated(wanting)
-        refresh_topic_names(wanting)
-    return len(wanting)
-
-
-def remove_topic_from_papers(topic: Topic, paper_ids: list[int]) -> int:
-    """Take the topic off the papers that have it and remember it; returns how many."""
-    with transaction.atomic():
-        having = list(
-            PaperTopic.objects.filter(topic=topic, paper_id__in=paper_ids).values_list(
-                "paper_id", flat=True
-            )
-        )
-        PaperTopic.objects.filter(topic=topic, paper_id__in=having).delete()
-        RemovedTopic.objects.bulk_create(
-            [RemovedTopic(paper_id=pk, topic=topic) for pk in having], ignore_conflicts=True
-        )
-        mark_topics_curated(having)
-        refresh_topic_names(having)
-    return len(having)
-
-
-def mark_topics_curated(paper_ids) -> None:
-    """Record "topics" as curated on the papers (one statement)."""
-    Paper.objects.filter(pk__in=list(paper_ids)).exclude(
-        curated_fields__contains=["topics"]
-    ).update(
-        curated_fields=Func(
-            F("curated_fields"),
-            Value("topics"),
-            function="array_append",
-            output_field=Paper._meta.get_field("curated_fields"),
-        )
-    )
-
-
-def _keep_stronger(target: PaperTopic, source: str) -> None:
-    if SOURCE_RANK[source] > SOURCE_RANK[target.source]:
-        target.source = source
-        target.save(update_fields=["source"])
-
-
-def merge_papers(survivor: Paper, others: list[Paper]) -> Paper:
-    """Fold duplicate papers into the survivor, then delete them.
-
-    Topic links move (the stronger source wins when both have a topic), a curator's removal
-    moves unless the survivor's curator chose that topic, authors are appended, related titles
-    joined; fields a curator set on a duplicate (and not on the survivor) are taken with their
-    values, and the survivor's empty fields are filled from the duplicates.
-    """
-    other_ids = [paper.pk for paper in others]
-    with transaction.atomic():
-        links = {link.topic_id: link for link in survivor.topic_links.all()}
-        removed = set(survivor.removed_topics.values_list("topic_id", flat=True))
-        for link in PaperTopic.objects.filter(paper_id__in=other_ids).order_by("pk"):
-            if link.topic_id in removed:
-                continue
-            if link.topic_id in links:
-                _keep_stronger(links[link.topic_id], link.source)
-            else:
-                links[link.topic_id] = PaperTopic.objects.create(
-                    paper=survivor, topic_id=link.topic_id, source=link.source
-                )
-        for topic_id in set(
-            RemovedTopic.objects.filter(paper_id__in=other_ids).values_list("topic_id", flat=True)
-        ):
-            link = links.get(topic_id)
-            if link is not None and link.source == CURATOR:
-                continue
-            if link is not None:
-                link.delete()
-            RemovedTopic.objects.get_or_create(paper=survivor, topic_id=topic_id)
-
-        authors = list(survivor.authorships.values_list("author_id", flat=True))
-        position = survivor.authorships.aggregate(last=Max("position"))["last"] or 0
-        for authorship in Authorship.objects.filter(paper_id__in=other_ids).order_by(
-            "paper_id", "position"
-        ):
-            if authorship.author_id not in authors:
-                position += 1
-                authors.append(authorship.author_id)
-                Authorship.objects.create(
-                    paper=survivor, author_id=authorship.author_id, position=position
-                )
-
-        curated = list(survivor.curated_fields)
-        for other in others:
-            for name in other.curated_fields:
-                if name in curated:
-                    continue
-                curated.append(name)
-                if name in {f.name for f in Paper._meta.concrete_fields}:
-                    setattr(survivor, name, getattr(other, name))
-            for name in FILLABLE_FIELDS:
-                if not getattr(survivor, name) and getattr(other, name):
-                    setattr(survivor, name, getattr(other, name))
-                    if name == "abstract":
-                        survivor.abstract_key = other.abstract_key
-            survivor.related_titles = [
-                *survivor.related_titles,
-                *(t for t in other.related_titles if t not in survivor.related_titles),
-            ]
-            survivor.reviewed = survivor.reviewed or other.reviewed
-        survivor.curated_fields = curated
-        # Delete first: the survivor may take over a unique external ID or abstract key.
-        Paper.objects.filter(pk__in=other_ids).delete()
-        survivor.save()
-        refresh_topic_names([survivor.pk])
-        refresh_author_names([survivor.pk])
-    return survivor
-
-
-def merge_topics(survivor: Topic, others: list[Topic]) -> Topic:
-    """Fold topics into the survivor: papers move over, old slugs redirect to it, rules join."""
-    other_ids = [topic.pk for topic in others]
-    with transaction.atomic():
-        papers = set(
-            PaperTopic.objects.filter(topic_id__in=[survivor.pk, *other_ids]).values_list(
-                "paper_id", flat=True
-            )
-        )
-        links = {link.paper_id: link for link in survivor.paper_links.all()}
-        removed = set(survivor.removals.values_list("paper_id", flat=True))
-        for link in PaperTopic.objects.filter(topic_id__in=other_ids).order_by("pk"):
-            if link.paper_id in links:
-                _keep_stronger(links[link.paper_id], link.source)
-                link.delete()
-            elif link.paper_id in removed:
-                link.delete()
-            else:
-                link.topic = survivor
-                link.save(update_fields=["topic"])
-                links[link.paper_id] = link
-        for removal in RemovedTopic.objects.filter(topic_id__in=other_ids):
-            if removal.paper_id not in links and removal.paper_id not in removed:
-                RemovedTopic.objects.create(paper_id=removal.paper_id, topic=survivor)
-                removed.add(removal.paper_id)
-        rules = [survivor.rule.strip(), *(other.rule.strip() for other in others)]
-        survivor.rule = " or ".join(dict.fromkeys(rule for rule in rules if rule))
-        if not survivor.description:
-            survivor.description = next((o.description for o in others if o.description), "")
-        TopicRedirect.objects.filter(topic_id__in=other_ids).update(topic=survivor)
-        for other in others:
-            TopicRedirect.objects.update_or_create(
-                old_slug=other.slug, defaults={"topic": survivor}
-            )
-        Topic.objects.filter(pk__in=other_ids).delete()
-        survivor.save()
-        refresh_topic_names(papers)
-    return survivor
 
 
 # Topics ---------------------------------------------------------------------------------
@@ -766,12 +552,7 @@ class TopicAdmin(IntermediateActionMixin, admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         old_slug = form.initial.get("slug") if change else None
         super().save_model(request, obj, form, change)
-        if old_slug and old_slug != obj.slug:
-            TopicRedirect.objects.update_or_create(old_slug=old_slug, defaults={"topic": obj})
-        # A live slug is never also a redirect.
-        TopicRedirect.objects.filter(old_slug=obj.slug).delete()
-        if change and "name" in form.changed_data:
-            refresh_topic_names(obj.paper_links.values_list("paper_id", flat=True))
+        curation.record_topic_edit(obj, old_slug, renamed=change and "name" in form.changed_data)
         if change and "rule" in form.changed_data:
             self.message_user(
                 request,
@@ -781,16 +562,10 @@ class TopicAdmin(IntermediateActionMixin, admin.ModelAdmin):
             )
 
     def delete_model(self, request, obj):
-        papers = list(obj.paper_links.values_list("paper_id", flat=True))
-        super().delete_model(request, obj)
-        refresh_topic_names(papers)
+        curation.delete_topics(Topic.objects.filter(pk=obj.pk))
 
     def delete_queryset(self, request, queryset):
-        papers = list(
-            PaperTopic.objects.filter(topic__in=queryset).values_list("paper_id", flat=True)
-        )
-        super().delete_queryset(request, queryset)
-        refresh_topic_names(papers)
+        curation.delete_topics(queryset)
 
     @admin.action(description="Merge the selected topics", permissions=["change", "delete"])
     def merge_topics(self, request, queryset):
@@ -799,7 +574,7 @@ class TopicAdmin(IntermediateActionMixin, admin.ModelAdmin):
             queryset,
             noun="topics",
             order="name",
-            merge=merge_topics,
+            merge=curation.merge_topics,
             report=lambda survivor, others: (
                 f"Merged {', '.join(f'“{other}”' for other in others)} into “{survivor}”; "
                 "the old addresses redirect to it."
@@ -853,9 +628,8 @@ class VenueAdmin(admin.ModelAdmin):
         return venue.paper_count
 
     def save_model(self, request, obj, form, change):
-        changed = set(form.changed_data) - {"curated_fields", "slug"} if change else set()
-        if changed:
-            obj.curated_fields = add_curated(obj.curated_fields, changed)
+        if change:
+            curation.record_venue_edit(obj, form.changed_data)
         super().save_model(request, obj, form, change)
 
 
@@ -875,5 +649,5 @@ class AuthorAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
-        if change and "name" in form.changed_data:
-            refresh_author_names(obj.authorships.values_list("paper_id", flat=True))
+        if change:
+            curation.record_author_edit(obj, form.changed_data)

@@ -16,6 +16,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.text import slugify
 
+from .curation import FILLABLE_FIELDS, fill_empty
 from .denormalise import refresh_author_names, refresh_lexemes, refresh_topic_names
 from .dumps import venue_in_line
 from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
@@ -29,18 +30,6 @@ BATCH_SIZE = 2000
 # After this many new papers the planner's statistics are refreshed before the statements
 # that join the new rows: on a fresh database, stale statistics make them quadratic.
 ANALYZE_AFTER = 1000
-# Paper fields a source may fill when the collection has them empty.
-FILLABLE_FIELDS = (
-    "title",
-    "abstract",
-    "country",
-    "presentation_format",
-    "external_id",
-    "pages",
-    "doi",
-    "url",
-    "bibkey",
-)
 VENUE_FIELDS = tuple(f.name for f in fields(VenueRecord) if f.name not in {"name", "parent"})
 
 
@@ -116,9 +105,7 @@ def _merge_records(
     for parsed in parsed_files:
         for venue in parsed.venues:
             known = venues.setdefault(venue.name, VenueRecord(name=venue.name))
-            for name in (*VENUE_FIELDS, "parent"):
-                if not getattr(known, name) and getattr(venue, name):
-                    setattr(known, name, getattr(venue, name))
+            fill_empty(known, venue, (*VENUE_FIELDS, "parent"))
         for paper in parsed.papers:
             paper.source_file = paper.source_file or parsed.source
             keys = _record_keys(paper)
@@ -163,9 +150,7 @@ def _same_paper_possible(external_id: str | None, other_external_id: str | None)
 
 
 def _merge_record(kept: PaperRecord, other: PaperRecord) -> None:
-    for name in FILLABLE_FIELDS:
-        if not getattr(kept, name) and getattr(other, name):
-            setattr(kept, name, getattr(other, name))
+    fill_empty(kept, other, FILLABLE_FIELDS)
     kept.topics.extend(topic for topic in other.topics if topic not in kept.topics)
     kept.related_titles.extend(t for t in other.related_titles if t not in kept.related_titles)
     if not kept.authors:
@@ -248,7 +233,7 @@ class RecordWriter:
             venue = venues[name]
             if not record.acronym and (match := venue_in_line(name)):
                 record.acronym, record.year = match["acronym"], int(match["year"])
-            if self._fill(venue, record, VENUE_FIELDS) and venue not in new:
+            if fill_empty(venue, record, VENUE_FIELDS, venue.curated_fields) and venue not in new:
                 changed.append(venue)
         Venue.objects.bulk_create(new)
         for name, record in records.items():
@@ -262,17 +247,6 @@ class RecordWriter:
             Venue.objects.bulk_update(changed, [*VENUE_FIELDS, "parent"])
         self.summary.venues_new = len(new)
         return venues
-
-    @staticmethod
-    def _fill(target, record, names) -> list[str]:
-        """Copy the record's non-empty values into the target's empty, uncurated fields."""
-        filled = []
-        for name in names:
-            value = getattr(record, name)
-            if value and not getattr(target, name) and name not in target.curated_fields:
-                setattr(target, name, value)
-                filled.append(name)
-        return filled
 
     # Topics -------------------------------------------------------------
 
@@ -360,7 +334,7 @@ class RecordWriter:
                 paper = self.new_paper(record, venues[record.venue], topics)
                 new.append(paper)
             else:
-                filled = self._fill(paper, record, FILLABLE_FIELDS)
+                filled = fill_empty(paper, record, FILLABLE_FIELDS, paper.curated_fields)
                 if "abstract" in filled:
                     paper.abstract_key = abstract_key(paper.abstract)
                     filled.append("abstract_key")

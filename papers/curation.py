@@ -1,0 +1,338 @@
+"""Curation: what a curator changes, recorded so that later loads never undo it.
+
+Changed paper and venue fields are added to their ``curated_fields``; a topic added to a paper
+is a ``curator`` link; a topic taken off a paper leaves a ``RemovedTopic`` that loads and rules
+respect. Every change to topic links or author lists refreshes the papers' ``topic_names`` and
+``author_names`` so that search sees it. Duplicate papers and topics are merged here, and
+``fill_empty`` is the one rule for filling empty fields, shared with the loader.
+"""
+
+from django.db import transaction
+from django.db.models import F, Func, Max, Value
+
+from .denormalise import refresh_author_names, refresh_topic_names
+from .models import Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect
+from .text import abstract_key
+
+# Paper fields a source (a load, or a merged duplicate) may fill when the paper has them empty.
+FILLABLE_FIELDS = (
+    "title",
+    "abstract",
+    "country",
+    "presentation_format",
+    "external_id",
+    "pages",
+    "doi",
+    "url",
+    "bibkey",
+)
+CURATOR = PaperTopic.Source.CURATOR
+# When two links of one topic meet (merging papers or topics), the stronger source is kept.
+SOURCE_RANK = {PaperTopic.Source.RULE: 0, PaperTopic.Source.DUMP: 1, PaperTopic.Source.CURATOR: 2}
+# Paper fields whose change in the admin is not a curation of loaded data.
+NOT_CURATED = {"reviewed", "curated_fields"}
+# Venue fields whose change is not a curation: the slug is the venue's address, not loaded.
+VENUE_NOT_CURATED = {"curated_fields", "slug"}
+
+
+def add_curated(current: list[str], names) -> list[str]:
+    """The curated field list with the given names added, in a stable order."""
+    return [*current, *sorted(set(names) - set(current))]
+
+
+def fill_empty(target, source, names, protected=()) -> list[str]:
+    """Copy the source's non-empty values into the target's empty fields, leaving the
+    protected ones alone; returns the names filled, in the order given."""
+    filled = []
+    for name in names:
+        value = getattr(source, name)
+        if value and not getattr(target, name) and name not in protected:
+            setattr(target, name, value)
+            filled.append(name)
+    return filled
+
+
+# Recording a curator's edits -------------------------------------------------------------
+
+
+def record_paper_edit(paper: Paper, changed_fields) -> None:
+    """Before a paper is saved: record the fields the curator changed (or, on a new paper,
+    filled in) as curated, and give a changed abstract the key loads find the paper by."""
+    concrete = {field.name for field in Paper._meta.concrete_fields}
+    changed = (set(changed_fields) - NOT_CURATED) & concrete
+    if changed:
+        paper.curated_fields = add_curated(paper.curated_fields, changed)
+    if "abstract" in changed:
+        paper.abstract_key = abstract_key(paper.abstract)
+
+
+def record_paper_links_edit(paper: Paper, curated) -> None:
+    """After a curator edited a saved paper's links: record ``curated`` ("topics",
+    "authors") as curated fields and refresh the paper's topic and author names."""
+    if set(curated) - set(paper.curated_fields):
+        paper.curated_fields = add_curated(paper.curated_fields, curated)
+        Paper.objects.filter(pk=paper.pk).update(curated_fields=paper.curated_fields)
+    refresh_topic_names([paper.pk])
+    refresh_author_names([paper.pk])
+
+
+def record_venue_edit(venue, changed_fields) -> None:
+    """Before a venue is saved: record the fields the curator changed as curated."""
+    changed = set(changed_fields) - VENUE_NOT_CURATED
+    if changed:
+        venue.curated_fields = add_curated(venue.curated_fields, changed)
+
+
+def record_topic_edit(topic: Topic, old_slug: str | None = None, renamed: bool = False) -> None:
+    """After a topic is saved: its old slug redirects to it, its live slug is no redirect,
+    and a renamed topic's papers get their topic names refreshed."""
+    if old_slug and old_slug != topic.slug:
+        TopicRedirect.objects.update_or_create(old_slug=old_slug, defaults={"topic": topic})
+    TopicRedirect.objects.filter(old_slug=topic.slug).delete()
+    if renamed:
+        refresh_topic_names(topic.paper_links.values_list("paper_id", flat=True))
+
+
+def record_author_edit(author, changed_fields) -> None:
+    """After an author is saved: a renamed author's papers get their author names refreshed."""
+    if "name" in changed_fields:
+        refresh_author_names(author.authorships.values_list("paper_id", flat=True))
+
+
+def delete_topics(topics) -> None:
+    """Delete the topics (a queryset) and refresh the topic names of the papers they were on."""
+    with transaction.atomic():
+        papers = list(
+            PaperTopic.objects.filter(topic__in=topics).values_list("paper_id", flat=True)
+        )
+        topics.delete()
+        refresh_topic_names(papers)
+
+
+def mark_reviewed(papers) -> int:
+    """Mark the papers (a queryset) as reviewed; returns how many."""
+    return papers.update(reviewed=True)
+
+
+# Topic links -----------------------------------------------------------------------------
+
+
+def set_topics(paper_id: int, add=(), remove=()) -> None:
+    """A curator's topic changes on one paper: added as curator links, removed remembered."""
+    add, remove = set(add), set(remove) - set(add)
+    with transaction.atomic():
+        if remove:
+            PaperTopic.objects.filter(paper_id=paper_id, topic_id__in=remove).delete()
+            RemovedTopic.objects.bulk_create(
+                [RemovedTopic(paper_id=paper_id, topic_id=topic_id) for topic_id in remove],
+                ignore_conflicts=True,
+            )
+        if add:
+            RemovedTopic.objects.filter(paper_id=paper_id, topic_id__in=add).delete()
+            PaperTopic.objects.bulk_create(
+                [PaperTopic(paper_id=paper_id, topic_id=t, source=CURATOR) for t in add],
+                update_conflicts=True,
+                unique_fields=["paper", "topic"],
+                update_fields=["source"],
+            )
+
+
+def add_topic_to_papers(topic: Topic, paper_ids: list[int]) -> int:
+    """Give the papers the topic as a curator's link; returns the number of papers changed."""
+    with transaction.atomic():
+        have = set(
+            PaperTopic.objects.filter(topic=topic, paper_id__in=paper_ids)
+            .exclude(source=PaperTopic.Source.RULE)
+            .values_list("paper_id", flat=True)
+        )
+        wanting = [pk for pk in paper_ids if pk not in have]
+        RemovedTopic.objects.filter(topic=topic, paper_id__in=wanting).delete()
+        # A rule link the curator confirms becomes a curator link (rules no longer own it).
+        PaperTopic.objects.bulk_create(
+            [PaperTopic(paper_id=pk, topic=topic, source=CURATOR) for pk in wanting],
+            update_conflicts=True,
+            unique_fields=["paper", "topic"],
+            update_fields=["source"],
+        )
+        mark_topics_curated(wanting)
+        refresh_topic_names(wanting)
+    return len(wanting)
+
+
+def remove_topic_from_papers(topic: Topic, paper_ids: list[int]) -> int:
+    """Take the topic off the papers that have it and remember it; returns how many."""
+    with transaction.atomic():
+        having = list(
+            PaperTopic.objects.filter(topic=topic, paper_id__in=paper_ids).values_list(
+                "paper_id", flat=True
+            )
+        )
+        PaperTopic.objects.filter(topic=topic, paper_id__in=having).delete()
+        RemovedTopic.objects.bulk_create(
+            [RemovedTopic(paper_id=pk, topic=topic) for pk in having], ignore_conflicts=True
+        )
+        mark_topics_curated(having)
+        refresh_topic_names(having)
+    return len(having)
+
+
+def mark_topics_curated(paper_ids) -> None:
+    """Record "topics" as curated on the papers (one statement)."""
+    Paper.objects.filter(pk__in=list(paper_ids)).exclude(
+        curated_fields__contains=["topics"]
+    ).update(
+        curated_fields=Func(
+            F("curated_fields"),
+            Value("topics"),
+            function="array_append",
+            output_field=Paper._meta.get_field("curated_fields"),
+        )
+    )
+
+
+def _keep_stronger(target: PaperTopic, source: str) -> None:
+    if SOURCE_RANK[source] > SOURCE_RANK[target.source]:
+        target.source = source
+        target.save(update_fields=["source"])
+
+
+# Merging papers --------------------------------------------------------------------------
+
+
+def merge_papers(survivor: Paper, others: list[Paper]) -> Paper:
+    """Fold duplicate papers into the survivor, then delete them.
+
+    Topic links move (the stronger source wins when both have a topic), a curator's removal
+    moves unless the survivor's curator chose that topic, authors are appended, related titles
+    joined; fields a curator set on a duplicate (and not on the survivor) are taken with their
+    values, and the survivor's empty fields are filled from the duplicates.
+    """
+    other_ids = [paper.pk for paper in others]
+    with transaction.atomic():
+        links = _move_paper_links(survivor, other_ids)
+        _move_paper_removals(survivor, other_ids, links)
+        _append_authors(survivor, other_ids)
+        for other in others:
+            _take_fields(survivor, other)
+        # Delete first: the survivor may take over a unique external ID.
+        Paper.objects.filter(pk__in=other_ids).delete()
+        survivor.save()
+        refresh_topic_names([survivor.pk])
+        refresh_author_names([survivor.pk])
+    return survivor
+
+
+def _move_paper_links(survivor: Paper, other_ids: list[int]) -> dict[int, PaperTopic]:
+    """Give the survivor the duplicates' topic links it has not removed; returns its links
+    by topic id."""
+    links = {link.topic_id: link for link in survivor.topic_links.all()}
+    removed = set(survivor.removed_topics.values_list("topic_id", flat=True))
+    for link in PaperTopic.objects.filter(paper_id__in=other_ids).order_by("pk"):
+        if link.topic_id in removed:
+            continue
+        if link.topic_id in links:
+            _keep_stronger(links[link.topic_id], link.source)
+        else:
+            links[link.topic_id] = PaperTopic.objects.create(
+                paper=survivor, topic_id=link.topic_id, source=link.source
+            )
+    return links
+
+
+def _move_paper_removals(survivor: Paper, other_ids: list[int], links) -> None:
+    """A duplicate's removal moves to the survivor, unless its curator chose that topic."""
+    for topic_id in set(
+        RemovedTopic.objects.filter(paper_id__in=other_ids).values_list("topic_id", flat=True)
+    ):
+        link = links.get(topic_id)
+        if link is not None and link.source == CURATOR:
+            continue
+        if link is not None:
+            link.delete()
+        RemovedTopic.objects.get_or_create(paper=survivor, topic_id=topic_id)
+
+
+def _append_authors(survivor: Paper, other_ids: list[int]) -> None:
+    """The duplicates' authors the survivor lacks, after its own, in the duplicates' order."""
+    authors = list(survivor.authorships.values_list("author_id", flat=True))
+    position = survivor.authorships.aggregate(last=Max("position"))["last"] or 0
+    for authorship in Authorship.objects.filter(paper_id__in=other_ids).order_by(
+        "paper_id", "position"
+    ):
+        if authorship.author_id not in authors:
+            position += 1
+            authors.append(authorship.author_id)
+            Authorship.objects.create(
+                paper=survivor, author_id=authorship.author_id, position=position
+            )
+
+
+def _take_fields(survivor: Paper, other: Paper) -> None:
+    """Take a duplicate's curated fields the survivor has not curated, fill the survivor's
+    empty fields from it, join its related titles and its reviewed mark (unsaved)."""
+    concrete = {field.name for field in Paper._meta.concrete_fields}
+    taken = [name for name in other.curated_fields if name not in survivor.curated_fields]
+    survivor.curated_fields = [*survivor.curated_fields, *taken]
+    for name in concrete.intersection(taken):
+        setattr(survivor, name, getattr(other, name))
+    taken += fill_empty(survivor, other, FILLABLE_FIELDS)
+    if "abstract" in taken:  # the key loads find the paper by follows its abstract
+        survivor.abstract_key = other.abstract_key
+    survivor.related_titles = [
+        *survivor.related_titles,
+        *(t for t in other.related_titles if t not in survivor.related_titles),
+    ]
+    survivor.reviewed = survivor.reviewed or other.reviewed
+
+
+# Merging topics --------------------------------------------------------------------------
+
+
+def merge_topics(survivor: Topic, others: list[Topic]) -> Topic:
+    """Fold topics into the survivor: papers move over, old slugs redirect to it, rules join."""
+    other_ids = [topic.pk for topic in others]
+    with transaction.atomic():
+        papers = set(
+            PaperTopic.objects.filter(topic_id__in=[survivor.pk, *other_ids]).values_list(
+                "paper_id", flat=True
+            )
+        )
+        _move_topic_links_and_removals(survivor, other_ids)
+        rules = [survivor.rule.strip(), *(other.rule.strip() for other in others)]
+        survivor.rule = " or ".join(dict.fromkeys(rule for rule in rules if rule))
+        for other in others:
+            fill_empty(survivor, other, ("description",))
+        _redirect_topics(survivor, others)
+        Topic.objects.filter(pk__in=other_ids).delete()
+        survivor.save()
+        refresh_topic_names(papers)
+    return survivor
+
+
+def _move_topic_links_and_removals(survivor: Topic, other_ids: list[int]) -> None:
+    """The other topics' links move to the survivor (the stronger source wins; none where
+    the survivor was removed), then their removals on papers the survivor is not on."""
+    links = {link.paper_id: link for link in survivor.paper_links.all()}
+    removed = set(survivor.removals.values_list("paper_id", flat=True))
+    for link in PaperTopic.objects.filter(topic_id__in=other_ids).order_by("pk"):
+        if link.paper_id in links:
+            _keep_stronger(links[link.paper_id], link.source)
+            link.delete()
+        elif link.paper_id in removed:
+            link.delete()
+        else:
+            link.topic = survivor
+            link.save(update_fields=["topic"])
+            links[link.paper_id] = link
+    for removal in RemovedTopic.objects.filter(topic_id__in=other_ids):
+        if removal.paper_id not in links and removal.paper_id not in removed:
+            RemovedTopic.objects.create(paper_id=removal.paper_id, topic=survivor)
+            removed.add(removal.paper_id)
+
+
+def _redirect_topics(survivor: Topic, others: list[Topic]) -> None:
+    """The others' slugs, and the redirects to them, lead to the survivor."""
+    other_ids = [topic.pk for topic in others]
+    TopicRedirect.objects.filter(topic_id__in=other_ids).update(topic=survivor)
+    for other in others:
+        TopicRedirect.objects.update_or_create(old_slug=other.slug, defaults={"topic": survivor})
