@@ -7,11 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from papers.models import Paper, Topic, TopicRedirect
-from tests import factories
 from tests.factories import finish, make_paper, make_venue, many_papers
-
-# Shared fixtures, bound here so pytest finds them in this module.
-corpus = factories.corpus
 
 pytestmark = pytest.mark.django_db
 

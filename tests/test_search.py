@@ -7,11 +7,7 @@ from django.http import QueryDict
 from papers.filters import PaperFilter
 from papers.models import Paper
 from papers.querysets import MARK_START, MARK_STOP, did_you_mean
-from tests import factories
 from tests.factories import finish, make_paper, many_papers
-
-# Shared fixtures, bound here so pytest finds them in this module.
-corpus = factories.corpus
 
 pytestmark = pytest.mark.django_db
 
