@@ -16,6 +16,38 @@ def fitted(seeds):
     return similarity.refresh_embeddings(force=True)
 
 
+@pytest.fixture
+def unfitted(seeds):
+    """The seeds with no fitted model, as before the first refresh (or where numpy is
+    missing): no paper has a row in papers_similarity, so similar_to takes the text path."""
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM papers_similarity")
+        cursor.execute("DELETE FROM papers_similarity_state")
+
+
+# MLWQ's five most similar papers on each path (the untitled ones by their derived title).
+TEXT_PATH_TOP = [
+    "Large language models (LLMs) are increasingly used across research and industry…",
+    "Rethinking Token Reduction for State Space Models",
+    "A Middle Path for On-Premises LLM Deployment: Preserving Privacy Without Sacrificing "
+    "Model Confidentiality",
+    "AnchorAttention: Difference-Aware Sparse Attention with Stripe Granularity",
+    "Large language models (LLMs) have made significant strides in code acceleration (CA) tasks",
+]
+FITTED_PATH_TOP = [
+    "Large language models (LLMs) are increasingly used across research and industry…",
+    "Rethinking Token Reduction for State Space Models",
+    "A Generic Method for Fine-grained Category Discovery in Natural Language Texts",
+    "AnchorAttention: Difference-Aware Sparse Attention with Stripe Granularity",
+    "A Middle Path for On-Premises LLM Deployment: Preserving Privacy Without Sacrificing "
+    "Model Confidentiality",
+]
+
+
+def titles(papers) -> list[str]:
+    return [paper.display_title for paper in papers]
+
+
 def _mlwq():
     return Paper.objects.get(title=MLWQ)
 
@@ -59,21 +91,24 @@ def test_quantization_paper_finds_efficiency_papers(fitted):
     assert all(len(item.shared_terms) <= 8 for item in similar)
 
 
-def test_similar_to_uses_two_queries_on_both_paths(seeds, django_assert_num_queries):
+def test_similar_to_uses_two_queries_on_both_paths(unfitted, django_assert_num_queries):
     paper = _mlwq()
     with django_assert_num_queries(2):
         text_path = Paper.objects.similar_to(paper, 5)
-    similarity.refresh_embeddings()
+    assert similarity.refresh_embeddings()["skipped"] is False
     with django_assert_num_queries(2):
         fitted_path = Paper.objects.similar_to(paper, 5)
-    assert text_path and fitted_path
+    assert titles(text_path) == TEXT_PATH_TOP
+    assert titles(fitted_path) == FITTED_PATH_TOP
     assert paper.pk not in [item.pk for item in text_path + fitted_path]
 
 
-def test_text_path_without_embeddings(seeds):
+def test_text_path_without_embeddings(unfitted):
     """No refresh (or no numpy): the full-text "more like this" still answers."""
     similar = Paper.objects.similar_to(_mlwq(), 10)
-    assert similar and all(item.shared_terms for item in similar)
+    assert len(similar) == 10
+    assert titles(similar[:5]) == TEXT_PATH_TOP
+    assert all(item.shared_terms for item in similar)  # found by the words they share
     scores = [item.score for item in similar]
     assert scores == sorted(scores, reverse=True)
 
