@@ -134,9 +134,10 @@ class _TreeBuilder(HTMLParser):
         self.open[-1].children.append(data)
 
 
-def parse(content: str | bytes) -> Node:
-    """A page (or a response's content) as a tree of Nodes; attribute names with "-" are
-    spelled with "_" (aria_current, data_copy_target) so they can be keyword arguments."""
+def parse(content) -> Node:
+    """A response, or HTML text, as a tree of Nodes; attribute names with "-" are spelled
+    with "_" (aria_current, data_copy_target) so they can be keyword arguments."""
+    content = getattr(content, "content", content)
     if isinstance(content, bytes):
         content = content.decode()
     builder = _TreeBuilder()
