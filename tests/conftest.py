@@ -1,4 +1,5 @@
-"""Shared fixtures: the seed dumps loaded, a headless browser, paths to the project and ../shared."""
+"""Shared fixtures: the seed dumps loaded, a small known corpus, a headless browser, paths to
+the project and ../shared."""
 
 import os
 from pathlib import Path
@@ -7,6 +8,7 @@ import pytest
 from django.conf import settings
 
 from papers.loading import load_files
+from tests.factories import finish, make_paper, make_venue
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 SHARED_DIR = PROJECT_DIR.parent / "shared"
@@ -34,6 +36,62 @@ def anthology_files():
 def seeds(db):
     """The five seed dumps, loaded as `make run` loads them."""
     return load_files([settings.FIXTURES_DIR])
+
+
+@pytest.fixture
+def corpus(db):
+    """A small collection with known subjects, titles, topics, authors and countries."""
+    acl = make_venue("ACL 2025", 2025, full_name="Annual Meeting of the ACL", location="Vienna")
+    emnlp = make_venue("EMNLP 2024", 2024, location="Miami")
+    papers = {
+        "kv": make_paper(
+            "Long contexts make the key-value cache of attention large. We propose an eviction "
+            "policy for the KV cache that keeps the tokens attention needs, cutting memory by "
+            "half with no loss on long-context benchmarks.",
+            title="Evicting the KV Cache for Long-Context Inference",
+            venue=acl,
+            topics=["efficiency", "attention"],
+            authors=["Ada Lovelace", "Alan Turing"],
+            country="United Kingdom",
+        ),
+        "translation": make_paper(
+            "Machine translation for low-resource languages remains hard. We collect a parallel "
+            "corpus of Yoruba and English sentences and train a multilingual translation model.",
+            title="Parallel Data for Yoruba Translation",
+            venue=emnlp,
+            topics=["machine translation"],
+            authors=["Grace Hopper"],
+            country="Nigeria",
+        ),
+        "speech": make_paper(
+            "Speech recognition systems struggle with accented speech. We propose an adapter that "
+            "conditions the acoustic model on accent embeddings, cutting word error rate by 12%.",
+            venue=acl,
+            topics=["speech"],
+            authors=["Alan Turing"],
+            country="United Kingdom",
+        ),
+        "retrieval": make_paper(
+            "Retrieval-augmented generation grounds answers in retrieved documents. We study how "
+            "retrieval noise affects faithfulness and filter irrelevant passages before attention.",
+            title="Noisy Retrieval Hurts Faithfulness",
+            venue=emnlp,
+            topics=["attention"],
+            authors=["Grace Hopper", "Ada Lovelace"],
+            country="United States",
+        ),
+        "cache2": make_paper(
+            "We compress the KV cache of long-context models by quantising keys and values, and "
+            "show eviction and quantisation combine well for attention at long context.",
+            title="Quantised KV Cache Compression",
+            venue=acl,
+            topics=["efficiency"],
+            authors=["Ada Lovelace"],
+            country="China",
+        ),
+    }
+    finish()
+    return papers
 
 
 @pytest.fixture

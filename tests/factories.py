@@ -1,18 +1,13 @@
-"""Small factories for building papers directly in tests, and fixtures my test modules share.
+"""Small factories for building papers directly in tests, and dump text for the loader.
 
 Use them when a test needs data other than the seeds: create rows, then call ``finish()`` so
-the denormalised names and the Lexeme table are in step, as the loader leaves them.
+the denormalised names and the Lexeme table are in step, as the loader leaves them. Each paper
+gets its abstract key as the loader computes it, so duplicate detection sees what it would.
 """
-
-import itertools
-
-import pytest
 
 from papers.denormalise import refresh_author_names, refresh_lexemes, refresh_topic_names
 from papers.models import Author, Authorship, Paper, PaperTopic, Topic, Venue
-from papers.text import make_slug
-
-_counter = itertools.count(1)
+from papers.text import abstract_key, make_slug
 
 
 def make_venue(name="ACL 2025", year=2025, **fields) -> Venue:
@@ -44,7 +39,7 @@ def make_paper(
     paper = Paper.objects.create(
         title=title,
         abstract=abstract,
-        abstract_key=f"test-{next(_counter)}",
+        abstract_key=abstract_key(abstract),
         venue=venue or make_venue(),
         **fields,
     )
@@ -74,57 +69,66 @@ def many_papers(count: int, venue: Venue | None = None, word: str = "corpus") ->
     ]
 
 
-@pytest.fixture
-def corpus(db):
-    """A small collection with known subjects, titles, topics, authors and countries."""
-    acl = make_venue("ACL 2025", 2025, full_name="Annual Meeting of the ACL", location="Vienna")
-    emnlp = make_venue("EMNLP 2024", 2024, location="Miami")
-    papers = {
-        "kv": make_paper(
-            "Long contexts make the key-value cache of attention large. We propose an eviction "
-            "policy for the KV cache that keeps the tokens attention needs, cutting memory by "
-            "half with no loss on long-context benchmarks.",
-            title="Evicting the KV Cache for Long-Context Inference",
-            venue=acl,
-            topics=["efficiency", "attention"],
-            authors=["Ada Lovelace", "Alan Turing"],
-            country="United Kingdom",
-        ),
-        "translation": make_paper(
-            "Machine translation for low-resource languages remains hard. We collect a parallel "
-            "corpus of Yoruba and English sentences and train a multilingual translation model.",
-            title="Parallel Data for Yoruba Translation",
-            venue=emnlp,
-            topics=["machine translation"],
-            authors=["Grace Hopper"],
-            country="Nigeria",
-        ),
-        "speech": make_paper(
-            "Speech recognition systems struggle with accented speech. We propose an adapter that "
-            "conditions the acoustic model on accent embeddings, cutting word error rate by 12%.",
-            venue=acl,
-            topics=["speech"],
-            authors=["Alan Turing"],
-            country="United Kingdom",
-        ),
-        "retrieval": make_paper(
-            "Retrieval-augmented generation grounds answers in retrieved documents. We study how "
-            "retrieval noise affects faithfulness and filter irrelevant passages before attention.",
-            title="Noisy Retrieval Hurts Faithfulness",
-            venue=emnlp,
-            topics=["attention"],
-            authors=["Grace Hopper", "Ada Lovelace"],
-            country="United States",
-        ),
-        "cache2": make_paper(
-            "We compress the KV cache of long-context models by quantising keys and values, and "
-            "show eviction and quantisation combine well for attention at long context.",
-            title="Quantised KV Cache Compression",
-            venue=acl,
-            topics=["efficiency"],
-            authors=["Ada Lovelace"],
-            country="China",
-        ),
-    }
-    finish()
-    return papers
+# Dump text, as the sources publish it ------------------------------------------------
+
+ABSTRACT_A = (
+    "Machine translation for low-resource languages remains hard. We collect a parallel "
+    "corpus of Yoruba and English sentences and train a multilingual model. Our results show "
+    "gains of 4.2 BLEU over strong baselines."
+)
+ABSTRACT_B = (
+    "Speech recognition systems struggle with accented speech. We propose an adapter that "
+    "conditions the acoustic model on accent embeddings, cutting word error rate by 12%."
+)
+ABSTRACT_C = (
+    "Retrieval-augmented generation grounds answers in documents. We study how retrieval "
+    "noise affects faithfulness and propose a filter that discards irrelevant passages."
+)
+ABSTRACT_D = (
+    "Dialogue agents forget what users told them. We add a memory that stores salient facts "
+    "and retrieves them at each turn, which improves consistency in long conversations."
+)
+
+
+def lecture_page(
+    *,
+    country="Germany",
+    venue="NAACL 2025",
+    topics=("machine translation", "multilinguality"),
+    furniture=True,
+    footer=True,
+    untitled_last=True,
+) -> str:
+    parts = [country, ABSTRACT_A, venue, "Parallel Data for Yoruba Translation", *topics]
+    if furniture:
+        parts += [
+            "### Welcome to The 2025 Annual Conference of the Nations of the Americas Chapter "
+            "of the ACL (NAACL 2025)",
+            "Message from the General Chair:\n*It is a pleasure to welcome you to NAACL 2025, "
+            "held in Albuquerque, New Mexico, from April 29 to May 4, 2025.*\n"
+            "[Read more](https://example.org/welcome)",
+            "To access this event page, you need to log in with the **email address you "
+            "registered with**.",
+            "Please log in",
+            "COLING 2025",
+            "Welcome to The 31st International Conference on Computational Linguistics (COLING 2025)",
+            "oral",
+            f"{venue} will be held in Albuquerque, New Mexico from April 29th to May 4th, 2025.",
+        ]
+    parts += [ABSTRACT_B, "Accent Adapters for Speech Recognition"]
+    parts += [ABSTRACT_C + "\n" + "We release code and data.", "", ABSTRACT_D]
+    if not untitled_last:
+        parts.append("Memory for Dialogue Agents")
+    if footer:
+        parts += [
+            "Downloads",
+            f"Next from {venue}",
+            "Accent Adapters for Speech Recognition",
+            "Similar lecture",
+            "A Title That Is Not In The Collection",
+        ]
+    return "\n\n".join(part for part in parts if part) + "\n"
+
+
+def list_page(header="EACL 2024 Papers", abstracts=(ABSTRACT_A, ABSTRACT_B, ABSTRACT_C)) -> str:
+    return "\n\n".join([header, *abstracts]) + "\n"

@@ -14,6 +14,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from pytest_django.asserts import assertContains
 
 from papers.models import (
     Author,
@@ -25,6 +26,7 @@ from papers.models import (
     TopicRedirect,
     Venue,
 )
+from tests.support import parse
 
 TOPICS_FIXTURE = settings.FIXTURES_DIR / "topics.json"
 LARF = "Layer-Aware Representation Filtering: Purifying Finetuning Data to Preserve LLM Safety Alignment"
@@ -200,8 +202,9 @@ def test_anonymous_visitor_gets_the_login_page(client, db, path):
     assert response["Location"] == f"/admin/login/?next={path}"
     login = client.get(response["Location"])
     assert login.status_code == 200
-    assert b'name="csrfmiddlewaretoken"' in login.content
-    assert b'name="password"' in login.content
+    form = parse(login)
+    assert form.find_all("input", name="csrfmiddlewaretoken")
+    assert form.find_all("input", name="password")
 
 
 def test_a_user_who_is_not_staff_gets_the_login_page(client, django_user_model, seeded):
@@ -272,8 +275,9 @@ def test_paper_list_shows_its_columns_and_derived_titles(staff, seeded):
     response = staff.get(f"/admin/papers/paper/?venue__id__exact={emnlp_2024.pk}")
     content = response.content.decode()
     assert response.context["cl"].result_count == 11
+    headers = [th.text for th in parse(response).find("table", id="result_list").find_all("th")]
     for header in ("Title", "Venue", "Topics", "Country", "Has title"):
-        assert f">{header}</" in content
+        assert header in headers
     assert TOKEN_REDUCTION in content
     assert "United States" in content
     for name in (
@@ -284,8 +288,13 @@ def test_paper_list_shows_its_columns_and_derived_titles(staff, seeded):
         assert name in content
     untitled = Paper.objects.get(abstract__startswith="For extremely weak-supervised")
     assert untitled.title == ""
-    assert content.count("(derived)") == 1
-    assert f'abstract">{untitled.display_title}</span> <small>(derived)</small>' in content
+    assertContains(response, "<small>(derived)</small>", count=1, html=True)
+    assertContains(
+        response,
+        '<span class="derived-title" title="No title in the source: derived from the abstract">'
+        f"{untitled.display_title}</span> <small>(derived)</small>",
+        html=True,
+    )
     assert staff.get("/admin/papers/paper/?has_title=no").context["cl"].result_count == 59
 
 
@@ -455,7 +464,7 @@ def test_the_change_page_keeps_provenance_read_only_and_leaves_out_the_search_ve
     data = form_data(page, "paper_form")
     for hidden in ("search_vector", "topic_names", "author_names", "abstract_key"):
         assert hidden not in data
-        assert f'name="{hidden}"' not in page.content.decode()
+        assert parse(page).find_all(name=hidden) == []
     for read_only in ("source_file", "source_position", "first_loaded", "last_loaded"):
         assert read_only not in data
     assert "fixtures/003_ca14163f21a50126.txt" in page.content.decode()
@@ -470,7 +479,7 @@ def test_the_change_page_keeps_provenance_read_only_and_leaves_out_the_search_ve
 def test_topic_inline_uses_autocomplete(staff, seeded):
     paper = Paper.objects.get(title=LARF)
     page = staff.get(reverse("admin:papers_paper_change", args=[paper.pk])).content.decode()
-    assert 'data-ajax--url="/admin/autocomplete/"' in page
+    assert parse(page).find_all(data_ajax__url="/admin/autocomplete/")
     found = staff.get(
         "/admin/autocomplete/",
         {"term": "safe", "app_label": "papers", "model_name": "papertopic", "field_name": "topic"},
@@ -604,7 +613,7 @@ def test_add_topic_action_asks_then_adds_exactly_that_topic(staff, seeded):
     page = run_action(staff, "paper", "add_topic", [larf, mlwq])
     assert page.status_code == 200
     assert b"Add a topic" in page.content
-    assert b'name="topic"' in page.content
+    assert parse(page).find_all(name="topic")
     before = links()
     response = run_action(staff, "paper", "add_topic", [larf, mlwq], topic=topic.pk)
     assert response.status_code == 302
@@ -748,7 +757,8 @@ def test_action_pages_render(staff, seeded):
     for action in ("add_topic", "remove_topic", "merge_papers"):
         page = run_action(staff, "paper", action, papers)
         assert page.status_code == 200, action
-        assert b"<script>" not in page.content  # no inline scripts
+        inline = [script for script in parse(page).find_all("script") if "src" not in script.attrs]
+        assert inline == [], action
         assert page.content.count(b'name="_selected_action"') == 2
     topics = list(Topic.objects.order_by("pk")[:2])
     page = run_action(staff, "topic", "merge_topics", topics)

@@ -2,8 +2,6 @@
 
 import io
 import time
-import xml.etree.ElementTree as StdET
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +10,7 @@ from hypothesis import strategies as st
 from papers.anthology import anthology_id, looks_like_anthology, parse_anthology
 from papers.records import DumpError
 from tests.conftest import SHARED_DIR, anthology_dir
+from tests.support import independent_counts
 
 
 def parse(xml: str, source: str = "test.xml"):
@@ -510,21 +509,6 @@ def test_a_missing_file_is_a_dump_error(tmp_path):
 
 
 # --- the real Anthology files -------------------------------------------------------------
-
-
-def independent_counts(path: Path) -> tuple[int, int, set[str]]:
-    """<paper> elements, those with a non-empty <abstract>, and their IDs, by a plain full parse."""
-    root = StdET.parse(path).getroot()  # trusted local test data
-    papers = with_abstract = 0
-    ids = set()
-    for volume_element in root.iter("volume"):
-        for paper_element in volume_element.iter("paper"):
-            papers += 1
-            abstract = paper_element.find("abstract")
-            if abstract is not None and "".join(abstract.itertext()).strip():
-                with_abstract += 1
-            ids.add(f"{root.get('id')}-{volume_element.get('id')}.{paper_element.get('id')}")
-    return papers, with_abstract, ids
 
 
 @pytest.mark.anthology

@@ -6,7 +6,7 @@ from django.test import Client
 from papers.loading import load_files
 from papers.models import Author, Paper, Venue
 from tests.conftest import anthology_dir
-from tests.test_anthology import independent_counts
+from tests.support import independent_counts
 
 
 @pytest.mark.anthology

@@ -4,11 +4,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests import factories
 from tests.factories import finish, many_papers
-
-# Shared fixtures, bound here so pytest finds them in this module.
-corpus = factories.corpus
 
 pytestmark = pytest.mark.django_db
 

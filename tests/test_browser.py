@@ -8,12 +8,8 @@ import re
 
 import pytest
 
-from tests import factories
 from tests.conftest import CHROMIUM
-
-# Shared fixtures, bound here so pytest finds them in this module.
-corpus = factories.corpus
-
+from tests.factories import finish, make_paper
 
 pytestmark = [
     pytest.mark.browser,
@@ -118,8 +114,6 @@ def test_other_pages_are_accessible(transactional_db, corpus, page):
 
 
 def test_hostile_data_runs_no_script(transactional_db, page):
-    from tests.factories import finish, make_paper
-
     paper = make_paper(
         '<script>alert("abstract")</script> <img src=x onerror=alert("img")> cache',
         title='<img src=x onerror=alert("title")> cache',

@@ -10,69 +10,7 @@ from hypothesis import strategies as st
 from papers.dumps import parse_dump
 from papers.records import DumpError, ParsedFile
 from tests.conftest import SEED_FILES
-
-ABSTRACT_A = (
-    "Machine translation for low-resource languages remains hard. We collect a parallel "
-    "corpus of Yoruba and English sentences and train a multilingual model. Our results show "
-    "gains of 4.2 BLEU over strong baselines."
-)
-ABSTRACT_B = (
-    "Speech recognition systems struggle with accented speech. We propose an adapter that "
-    "conditions the acoustic model on accent embeddings, cutting word error rate by 12%."
-)
-ABSTRACT_C = (
-    "Retrieval-augmented generation grounds answers in documents. We study how retrieval "
-    "noise affects faithfulness and propose a filter that discards irrelevant passages."
-)
-ABSTRACT_D = (
-    "Dialogue agents forget what users told them. We add a memory that stores salient facts "
-    "and retrieves them at each turn, which improves consistency in long conversations."
-)
-
-
-def lecture_page(
-    *,
-    country="Germany",
-    venue="NAACL 2025",
-    topics=("machine translation", "multilinguality"),
-    furniture=True,
-    footer=True,
-    untitled_last=True,
-) -> str:
-    parts = [country, ABSTRACT_A, venue, "Parallel Data for Yoruba Translation", *topics]
-    if furniture:
-        parts += [
-            "### Welcome to The 2025 Annual Conference of the Nations of the Americas Chapter "
-            "of the ACL (NAACL 2025)",
-            "Message from the General Chair:\n*It is a pleasure to welcome you to NAACL 2025, "
-            "held in Albuquerque, New Mexico, from April 29 to May 4, 2025.*\n"
-            "[Read more](https://example.org/welcome)",
-            "To access this event page, you need to log in with the **email address you "
-            "registered with**.",
-            "Please log in",
-            "COLING 2025",
-            "Welcome to The 31st International Conference on Computational Linguistics (COLING 2025)",
-            "oral",
-            f"{venue} will be held in Albuquerque, New Mexico from April 29th to May 4th, 2025.",
-        ]
-    parts += [ABSTRACT_B, "Accent Adapters for Speech Recognition"]
-    parts += [ABSTRACT_C + "\n" + "We release code and data.", "", ABSTRACT_D]
-    if not untitled_last:
-        parts.append("Memory for Dialogue Agents")
-    if footer:
-        parts += [
-            "Downloads",
-            f"Next from {venue}",
-            "Accent Adapters for Speech Recognition",
-            "Similar lecture",
-            "A Title That Is Not In The Collection",
-        ]
-    return "\n\n".join(part for part in parts if part) + "\n"
-
-
-def list_page(header="EACL 2024 Papers", abstracts=(ABSTRACT_A, ABSTRACT_B, ABSTRACT_C)) -> str:
-    return "\n\n".join([header, *abstracts]) + "\n"
-
+from tests.factories import ABSTRACT_A, ABSTRACT_B, ABSTRACT_C, ABSTRACT_D, lecture_page, list_page
 
 # The seeds ----------------------------------------------------------------
 

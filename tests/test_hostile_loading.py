@@ -14,8 +14,8 @@ from papers.loading import load_files
 from papers.models import Paper
 from papers.records import DumpError
 from tests.conftest import PROJECT_DIR
-from tests.test_dumps import ABSTRACT_A, list_page
-from tests.test_loading import run, snapshot
+from tests.factories import ABSTRACT_A, list_page
+from tests.support import run, snapshot
 
 
 def database_url() -> str:

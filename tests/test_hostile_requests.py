@@ -27,6 +27,7 @@ from papers.loading import load_files
 from papers.models import Author, Authorship, Paper, Topic, TopicRedirect, Venue
 from papers.search import MAX_QUERY_LENGTH
 from tests import factories
+from tests.support import parse
 
 pytestmark = pytest.mark.django_db
 
@@ -239,8 +240,8 @@ def check(response, path: str):
     elif status == 400:
         # The site's own 400 ("That request could not be understood" + the message), or
         # Django's for a request it refused before any view (400.html).
-        notice = re.search(r'<p class="notice">(.+?)</p>', body, re.S)
-        assert (notice and notice.group(1).strip()) or "could not be understood" in body, body
+        notices = [notice.text for notice in parse(body).find_all("p", class_="notice")]
+        assert (notices and notices[0]) or "could not be understood" in body, body
     elif status == 404 and not path.startswith(("/healthz", "/api/")):
         assert "Not found" in body
     if status == 200 and path.startswith(("/api/", "/healthz")):

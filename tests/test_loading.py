@@ -1,11 +1,9 @@
 """load_papers and export_papers against real PostgreSQL."""
 
-import io
 import json
 from datetime import date
 
 import pytest
-from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -13,25 +11,12 @@ from django.test.utils import CaptureQueriesContext
 from papers.loading import load_files
 from papers.models import Paper, PaperTopic, Topic, Venue
 from tests.conftest import SEED_FILES
-from tests.test_dumps import ABSTRACT_A, ABSTRACT_B, lecture_page, list_page
-
-
-def run(*args) -> tuple[str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    call_command(*args, stdout=out, stderr=err)
-    return out.getvalue(), err.getvalue()
+from tests.factories import ABSTRACT_A, ABSTRACT_B, lecture_page, list_page
+from tests.support import run, snapshot
 
 
 def export() -> str:
     return run("export_papers")[0]
-
-
-def snapshot() -> list[tuple]:
-    return list(
-        Paper.objects.order_by("id").values_list(
-            "id", "title", "abstract", "venue__name", "country", "related_titles", "updated"
-        )
-    )
 
 
 @pytest.mark.django_db

@@ -8,11 +8,7 @@ from papers.models import Paper
 from papers.querysets import MARK_START, MARK_STOP
 from papers.search import PaperFilterSet, search_page
 from papers.spelling import did_you_mean
-from tests import factories
 from tests.factories import finish, make_paper, many_papers
-
-# Shared fixtures, bound here so pytest finds them in this module.
-corpus = factories.corpus
 
 pytestmark = pytest.mark.django_db
 
