@@ -378,6 +378,16 @@ def test_admin_search_uses_websearch_syntax_and_ranks(staff, seeded):
     assert ranked.context["cl"].result_list[0].title == MLWQ  # in its title: ranked first
 
 
+def test_admin_search_by_id_and_digit_like_characters(staff, seeded):
+    paper = Paper.objects.get(title=MLWQ)
+    assert changelist_pks(staff.get("/admin/papers/paper/", {"q": str(paper.pk)})) == [paper.pk]
+    # Superscripts, circled and subscript digits are digits to str.isdigit(), not to int().
+    for term in ("²", "①", "₁", "9" * 40):
+        response = staff.get("/admin/papers/paper/", {"q": term})
+        assert response.status_code == 200, term
+        assert response.context["cl"].result_count == 0, term
+
+
 def test_admin_search_runs_no_like_scans(staff, seeded):
     with CaptureQueriesContext(connection) as queries:
         staff.get("/admin/papers/paper/", {"q": "speech"})

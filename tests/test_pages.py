@@ -311,3 +311,37 @@ def test_no_inline_scripts_or_styles(client, corpus):
 
 def test_healthz(client, db):
     assert get(client, "/healthz").json() == {"status": "ok"}
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/",
+        "/papers/{pk}/",
+        "/papers/{pk}/similar/",
+        "/venues/",
+        "/venues/acl-2025/",
+        "/topics/",
+        "/topics/attention/",
+        "/authors/ada-lovelace/",
+        "/healthz",
+    ],
+)
+def test_pages_answer_get_and_head_only(client, corpus, url):
+    url = url.format(pk=corpus["kv"].pk)
+    assert client.get(url).status_code == 200
+    assert client.head(url).status_code == 200
+    for method in ("post", "put", "patch", "delete"):
+        response = getattr(client, method)(url)
+        assert response.status_code == 405, (method, url)
+        assert response["Allow"] == "GET, HEAD"
+
+
+def test_zero_padded_page_numbers_are_pages(client, corpus):
+    many_papers(30, word="zebra")
+    finish()
+    padded = get(client, "/?q=zebra&page=000000000000002")
+    assert padded.context["results"].page == 2
+    assert get(client, "/?q=zebra&page=000000000000001").context["results"].page == 1
+    response = get(client, "/?q=zebra&page=0000", status=400)
+    assert "page must be 1 or more." in response.content.decode()
