@@ -15,6 +15,10 @@ def main():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "settings")
     from django.core.management import execute_from_command_line
 
+    from database import start_embedded_database
+
+    # Without DATABASE_URL every command runs on the embedded server: start it first.
+    start_embedded_database()
     execute_from_command_line(sys.argv)
 
 
