@@ -18,7 +18,7 @@ from django.utils.text import slugify
 
 from .curation import FILLABLE_FIELDS, fill_empty
 from .denormalise import refresh_author_names, refresh_lexemes, refresh_topic_names
-from .dumps import venue_in_line
+from .dump_blocks import venue_in_line
 from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
 from .records import AuthorRecord, PaperRecord, ParsedFile, VenueRecord
 from .similarity import refresh_embeddings
