@@ -5,6 +5,7 @@ from . import api, views
 urlpatterns = [
     path("", views.paper_list, name="paper-list"),
     path("healthz", views.healthz),
+    path("favicon.ico", views.favicon),
     path("papers/<int:pk>/", views.paper_detail, name="paper-detail"),
     path("papers/<int:pk>-<slug:slug>/", views.paper_detail),
     path("papers/<int:pk>/similar/", views.paper_similar, name="paper-similar"),

@@ -12,6 +12,7 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
@@ -21,6 +22,12 @@ from .search import PaperFilterSet, search_page
 
 SIMILAR_ON_PAPER = 5
 SIMILAR_PAGE = 20
+
+
+@require_safe
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever the page links: send them to the site's icon."""
+    return redirect(static("favicon.svg"), permanent=True)
 
 
 @require_safe

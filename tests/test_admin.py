@@ -877,3 +877,9 @@ def test_venue_edits_are_curated_and_survive_a_reload(staff, seeded):
 def test_admin_search_survives_hostile_terms(staff, seeded, term):
     response = staff.get(reverse("admin:papers_paper_changelist"), {"q": term})
     assert response.status_code == 200
+
+
+def test_the_admin_is_named_for_the_site(staff):
+    page = parse(staff.get("/admin/"))
+    assert page.find("div", id="site-name").text == "Paper browser administration"
+    assert page.find("title").text == "Curation | Paper browser admin"

@@ -1,6 +1,7 @@
 """Every page through the test client: content, links, query counts, hostile parameters."""
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from pytest_django.asserts import assertContains
@@ -345,3 +346,12 @@ def test_zero_padded_page_numbers_are_pages(client, corpus):
     assert get(client, "/?q=zebra&page=000000000000001").context["results"].page == 1
     response = get(client, "/?q=zebra&page=0000", status=400)
     assert "page must be 1 or more." in response.content.decode()
+
+
+def test_every_page_names_an_icon_and_favicon_ico_finds_it(client, db):
+    page = parse(get(client, "/"))
+    [icon] = page.find_all("link", rel="icon")
+    assert icon.attrs["href"] == "/static/favicon.svg"
+    response = client.get("/favicon.ico")
+    assert (response.status_code, response["Location"]) == (301, "/static/favicon.svg")
+    assert finders.find("favicon.svg")

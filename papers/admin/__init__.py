@@ -6,6 +6,12 @@ topic links and removals, merges, refreshed names — is done by ``papers.curati
 it registers every model's admin.
 """
 
+from django.contrib import admin
+
 from . import papers, topics, venues
+
+admin.site.site_header = "Paper browser administration"
+admin.site.site_title = "Paper browser admin"
+admin.site.index_title = "Curation"
 
 __all__ = ["papers", "topics", "venues"]
