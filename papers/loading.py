@@ -6,12 +6,14 @@ same venue; a match is merged — empty fields filled, topics and related titles
 fields a curator set (Paper.curated_fields) are never touched.
 """
 
+import re
 from collections.abc import Callable, Iterable
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from itertools import islice
 from pathlib import Path
 
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.text import slugify
@@ -19,13 +21,15 @@ from django.utils.text import slugify
 from .denormalise import refresh_author_names, refresh_lexemes, refresh_topic_names
 from .dumps import venue_in_line
 from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
-from .records import AuthorRecord, PaperRecord, ParsedFile, VenueRecord
+from .records import AuthorRecord, DumpError, PaperRecord, ParsedFile, VenueRecord
 from .similarity import refresh_embeddings
 from .sources import collect_files, read_source
 from .text import abstract_key, fold_whitespace, make_slug
 from .topic_rules import apply_topic_rules
 
 BATCH_SIZE = 2000
+# The key of the advisory lock every load holds ("load" in ASCII): one load at a time.
+LOAD_LOCK_ID = 0x6C6F6164
 # After this many new papers the planner's statistics are refreshed before the statements
 # that join the new rows: on a fresh database, stale statistics make them quadratic.
 ANALYZE_AFTER = 1000
@@ -88,8 +92,10 @@ def parse_files(
 
 
 def load_files(
-    paths: list[Path], dry_run: bool = False, on_file=None, on_progress=None
+    paths: list[Path], dry_run: bool = False, on_file=None, on_progress=None, on_wait=None
 ) -> LoadSummary:
+    """Parse, then write in one transaction; one load at a time (`on_wait` is told when this
+    one has to wait for another). Raises DumpError for bad input and for a refused write."""
     skipped: list[str] = []
     parsed_files = parse_files(paths, on_file, skipped)
     summary = LoadSummary(files=len(parsed_files), warnings=skipped)
@@ -98,12 +104,54 @@ def load_files(
         summary.warnings.extend(parsed.warnings)
     if dry_run:
         return summary
-    with transaction.atomic():
-        RecordWriter(summary, on_progress).write(parsed_files)
-    # After the commit: the similarity model is derived data, refitted only when papers
-    # changed; until it is, similar papers come from the full-text path.
-    refresh_embeddings()
+    with load_lock(on_wait):
+        try:
+            with transaction.atomic():
+                # A load may outrun the statement timeout meant for web requests.
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL statement_timeout = 0")
+                RecordWriter(summary, on_progress).write(parsed_files)
+        except DatabaseError as error:
+            raise refused_write(error, parsed_files) from error
+        # After the commit: the similarity model is derived data, refitted only when papers
+        # changed; until it is, similar papers come from the full-text path.
+        refresh_embeddings()
     return summary
+
+
+@contextmanager
+def load_lock(on_wait: Callable[[], None] | None = None):
+    """Hold the database's load lock for the block: concurrent loads would each find the
+    other's new papers missing and insert them twice. Waits (telling `on_wait`) while held."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [LOAD_LOCK_ID])
+        if not cursor.fetchone()[0]:
+            if on_wait:
+                on_wait()
+            cursor.execute("SET statement_timeout = 0")
+            cursor.execute("SELECT pg_advisory_lock(%s)", [LOAD_LOCK_ID])
+            cursor.execute("RESET statement_timeout")
+    try:
+        yield
+    finally:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s)", [LOAD_LOCK_ID])
+        except DatabaseError:
+            pass  # the connection is gone, and the server released its lock with it
+
+
+def refused_write(error: DatabaseError, parsed_files: list[ParsedFile]) -> DumpError:
+    """A database error during the write, as the clear message a bad file gets: the paper's
+    file and line when the error names the row (COPY does), else the files of the load."""
+    reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    paper = getattr(error, "paper", None)
+    if paper is not None:
+        return DumpError(
+            paper.source_file, f"the database refused this paper: {reason}", paper.source_position
+        )
+    sources = ", ".join(parsed.source for parsed in parsed_files) or "the load"
+    return DumpError(sources, f"the database refused the load: {reason}")
 
 
 def _merge_records(
@@ -390,11 +438,16 @@ class RecordWriter:
             paper.pk, paper.created, paper.updated = pk, self.now, self.now
             paper._state.adding = False
         for done, chunk in enumerate(batched(papers), start=1):
-            copy_rows(
-                Paper,
-                [field.column for field in columns],
-                (tuple(getattr(paper, field.attname) for field in columns) for paper in chunk),
-            )
+            try:
+                copy_rows(
+                    Paper,
+                    [field.column for field in columns],
+                    (tuple(getattr(paper, field.attname) for field in columns) for paper in chunk),
+                )
+            except DatabaseError as error:
+                if row := _copy_row(error):
+                    error.paper = chunk[row - 1]
+                raise
             self.on_progress(done * BATCH_SIZE, len(papers))
 
     def new_paper(self, record: PaperRecord, venue: Venue, topics: dict[str, Topic]) -> Paper:
@@ -527,6 +580,13 @@ def copy_rows(model, columns: list[str], rows: Iterable[tuple]) -> None:
     ):
         for row in rows:
             copy.write_row(row)
+
+
+def _copy_row(error: DatabaseError) -> int | None:
+    """The row of a COPY that PostgreSQL refused, from the error's context ("COPY t, line 3")."""
+    context = getattr(getattr(error.__cause__, "diag", None), "context", None) or ""
+    match = re.search(r"\bCOPY \S+, line (\d+)", context)
+    return int(match[1]) if match else None
 
 
 def _author_key(author: AuthorRecord) -> str:

@@ -180,10 +180,19 @@ class Paper(models.Model):
             GinIndex(fields=["search_vector"], name="paper_search_vector"),
             GinIndex(OpClass("title", name="gin_trgm_ops"), name="paper_title_trgm"),
             models.Index(fields=["source_file"], name="paper_source_file"),
-            # Not unique: distinct Anthology papers (an erratum, a re-publication) can share
-            # an abstract; the loader merges on it only where external IDs allow.
             models.Index(
                 fields=["abstract_key"], condition=~Q(abstract_key=""), name="paper_abstract_key"
+            ),
+        ]
+        constraints = [
+            # One paper per abstract, except among papers with external IDs: distinct Anthology
+            # papers (an erratum, a re-publication) can share an abstract, and the loader
+            # merges on it only where external IDs allow. A paper without one is never kept
+            # apart from another by the loader, so two of them with one abstract are a duplicate.
+            models.UniqueConstraint(
+                fields=["abstract_key"],
+                condition=Q(external_id__isnull=True) & ~Q(abstract_key=""),
+                name="paper_abstract_once",
             ),
         ]
 

@@ -36,6 +36,7 @@ class Command(BaseCommand):
                 dry_run=dry_run,
                 on_file=lambda parsed: self.report_file(parsed, verbosity),
                 on_progress=self.show_progress if show_progress else None,
+                on_wait=lambda: self.stderr.write("another load is running; waiting…"),
             )
         except DumpError as error:
             raise CommandError(f"nothing was loaded: {error}") from None
