@@ -114,7 +114,8 @@ def bib_escape(text: str) -> str:
 def bibtex_key(paper, authors) -> str:
     if paper.bibkey:
         return re.sub(r"[^\w:.-]", "", paper.bibkey) or f"paper{paper.pk}"
-    surname = re.sub(r"[^a-z]", "", authors[0].split()[-1].lower()) if authors else ""
+    words = authors[0].split() if authors else []
+    surname = re.sub(r"[^a-z]", "", words[-1].lower()) if words else ""
     first_word = next(
         (w for w in re.findall(r"[a-z]+", paper.display_title.lower()) if len(w) > 3), "paper"
     )
@@ -123,7 +124,8 @@ def bibtex_key(paper, authors) -> str:
 
 
 def bibtex(paper, authors: list[str]) -> str:
-    """An @inproceedings entry; ``authors`` are names in order."""
+    """An @inproceedings entry; ``authors`` are names in order (blank ones are left out)."""
+    authors = [name for name in authors if name and name.strip()]
     venue = paper.venue
     fields = [("title", "{" + bib_escape(paper.display_title) + "}")]
     if authors:

@@ -59,5 +59,18 @@ def derive_title(abstract: str, limit: int = DERIVED_TITLE_LIMIT) -> str:
     return cut + "…"
 
 
+def name_key(name: str) -> str:
+    """What two spellings of one person's or topic's name share: NFKC, case-folded,
+    whitespace folded. The loader keys authors and topics by it, not by their slugs."""
+    return fold_whitespace(unicodedata.normalize("NFKC", name).casefold())
+
+
 def make_slug(name: str, fallback: str = "item") -> str:
-    return slugify(name) or slugify(unicodedata.normalize("NFKD", name)) or fallback
+    """A URL slug for any script: Latin letters lose their accents ("José" → "jose"), other
+    scripts stay as written ("王小明", "иван-петров"); the fallback when nothing is left."""
+    unaccented = "".join(
+        char for char in unicodedata.normalize("NFKD", name) if not unicodedata.combining(char)
+    )
+    if unaccented.isascii():
+        return slugify(unaccented) or fallback
+    return slugify(name, allow_unicode=True) or fallback
