@@ -21,12 +21,15 @@ from datetime import date
 from .records import Decision, DumpError, PaperRecord, ParsedFile, VenueRecord
 from .text import fold_whitespace
 
+# Every pattern here runs on untrusted text, so each must take time linear in it: "-" joins
+# the parts of a word ("LREC-COLING") and only a space separates words, so a line splits into
+# words one way; words and word counts are bounded, so each start position costs a bounded
+# amount; and a scan for a closing bracket stops at the next opening one.
 _YEAR = r"(?:19|20)\d{2}"
-_ACRONYM_WORD = r"[A-Z][A-Za-z0-9&.\-]*"
-VENUE_NAME = rf"{_ACRONYM_WORD}(?:[ -](?:{_ACRONYM_WORD}|of|the|on|and|for))*? {_YEAR}"
-_VENUE_LINE = re.compile(
-    rf"^(?P<acronym>{_ACRONYM_WORD}(?:[ -](?:{_ACRONYM_WORD}|of|the|on|and|for))*?) (?P<year>{_YEAR})$"
-)
+_ACRONYM_WORD = r"[A-Z][A-Za-z0-9&.\-]{0,40}"
+_VENUE_WORDS = rf"{_ACRONYM_WORD}(?: (?:{_ACRONYM_WORD}|of|the|on|and|for)){{0,12}}?"
+VENUE_NAME = rf"{_VENUE_WORDS} {_YEAR}"
+_VENUE_LINE = re.compile(rf"^(?P<acronym>{_VENUE_WORDS}) (?P<year>{_YEAR})$")
 _VENUE_IN_TEXT = re.compile(rf"\b{VENUE_NAME}\b")
 _LIST_HEADER = re.compile(
     r"^(?P<name>.*?)\s*(?:Accepted Papers|Papers|Paper List|List of Papers|论文列表|论文)\s*$",
@@ -59,15 +62,15 @@ _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 _DATE_IN_TEXT = re.compile(rf"\b{_MONTH} {_DAY}\b", re.IGNORECASE)
 _EVENT_PLACE_AND_DATES = re.compile(
     rf"(?P<venue>{VENUE_NAME})\)?,?\s+(?:(?:will|is|was|to)\s+be\s+|will\s+)?"
-    rf"(?:held|take place|takes place|took place)\s+in\s+(?:[a-z]+\s+)*"
-    rf"(?P<place>[A-Z][^()]*?),?\s+(?:from|on)\s+"
+    rf"(?:held|take place|takes place|took place)\s+in\s+(?:[a-z]+\s+){{0,6}}"
+    rf"(?P<place>[A-Z][^()]{{0,100}}?),?\s+(?:from|on)\s+"
     rf"(?P<start_month>{_MONTH})\s+(?P<start_day>{_DAY})(?:,\s*{_YEAR})?\s*(?:to|until|through|–|-)\s*"
     rf"(?:(?P<end_month>{_MONTH})\s+)?(?P<end_day>{_DAY}),?\s+(?P<year>{_YEAR})",
     re.IGNORECASE,
 )
 _FULL_NAME = re.compile(rf"(?P<full>\b[Tt]he\s+[^()]{{10,200}}?)\s+\((?P<venue>{VENUE_NAME})\)")
 
-_MARKDOWN_LINK = re.compile(r"\[[^\]]*\]\([^)]*\)")
+_MARKDOWN_LINK = re.compile(r"\[[^\[\]]*\]\([^()]*\)")
 _MARKDOWN_HEADING = re.compile(r"^#{1,6}\s")
 _ITALIC_LINE = re.compile(r"^\*[^*].*[^*]\*$|^_[^_].*[^_]_$")
 _SITE_CHROME = re.compile(
