@@ -599,6 +599,8 @@ def copy_rows(model, columns: list[str], rows: Iterable[tuple]) -> None:
     """Write many rows with COPY: far cheaper than INSERT statements for large loads."""
     names = ", ".join(f'"{column}"' for column in columns)
     with (
+        # COPY goes through psycopg's own cursor: its errors become Django's here.
+        connection.wrap_database_errors,
         connection.cursor() as cursor,
         cursor.cursor.copy(f'COPY "{model._meta.db_table}" ({names}) FROM STDIN') as copy,
     ):
