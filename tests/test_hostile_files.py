@@ -1,10 +1,15 @@
 """Every kind of hostile file ends a load with a clear message naming file and line, never a
 traceback, and leaves the database as it was (record-level cases: test_validation.py)."""
 
+import os
+import subprocess
+import sys
+
 import pytest
 from django.core.management.base import CommandError
 from django.db import connection
 
+from tests.conftest import PROJECT_DIR
 from tests.test_loading import run, snapshot
 from tests.test_validation import words
 
@@ -133,3 +138,19 @@ def test_a_paper_the_database_refuses_is_named_by_file_and_line(seeds, write_dum
         'relation "papers_paper" violates check constraint "no_zebras"'
     )
     assert snapshot() == before
+
+
+def test_a_database_out_of_reach_is_a_message_not_a_traceback(write_dump):
+    path = write_dump("fine.jsonl", '{"title": "Fine", "venue": "ACL 2031"}\n')
+    result = subprocess.run(
+        [sys.executable, "manage.py", "load_papers", str(path)],
+        cwd=PROJECT_DIR,
+        env={**os.environ, "DATABASE_URL": "postgres://postgres@127.0.0.1:1/nowhere"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stderr.startswith("CommandError: the database failed during the load: ")
+    assert "Traceback" not in result.stderr
