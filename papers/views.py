@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from .errors import RETRY_AFTER_SECONDS
 from .filters import PaperFilter, parse_page
 from .models import Author, Authorship, Paper, PaperTopic, Topic, TopicRedirect, Venue
 from .rendering import bar_chart, bibtex, render_abstract
@@ -28,7 +29,9 @@ def healthz(request):
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
     except DatabaseError:
-        return JsonResponse({"status": "database unavailable"}, status=503)
+        response = JsonResponse({"status": "database unavailable"}, status=503)
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
     return JsonResponse({"status": "ok"})
 
 
