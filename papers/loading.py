@@ -6,9 +6,7 @@ same venue; a match is merged — empty fields filled, topics and related titles
 fields a curator set (Paper.curated_fields) are never touched.
 """
 
-import re
 from collections.abc import Callable, Iterable
-from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from itertools import islice
 from pathlib import Path
@@ -20,8 +18,9 @@ from django.utils import timezone
 
 from .denormalise import refresh_author_names, refresh_lexemes, refresh_topic_names
 from .dumps import venue_in_line
+from .load_guard import load_lock, refused_copy_row, refused_write
 from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
-from .records import AuthorRecord, DumpError, PaperRecord, ParsedFile, VenueRecord
+from .records import AuthorRecord, PaperRecord, ParsedFile, VenueRecord
 from .similarity import refresh_embeddings
 from .sources import collect_files, read_source
 from .text import abstract_key, fold_whitespace, make_slug, name_key
@@ -29,8 +28,6 @@ from .topic_rules import apply_topic_rules
 from .validation import MAX_RELATED_TITLES
 
 BATCH_SIZE = 2000
-# The key of the advisory lock every load holds ("load" in ASCII): one load at a time.
-LOAD_LOCK_ID = 0x6C6F6164
 # After this many new papers the planner's statistics are refreshed before the statements
 # that join the new rows: on a fresh database, stale statistics make them quadratic.
 ANALYZE_AFTER = 1000
@@ -115,44 +112,6 @@ def load_files(
         # changed; until it is, similar papers come from the full-text path.
         refresh_embeddings()
     return summary
-
-
-@contextmanager
-def load_lock(on_wait: Callable[[], None] | None = None):
-    """Hold the database's load lock for the block: concurrent loads would each find the
-    other's new papers missing and insert them twice. Waits (telling `on_wait`) while held.
-
-    The block runs without the statement timeout meant for web requests: a load may take long.
-    """
-    with connection.cursor() as cursor:
-        cursor.execute("SET statement_timeout = 0")
-        cursor.execute("SELECT pg_try_advisory_lock(%s)", [LOAD_LOCK_ID])
-        if not cursor.fetchone()[0]:
-            if on_wait:
-                on_wait()
-            cursor.execute("SELECT pg_advisory_lock(%s)", [LOAD_LOCK_ID])
-    try:
-        yield
-    finally:
-        try:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s)", [LOAD_LOCK_ID])
-                cursor.execute("RESET statement_timeout")
-        except DatabaseError:
-            pass  # the connection is gone, and the server released its lock with it
-
-
-def refused_write(error: DatabaseError, parsed_files: list[ParsedFile]) -> DumpError:
-    """A database error during the write, as the clear message a bad file gets: the paper's
-    file and line when the error names the row (COPY does), else the files of the load."""
-    reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-    paper = getattr(error, "paper", None)
-    if paper is not None:
-        return DumpError(
-            paper.source_file, f"the database refused this paper: {reason}", paper.source_position
-        )
-    sources = ", ".join(parsed.source for parsed in parsed_files) or "the load"
-    return DumpError(sources, f"the database refused the load: {reason}")
 
 
 def _merge_records(
@@ -449,7 +408,7 @@ class RecordWriter:
                     (tuple(getattr(paper, field.attname) for field in columns) for paper in chunk),
                 )
             except DatabaseError as error:
-                if row := _copy_row(error):
+                if row := refused_copy_row(error):
                     error.paper = chunk[row - 1]
                 raise
             self.on_progress(done * BATCH_SIZE, len(papers))
@@ -606,13 +565,6 @@ def copy_rows(model, columns: list[str], rows: Iterable[tuple]) -> None:
     ):
         for row in rows:
             copy.write_row(row)
-
-
-def _copy_row(error: DatabaseError) -> int | None:
-    """The row of a COPY that PostgreSQL refused, from the error's context ("COPY t, line 3")."""
-    context = getattr(getattr(error.__cause__, "diag", None), "context", None) or ""
-    match = re.search(r"\bCOPY \S+, line (\d+)", context)
-    return int(match[1]) if match else None
 
 
 def _author_key(author: AuthorRecord) -> str:

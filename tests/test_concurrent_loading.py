@@ -7,7 +7,8 @@ import time
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from papers.loading import LOAD_LOCK_ID, load_files
+from papers.load_guard import LOAD_LOCK_ID
+from papers.loading import load_files
 from papers.models import Paper, Venue
 from papers.records import DumpError
 from tests.factories import make_venue
