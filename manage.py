@@ -13,6 +13,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "site"))
 
 def main():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "settings")
+    # Commands (loads, exports, migrations) may run long; the timeout is for web requests.
+    os.environ.setdefault("DJANGO_STATEMENT_TIMEOUT_MS", "0")
     from django.core.management import execute_from_command_line
 
     from database import start_embedded_database

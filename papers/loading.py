@@ -11,20 +11,22 @@ from dataclasses import dataclass, field, fields
 from itertools import islice
 from pathlib import Path
 
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
+from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
-from django.utils.text import slugify
 
 from .curation import FILLABLE_FIELDS, fill_empty
 from .denormalise import refresh_author_names, refresh_lexemes, refresh_topic_names
 from .dump_blocks import venue_in_line
+from .load_guard import load_lock, refused_copy_row, refused_write
 from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
 from .records import AuthorRecord, PaperRecord, ParsedFile, VenueRecord
 from .similarity import refresh_embeddings
 from .sources import collect_files, read_source
-from .text import abstract_key, fold_whitespace, make_slug
+from .text import abstract_key, fold_whitespace, make_slug, name_key
 from .topic_rules import apply_topic_rules
+from .validation import MAX_RELATED_TITLES
 
 BATCH_SIZE = 2000
 # After this many new papers the planner's statistics are refreshed before the statements
@@ -77,8 +79,10 @@ def parse_files(
 
 
 def load_files(
-    paths: list[Path], dry_run: bool = False, on_file=None, on_progress=None
+    paths: list[Path], dry_run: bool = False, on_file=None, on_progress=None, on_wait=None
 ) -> LoadSummary:
+    """Parse, then write in one transaction; one load at a time (`on_wait` is told when this
+    one has to wait for another). Raises DumpError for bad input and for a refused write."""
     skipped: list[str] = []
     parsed_files = parse_files(paths, on_file, skipped)
     summary = LoadSummary(files=len(parsed_files), warnings=skipped)
@@ -87,11 +91,15 @@ def load_files(
         summary.warnings.extend(parsed.warnings)
     if dry_run:
         return summary
-    with transaction.atomic():
-        RecordWriter(summary, on_progress).write(parsed_files)
-    # After the commit: the similarity model is derived data, refitted only when papers
-    # changed; until it is, similar papers come from the full-text path.
-    refresh_embeddings()
+    with load_lock(on_wait):
+        try:
+            with transaction.atomic():
+                RecordWriter(summary, on_progress).write(parsed_files)
+        except DatabaseError as error:
+            raise refused_write(error, parsed_files) from error
+        # After the commit: the similarity model is derived data, refitted only when papers
+        # changed; until it is, similar papers come from the full-text path.
+        refresh_embeddings()
     return summary
 
 
@@ -167,27 +175,29 @@ def _unique_slug(base: str, taken: set[str]) -> str:
 
 
 class TopicResolver:
-    """Finds the topic a name means: by name (ignoring case), then by slug — so a topic a
-    curator renamed keeps its papers — then through the redirect a curator's merge left."""
+    """Finds the topic a name means: by normalised name, then by the slug of a topic a curator
+    renamed (so it keeps its papers), then through the redirect a curator's merge left."""
 
     def __init__(self):
         existing = list(Topic.objects.all())
-        self.by_name = {topic.name.casefold(): topic for topic in existing}
-        self.by_slug = {topic.slug: topic for topic in existing}
-        self.by_slug.update(
-            (redirect.old_slug, redirect.topic)
-            for redirect in TopicRedirect.objects.select_related("topic")
-        )
-        self.taken = set(self.by_slug)
+        self.by_name = {name_key(topic.name): topic for topic in existing}
+        self.taken = {topic.slug for topic in existing}
+        # Only a renamed topic's slug stands for another name: a slug its own name gives
+        # ("c" for "C++") must not capture other names ("C").
+        self.by_slug = {
+            topic.slug: topic for topic in existing if topic.slug != make_slug(topic.name, "topic")
+        }
+        for redirect in TopicRedirect.objects.select_related("topic"):
+            self.by_slug[redirect.old_slug] = redirect.topic
+            self.taken.add(redirect.old_slug)
 
     def find(self, name: str) -> Topic | None:
-        return self.by_name.get(name.casefold()) or self.by_slug.get(make_slug(name, "topic"))
+        return self.by_name.get(name_key(name)) or self.by_slug.get(make_slug(name, "topic"))
 
     def add(self, topic: Topic) -> Topic:
         """Give an unsaved topic a free slug and remember it."""
         topic.slug = _unique_slug(topic.slug or make_slug(topic.name, "topic"), self.taken)
-        self.by_name[topic.name.casefold()] = topic
-        self.by_slug[topic.slug] = topic
+        self.by_name[name_key(topic.name)] = topic
         return topic
 
 
@@ -225,7 +235,7 @@ class RecordWriter:
         new = []
         for name in records:
             if name not in venues:
-                venue = Venue(name=name, slug=_unique_slug(slugify(name) or "venue", taken))
+                venue = Venue(name=name, slug=_unique_slug(make_slug(name, "venue"), taken))
                 venues[name] = venue
                 new.append(venue)
         changed = []
@@ -255,7 +265,7 @@ class RecordWriter:
         names = {}
         for record in records:
             for name in record.topics:
-                names.setdefault(name.casefold(), name)
+                names.setdefault(name_key(name), name)
         resolver = TopicResolver()
         topics, new = {}, []
         for folded, name in names.items():
@@ -339,8 +349,9 @@ class RecordWriter:
                     paper.abstract_key = abstract_key(paper.abstract)
                     filled.append("abstract_key")
                 extra = [t for t in record.related_titles if t not in paper.related_titles]
-                if extra and "related_titles" not in paper.curated_fields:
-                    paper.related_titles = [*paper.related_titles, *extra]
+                room = MAX_RELATED_TITLES - len(paper.related_titles)
+                if extra and room > 0 and "related_titles" not in paper.curated_fields:
+                    paper.related_titles = [*paper.related_titles, *extra[:room]]
                     filled.append("related_titles")
                 if filled:
                     changed[paper.pk] = paper
@@ -364,17 +375,22 @@ class RecordWriter:
             paper.pk, paper.created, paper.updated = pk, self.now, self.now
             paper._state.adding = False
         for done, chunk in enumerate(batched(papers), start=1):
-            copy_rows(
-                Paper,
-                [field.column for field in columns],
-                (tuple(getattr(paper, field.attname) for field in columns) for paper in chunk),
-            )
+            try:
+                copy_rows(
+                    Paper,
+                    [field.column for field in columns],
+                    (tuple(getattr(paper, field.attname) for field in columns) for paper in chunk),
+                )
+            except DatabaseError as error:
+                if row := refused_copy_row(error):
+                    error.paper = chunk[row - 1]
+                raise
             self.on_progress(done * BATCH_SIZE, len(papers))
 
     def new_paper(self, record: PaperRecord, venue: Venue, topics: dict[str, Topic]) -> Paper:
         """An unsaved paper, its name columns filled as refresh_*_names would fill them, so
         the stored search vector is computed once, at insert."""
-        topic_names = sorted({topics[name.casefold()].name for name in record.topics})
+        topic_names = sorted({topics[name_key(name)].name for name in record.topics})
         return Paper(
             topic_names=", ".join(topic_names),
             author_names=", ".join(author.name for author in record.authors),
@@ -384,7 +400,7 @@ class RecordWriter:
             venue=venue,
             country=record.country,
             presentation_format=record.presentation_format,
-            related_titles=list(record.related_titles),
+            related_titles=record.related_titles[:MAX_RELATED_TITLES],
             external_id=record.external_id or None,
             pages=record.pages,
             doi=record.doi,
@@ -402,7 +418,7 @@ class RecordWriter:
         self, records, papers: dict[int, Paper], topics: dict[str, Topic]
     ) -> set[int]:
         wanted = {
-            (papers[index].pk, topics[name.casefold()].pk)
+            (papers[index].pk, topics[name_key(name)].pk)
             for index, record in enumerate(records)
             for name in record.topics
             if "topics" not in papers[index].curated_fields
@@ -452,26 +468,46 @@ class RecordWriter:
         return set(wanting)
 
     def write_authors(self, records: list[AuthorRecord]) -> dict[str, int]:
-        """The id of each record's author, by slug; authors not yet known are created."""
+        """The id of each record's author, by normalised name; authors not yet known are
+        created, each with a slug of its own."""
         wanted = {}
         for record in records:
             wanted.setdefault(_author_key(record), record)
         ids = {}
         for chunk in batched(list(wanted)):
-            ids.update(Author.objects.filter(slug__in=chunk).values_list("slug", "id"))
+            # Names told apart only by an older normalisation: the first author keeps them.
+            for key, pk in (
+                Author.objects.filter(key__in=chunk).order_by("-id").values_list("key", "id")
+            ):
+                ids[key] = pk
         new = [(key, record) for key, record in wanted.items() if key not in ids]
+        slugs = self.author_slugs([record.name for _, record in new])
         new_ids = allocate_ids(Author, len(new))
         copy_rows(
             Author,
-            ["id", "name", "slug", "orcid"],
+            ["id", "name", "key", "slug", "orcid"],
             (
-                (pk, record.name, key, record.orcid)
-                for pk, (key, record) in zip(new_ids, new, strict=True)
+                (pk, record.name, key, slug, record.orcid)
+                for pk, (key, record), slug in zip(new_ids, new, slugs, strict=True)
             ),
         )
         ids.update((key, pk) for pk, (key, _) in zip(new_ids, new, strict=True))
         self.summary.authors_new = len(new)
         return ids
+
+    @staticmethod
+    def author_slugs(names: list[str]) -> list[str]:
+        """A free slug for each new author: the name's, with a number where it is taken."""
+        bases = [make_slug(name, "author") for name in names]
+        taken = set()
+        for chunk in batched(sorted(set(bases))):
+            taken.update(Author.objects.filter(slug__in=chunk).values_list("slug", flat=True))
+        for chunk in batched(sorted(taken), 500):
+            numbered = Q()
+            for base in chunk:
+                numbered |= Q(slug__startswith=f"{base}-")
+            taken.update(Author.objects.filter(numbered).values_list("slug", flat=True))
+        return [_unique_slug(base, taken) for base in bases]
 
 
 def analyze_tables() -> None:
@@ -496,6 +532,8 @@ def copy_rows(model, columns: list[str], rows: Iterable[tuple]) -> None:
     """Write many rows with COPY: far cheaper than INSERT statements for large loads."""
     names = ", ".join(f'"{column}"' for column in columns)
     with (
+        # COPY goes through psycopg's own cursor: its errors become Django's here.
+        connection.wrap_database_errors,
         connection.cursor() as cursor,
         cursor.cursor.copy(f'COPY "{model._meta.db_table}" ({names}) FROM STDIN') as copy,
     ):
@@ -504,4 +542,4 @@ def copy_rows(model, columns: list[str], rows: Iterable[tuple]) -> None:
 
 
 def _author_key(author: AuthorRecord) -> str:
-    return make_slug(author.name, "author")
+    return name_key(author.name)

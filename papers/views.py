@@ -16,6 +16,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
+from .errors import RETRY_AFTER_SECONDS
 from .models import Author, Authorship, Paper, PaperTopic, Topic, TopicRedirect, Venue
 from .rendering import bar_chart, bibtex, render_abstract
 from .search import PaperFilterSet, search_page
@@ -36,7 +37,9 @@ def healthz(request):
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
     except DatabaseError:
-        return JsonResponse({"status": "database unavailable"}, status=503)
+        response = JsonResponse({"status": "database unavailable"}, status=503)
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
     return JsonResponse({"status": "ok"})
 
 

@@ -133,6 +133,12 @@ DATABASES = {
         **database_config(),
         "CONN_MAX_AGE": int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
         "CONN_HEALTH_CHECKS": True,
+        # A query of a web request gives up before gunicorn's 30 s timeout gives up on the
+        # request (the server would run it on otherwise); manage.py and loads lift it (0).
+        "OPTIONS": {
+            "options": "-c statement_timeout="
+            + str(int(os.environ.get("DJANGO_STATEMENT_TIMEOUT_MS", "10000")))
+        },
     }
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -129,7 +129,7 @@ def test_allowed_hosts_come_from_the_environment():
 def test_docker_compose_agrees_with_the_settings():
     compose = yaml.safe_load((PROJECT_DIR / "docker-compose.yml").read_text(encoding="utf-8"))
     services = compose["services"]
-    assert set(services) == {"postgres", "web"}
+    assert set(services) == {"postgres", "web", "proxy"}
     postgres, web = services["postgres"], services["web"]
     assert postgres["image"].startswith("postgres:")
     assert "pg_isready" in " ".join(postgres["healthcheck"]["test"])
