@@ -5,7 +5,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from papers.loading import TopicResolver
+from papers.writing import TopicResolver
 from papers.models import Topic
 
 TOPIC_FIELDS = ("name", "slug", "description", "rule")
