@@ -167,7 +167,11 @@ class PaperFilterSet(django_filters.FilterSet):
 
     def filter_queryset(self, queryset):
         """Every filter, under the fixed conditions, in the chosen order (uncapped)."""
-        filtered = super().filter_queryset(queryset.filter(*self.fixed.values()))
+        filtered = queryset.filter(*self.fixed.values())
+        for name, value in self.form.cleaned_data.items():
+            # sort and page are the form's own fields, not filters.
+            if name in self.filters:
+                filtered = self.filters[name].filter(filtered, value)
         return filtered.in_order(self.ordering)
 
     @staticmethod

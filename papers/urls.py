@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api, views
+from . import api, feeds, views
 
 urlpatterns = [
     path("", views.paper_list, name="paper-list"),
@@ -14,6 +14,12 @@ urlpatterns = [
     path("topics/", views.topic_index, name="topic-list"),
     path("topics/<slug:slug>/", views.topic_detail, name="topic-detail"),
     path("authors/<slug:slug>/", views.author_detail, name="author-detail"),
+    path("list/", views.reading_list, name="reading-list"),
+    path("trends/", views.trends, name="trends"),
+    path("feeds/venues/<slug:slug>/", feeds.VenueFeed(), name="feed-venue"),
+    path("feeds/topics/<slug:slug>/", feeds.TopicFeed(), name="feed-topic"),
+    path("feeds/authors/<slug:slug>/", feeds.AuthorFeed(), name="feed-author"),
+    path("feeds/search/", feeds.SearchFeed(), name="feed-search"),
     path("api/papers/", api.paper_list, name="api-paper-list"),
     path("api/papers/<str:pk>/", api.paper_detail),
     path("api/papers/<str:pk>/similar/", api.paper_similar),
