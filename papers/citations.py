@@ -50,6 +50,10 @@ def bib_escape(text: str) -> str:
     return "".join(_BIB_SPECIAL.get(char, char) for char in text)
 
 
+def _verbatim(text: str) -> str:
+    return "".join(char for char in " ".join(text.split()) if char not in "{}\\")
+
+
 def bibtex_key(paper, authors) -> str:
     if paper.bibkey:
         return re.sub(r"[^\w:.-]", "", paper.bibkey) or f"paper{paper.pk}"
@@ -78,10 +82,11 @@ def bibtex(paper, authors: list[str]) -> str:
     first, last = page_range(paper.pages)
     if first:
         fields.append(("pages", bib_escape(f"{first}--{last}" if last else first)))
+    # doi and url are verbatim fields: escaping would put the backslashes into the DOI.
     if paper.doi:
-        fields.append(("doi", bib_escape(paper.doi)))
+        fields.append(("doi", _verbatim(paper.doi)))
     if paper.url:
-        fields.append(("url", paper.url.replace(" ", "%20")))
+        fields.append(("url", _verbatim(paper.url).replace(" ", "%20")))
     body = ",\n".join(f"    {name} = {{{value}}}" for name, value in fields)
     kind = "article" if journal else "inproceedings"
     return f"@{kind}{{{bibtex_key(paper, authors)},\n{body}\n}}"
