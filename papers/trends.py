@@ -103,6 +103,31 @@ def year_totals(rows, key: str) -> dict[int, int]:
     return totals
 
 
+def topic_trend(topic, rows) -> dict:
+    """A topic page's chart and table, from its per-venue rows (``venue_rows_with_totals``)."""
+    trend = Series(topic.name, topic.get_absolute_url(), year_totals(rows, "n"))
+    years = with_shares([trend], year_totals(rows, "total"))
+    title = f"Share of papers on {topic.name} per year"
+    return {
+        "trend_chart": line_chart([trend], years, title),
+        "trend": [trend],
+        "trend_rows": table_rows([trend], years),
+    }
+
+
+def comparison(topic_slugs: list[str], terms: list[str]) -> dict:
+    """The /trends/ page's chart, table and notices for these topics and terms."""
+    series, notices = compare(topic_slugs, terms)
+    years = with_shares(series, per_year(Paper.objects.all())) if series else []
+    title = "Share of papers per year: " + ", ".join(line.label for line in series)
+    return {
+        "series": series,
+        "trend_rows": table_rows(series, years),
+        "notices": notices,
+        "chart": line_chart(series, years, title),
+    }
+
+
 def table_rows(series: list[Series], years: list[int]):
     """[(year, [(papers, share as text) per series])]: the chart's numbers for a table."""
     return [

@@ -4,7 +4,10 @@ Only GET and HEAD are answered (405 otherwise). Queries per page (whatever it sh
 list/search 4 (facets and total in one statement, page ids, cards, topics), or at most 4 when
 a search finds nothing (facets, closest titles, did-you-mean ≤ 2); paper page 5 (paper,
 topics, authors, similar ids, similar papers; +1 with related titles); similar page 4; venue
-and topic pages 6 (page object, chart, and the list's 4); author page 6; index pages 1.
+and topic pages 6 (page object, chart — on a topic page the same query gives the trend — and
+the list's 4); author page 6; index pages 1; a reading list 1; /trends/ 2 + 1 per series.
+With ``format=`` the list pages and the reading list answer a citation file instead
+(papers/downloads.py).
 """
 
 from django.db import DatabaseError, connection
@@ -22,16 +25,7 @@ from .models import Author, Authorship, Paper, PaperTopic, Topic, TopicRedirect,
 from .reading_lists import BadList, list_papers, parse_ids
 from .rendering import bar_chart, render_abstract
 from .search import PaperFilterSet, search_page
-from .trends import (
-    Series,
-    compare,
-    line_chart,
-    per_year,
-    table_rows,
-    venue_rows_with_totals,
-    with_shares,
-    year_totals,
-)
+from .trends import MAX_SERIES, comparison, topic_trend, venue_rows_with_totals
 
 SIMILAR_ON_PAPER = 5
 SIMILAR_PAGE = 20
@@ -160,14 +154,10 @@ def topic_detail(request, slug):
         ],
         f"Papers per venue on {topic.name}",
     )
-    trend = Series(topic.name, topic.get_absolute_url(), year_totals(rows, "n"))
-    years = with_shares([trend], year_totals(rows, "total"))
     context = {
         "topic": topic,
         "chart": chart,
-        "trend_chart": line_chart([trend], years, f"Share of papers on {topic.name} per year"),
-        "trend": [trend],
-        "trend_rows": table_rows([trend], years),
+        **topic_trend(topic, rows),
         "feed_url": reverse("feed-topic", args=[topic.slug]),
     }
     return _render_list(
@@ -224,16 +214,11 @@ def reading_list(request):
 @require_safe
 def trends(request):
     """Up to five topics or search terms compared: their share of each year's papers."""
-    series, notices = compare(request.GET.getlist("topic"), request.GET.getlist("q"))
-    years = with_shares(series, per_year(Paper.objects.all())) if series else []
-    chosen = [line.label for line in series]
+    topic_slugs, terms = request.GET.getlist("topic"), request.GET.getlist("q")
     context = {
-        "series": series,
-        "trend_rows": table_rows(series, years),
-        "notices": notices,
-        "chart": line_chart(series, years, "Share of papers per year: " + ", ".join(chosen)),
+        **comparison(topic_slugs, terms),
         "topics": Topic.objects.order_by("name"),
-        "chosen_topics": request.GET.getlist("topic")[:5],
-        "chosen_terms": request.GET.getlist("q")[:5],
+        "chosen_topics": topic_slugs[:MAX_SERIES],
+        "chosen_terms": terms[:MAX_SERIES],
     }
     return render(request, "papers/trends.html", context)
