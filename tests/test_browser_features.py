@@ -76,7 +76,7 @@ def test_saving_from_three_kinds_of_page_then_the_list_page(transactional_db, co
     kv, cache2 = corpus["kv"], corpus["cache2"]
     page.goto("/?q=cache")
     row = page.locator(f"li[data-paper-id='{cache2.pk}']")
-    row.get_by_role("button", name=re.compile("^Save")).click()
+    row.get_by_role("button", name="Save “Quantised KV Cache Compression” to my list").click()
     expect(row.locator(".save-toggle")).to_have_attribute("aria-pressed", "true")
     expect(page.locator(".my-list-count")).to_have_text(" (1)")
     expect(page.locator("#announcer")).to_have_text(
@@ -121,6 +121,11 @@ def test_saving_from_three_kinds_of_page_then_the_list_page(transactional_db, co
     expect(page.locator("#list-status")).to_have_text("2 papers, in the order saved.")
     page.reload()
     assert card_ids(page) == [similar_id, str(cache2.pk)]
+    # On one's own list, un-saving a paper takes its row off too.
+    page.locator(f"li[data-paper-id='{cache2.pk}'] .save-toggle").click()
+    assert card_ids(page) == [similar_id]
+    assert saved(page) == [similar_id]
+    expect(page.locator(".adopt")).to_be_hidden()
 
 
 def test_shared_list_opens_in_a_fresh_browser(transactional_db, corpus, browsing):
@@ -282,6 +287,13 @@ def test_every_shortcut(transactional_db, corpus, browsing):
     page.keyboard.press("Escape")
     expect(page.locator("#shortcuts")).to_be_hidden()
 
+    # Enter on a focused button presses the button; on the selected paper it opens it.
+    cards.nth(0).locator(".save-toggle").focus()
+    page.keyboard.press("Enter")
+    expect(cards.nth(0).locator(".save-toggle")).to_have_attribute("aria-pressed", "false")
+    page.keyboard.press("s")
+    expect(cards.nth(0).locator(".save-toggle")).to_have_attribute("aria-pressed", "true")
+    page.locator("h1").click()
     page.keyboard.press("Enter")
     page.wait_for_url(f"**/papers/{paper_id}/")
     # On a paper page, s and c act on the paper itself.

@@ -18,13 +18,15 @@
     return list ? Array.prototype.slice.call(list.querySelectorAll(":scope > li[data-paper-id]")) : [];
   }
 
+  // The row holding the focus (the reader may have tabbed), else the one selected last.
   function selectedIndex(all) {
+    var active = document.activeElement;
+    var holder = active && active.closest ? active.closest("li[data-paper-id]") : null;
+    if (holder && all.indexOf(holder) >= 0) { return all.indexOf(holder); }
     for (var index = 0; index < all.length; index += 1) {
       if (all[index].classList.contains("is-selected")) { return index; }
     }
-    var active = document.activeElement;
-    var holder = active && active.closest ? active.closest("li[data-paper-id]") : null;
-    return holder ? all.indexOf(holder) : -1;
+    return -1;
   }
 
   function select(all, index) {
@@ -117,7 +119,11 @@
     var index = selectedIndex(all);
     if (index < 0) { return false; }
     var link = all[index].querySelector("a");
-    if (!link || document.activeElement === link) { return false; }
+    var active = document.activeElement;
+    // A focused link, button or field answers Enter itself.
+    if (!link || (active && active.closest && active.closest("a, button, input, select, textarea, summary"))) {
+      return false;
+    }
     window.location.href = link.href;
     return true;
   }

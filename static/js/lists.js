@@ -82,6 +82,12 @@
   document.addEventListener("click", function (event) {
     var button = event.target.closest(".save-toggle");
     if (!button) { return; }
+    var row = button.closest(".reading-list > li");
+    if (row && isOwn()) {
+      // On the reader's own list, taking a paper off the list removes its row too.
+      removeRow(row, rowTitle(button));
+      return;
+    }
     toggle(button.getAttribute("data-save"), rowTitle(button));
   });
 
@@ -97,7 +103,7 @@
   }
 
   function isOwn() {
-    return page.getAttribute("data-own") === "true";
+    return Boolean(page) && page.getAttribute("data-own") === "true";
   }
 
   function pageChanged(message) {
@@ -119,16 +125,20 @@
     announce(message);
   }
 
+  function removeRow(row, title) {
+    var next = row.nextElementSibling || row.previousElementSibling;
+    row.remove();
+    (next ? next.querySelector(".remove") : document.querySelector("h1")).focus();
+    pageChanged("Removed " + title + " from this list.");
+  }
+
   function edit(event) {
     var button = event.target.closest(".move-up, .move-down, .remove");
     if (!button) { return; }
     var row = button.closest("li[data-paper-id]");
     var title = rowTitle(button);
     if (button.classList.contains("remove")) {
-      var next = row.nextElementSibling || row.previousElementSibling;
-      row.remove();
-      (next ? next.querySelector(".remove") : document.querySelector("h1")).focus();
-      pageChanged("Removed " + title + " from this list.");
+      removeRow(row, title);
       return;
     }
     var up = button.classList.contains("move-up");
