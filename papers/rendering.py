@@ -108,53 +108,6 @@ def plain_snippet(text: str, words: int = 45) -> str:
     return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
 
 
-# --- BibTeX --------------------------------------------------------------------------------
-
-_BIB_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}"}
-
-
-def bib_escape(text: str) -> str:
-    text = " ".join((text or "").split())
-    text = text.replace("\\", "")
-    return "".join(_BIB_SPECIAL.get(char, char) for char in text)
-
-
-def bibtex_key(paper, authors) -> str:
-    if paper.bibkey:
-        return re.sub(r"[^\w:.-]", "", paper.bibkey) or f"paper{paper.pk}"
-    words = authors[0].split() if authors else []
-    surname = re.sub(r"[^a-z]", "", words[-1].lower()) if words else ""
-    first_word = next(
-        (w for w in re.findall(r"[a-z]+", paper.display_title.lower()) if len(w) > 3), "paper"
-    )
-    year = paper.venue.year or ""
-    return f"{surname or 'paper'}{year}{first_word}-{paper.pk}"
-
-
-def bibtex(paper, authors: list[str]) -> str:
-    """An @inproceedings entry; ``authors`` are names in order (blank ones are left out)."""
-    authors = [name for name in authors if name and name.strip()]
-    venue = paper.venue
-    fields = [("title", "{" + bib_escape(paper.display_title) + "}")]
-    if authors:
-        fields.append(("author", " and ".join(bib_escape(name) for name in authors)))
-    fields.append(("booktitle", bib_escape(venue.booktitle or venue.full_name or venue.name)))
-    if venue.year:
-        fields.append(("year", str(venue.year)))
-    if venue.month:
-        fields.append(("month", bib_escape(venue.month)))
-    if venue.location:
-        fields.append(("address", bib_escape(venue.location)))
-    if paper.pages:
-        fields.append(("pages", bib_escape(paper.pages.replace("-", "--").replace("----", "--"))))
-    if paper.doi:
-        fields.append(("doi", bib_escape(paper.doi)))
-    if paper.url:
-        fields.append(("url", paper.url.replace(" ", "%20")))
-    body = ",\n".join(f"    {name} = {{{value}}}" for name, value in fields)
-    return f"@inproceedings{{{bibtex_key(paper, authors)},\n{body}\n}}"
-
-
 # --- charts ---------------------------------------------------------------------------------
 
 

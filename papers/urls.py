@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 from django.urls.converters import SlugConverter
 
-from . import api, views
+from . import api, feeds, views
 
 
 class UnicodeSlugConverter(SlugConverter):
@@ -25,6 +25,12 @@ urlpatterns = [
     path("topics/", views.topic_index, name="topic-list"),
     path("topics/<uslug:slug>/", views.topic_detail, name="topic-detail"),
     path("authors/<uslug:slug>/", views.author_detail, name="author-detail"),
+    path("list/", views.reading_list, name="reading-list"),
+    path("trends/", views.trends, name="trends"),
+    path("feeds/venues/<uslug:slug>/", feeds.VenueFeed(), name="feed-venue"),
+    path("feeds/topics/<uslug:slug>/", feeds.TopicFeed(), name="feed-topic"),
+    path("feeds/authors/<uslug:slug>/", feeds.AuthorFeed(), name="feed-author"),
+    path("feeds/search/", feeds.SearchFeed(), name="feed-search"),
     path("api/papers/", api.paper_list, name="api-paper-list"),
     path("api/papers/<str:pk>/", api.paper_detail),
     path("api/papers/<str:pk>/similar/", api.paper_similar),

@@ -4,7 +4,10 @@ Only GET and HEAD are answered (405 otherwise). Queries per page (whatever it sh
 list/search 4 (facets and total in one statement, page ids, cards, topics), or at most 4 when
 a search finds nothing (facets, closest titles, did-you-mean ≤ 2); paper page 5 (paper,
 topics, authors, similar ids, similar papers; +1 with related titles); similar page 4; venue
-and topic pages 6 (page object, chart, and the list's 4); author page 6; index pages 1.
+and topic pages 6 (page object, chart — on a topic page the same query gives the trend — and
+the list's 4); author page 6; index pages 1; a reading list 1; /trends/ 2 + 1 per series.
+With ``format=`` the list pages and the reading list answer a citation file instead
+(papers/downloads.py).
 """
 
 from django.db import DatabaseError, connection
@@ -16,13 +19,19 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
+from .citations import FORMATS, bibtex
+from .downloads import export_ids, export_queryset
 from .errors import RETRY_AFTER_SECONDS
+from .feeds import search_feed_url
 from .models import Author, Authorship, Paper, PaperTopic, Topic, TopicRedirect, Venue
-from .rendering import bar_chart, bibtex, render_abstract
+from .reading_lists import BadList, list_papers, parse_ids
+from .rendering import bar_chart, render_abstract
 from .search import PaperFilterSet, search_page
+from .trends import MAX_SERIES, comparison, topic_trend, venue_rows_with_totals
 
 SIMILAR_ON_PAPER = 5
 SIMILAR_PAGE = 20
+UNKNOWN_FORMAT = "format must be one of: " + ", ".join(FORMATS) + "."
 
 
 @require_safe
@@ -43,22 +52,32 @@ def healthz(request):
     return JsonResponse({"status": "ok"})
 
 
-def _render_list(request, template: str, context: dict, fixed=None):
-    """The page with the list's search under ``fixed`` conditions, or a 400 saying why not."""
+def _bad_request(request, message: str, errors=None):
+    html = render_to_string(
+        "papers/bad_request.html", {"message": message, "errors": errors or {}}, request
+    )
+    return HttpResponseBadRequest(html)
+
+
+def _render_list(request, template: str, context: dict, fixed=None, name: str = "papers"):
+    """The page with the list's search under ``fixed`` conditions, or a 400 saying why not;
+    with ``format=``, the whole list as a citation file ``name``.ext instead."""
     filterset = PaperFilterSet(request.GET, fixed=fixed)
     if not filterset.is_valid():
-        message, errors = filterset.error_summary()
-        html = render_to_string(
-            "papers/bad_request.html", {"message": message, "errors": errors}, request
-        )
-        return HttpResponseBadRequest(html)
+        return _bad_request(request, *filterset.error_summary())
+    format_name = request.GET.get("format")
+    if format_name is not None:
+        if format_name not in FORMATS:
+            return _bad_request(request, UNKNOWN_FORMAT)
+        return export_queryset(format_name, filterset.qs, name)
     context = {**context, "filter": filterset, "results": search_page(filterset)}
     return render(request, template, context)
 
 
 @require_safe
 def paper_list(request):
-    return _render_list(request, "papers/paper_list.html", {})
+    context = {"feed_url": search_feed_url(request.GET)}
+    return _render_list(request, "papers/paper_list.html", context)
 
 
 @require_safe
@@ -107,9 +126,18 @@ def venue_detail(request, slug):
         ],
         f"Papers per topic at {venue.name}",
     )
-    context = {"venue": venue, "welcome_html": render_abstract(venue.welcome_text), "chart": chart}
+    context = {
+        "venue": venue,
+        "welcome_html": render_abstract(venue.welcome_text),
+        "chart": chart,
+        "feed_url": reverse("feed-venue", args=[venue.slug]),
+    }
     return _render_list(
-        request, "papers/venue_detail.html", context, fixed={"venue": Q(venue=venue)}
+        request,
+        "papers/venue_detail.html",
+        context,
+        fixed={"venue": Q(venue=venue)},
+        name=venue.slug,
     )
 
 
@@ -128,18 +156,26 @@ def topic_detail(request, slug):
             raise Http404("No such topic.")
         return redirect(moved.topic, permanent=True)
     linked = PaperTopic.objects.filter(topic=topic).values("paper_id")
+    rows = list(venue_rows_with_totals(linked))
     chart = bar_chart(
         [
             (row["venue__name"], row["n"], reverse("venue-detail", args=[row["venue__slug"]]))
-            for row in Paper.objects.filter(pk__in=linked).venue_counts()
+            for row in rows
         ],
         f"Papers per venue on {topic.name}",
     )
+    context = {
+        "topic": topic,
+        "chart": chart,
+        **topic_trend(topic, rows),
+        "feed_url": reverse("feed-topic", args=[topic.slug]),
+    }
     return _render_list(
         request,
         "papers/topic_detail.html",
-        {"topic": topic, "chart": chart},
+        context,
         fixed={"topic": Q(pk__in=linked)},
+        name=f"topic-{topic.slug}",
     )
 
 
@@ -147,7 +183,52 @@ def topic_detail(request, slug):
 def author_detail(request, slug):
     author = get_object_or_404(Author, slug=slug)
     authored = Authorship.objects.filter(author=author).values("paper_id")
-    context = {"author": author, "coauthors": Author.objects.coauthors_of(author)}
+    context = {
+        "author": author,
+        "coauthors": Author.objects.coauthors_of(author),
+        "feed_url": reverse("feed-author", args=[author.slug]),
+    }
     return _render_list(
-        request, "papers/author_detail.html", context, fixed={"author": Q(pk__in=authored)}
+        request,
+        "papers/author_detail.html",
+        context,
+        fixed={"author": Q(pk__in=authored)},
+        name=author.slug,
     )
+
+
+@require_safe
+def reading_list(request):
+    """A list from its URL (``?ids=3,1,2``), in its order; ``format=`` exports it."""
+    try:
+        ids = parse_ids(request.GET.get("ids", ""))
+    except BadList as error:
+        return _bad_request(request, str(error))
+    papers = list_papers(ids)
+    format_name = request.GET.get("format")
+    if format_name is not None:
+        if format_name not in FORMATS:
+            return _bad_request(request, UNKNOWN_FORMAT)
+        untitled = {paper.pk for paper in papers if not paper.title}
+        return export_ids(format_name, [paper.pk for paper in papers], untitled, "reading-list")
+    found = ",".join(str(paper.pk) for paper in papers)
+    context = {
+        "papers": papers,
+        "missing": len(ids) - len(papers),
+        "ids": found,
+        "share_url": request.build_absolute_uri(f"{reverse('reading-list')}?ids={found}"),
+    }
+    return render(request, "papers/reading_list.html", context)
+
+
+@require_safe
+def trends(request):
+    """Up to five topics or search terms compared: their share of each year's papers."""
+    topic_slugs, terms = request.GET.getlist("topic"), request.GET.getlist("q")
+    context = {
+        **comparison(topic_slugs, terms),
+        "topics": Topic.objects.order_by("name"),
+        "chosen_topics": topic_slugs[:MAX_SERIES],
+        "chosen_terms": terms[:MAX_SERIES],
+    }
+    return render(request, "papers/trends.html", context)

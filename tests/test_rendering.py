@@ -2,8 +2,9 @@
 
 from types import SimpleNamespace
 
+from papers.citations import bibtex
 from papers.querysets import MARK_START, MARK_STOP
-from papers.rendering import bar_chart, bibtex, highlight, render_abstract
+from papers.rendering import bar_chart, highlight, render_abstract
 
 
 def test_latex_and_markdown_bits():

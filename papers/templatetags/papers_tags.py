@@ -94,3 +94,12 @@ def count_label(count, estimated=False) -> str:
 def is_in(value, values) -> bool:
     """Whether a facet value is among the selected ones (None: nothing selected)."""
     return str(value) in (values or ())
+
+
+@register.simple_tag(takes_context=True)
+def format_query(context, name):
+    """The current query string asking for the whole list as a ``name`` citation file."""
+    query = _query(context)
+    query.pop("page", None)
+    query["format"] = name
+    return _encode(query)

@@ -1,0 +1,200 @@
+"""Citations of papers as reference managers read them: BibTeX, RIS and CSL-JSON (pure).
+
+Each format turns one paper (with its venue loaded) and its authors' names, in order, into one
+entry; ``FORMATS`` says how a file of entries opens, joins and closes, and its content type.
+A TACL paper (its venue's name starts with "TACL") is a journal article, every other paper a
+conference paper in the venue's proceedings. The callers leave untitled papers out: an entry
+never carries a title the source did not give.
+"""
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+_BIB_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}"}
+_PAGE_SPLIT = re.compile(r"\s*(?:-+|–|—)\s*")
+
+
+def is_journal(venue) -> bool:
+    """TACL volumes are a journal's; everything else here is proceedings."""
+    return venue.name.startswith("TACL")
+
+
+def container_title(venue) -> str:
+    return venue.booktitle or venue.full_name or venue.name
+
+
+def page_range(pages: str) -> tuple[str, str]:
+    """(first, last) of "1-10", "1--10", "1–10" or "7" (last empty for a single page)."""
+    parts = [part for part in _PAGE_SPLIT.split((pages or "").strip()) if part]
+    if not parts:
+        return "", ""
+    return parts[0], parts[-1] if len(parts) > 1 else ""
+
+
+def split_name(name: str) -> tuple[str, str]:
+    """(family, given) of a name written "Given Family": the last word is the family name."""
+    words = name.split()
+    if len(words) < 2:
+        return name.strip(), ""
+    return words[-1], " ".join(words[:-1])
+
+
+# --- BibTeX --------------------------------------------------------------------------------
+
+
+def bib_escape(text: str) -> str:
+    text = " ".join((text or "").split())
+    text = text.replace("\\", "")
+    return "".join(_BIB_SPECIAL.get(char, char) for char in text)
+
+
+def _verbatim(text: str) -> str:
+    return "".join(char for char in " ".join(text.split()) if char not in "{}\\")
+
+
+def named(authors: list[str]) -> list[str]:
+    """The authors that have a name (a blank one is never assumed to have one)."""
+    return [name for name in authors if name and name.strip()]
+
+
+def bibtex_key(paper, authors) -> str:
+    if paper.bibkey:
+        return re.sub(r"[^\w:.-]", "", paper.bibkey) or f"paper{paper.pk}"
+    authors = named(authors)
+    surname = re.sub(r"[^a-z]", "", authors[0].split()[-1].lower()) if authors else ""
+    first_word = next(
+        (w for w in re.findall(r"[a-z]+", paper.display_title.lower()) if len(w) > 3), "paper"
+    )
+    year = paper.venue.year or ""
+    return f"{surname or 'paper'}{year}{first_word}-{paper.pk}"
+
+
+def bibtex(paper, authors: list[str]) -> str:
+    """An @inproceedings entry (@article for TACL); ``authors`` are names in order (blank
+    ones are left out)."""
+    authors = named(authors)
+    venue = paper.venue
+    journal = is_journal(venue)
+    fields = [("title", "{" + bib_escape(paper.display_title) + "}")]
+    if authors:
+        fields.append(("author", " and ".join(bib_escape(name) for name in authors)))
+    fields.append(("journal" if journal else "booktitle", bib_escape(container_title(venue))))
+    if venue.year:
+        fields.append(("year", str(venue.year)))
+    if venue.month:
+        fields.append(("month", bib_escape(venue.month)))
+    if venue.location and not journal:
+        fields.append(("address", bib_escape(venue.location)))
+    first, last = page_range(paper.pages)
+    if first:
+        fields.append(("pages", bib_escape(f"{first}--{last}" if last else first)))
+    # doi and url are verbatim fields: escaping would put the backslashes into the DOI.
+    if paper.doi:
+        fields.append(("doi", _verbatim(paper.doi)))
+    if paper.url:
+        fields.append(("url", _verbatim(paper.url).replace(" ", "%20")))
+    body = ",\n".join(f"    {name} = {{{value}}}" for name, value in fields)
+    kind = "article" if journal else "inproceedings"
+    return f"@{kind}{{{bibtex_key(paper, authors)},\n{body}\n}}"
+
+
+# --- RIS -----------------------------------------------------------------------------------
+
+
+def _ris_value(text) -> str:
+    return " ".join(str(text).split())
+
+
+def ris(paper, authors: list[str]) -> str:
+    """A RIS record: CPAPER (JOUR for TACL), names as "Family, Given", ending with ER."""
+    venue = paper.venue
+    journal = is_journal(venue)
+    lines = [("TY", "JOUR" if journal else "CPAPER"), ("TI", paper.display_title)]
+    for name in named(authors):
+        family, given = split_name(name)
+        lines.append(("AU", f"{family}, {given}" if given else family))
+    lines.append(("JO" if journal else "T2", container_title(venue)))
+    if venue.year:
+        lines.append(("PY", venue.year))
+    if venue.location and not journal:
+        lines.append(("CY", venue.location))
+    first, last = page_range(paper.pages)
+    if first:
+        lines.append(("SP", first))
+    if last:
+        lines.append(("EP", last))
+    if paper.doi:
+        lines.append(("DO", paper.doi))
+    if paper.url:
+        lines.append(("UR", paper.url.replace(" ", "%20")))
+    lines.append(("ID", paper.pk))
+    text = "".join(f"{tag}  - {_ris_value(value)}\n" for tag, value in lines)
+    return text + "ER  - \n"
+
+
+# --- CSL-JSON ------------------------------------------------------------------------------
+
+
+def csl(paper, authors: list[str]) -> dict:
+    """A CSL-JSON item: paper-conference (article-journal for TACL)."""
+    venue = paper.venue
+    journal = is_journal(venue)
+    item = {
+        "id": str(paper.pk),
+        "type": "article-journal" if journal else "paper-conference",
+        "title": paper.display_title,
+    }
+    names = [split_name(name) for name in named(authors)]
+    if names:
+        item["author"] = [
+            {"family": family, "given": given} if given else {"literal": family}
+            for family, given in names
+        ]
+    item["container-title"] = container_title(venue)
+    if not journal:
+        item["event-title"] = venue.full_name or venue.name
+        if venue.location:
+            item["event-place"] = venue.location
+    if venue.year:
+        item["issued"] = {"date-parts": [[venue.year]]}
+    first, last = page_range(paper.pages)
+    if first:
+        item["page"] = f"{first}-{last}" if last else first
+        item["page-first"] = first
+    if paper.doi:
+        item["DOI"] = paper.doi
+    if paper.url:
+        item["URL"] = paper.url.replace(" ", "%20")
+    return item
+
+
+def csl_json(paper, authors: list[str]) -> str:
+    return json.dumps(csl(paper, authors), ensure_ascii=False, indent=2)
+
+
+# --- files of entries ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Format:
+    """How a file of entries is written: one entry, what opens, joins and closes the file, and
+    how a note (papers left out) is written, "" where the format has no comments."""
+
+    entry: Callable[[object, list[str]], str]
+    content_type: str
+    extension: str
+    opening: str
+    separator: str
+    closing: str
+    comment: str
+
+
+FORMATS = {
+    "bibtex": Format(bibtex, "application/x-bibtex", "bib", "", "\n\n", "\n", "% {}\n"),
+    "ris": Format(ris, "application/x-research-info-systems", "ris", "", "\n", "", "% {}\n"),
+    "csljson": Format(
+        csl_json, "application/vnd.citationstyles.csl+json", "json", "[\n", ",\n", "\n]\n", ""
+    ),
+}

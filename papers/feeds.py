@@ -1,0 +1,145 @@
+"""Atom feeds of a venue, a topic, an author or any search: the newest papers first.
+
+Newest means the latest venue year, then the highest id (the latest loaded). A search feed
+takes the list's own parameters (``/feeds/search/?q=kv+cache&venue=acl-2024``), validated by
+the same PaperFilterSet, and answers 400 to what the list would refuse.
+"""
+
+from django.contrib.syndication.views import Feed
+from django.core.exceptions import BadRequest
+from django.db.models import F, Q
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.feedgenerator import Atom1Feed
+
+from .models import Author, Authorship, Paper, PaperTopic, Topic, Venue
+from .rendering import plain_snippet
+from .search import PaperFilterSet
+
+FEED_SIZE = 50
+SITE_NAME = "Paper browser"
+
+
+class PaperFeed(Feed):
+    """The shared part: entries are papers; subclasses say which papers and what to call them."""
+
+    feed_type = Atom1Feed
+    author_name = SITE_NAME
+
+    def papers(self, obj):
+        raise NotImplementedError
+
+    def items(self, obj):
+        newest = self.papers(obj).select_related("venue")
+        return newest.order_by(F("venue__year").desc(nulls_last=True), "-pk")[:FEED_SIZE]
+
+    def item_title(self, paper):
+        if paper.has_title:
+            return paper.title
+        return f"[untitled] {paper.display_title}"
+
+    def item_description(self, paper):
+        return f"{paper.venue.name}. {plain_snippet(paper.abstract, 80)}"
+
+    def item_link(self, paper):
+        return paper.get_absolute_url()
+
+    def item_author_name(self, paper):
+        return paper.author_names or None
+
+    def item_pubdate(self, paper):
+        return paper.first_loaded or paper.created
+
+    def item_updateddate(self, paper):
+        return paper.updated
+
+
+class VenueFeed(PaperFeed):
+    def get_object(self, request, slug):
+        return get_object_or_404(Venue, slug=slug)
+
+    def papers(self, venue):
+        return Paper.objects.filter(venue=venue)
+
+    def title(self, venue):
+        return f"New papers at {venue.name} · {SITE_NAME}"
+
+    def link(self, venue):
+        return venue.get_absolute_url()
+
+
+class TopicFeed(PaperFeed):
+    def get_object(self, request, slug):
+        topic = Topic.objects.filter(Q(slug=slug) | Q(redirects__old_slug=slug)).first()
+        if topic is None:
+            raise Topic.DoesNotExist
+        return topic
+
+    def papers(self, topic):
+        return Paper.objects.filter(
+            pk__in=PaperTopic.objects.filter(topic=topic).values("paper_id")
+        )
+
+    def title(self, topic):
+        return f"New papers on {topic.name} · {SITE_NAME}"
+
+    def link(self, topic):
+        return topic.get_absolute_url()
+
+
+class AuthorFeed(PaperFeed):
+    def get_object(self, request, slug):
+        return get_object_or_404(Author, slug=slug)
+
+    def papers(self, author):
+        return Paper.objects.filter(
+            pk__in=Authorship.objects.filter(author=author).values("paper_id")
+        )
+
+    def title(self, author):
+        return f"New papers by {author.name} · {SITE_NAME}"
+
+    def link(self, author):
+        return author.get_absolute_url()
+
+
+class SearchFeed(PaperFeed):
+    """The list's search, filters and all, newest first whatever its sort."""
+
+    def get_object(self, request):
+        filterset = PaperFilterSet(request.GET)
+        if not filterset.is_valid():
+            raise BadRequest(filterset.error_summary()[0])
+        filterset.query_string = _feed_query(request.GET)
+        return filterset
+
+    def papers(self, filterset):
+        papers = Paper.objects.filter(*filterset.conditions().values())
+        return papers.matching(filterset.text) if filterset.text else papers
+
+    def title(self, filterset):
+        words = [f"“{filterset.text}”"] if filterset.text else []
+        for name, values in filterset.active().items():
+            words.append(f"{name} {' or '.join(values)}")
+        described = ", ".join(words) or "all papers"
+        return f"New papers: {described} · {SITE_NAME}"
+
+    def link(self, filterset):
+        return reverse("paper-list") + filterset.query_string
+
+    def feed_url(self, filterset):
+        return reverse("feed-search") + filterset.query_string
+
+
+def _feed_query(query) -> str:
+    """The list's parameters that choose papers (not the page, sort or export format)."""
+    query = query.copy()
+    for name in ("page", "sort", "format"):
+        query.pop(name, None)
+    encoded = query.urlencode()
+    return "?" + encoded if encoded else ""
+
+
+def search_feed_url(query) -> str:
+    """The search feed of the list with these parameters."""
+    return reverse("feed-search") + _feed_query(query)

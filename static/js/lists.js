@@ -1,0 +1,216 @@
+// The reader's list, kept in this browser (localStorage "papers:list": paper ids in order).
+// Save toggles on every paper, the count beside "My list", the list page's reordering and
+// removing, and the other tabs kept in step through the storage event. The pages work without
+// this script: /list/?ids=… is rendered by the server; only saving needs it.
+(function () {
+  "use strict";
+
+  var KEY = "papers:list";
+  var MAX = 500;
+  var ID = /^[0-9]{1,18}$/;
+
+  function read() {
+    var value;
+    try {
+      value = JSON.parse(window.localStorage.getItem(KEY) || "[]");
+    } catch (error) {
+      return [];
+    }
+    if (!Array.isArray(value)) { return []; }
+    var seen = {};
+    return value.map(String).filter(function (id) {
+      var fresh = ID.test(id) && !seen[id];
+      seen[id] = true;
+      return fresh;
+    });
+  }
+
+  function announce(text) {
+    var region = document.getElementById("announcer");
+    if (!region) { return; }
+    // Emptied first so that the same words said twice are announced twice.
+    region.textContent = "";
+    window.setTimeout(function () { region.textContent = text; }, 50);
+  }
+
+  function listUrl(ids) {
+    var link = document.querySelector(".my-list-link");
+    var base = link ? link.getAttribute("href") : "/list/";
+    return ids.length ? base + "?ids=" + ids.join(",") : base;
+  }
+
+  function showState() {
+    var ids = read();
+    document.querySelectorAll(".save-toggle").forEach(function (button) {
+      button.hidden = false;
+      button.setAttribute("aria-pressed", ids.indexOf(button.getAttribute("data-save")) >= 0 ? "true" : "false");
+    });
+    document.querySelectorAll(".my-list-count").forEach(function (count) {
+      count.hidden = ids.length === 0;
+      count.textContent = ids.length ? " (" + ids.length + ")" : "";
+    });
+  }
+
+  function write(ids) {
+    window.localStorage.setItem(KEY, JSON.stringify(ids.slice(0, MAX)));
+    showState();
+  }
+
+  function rowTitle(element) {
+    var row = element.closest("[data-paper-id]");
+    var link = row ? row.querySelector("a") : document.querySelector("h1");
+    return link ? link.textContent.trim() : "this paper";
+  }
+
+  // Saves the paper or takes it off the list; true when it is saved afterwards.
+  function toggle(id, title) {
+    var ids = read();
+    var at = ids.indexOf(id);
+    if (at >= 0) {
+      ids.splice(at, 1);
+    } else if (ids.length >= MAX) {
+      announce("Your list is full: it holds at most " + MAX + " papers.");
+      return false;
+    } else {
+      ids.push(id);
+    }
+    write(ids);
+    announce((at >= 0 ? "Removed from your list: " : "Saved to your list: ") + title + ".");
+    return at < 0;
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest(".save-toggle");
+    if (!button) { return; }
+    var row = button.closest(".reading-list > li");
+    if (row && isOwn()) {
+      // On the reader's own list, taking a paper off the list removes its row too.
+      removeRow(row, rowTitle(button));
+      return;
+    }
+    toggle(button.getAttribute("data-save"), rowTitle(button));
+  });
+
+  // --- the list page ------------------------------------------------------------------------
+
+  var page = document.querySelector(".list-page");
+
+  function pageIds() {
+    return Array.prototype.map.call(
+      page.querySelectorAll(".reading-list > li[data-paper-id]"),
+      function (row) { return row.getAttribute("data-paper-id"); }
+    );
+  }
+
+  function isOwn() {
+    return Boolean(page) && page.getAttribute("data-own") === "true";
+  }
+
+  function pageChanged(message) {
+    var ids = pageIds();
+    var url = listUrl(ids);
+    window.history.replaceState(null, "", url);
+    var share = document.getElementById("share-url");
+    if (share) { share.value = new URL(url, window.location.href).href; }
+    page.querySelectorAll(".exports a[href*='format=']").forEach(function (link) {
+      var format = new URL(link.href).searchParams.get("format");
+      link.setAttribute("href", "?ids=" + ids.join(",") + "&format=" + format);
+    });
+    var status = document.getElementById("list-status");
+    if (status) {
+      status.textContent = ids.length + (ids.length === 1 ? " paper" : " papers") + ", in the order saved.";
+    }
+    page.setAttribute("data-list-ids", ids.join(","));
+    if (isOwn()) { write(ids); }
+    announce(message);
+  }
+
+  function removeRow(row, title) {
+    var next = row.nextElementSibling || row.previousElementSibling;
+    row.remove();
+    (next ? next.querySelector(".remove") : document.querySelector("h1")).focus();
+    pageChanged("Removed " + title + " from this list.");
+  }
+
+  function edit(event) {
+    var button = event.target.closest(".move-up, .move-down, .remove");
+    if (!button) { return; }
+    var row = button.closest("li[data-paper-id]");
+    var title = rowTitle(button);
+    if (button.classList.contains("remove")) {
+      removeRow(row, title);
+      return;
+    }
+    var up = button.classList.contains("move-up");
+    var other = up ? row.previousElementSibling : row.nextElementSibling;
+    if (!other) {
+      announce(title + " is already " + (up ? "first." : "last."));
+      return;
+    }
+    row.parentNode.insertBefore(row, up ? other : other.nextElementSibling);
+    button.focus();
+    var position = pageIds().indexOf(row.getAttribute("data-paper-id")) + 1;
+    pageChanged("Moved " + title + " to position " + position + " of " + pageIds().length + ".");
+  }
+
+  function markOwn() {
+    var own = page.getAttribute("data-list-ids") === read().join(",");
+    page.setAttribute("data-own", own ? "true" : "false");
+    var adopt = page.querySelector(".adopt");
+    if (adopt) { adopt.hidden = own; }
+  }
+
+  function setUpListPage() {
+    var shown = page.getAttribute("data-list-ids");
+    var asked = new URLSearchParams(window.location.search).has("ids");
+    var saved = read();
+    if (!shown && !asked && saved.length) {
+      window.location.replace(listUrl(saved));
+      return;
+    }
+    markOwn();
+    page.querySelectorAll(".list-edit").forEach(function (span) { span.hidden = false; });
+    page.addEventListener("click", edit);
+    var adopt = page.querySelector(".adopt-list");
+    if (adopt) {
+      adopt.addEventListener("click", function () {
+        write(pageIds());
+        markOwn();
+        document.querySelector("h1").focus();
+        announce("This list is now your list.");
+      });
+    }
+  }
+
+  function setUpCopyLink() {
+    document.querySelectorAll("button[data-copy-value]").forEach(function (button) {
+      var input = document.getElementById(button.getAttribute("data-copy-value"));
+      var status = button.parentElement.querySelector(".copy-status");
+      if (!input) { return; }
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        input.select();
+        var done = navigator.clipboard && window.isSecureContext
+          ? navigator.clipboard.writeText(input.value)
+          : Promise.resolve(document.execCommand("copy"));
+        done.then(function () { status.textContent = "Link copied."; });
+      });
+    });
+  }
+
+  window.addEventListener("storage", function (event) {
+    if (event.key !== KEY && event.key !== null) { return; }
+    showState();
+    if (!page) { return; }
+    if (isOwn() && page.getAttribute("data-list-ids") !== read().join(",")) {
+      window.location.replace(listUrl(read()));
+    } else {
+      markOwn();
+    }
+  });
+
+  window.paperLists = { toggle: toggle, announce: announce, rowTitle: rowTitle, listUrl: listUrl };
+  showState();
+  if (page) { setUpListPage(); }
+  setUpCopyLink();
+})();

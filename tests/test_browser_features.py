@@ -1,0 +1,304 @@
+"""Reading lists, exports, feeds, trends and keyboard browsing in Chromium through Playwright.
+
+Needs Debian's Chromium at /usr/bin/chromium, as tests/test_browser.py does.
+"""
+
+import json
+import re
+import xml.etree.ElementTree as ET
+
+import bibtexparser
+import jsonschema
+import pytest
+import rispy
+
+from tests.conftest import CHROMIUM
+from tests.test_browser import assert_accessible
+from tests.test_exports import CSL_SCHEMA
+from tests.test_feeds import assert_valid_atom
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="browser tests need Chromium at /usr/bin/chromium (apt-get install chromium)",
+    ),
+]
+expect = pytest.importorskip("playwright.sync_api").expect
+
+
+class Browsing:
+    """Pages in fresh browser contexts; every script error or alert fails the test."""
+
+    def __init__(self, browser, live_server):
+        self.browser, self.url = browser, live_server.url
+        self.contexts, self.errors = [], []
+
+    def context(self, **options):
+        context = self.browser.new_context(
+            base_url=self.url, extra_http_headers={"X-Forwarded-Proto": "https"}, **options
+        )
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=self.url)
+        self.contexts.append(context)
+        return context
+
+    def page(self, context=None):
+        page = (context or self.context()).new_page()
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on("dialog", lambda dialog: (self.errors.append(dialog.message), dialog.dismiss()))
+        return page
+
+    def close(self):
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def browsing(browser, live_server):
+    session = Browsing(browser, live_server)
+    yield session
+    session.close()
+    assert session.errors == []
+
+
+def saved(page) -> list[str]:
+    return page.evaluate("JSON.parse(localStorage.getItem('papers:list') || '[]')")
+
+
+def card_ids(page) -> list[str]:
+    return page.locator(".reading-list > li").evaluate_all(
+        "rows => rows.map(row => row.dataset.paperId)"
+    )
+
+
+def test_saving_from_three_kinds_of_page_then_the_list_page(transactional_db, corpus, browsing):
+    page = browsing.page()
+    kv, cache2 = corpus["kv"], corpus["cache2"]
+    page.goto("/?q=cache")
+    row = page.locator(f"li[data-paper-id='{cache2.pk}']")
+    row.get_by_role("button", name="Save “Quantised KV Cache Compression” to my list").click()
+    expect(row.locator(".save-toggle")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(".my-list-count")).to_have_text(" (1)")
+    expect(page.locator("#announcer")).to_have_text(
+        "Saved to your list: Quantised KV Cache Compression."
+    )
+
+    page.goto(f"/papers/{kv.pk}/")
+    page.locator("article .row-actions .save-toggle").click()
+    expect(page.locator("article .row-actions .save-toggle")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+
+    page.goto(f"/papers/{kv.pk}/similar/")
+    # The similar papers of the KV cache paper: the other cache paper (saved already) first.
+    cards = page.locator(".result-list > li")
+    assert cards.first.get_attribute("data-paper-id") == str(cache2.pk)
+    expect(cards.first.locator(".save-toggle")).to_have_attribute("aria-pressed", "true")
+    similar_id = cards.nth(1).get_attribute("data-paper-id")
+    cards.nth(1).locator(".save-toggle").click()
+    assert saved(page) == [str(cache2.pk), str(kv.pk), similar_id]
+
+    page.get_by_role("link", name=re.compile("^My list")).click()
+    expected = f"{cache2.pk},{kv.pk},{similar_id}"
+    page.wait_for_url(f"**/list/?ids={expected}")
+    assert card_ids(page) == [str(cache2.pk), str(kv.pk), similar_id]
+    assert page.locator("#share-url").input_value().endswith(f"/list/?ids={expected}")
+    expect(page.locator(".adopt")).to_be_hidden()
+    assert_accessible(page)
+
+    page.locator(f"li[data-paper-id='{cache2.pk}'] .move-down").click()
+    assert card_ids(page) == [str(kv.pk), str(cache2.pk), similar_id]
+    assert saved(page) == [str(kv.pk), str(cache2.pk), similar_id]
+    assert page.url.endswith(f"/list/?ids={kv.pk},{cache2.pk},{similar_id}")
+    expect(page.locator("#announcer")).to_have_text(
+        "Moved Quantised KV Cache Compression to position 2 of 3."
+    )
+    page.locator(f"li[data-paper-id='{similar_id}'] .move-up").click()
+    page.locator(f"li[data-paper-id='{kv.pk}'] .remove").click()
+    assert card_ids(page) == [similar_id, str(cache2.pk)]
+    assert saved(page) == [similar_id, str(cache2.pk)]
+    assert page.locator("#share-url").input_value().endswith(f"/list/?ids={similar_id},{cache2.pk}")
+    expect(page.locator("#list-status")).to_have_text("2 papers, in the order saved.")
+    page.reload()
+    assert card_ids(page) == [similar_id, str(cache2.pk)]
+    # On one's own list, un-saving a paper takes its row off too.
+    page.locator(f"li[data-paper-id='{cache2.pk}'] .save-toggle").click()
+    assert card_ids(page) == [similar_id]
+    assert saved(page) == [similar_id]
+    expect(page.locator(".adopt")).to_be_hidden()
+
+
+def test_shared_list_opens_in_a_fresh_browser(transactional_db, corpus, browsing):
+    ids = f"{corpus['translation'].pk},{corpus['kv'].pk}"
+    page = browsing.page()
+    page.goto("/list/")
+    expect(page.locator(".list-empty")).to_be_visible()
+    assert_accessible(page)
+    page.goto(f"/list/?ids={ids}")
+    assert card_ids(page) == ids.split(",")
+    assert saved(page) == []
+    expect(page.locator(".adopt")).to_be_visible()
+    assert_accessible(page)
+    page.get_by_role("button", name="Make this my list").click()
+    assert saved(page) == ids.split(",")
+    expect(page.locator(".adopt")).to_be_hidden()
+    expect(page.locator(".save-toggle[aria-pressed='true']")).to_have_count(2)
+
+    # With no script at all the list is the same; the buttons that need a script stay hidden.
+    plain = browsing.page(browsing.context(java_script_enabled=False))
+    plain.goto(f"/list/?ids={ids}")
+    assert card_ids(plain) == ids.split(",")
+    assert plain.locator(".reading-list h2").all_inner_texts() == [
+        "Parallel Data for Yoruba Translation",
+        "Evicting the KV Cache for Long-Context Inference",
+    ]
+    expect(plain.locator(".save-toggle").first).to_be_hidden()
+
+
+def test_tabs_stay_in_step(transactional_db, corpus, browsing):
+    context = browsing.context()
+    first, second = browsing.page(context), browsing.page(context)
+    first.goto("/")
+    second.goto(f"/papers/{corpus['kv'].pk}/")
+    first.locator(f"li[data-paper-id='{corpus['kv'].pk}'] .save-toggle").click()
+    toggle = second.locator("article .row-actions .save-toggle")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    expect(second.locator(".my-list-count")).to_have_text(" (1)")
+    toggle.click()
+    expect(first.locator(f"li[data-paper-id='{corpus['kv'].pk}'] .save-toggle")).to_have_attribute(
+        "aria-pressed", "false"
+    )
+
+
+def download_text(page, name) -> tuple[str, str]:
+    with page.expect_download() as info:
+        page.locator(".exports").get_by_role("link", name=name, exact=True).click()
+    download = info.value
+    with open(download.path(), encoding="utf-8") as file:
+        return download.suggested_filename, file.read()
+
+
+def test_each_export_format_downloads_and_parses(transactional_db, corpus, browsing):
+    page = browsing.page()
+    ids = [corpus[name].pk for name in ("retrieval", "speech", "kv")]
+    page.goto("/list/?ids=" + ",".join(map(str, ids)))
+    titles = [
+        "Noisy Retrieval Hurts Faithfulness",
+        "Evicting the KV Cache for Long-Context Inference",
+    ]
+
+    name, text = download_text(page, "BibTeX")
+    assert name == "reading-list.bib"
+    entries = bibtexparser.loads(text).entries
+    assert [entry["title"] for entry in entries] == ["{" + title + "}" for title in titles]
+    assert entries[1]["author"] == "Ada Lovelace and Alan Turing"
+
+    name, text = download_text(page, "RIS")
+    assert name == "reading-list.ris"
+    records = rispy.loads(text)
+    assert [record["title"] for record in records] == titles
+    assert records[0]["authors"] == ["Hopper, Grace", "Lovelace, Ada"]
+
+    name, text = download_text(page, "CSL-JSON")
+    assert name == "reading-list.json"
+    items = json.loads(text)
+    jsonschema.validate(items, CSL_SCHEMA)
+    assert [item["title"] for item in items] == titles
+    assert items[0]["issued"] == {"date-parts": [[2024]]}
+
+
+def test_feed_linked_from_a_venue_page_is_valid_atom(transactional_db, corpus, browsing):
+    page = browsing.page()
+    page.goto("/venues/acl-2025/")
+    href = page.locator("link[rel=alternate][type='application/atom+xml']").get_attribute("href")
+    assert href == "/feeds/venues/acl-2025/"
+    response = page.request.get(href)
+    assert response.headers["content-type"] == "application/atom+xml; charset=utf-8"
+    root = ET.fromstring(response.body())  # our own output
+    assert_valid_atom(root)
+    entries = root.findall("{http://www.w3.org/2005/Atom}entry")
+    assert len(entries) == 3
+
+
+def test_trends_chart_for_two_topics(transactional_db, corpus, browsing):
+    page = browsing.page()
+    page.goto("/trends/")
+    page.get_by_label("Topic 1").select_option("attention")
+    page.get_by_label("Topic 2").select_option("efficiency")
+    page.get_by_role("button", name="Compare").click()
+    page.wait_for_url(re.compile(r"topic=attention&topic=efficiency"))
+    chart = page.locator("svg.trend-chart")
+    expect(chart.locator("polyline")).to_have_count(2)
+    assert chart.locator("desc").text_content() == (
+        "attention: 2024 50.0%, 2025 33.3%; efficiency: 2024 0.0%, 2025 66.7%"
+    )
+    assert page.locator(".trend-table tbody tr").all_inner_texts() == [
+        "2024\t50.0% (1)\t0.0% (0)",
+        "2025\t33.3% (1)\t66.7% (2)",
+    ]
+    assert_accessible(page)
+    page.goto("/topics/attention/")
+    expect(page.locator("svg.trend-chart polyline")).to_have_count(1)
+    assert_accessible(page)
+    page.emulate_media(color_scheme="dark")
+    assert_accessible(page)
+
+
+def test_every_shortcut(transactional_db, corpus, browsing):
+    page = browsing.page()
+    page.goto("/")
+    announcer = page.locator("#announcer")
+    page.keyboard.press("/")
+    expect(page.locator("#id_q")).to_be_focused()
+    # Typing in the field types: "j" is a letter there, not a move.
+    page.keyboard.type("jk")
+    expect(page.locator("#id_q")).to_have_value("jk")
+    expect(page.locator(".is-selected")).to_have_count(0)
+    page.locator("#id_q").fill("")
+    page.locator("h1").click()
+
+    cards = page.locator(".result-list > li")
+    page.keyboard.press("j")
+    page.keyboard.press("j")
+    expect(cards.nth(1)).to_have_class(re.compile("is-selected"))
+    page.keyboard.press("k")
+    expect(cards.nth(0)).to_have_class(re.compile("is-selected"))
+    expect(cards.nth(0).locator(".card-title a")).to_be_focused()
+    title = cards.nth(0).locator(".card-title a").inner_text()
+    paper_id = cards.nth(0).get_attribute("data-paper-id")
+    expect(announcer).to_have_text(f"Paper 1 of 5: {title}.")
+
+    page.keyboard.press("s")
+    expect(cards.nth(0).locator(".save-toggle")).to_have_attribute("aria-pressed", "true")
+    assert saved(page) == [paper_id]
+    expect(announcer).to_have_text(f"Saved to your list: {title}.")
+
+    page.keyboard.press("c")
+    expect(announcer).to_have_text(f"Copied the BibTeX of {title}.")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    entry = bibtexparser.loads(copied).entries
+    assert [(e["ID"].rsplit("-", 1)[1], e["title"]) for e in entry] == [
+        (paper_id, "{" + title + "}")
+    ]
+
+    page.keyboard.press("?")
+    expect(page.locator("#shortcuts")).to_be_visible()
+    assert_accessible(page)
+    page.keyboard.press("Escape")
+    expect(page.locator("#shortcuts")).to_be_hidden()
+
+    # Enter on a focused button presses the button; on the selected paper it opens it.
+    cards.nth(0).locator(".save-toggle").focus()
+    page.keyboard.press("Enter")
+    expect(cards.nth(0).locator(".save-toggle")).to_have_attribute("aria-pressed", "false")
+    page.keyboard.press("s")
+    expect(cards.nth(0).locator(".save-toggle")).to_have_attribute("aria-pressed", "true")
+    page.locator("h1").click()
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**/papers/{paper_id}/")
+    # On a paper page, s and c act on the paper itself.
+    page.keyboard.press("s")
+    expect(page.locator("article .row-actions .save-toggle")).to_have_attribute(
+        "aria-pressed", "false"
+    )
+    assert saved(page) == []

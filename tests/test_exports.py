@@ -1,0 +1,332 @@
+"""Exports of any list as BibTeX, RIS and CSL-JSON, read back with real parsers."""
+
+import json
+
+import bibtexparser
+import jsonschema
+import pytest
+import rispy
+
+from papers import downloads
+from papers.citations import page_range, split_name
+from tests.factories import finish, make_paper, make_venue
+
+# The part of the CSL-JSON schema (citation-style-language/schema, csl-data.json) that the
+# exports use: each item needs an id and a type; names, dates and the rest have these types.
+CSL_NAME = {
+    "type": "object",
+    "properties": {
+        "family": {"type": "string"},
+        "given": {"type": "string"},
+        "literal": {"type": "string"},
+    },
+    "additionalProperties": False,
+}
+CSL_SCHEMA = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "required": ["id", "type"],
+        "properties": {
+            "id": {"type": ["string", "number"]},
+            "type": {"enum": ["paper-conference", "article-journal"]},
+            "title": {"type": "string"},
+            "author": {"type": "array", "items": CSL_NAME},
+            "container-title": {"type": "string"},
+            "event-title": {"type": "string"},
+            "event-place": {"type": "string"},
+            "issued": {
+                "type": "object",
+                "properties": {
+                    "date-parts": {
+                        "type": "array",
+                        "items": {"type": "array", "items": {"type": ["string", "number"]}},
+                    }
+                },
+                "required": ["date-parts"],
+            },
+            "page": {"type": "string"},
+            "page-first": {"type": "string"},
+            "DOI": {"type": "string"},
+            "URL": {"type": "string"},
+        },
+        "additionalProperties": False,
+    },
+}
+
+
+@pytest.fixture
+def cited(corpus):
+    """The corpus plus a TACL article and a proceedings paper with pages, DOI and URL."""
+    tacl = make_venue("TACL 2024", 2024, full_name="Transactions of the ACL")
+    acl = make_venue("ACL 2025", 2025)
+    acl.booktitle = "Proceedings of the 63rd Annual Meeting of the ACL"
+    acl.save()
+    papers = dict(corpus)
+    papers["article"] = make_paper(
+        "A journal article about attention heads and their roles.",
+        title="What Attention Heads Do",
+        venue=tacl,
+        authors=["Grace Hopper", "Edsger W. Dijkstra"],
+        pages="12–34",
+        doi="10.1162/tacl_a_00001",
+        url="https://aclanthology.org/2024.tacl-1.1",
+    )
+    papers["proceedings"] = make_paper(
+        "A proceedings paper with all of its bibliographic details known.",
+        title="Complete Records & 100% Details",
+        venue=acl,
+        authors=["Ada Lovelace"],
+        pages="1-10",
+        doi="10.18653/v1/2025.acl-long.1",
+        url="https://aclanthology.org/2025.acl-long.1",
+    )
+    finish()
+    return papers
+
+
+def download(client, url, status=200):
+    response = client.get(url)
+    assert response.status_code == status, url
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    return response, body.decode()
+
+
+def list_url(papers, *names, fmt):
+    ids = ",".join(str(papers[name].pk) for name in names)
+    return f"/list/?ids={ids}&format={fmt}"
+
+
+def test_bibtex_round_trip(client, cited):
+    url = list_url(cited, "proceedings", "article", "speech", "kv", fmt="bibtex")
+    response, text = download(client, url)
+    assert response["Content-Type"] == "application/x-bibtex; charset=utf-8"
+    assert response["Content-Disposition"] == 'attachment; filename="reading-list.bib"'
+    assert response["X-Papers-Left-Out"] == "1"
+    assert response["X-Papers-Exported"] == "3"
+    database = bibtexparser.loads(text)
+    assert database.comments == ["% 1 paper left out: the source gives no title."]
+    proceedings, article, kv = database.entries
+    assert proceedings == {
+        "ENTRYTYPE": "inproceedings",
+        "ID": f"lovelace2025complete-{cited['proceedings'].pk}",
+        "title": r"{Complete Records \& 100\% Details}",
+        "author": "Ada Lovelace",
+        "booktitle": "Proceedings of the 63rd Annual Meeting of the ACL",
+        "year": "2025",
+        "address": "Vienna",
+        "pages": "1--10",
+        "doi": "10.18653/v1/2025.acl-long.1",
+        "url": "https://aclanthology.org/2025.acl-long.1",
+    }
+    assert article == {
+        "ENTRYTYPE": "article",
+        "ID": f"hopper2024what-{cited['article'].pk}",
+        "title": "{What Attention Heads Do}",
+        "author": "Grace Hopper and Edsger W. Dijkstra",
+        "journal": "Transactions of the ACL",
+        "year": "2024",
+        "pages": "12--34",
+        "doi": "10.1162/tacl_a_00001",
+        "url": "https://aclanthology.org/2024.tacl-1.1",
+    }
+    assert kv["title"] == "{Evicting the KV Cache for Long-Context Inference}"
+    assert kv["author"] == "Ada Lovelace and Alan Turing"
+
+
+def test_ris_round_trip(client, cited):
+    url = list_url(cited, "article", "proceedings", "speech", fmt="ris")
+    response, text = download(client, url)
+    assert response["Content-Type"] == "application/x-research-info-systems; charset=utf-8"
+    assert response["Content-Disposition"] == 'attachment; filename="reading-list.ris"'
+    assert response["X-Papers-Left-Out"] == "1"
+    assert text.startswith("% 1 paper left out: the source gives no title.\n")
+    article, proceedings = rispy.loads(text)
+    assert article == {
+        "type_of_reference": "JOUR",
+        "title": "What Attention Heads Do",
+        "authors": ["Hopper, Grace", "Dijkstra, Edsger W."],
+        "journal_name": "Transactions of the ACL",
+        "year": "2024",
+        "start_page": "12",
+        "end_page": "34",
+        "doi": "10.1162/tacl_a_00001",
+        "urls": ["https://aclanthology.org/2024.tacl-1.1"],
+        "id": str(cited["article"].pk),
+    }
+    assert proceedings == {
+        "type_of_reference": "CPAPER",
+        "title": "Complete Records & 100% Details",
+        "authors": ["Lovelace, Ada"],
+        "secondary_title": "Proceedings of the 63rd Annual Meeting of the ACL",
+        "year": "2025",
+        "place_published": "Vienna",
+        "start_page": "1",
+        "end_page": "10",
+        "doi": "10.18653/v1/2025.acl-long.1",
+        "urls": ["https://aclanthology.org/2025.acl-long.1"],
+        "id": str(cited["proceedings"].pk),
+    }
+
+
+def test_csljson_round_trip(client, cited):
+    url = list_url(cited, "speech", "proceedings", "article", fmt="csljson")
+    response, text = download(client, url)
+    assert response["Content-Type"] == "application/vnd.citationstyles.csl+json; charset=utf-8"
+    assert response["Content-Disposition"] == 'attachment; filename="reading-list.json"'
+    assert response["X-Papers-Left-Out"] == "1"
+    items = json.loads(text)
+    jsonschema.validate(items, CSL_SCHEMA)
+    assert items == [
+        {
+            "id": str(cited["proceedings"].pk),
+            "type": "paper-conference",
+            "title": "Complete Records & 100% Details",
+            "author": [{"family": "Lovelace", "given": "Ada"}],
+            "container-title": "Proceedings of the 63rd Annual Meeting of the ACL",
+            "event-title": "Annual Meeting of the ACL",
+            "event-place": "Vienna",
+            "issued": {"date-parts": [[2025]]},
+            "page": "1-10",
+            "page-first": "1",
+            "DOI": "10.18653/v1/2025.acl-long.1",
+            "URL": "https://aclanthology.org/2025.acl-long.1",
+        },
+        {
+            "id": str(cited["article"].pk),
+            "type": "article-journal",
+            "title": "What Attention Heads Do",
+            "author": [
+                {"family": "Hopper", "given": "Grace"},
+                {"family": "Dijkstra", "given": "Edsger W."},
+            ],
+            "container-title": "Transactions of the ACL",
+            "issued": {"date-parts": [[2024]]},
+            "page": "12-34",
+            "page-first": "12",
+            "DOI": "10.1162/tacl_a_00001",
+            "URL": "https://aclanthology.org/2024.tacl-1.1",
+        },
+    ]
+
+
+def test_search_export_keeps_query_filters_and_order(client, cited):
+    _, text = download(client, "/?q=kv+cache&venue=acl-2025&format=ris")
+    titles = [entry["title"] for entry in rispy.loads(text)]
+    # Ranked as the page ranks them: the shorter matching title first.
+    assert titles == [
+        "Quantised KV Cache Compression",
+        "Evicting the KV Cache for Long-Context Inference",
+    ]
+    _, text = download(client, "/?venue=emnlp-2024&sort=title&page=9&format=bibtex")
+    assert [e["title"] for e in bibtexparser.loads(text).entries] == [
+        "{Noisy Retrieval Hurts Faithfulness}",
+        "{Parallel Data for Yoruba Translation}",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("url", "filename", "titles"),
+    [
+        (
+            "/venues/acl-2025/?format=csljson",
+            "acl-2025.json",
+            [
+                "Complete Records & 100% Details",
+                "Evicting the KV Cache for Long-Context Inference",
+                "Quantised KV Cache Compression",
+            ],
+        ),
+        (
+            "/topics/attention/?format=csljson",
+            "topic-attention.json",
+            [
+                "Evicting the KV Cache for Long-Context Inference",
+                "Noisy Retrieval Hurts Faithfulness",
+            ],
+        ),
+        (
+            "/authors/grace-hopper/?format=csljson",
+            "grace-hopper.json",
+            [
+                "Noisy Retrieval Hurts Faithfulness",
+                "Parallel Data for Yoruba Translation",
+                "What Attention Heads Do",
+            ],
+        ),
+    ],
+)
+def test_venue_topic_and_author_exports(client, cited, url, filename, titles):
+    response, text = download(client, url)
+    assert response["Content-Disposition"] == f'attachment; filename="{filename}"'
+    items = json.loads(text)
+    jsonschema.validate(items, CSL_SCHEMA)
+    assert [item["title"] for item in items] == titles
+
+
+def test_venue_export_counts_the_untitled_paper_left_out(client, cited):
+    response, text = download(client, "/venues/acl-2025/?format=bibtex")
+    assert response["X-Papers-Left-Out"] == "1"
+    assert text.startswith("% 1 paper left out: the source gives no title.\n@inproceedings{")
+    assert "accented" not in text.lower()
+
+
+def test_export_is_capped_and_says_so(client, cited, monkeypatch):
+    monkeypatch.setattr(downloads, "MAX_EXPORT", 2)
+    response, text = download(client, "/?format=bibtex")
+    assert response["X-Papers-Exported"] == "2"
+    database = bibtexparser.loads(text)
+    assert len(database.entries) == 2
+    assert database.comments == [
+        "% 1 paper left out: the source gives no title.\n"
+        "% Only the first 2 of 6 papers are exported."
+    ]
+
+
+def test_entries_are_streamed_in_chunks(client, cited, monkeypatch, django_assert_num_queries):
+    monkeypatch.setattr(downloads, "CHUNK", 2)
+    response = client.get("/?format=ris")
+    assert response.streaming
+    # Two queries a chunk (papers, authorships) for three chunks of the six titled papers.
+    with django_assert_num_queries(6):
+        text = b"".join(response.streaming_content).decode()
+    assert len(rispy.loads(text)) == 6
+
+
+def test_empty_export_is_still_a_valid_file(client, cited):
+    _, text = download(client, "/?q=nothingmatcheszz&format=csljson")
+    assert json.loads(text) == []
+    _, text = download(client, "/list/?ids=&format=bibtex")
+    assert bibtexparser.loads(text).entries == []
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["/?format=pdf", "/venues/acl-2025/?format=", "/list/?ids=1&format=BibTeX"],
+)
+def test_unknown_format_is_a_400(client, cited, url):
+    response = client.get(url)
+    assert response.status_code == 400
+    assert "format must be one of: bibtex, ris, csljson." in response.content.decode()
+
+
+def test_pages_link_their_exports(client, cited):
+    from tests.support import parse
+
+    page = parse(client.get("/?q=cache&page=1"))
+    links = [a.attrs["href"] for a in page.find("p", class_="exports").find_all("a")]
+    assert links[:3] == [
+        "?q=cache&format=bibtex",
+        "?q=cache&format=ris",
+        "?q=cache&format=csljson",
+    ]
+
+
+def test_page_ranges_and_names():
+    assert page_range("1-10") == ("1", "10")
+    assert page_range("1--10") == ("1", "10")
+    assert page_range(" 12 – 34 ") == ("12", "34")
+    assert page_range("7") == ("7", "")
+    assert page_range("") == ("", "")
+    assert split_name("Edsger W. Dijkstra") == ("Dijkstra", "Edsger W.")
+    assert split_name("Plato") == ("Plato", "")

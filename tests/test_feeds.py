@@ -1,0 +1,132 @@
+"""Atom feeds of venues, topics, authors and searches: valid Atom, newest papers first."""
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from tests.factories import finish, make_paper, make_venue
+from tests.support import parse
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+def read_feed(client, url) -> ET.Element:
+    response = client.get(url)
+    assert response.status_code == 200, url
+    assert response["Content-Type"] == "application/atom+xml; charset=utf-8"
+    root = ET.fromstring(response.content)  # our own output
+    assert_valid_atom(root)
+    return root
+
+
+def assert_valid_atom(root: ET.Element) -> None:
+    """RFC 4287's required elements: the feed's id, title, updated and an author (or one per
+    entry), a self link; each entry's id, title, updated and an alternate link."""
+    assert root.tag == f"{ATOM}feed"
+    for name in ("id", "title", "updated"):
+        assert len(root.findall(f"{ATOM}{name}")) == 1, name
+        assert root.find(f"{ATOM}{name}").text.strip(), name
+    assert root.find(f"{ATOM}author/{ATOM}name").text
+    assert [link.get("rel") for link in root.findall(f"{ATOM}link")] == ["alternate", "self"]
+    ids = []
+    for entry in root.findall(f"{ATOM}entry"):
+        for name in ("id", "title", "updated"):
+            assert len(entry.findall(f"{ATOM}{name}")) == 1, name
+            assert entry.find(f"{ATOM}{name}").text.strip(), name
+        assert entry.find(f"{ATOM}link").get("rel") == "alternate"
+        assert re.fullmatch(r"https?://[^/]+/papers/[0-9]+/", entry.find(f"{ATOM}link").get("href"))
+        ids.append(entry.find(f"{ATOM}id").text)
+    assert len(ids) == len(set(ids))
+
+
+def titles(root) -> list[str]:
+    return [entry.find(f"{ATOM}title").text for entry in root.findall(f"{ATOM}entry")]
+
+
+@pytest.fixture
+def newer(corpus):
+    """A 2026 paper, newest of all, on attention by Ada Lovelace."""
+    paper = make_paper(
+        "Attention sinks in streaming language models, revisited with a cache.",
+        title="Attention Sinks Revisited",
+        venue=make_venue("ACL 2026", 2026),
+        topics=["attention"],
+        authors=["Ada Lovelace"],
+    )
+    finish()
+    return paper
+
+
+def test_venue_feed(client, corpus):
+    root = read_feed(client, "/feeds/venues/acl-2025/")
+    assert root.find(f"{ATOM}title").text == "New papers at ACL 2025 · Paper browser"
+    assert root.find(f"{ATOM}id").text == "http://testserver/venues/acl-2025/"
+    # Same year: the latest loaded (highest id) first; the untitled paper says so.
+    assert titles(root) == [
+        "Quantised KV Cache Compression",
+        "[untitled] Speech recognition systems struggle with accented speech",
+        "Evicting the KV Cache for Long-Context Inference",
+    ]
+
+
+def test_topic_feed_puts_the_newest_venue_first(client, newer):
+    root = read_feed(client, "/feeds/topics/attention/")
+    assert titles(root) == [
+        "Attention Sinks Revisited",
+        "Evicting the KV Cache for Long-Context Inference",
+        "Noisy Retrieval Hurts Faithfulness",
+    ]
+    entry = root.find(f"{ATOM}entry")
+    assert entry.find(f"{ATOM}author/{ATOM}name").text == "Ada Lovelace"
+    assert entry.find(f"{ATOM}summary").text.startswith("ACL 2026. Attention sinks")
+
+
+def test_author_feed(client, newer):
+    root = read_feed(client, "/feeds/authors/ada-lovelace/")
+    assert titles(root) == [
+        "Attention Sinks Revisited",
+        "Quantised KV Cache Compression",
+        "Evicting the KV Cache for Long-Context Inference",
+        "Noisy Retrieval Hurts Faithfulness",
+    ]
+
+
+def test_search_feed_takes_the_lists_parameters(client, newer):
+    root = read_feed(client, "/feeds/search/?q=cache&venue=acl-2025&sort=title&page=3")
+    assert root.find(f"{ATOM}title").text == ("New papers: “cache”, venue acl-2025 · Paper browser")
+    assert root.find(f"{ATOM}id").text == "http://testserver/?q=cache&venue=acl-2025"
+    self_link = [link for link in root.findall(f"{ATOM}link") if link.get("rel") == "self"]
+    assert self_link[0].get("href") == "http://testserver/feeds/search/?q=cache&venue=acl-2025"
+    assert titles(root) == [
+        "Quantised KV Cache Compression",
+        "Evicting the KV Cache for Long-Context Inference",
+    ]
+    assert titles(read_feed(client, "/feeds/search/"))[0] == "Attention Sinks Revisited"
+
+
+@pytest.mark.parametrize(
+    ("url", "status"),
+    [
+        ("/feeds/venues/nowhere/", 404),
+        ("/feeds/topics/nothing/", 404),
+        ("/feeds/authors/nobody/", 404),
+        ("/feeds/search/?year=abc", 400),
+        ("/feeds/search/?venue=not%20a%20slug", 400),
+    ],
+)
+def test_feed_errors(client, corpus, url, status):
+    assert client.get(url).status_code == status
+
+
+def test_pages_link_their_feeds(client, corpus):
+    for url, feed in [
+        ("/venues/acl-2025/", "/feeds/venues/acl-2025/"),
+        ("/topics/attention/", "/feeds/topics/attention/"),
+        ("/authors/ada-lovelace/", "/feeds/authors/ada-lovelace/"),
+        ("/?q=cache&page=2&sort=title", "/feeds/search/?q=cache"),
+        ("/", "/feeds/search/"),
+    ]:
+        page = parse(client.get(url))
+        links = page.find_all("link", rel="alternate", type="application/atom+xml")
+        assert [link.attrs["href"] for link in links] == [feed], url

@@ -1,0 +1,88 @@
+"""Topic trends: the share of each year's papers, on topic pages and /trends/."""
+
+from papers.trends import Series, line_chart, with_shares
+from tests.support import parse
+
+
+def table(page, class_="trend-table") -> list[list[str]]:
+    rows = page.find("table", class_=class_).find_all("tr")
+    return [[cell.text for cell in row.iter() if cell.tag in ("th", "td")] for row in rows]
+
+
+def test_topic_page_draws_its_share_per_year(client, corpus):
+    page = parse(client.get("/topics/attention/"))
+    svg = page.find("svg", class_="trend-chart")
+    assert svg.attrs["role"] == "img"
+    assert svg.find("title").text == "Share of papers on attention per year"
+    # EMNLP 2024: retrieval of 2 papers; ACL 2025: kv of 3.
+    assert svg.find("desc").text == "attention: 2024 50.0%, 2025 33.3%"
+    assert [c.find("title").text for c in svg.find_all("circle")] == [
+        "attention, 2024: 50.0% (1 papers)",
+        "attention, 2025: 33.3% (1 papers)",
+    ]
+    hidden = page.find("table", class_="trend-table")
+    assert "visually-hidden" in hidden.classes
+    assert table(page) == [
+        ["Year", "attention"],
+        ["2024", "50.0% (1)"],
+        ["2025", "33.3% (1)"],
+    ]
+
+
+def test_trends_compares_topics_and_terms(client, corpus):
+    response = client.get("/trends/?topic=attention&topic=efficiency&q=cache")
+    page = parse(response)
+    assert table(page) == [
+        ["Year", "attention", "efficiency", "“cache”"],
+        ["2024", "50.0% (1)", "0.0% (0)", "0.0% (0)"],
+        ["2025", "33.3% (1)", "66.7% (2)", "66.7% (2)"],
+    ]
+    svg = page.find("svg", class_="trend-chart")
+    assert [g.classes for g in svg.find_all("g")] == [
+        {"trend-series", "series-0"},
+        {"trend-series", "series-1"},
+        {"trend-series", "series-2"},
+    ]
+    legend = page.find("ul", class_="trend-legend").find_all("a")
+    assert [(a.text, a.attrs["href"]) for a in legend] == [
+        ("attention", "/topics/attention/"),
+        ("efficiency", "/topics/efficiency/"),
+        ("“cache”", "/?q=cache"),
+    ]
+    # The form shows the choice, so the page can be changed and shared.
+    selected = [
+        option.attrs["value"]
+        for option in page.find("form", class_="trend-form").find_all("option", selected=None)
+    ]
+    assert selected == ["attention", "efficiency"]
+    assert page.find("input", id="trend-q-1").attrs["value"] == "cache"
+
+
+def test_trends_notices(client, corpus):
+    page = parse(client.get("/trends/?topic=nothing&q=cache"))
+    assert [p.text for p in page.find_all("p", class_="notice")] == ["No topic named “nothing”."]
+    assert table(page)[0] == ["Year", "“cache”"]
+    many = "&".join(f"q=word{n}" for n in range(7))
+    page = parse(client.get(f"/trends/?{many}"))
+    assert [p.text for p in page.find_all("p", class_="notice")] == [
+        "At most 5 topics or terms are compared: the first five are."
+    ]
+    assert table(page)[0] == ["Year", "“word0”", "“word1”", "“word2”", "“word3”", "“word4”"]
+    page = parse(client.get("/trends/"))
+    assert not page.find_all("svg")
+    assert page.find("main").find_all("p")[-1].text == (
+        "Choose topics or type search terms to compare them."
+    )
+
+
+def test_line_chart_scales_and_escapes():
+    line = Series("<b>", "/x/", {2020: 1, 2022: 3})
+    years = with_shares([line], {2020: 10, 2021: 10, 2022: 20})
+    assert years == [2020, 2021, 2022]
+    assert line.shares == {2020: 0.1, 2021: 0.0, 2022: 0.15}
+    svg = line_chart([line], years, "Share <of> papers")
+    assert 'aria-label="Share &lt;of&gt; papers"' in svg
+    assert "<desc>&lt;b&gt;: 2020 10.0%, 2021 0.0%, 2022 15.0%</desc>" in svg
+    # Top of the axis 20%: the 0.15 share sits three quarters up the 228-pixel plot.
+    assert 'points="56.0,130.0 340.0,244.0 624.0,73.0"' in svg
+    assert line_chart([], [], "nothing") == ""
