@@ -87,6 +87,8 @@ class SearchForm(forms.Form):
     """The parameters that are not filters: the order and the page."""
 
     sort = forms.ChoiceField(choices=SORTS, required=False, label="Sort by")
+    # The query the sort was chosen for: a sort carried to a new query is dropped (relevance).
+    sort_q = forms.CharField(required=False, widget=forms.HiddenInput)
     page = PageField(required=False)
 
     def __init__(self, *args, refuse_long_query: bool = False, **kwargs):
@@ -141,6 +143,10 @@ class PaperFilterSet(django_filters.FilterSet):
             )
         if not self.refuse_long_query or len(data.get("q", "")) <= MAX_QUERY_LENGTH:
             data["q"] = text
+        if "sort_q" in data:
+            data["sort_q"] = " ".join(
+                websearch_text(_CONTROL.sub(" ", data.get("sort_q", "")))[:MAX_QUERY_LENGTH].split()
+            )
         for name in ("author", "country", "sort", "year"):
             if name in data:
                 data[name] = _CONTROL.sub("", data.get(name, ""))
@@ -204,15 +210,34 @@ class PaperFilterSet(django_filters.FilterSet):
         return self.value("page") or 1
 
     @property
-    def ordering(self) -> str:
+    def chosen_sort(self) -> str:
+        """The order the user chose for this query, or "" (the page's default order).
+
+        A sort sent with ``sort_q`` naming another query was chosen for that query: a new
+        query typed into a form that carried it is ranked by relevance again.
+        """
         sort = self.value("sort") or ""
+        if sort and "sort_q" in self.data and self.value("sort_q") != self.text:
+            return ""
         if sort == "relevance" and not self.text:
-            return "newest"
-        return sort or ("relevance" if self.text else "newest")
+            return ""
+        return sort
+
+    @property
+    def ordering(self) -> str:
+        return self.chosen_sort or ("relevance" if self.text else "newest")
 
     @property
     def sort_choices(self):
-        return SORTS if self.text else SORTS[1:]
+        """[(value, label)]: the default order first (value "", so a form submits no sort),
+        then the other orders one can choose."""
+        default = "relevance" if self.text else "newest"
+        others = [
+            (value, label)
+            for value, label in SORTS
+            if value != default and (self.text or value != "relevance")
+        ]
+        return [("", dict(SORTS)[default]), *others]
 
     def active(self) -> dict[str, list[str]]:
         """The selected values per facet, as strings."""
