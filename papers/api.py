@@ -32,7 +32,15 @@ def _page_url(request, page: int | None):
     return request.build_absolute_uri(request.path + "?" + query.urlencode())
 
 
-def _result(request, paper) -> dict:
+def _author(request, author) -> dict:
+    return {
+        "name": author.name,
+        "url": request.build_absolute_uri(author.get_absolute_url()),
+        "papers": author.paper_count,
+    }
+
+
+def _result(request, paper, partial: bool = False) -> dict:
     headline = paper.headline if hasattr(paper, "headline") else plain_snippet(paper.abstract)
     return {
         "id": paper.pk,
@@ -46,6 +54,7 @@ def _result(request, paper) -> dict:
         "url": request.build_absolute_uri(paper.get_absolute_url()),
         "snippet": str(highlight(headline)),
         "score": round(paper.score, 6) if paper.score is not None else None,
+        "partial": partial,
     }
 
 
@@ -65,7 +74,12 @@ def paper_list(request):
             "pages": results.pages,
             "next": _page_url(request, results.page + 1 if results.has_next else None),
             "previous": _page_url(request, results.page - 1 if results.has_previous else None),
-            "results": [_result(request, paper) for paper in results.papers],
+            # The query whose results these are when the one sent was respelled.
+            "corrected_query": results.corrected_query,
+            "authors": [_author(request, author) for author in results.authors],
+            # Full matches, then (first page, fewer than a page of them) partial ones.
+            "results": [_result(request, paper) for paper in results.papers]
+            + [_result(request, paper, partial=True) for paper in results.partial],
         }
     )
 

@@ -55,7 +55,7 @@ HEADLINE_OPTIONS = (
 )
 TITLE_HEADLINE_OPTIONS = f"StartSel={MARK_START}, StopSel={MARK_STOP}, HighlightAll=true"
 # websearch_to_tsquery's exclusion: a "-" opening a word.
-_NEGATION = re.compile(r"(?:^|[\s(])-\w")
+NEGATION = re.compile(r"(?:^|[\s(])-\w")
 
 
 def web_query(text: str) -> SearchQuery:
@@ -136,7 +136,7 @@ class PaperQuerySet(models.QuerySet):
         query = web_query(text)
         base = self.order_by()
         titled = base.annotate(title_vector=title_vector()).filter(title_vector=query)
-        if _NEGATION.search(text):
+        if NEGATION.search(text):
             # A title can match "a -b" while the abstract has b: only then is the title
             # index not enough (a title match is otherwise a match of the whole vector).
             titled = titled.filter(search_vector=query)

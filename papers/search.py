@@ -22,9 +22,11 @@ from django.db.models import Q
 from .expressions import SAMPLE_EVERY
 from .facets import EXACT_BOUND, Facets
 from .models import Authorship, Paper, PaperTopic, Venue
-from .querysets import CANDIDATE_CAP, web_query
+from .querysets import CANDIDATE_CAP, NEGATION, web_query
+from .recall import partial_ids
 from .spelling import did_you_mean
 from .text import websearch_text
+from .understanding import authors_named, identified_paper
 
 PAGE_SIZE = 25
 MAX_QUERY_LENGTH = 500
@@ -89,6 +91,8 @@ class SearchForm(forms.Form):
     sort = forms.ChoiceField(choices=SORTS, required=False, label="Sort by")
     # The query the sort was chosen for: a sort carried to a new query is dropped (relevance).
     sort_q = forms.CharField(required=False, widget=forms.HiddenInput)
+    # The query as typed, not respelled ("Search instead for …").
+    literal = forms.BooleanField(required=False)
     page = PageField(required=False)
 
     def __init__(self, *args, refuse_long_query: bool = False, **kwargs):
@@ -275,6 +279,10 @@ class Results:
     closest: list = field(default_factory=list)
     suggestion: str | None = None
     notices: list[str] = field(default_factory=list)
+    identified: Paper | None = None  # the paper an identifier in the query names
+    authors: list = field(default_factory=list)  # authors the query names
+    corrected_query: str | None = None  # the respelled query whose results are shown
+    partial: list = field(default_factory=list)  # papers matching some of the words
 
     @property
     def has_previous(self):
@@ -320,9 +328,9 @@ def _count_notices(results: Results, ranked: bool) -> None:
         )
 
 
-def _page_ids(filterset: PaperFilterSet, papers, offset: int) -> list[tuple[int, float | None]]:
-    """[(id, score)] of the page's papers, by the filterset's ordering (bounded work)."""
-    text = filterset.text
+def _page_ids(filterset: PaperFilterSet, papers, offset: int, text: str) -> list[tuple]:
+    """[(id, score)] of the page's papers matching ``text``, by the filterset's ordering
+    (bounded work)."""
     if filterset.ordering == "relevance":
         return papers.ranked_ids(text, PAGE_SIZE, offset)
     if filterset.ordering == "newest":
@@ -334,33 +342,67 @@ def _page_ids(filterset: PaperFilterSet, papers, offset: int) -> list[tuple[int,
 
 
 def search_page(filterset: PaperFilterSet) -> Results:
-    """The page the valid ``filterset`` asks for: facets and the total (1 query), then the
-    page's ids (1) and cards (2); with a query and no match, the closest titles (1) and
-    "did you mean" (≤ 2) instead."""
+    """The page the valid ``filterset`` asks for.
+
+    An identifier names one paper (1 query; the pages redirect to it). Otherwise: the authors
+    the query names (1, only for a name-like query), facets and the total (1), then the page's
+    ids (1) and cards (2, shared with the partial matches). A ranked query that matches
+    nothing is respelled (did-you-mean ≤ 2) and, when the respelling matches, its results are
+    shown instead (+1 for its facets); when all the words match fewer than a page, papers
+    matching some of them follow on the first page (+1). No full match: the closest titles (1).
+    """
     text = filterset.text
+    if text and (paper := identified_paper(text)) is not None:
+        papers = Paper.objects.cards([paper.pk])
+        for card in papers:
+            card.score = None
+        return Results(facets=Facets(total=1), count=1, papers=papers, identified=paper)
     fixed = Paper.objects.filter(*filterset.fixed.values())
     conditions = filterset.conditions()
+    ranked = bool(text) and filterset.ordering == "relevance"
+    authors = authors_named(text) if ranked and filterset.page_number == 1 else []
     facets = fixed.facets(conditions, text)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
-    ranked = bool(text) and filterset.ordering == "relevance"
+    results.authors = authors
+    if ranked and not facets.total and not filterset.value("literal"):
+        text = _respelled(results, fixed, conditions, text)
     _count_notices(results, ranked)
     reachable = min(results.count, CANDIDATE_CAP) if ranked else results.count
     results.pages = max(1, math.ceil(reachable / PAGE_SIZE))
     results.page = min(filterset.page_number, results.pages)
     if filterset.page_number > results.pages and results.count:
         results.notices.append(f"There are only {results.pages} pages; showing the last.")
-    if results.count:
-        scored = _page_ids(filterset, fixed.filter(*conditions.values()), _offset(results))
-        scores = dict(scored)
-        results.papers = Paper.objects.cards([pk for pk, _ in scored], text)
-        for paper in results.papers:
-            paper.score = scores[paper.pk]
-        if not results.papers and results.page > 1:
-            results.notices.append("No papers on this page: the count was an estimate.")
-    elif text:
+    papers = fixed.filter(*conditions.values())
+    scored = _page_ids(filterset, papers, _offset(results), text) if results.count else []
+    partial = []
+    if ranked and results.page == 1 and results.count < PAGE_SIZE and not NEGATION.search(text):
+        partial = partial_ids(papers, text, PAGE_SIZE - results.count)
+    scores = dict(scored + partial)
+    cards = Paper.objects.cards([pk for pk, _ in scored + partial], text)
+    for paper in cards:
+        paper.score = scores[paper.pk]
+    shown = {pk for pk, _ in scored}
+    results.papers = [paper for paper in cards if paper.pk in shown]
+    results.partial = [paper for paper in cards if paper.pk not in shown]
+    if results.count and not results.papers and results.page > 1:
+        results.notices.append("No papers on this page: the count was an estimate.")
+    if text and not results.count:
         results.closest = fixed.closest_titles(text)
-        results.suggestion = did_you_mean(text)
     return results
+
+
+def _respelled(results: Results, fixed, conditions, text: str) -> str:
+    """The query to show results for: its respelling when that matches (the results then
+    count the respelled query's matches), else the text itself (with the suggestion)."""
+    results.suggestion = did_you_mean(text)
+    if results.suggestion is None:
+        return text
+    facets = fixed.facets(conditions, results.suggestion)
+    if not facets.total:
+        return text
+    results.facets, results.count = facets, facets.total
+    results.corrected_query, results.suggestion = results.suggestion, None
+    return results.corrected_query
 
 
 def _offset(results: Results) -> int:

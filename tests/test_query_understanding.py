@@ -68,3 +68,33 @@ def test_a_sort_chosen_for_the_query_is_kept(client, attention_paper):
     assert fields == {"q": "attention", "sort": "newest", "sort_q": "attention"}
     again = client.get("/?" + urlencode({**fields, "page": "1"}))
     assert titles(again) == titles(response)
+
+
+def test_a_misspelt_query_shows_the_corrected_results(client, corpus):
+    response = client.get("/?q=Evictng+the+KV+cache+for+long+contxt")
+    corrected = parse(response).find("p", class_="corrected")
+    assert corrected.text == (
+        "Showing results for Evicting the KV cache for long context. "
+        "Search instead for Evictng the KV cache for long contxt"
+    )
+    assert corrected.find("a").attrs["href"] == "?q=Evictng+the+KV+cache+for+long+contxt&literal=1"
+    assert titles(response)[0] == "Evicting the KV Cache for Long-Context Inference"
+    body = client.get("/api/papers/?q=Evictng+the+KV+cache+for+long+contxt").json()
+    assert body["corrected_query"] == "Evicting the KV cache for long context"
+    assert body["results"][0]["id"] == corpus["kv"].pk
+    literal = client.get("/api/papers/?q=Evictng+the+KV+cache+for+long+contxt&literal=1").json()
+    assert literal["corrected_query"] is None
+    assert literal["count"] == 0
+
+
+def test_a_respelling_that_matches_nothing_is_only_suggested(client, corpus):
+    response = client.get("/?q=Evictng+yoruba")
+    page = parse(response)
+    link = page.find("p", class_="suggestion").find("a")
+    assert link.text == "Evicting yoruba"
+    assert not page.find_all("p", class_="corrected")
+    partial = page.find("section", class_="partial")
+    assert partial.find("h3").text == "Matching some of your words"
+    assert [a.text for a in partial.find_all("a") if a.attrs["href"].startswith("/papers/")] == [
+        "Parallel Data for Yoruba Translation"
+    ]
