@@ -5,6 +5,7 @@ from urllib.parse import urlencode
 
 import pytest
 
+from papers.models import Author, Authorship
 from tests.factories import finish, make_paper, make_venue
 from tests.support import parse
 
@@ -97,4 +98,101 @@ def test_a_respelling_that_matches_nothing_is_only_suggested(client, corpus):
     assert partial.find("h3").text == "Matching some of your words"
     assert [a.text for a in partial.find_all("a") if a.attrs["href"].startswith("/papers/")] == [
         "Parallel Data for Yoruba Translation"
+    ]
+
+
+@pytest.fixture
+def identified(corpus):
+    corpus["kv"].external_id = "2021.naacl-main.463"
+    corpus["kv"].doi = "10.18653/v1/2021.naacl-main.463"
+    corpus["kv"].save()
+    corpus["speech"].external_id = "P19-1001"
+    corpus["speech"].save()
+    corpus["translation"].doi = "10.1162/TACL_a_00001"
+    corpus["translation"].save()
+    return corpus
+
+
+@pytest.mark.parametrize(
+    ("typed", "key"),
+    [
+        ("2021.naacl-main.463", "kv"),
+        ("  2021.NAACL-main.463 ", "kv"),
+        ("10.18653/v1/2021.naacl-main.463", "kv"),
+        ("https://doi.org/10.18653/v1/2021.naacl-main.463", "kv"),
+        ("https://aclanthology.org/2021.naacl-main.463/", "kv"),
+        ("https://aclanthology.org/2021.naacl-main.463.pdf", "kv"),
+        ("P19-1001", "speech"),
+        ("p19-1001", "speech"),
+        ("https://aclanthology.org/P19-1001.pdf", "speech"),
+        ("10.1162/tacl_a_00001", "translation"),
+    ],
+)
+def test_an_identifier_opens_the_paper(client, identified, typed, key):
+    paper = identified[key]
+    response = client.get("/?" + urlencode({"q": typed}))
+    assert response.status_code == 302
+    assert response["Location"] == f"/papers/{paper.pk}/"
+    body = client.get("/api/papers/?" + urlencode({"q": typed})).json()
+    assert body["count"] == 1
+    assert [result["id"] for result in body["results"]] == [paper.pk]
+
+
+def test_an_unknown_identifier_is_searched_as_text(client, identified):
+    response = client.get("/?q=2099.acl-main.1")
+    assert response.status_code == 200
+    assert "No papers found" in response.content.decode()
+
+
+def test_papers_by_anthology_id_resolve(client, identified):
+    response = client.get("/papers/2021.naacl-main.463/")
+    assert (response.status_code, response["Location"]) == (302, f"/papers/{identified['kv'].pk}/")
+    response = client.get("/papers/P19-1001/")
+    assert response["Location"] == f"/papers/{identified['speech'].pk}/"
+    assert client.get("/papers/2099.acl-main.1/").status_code == 404
+
+
+def test_a_name_query_offers_the_authors_page(client, corpus):
+    namesake = Author.objects.create(name="Ada Lovelace", slug="ada-lovelace-2")
+    Authorship.objects.create(paper=corpus["speech"], author=namesake, position=2)
+    response = client.get("/?q=ada+LOVELACE")
+    cards = parse(response).find("section", class_="author-cards").find_all("li")
+    assert [(card.find("a").attrs["href"], card.text) for card in cards] == [
+        ("/authors/ada-lovelace/", "Ada Lovelace 3 papers"),
+        ("/authors/ada-lovelace-2/", "Ada Lovelace 1 paper"),
+    ]
+    body = client.get("/api/papers/?q=Ada+Lovel%C3%A0ce").json()
+    assert body["authors"] == [
+        {"name": "Ada Lovelace", "url": "http://testserver/authors/ada-lovelace/", "papers": 3},
+        {"name": "Ada Lovelace", "url": "http://testserver/authors/ada-lovelace-2/", "papers": 1},
+    ]
+    assert client.get("/api/papers/?q=kv+cache").json()["authors"] == []
+
+
+def test_a_question_gets_the_papers_matching_most_of_its_words(client, corpus):
+    # "best" and "method" are in no paper: nothing matches every word; the papers with two
+    # or more of the rest follow, the rarer words and words in the title weighing more.
+    query = "/?q=what+is+the+best+method+for+evicting+the+kv+cache%3F"
+    body = client.get("/api/papers" + query).json()
+    assert body["count"] == 0
+    assert [(r["id"], r["partial"]) for r in body["results"]] == [
+        (corpus["kv"].pk, True),
+        (corpus["cache2"].pk, True),
+    ]
+    page = parse(client.get(query))
+    assert page.find("h2", class_="results-count").text == "No papers found"
+    partial = page.find("section", class_="partial")
+    assert partial.find("h3").text == "Matching some of your words"
+    assert [title.find("a").text for title in partial.find_all("h3", class_="card-title")] == [
+        "Evicting the KV Cache for Long-Context Inference",
+        "Quantised KV Cache Compression",
+    ]
+
+
+def test_partial_matches_come_after_the_full_ones(client, corpus):
+    body = client.get("/api/papers/?q=kv+cache+quantised").json()
+    assert body["count"] == 1
+    assert [(r["id"], r["partial"]) for r in body["results"]] == [
+        (corpus["cache2"].pk, False),
+        (corpus["kv"].pk, True),
     ]
