@@ -25,7 +25,7 @@ from .models import Authorship, Paper, PaperTopic, Venue
 from .querysets import CANDIDATE_CAP, NEGATION, web_query
 from .recall import partial_ids
 from .spelling import did_you_mean
-from .text import websearch_text
+from .text import fold_compounds, websearch_text
 from .understanding import authors_named, identified_paper
 
 PAGE_SIZE = 25
@@ -361,6 +361,7 @@ def search_page(filterset: PaperFilterSet) -> Results:
     conditions = filterset.conditions()
     ranked = bool(text) and filterset.ordering == "relevance"
     authors = authors_named(text) if ranked and filterset.page_number == 1 else []
+    text = fold_compounds(text)
     facets = fixed.facets(conditions, text)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
     results.authors = authors

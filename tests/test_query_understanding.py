@@ -196,3 +196,74 @@ def test_partial_matches_come_after_the_full_ones(client, corpus):
         (corpus["cache2"].pk, False),
         (corpus["kv"].pk, True),
     ]
+
+
+@pytest.fixture
+def reasoning(db):
+    venue = make_venue("ACL 2024", 2024)
+    papers = {
+        "literal": make_paper(
+            "Prompting with intermediate steps helps large models reason.",
+            title="Faithful Chain of Thought Reasoning",
+            venue=venue,
+        ),
+        "stemmed": make_paper(
+            "Simultaneous translation with chained thoughts.",
+            title="Chaining Simultaneous Thoughts for Translation",
+            venue=venue,
+        ),
+        "hyphen": make_paper(
+            "We study few-shot learning for named entity recognition.",
+            title="Few-Shot Entity Recognition",
+            venue=venue,
+        ),
+        "spaced": make_paper(
+            "Learning from few shot examples for relation extraction.",
+            title="Relation Extraction from Few Shot Examples",
+            venue=venue,
+        ),
+        "abstract": make_paper(
+            "A chain of thought prompt for arithmetic; entity recognition is out of scope.",
+            title="Arithmetic Prompts",
+            venue=venue,
+        ),
+    }
+    finish()
+    return papers
+
+
+def api_ids(client, query: str) -> list[int]:
+    return [
+        r["id"] for r in client.get("/api/papers/?" + urlencode({"q": query})).json()["results"]
+    ]
+
+
+def test_a_quoted_phrase_ranks_the_literal_title_first(client, reasoning):
+    # Both titles match the phrase by stems ("Chaining Simultaneous Thoughts": chain, one
+    # word, thought); the one with the words as typed first, then the false friend, then the
+    # abstract-only match.
+    assert api_ids(client, '"chain of thought"') == [
+        reasoning["literal"].pk,
+        reasoning["stemmed"].pk,
+        reasoning["abstract"].pk,
+    ]
+    assert api_ids(client, "chain thought") == [
+        reasoning["literal"].pk,
+        reasoning["stemmed"].pk,
+        reasoning["abstract"].pk,
+    ]
+
+
+def test_hyphenated_and_spaced_compounds_give_the_same_answer(client, reasoning):
+    expected = [reasoning["hyphen"].pk, reasoning["spaced"].pk]
+    assert api_ids(client, "few shot") == expected
+    assert api_ids(client, "few-shot") == expected
+    assert api_ids(client, '"few-shot"') == expected
+
+
+def test_rare_words_weigh_more_than_common_ones(client, reasoning):
+    # "entity recognition": two papers; the title match first, the abstract match after.
+    assert api_ids(client, "entity recognition") == [
+        reasoning["hyphen"].pk,
+        reasoning["abstract"].pk,
+    ]
