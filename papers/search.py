@@ -12,7 +12,6 @@ nothing (the filter stays shown so it can be removed).
 
 import math
 import re
-from dataclasses import dataclass, field
 
 import django_filters
 from django import forms
@@ -24,11 +23,11 @@ from .facets import EXACT_BOUND, Facets
 from .models import Authorship, Paper, PaperTopic, Venue
 from .querysets import CANDIDATE_CAP, NEGATION, web_query
 from .recall import partial_ids
+from .results import PAGE_SIZE, Results
 from .spelling import did_you_mean
 from .text import fold_compounds, websearch_text
 from .understanding import authors_named, identified_paper
 
-PAGE_SIZE = 25
 MAX_QUERY_LENGTH = 500
 MAX_VALUES = 20
 MAX_PAGE_DIGITS = 12
@@ -267,51 +266,6 @@ class PaperFilterSet(django_filters.FilterSet):
         if list(errors) == ["q"]:
             return errors["q"][0], {}
         return INVALID, errors
-
-
-@dataclass
-class Results:
-    facets: Facets
-    count: int = 0
-    page: int = 1
-    pages: int = 1
-    papers: list = field(default_factory=list)
-    closest: list = field(default_factory=list)
-    suggestion: str | None = None
-    notices: list[str] = field(default_factory=list)
-    identified: Paper | None = None  # the paper an identifier in the query names
-    authors: list = field(default_factory=list)  # authors the query names
-    corrected_query: str | None = None  # the respelled query whose results are shown
-    partial: list = field(default_factory=list)  # papers matching some of the words
-
-    @property
-    def has_previous(self):
-        return self.page > 1
-
-    @property
-    def has_next(self):
-        return self.page < self.pages
-
-    @property
-    def start_index(self):
-        return (self.page - 1) * PAGE_SIZE + 1 if self.papers else 0
-
-    @property
-    def end_index(self):
-        return self.start_index + len(self.papers) - 1 if self.papers else 0
-
-    def page_window(self, size: int = 2):
-        """Page numbers to link, with None for a gap: 1 … 4 5 [6] 7 8 … 20."""
-        numbers = sorted(
-            {1, self.pages, *range(max(1, self.page - size), min(self.pages, self.page + size) + 1)}
-        )
-        window, last = [], 0
-        for number in numbers:
-            if number - last > 1:
-                window.append(None)
-            window.append(number)
-            last = number
-        return window
 
 
 def _count_notices(results: Results, ranked: bool) -> None:
