@@ -26,6 +26,8 @@ from .text import websearch_text
 # ts_rank weights for D, C, B, A: abstract (C) half the title (A), names (B) 0.4.
 RANK_WEIGHTS = "{0.05, 0.5, 0.4, 1.0}"
 BODY_WEIGHT = 0.2
+# ts_rank's normalisation: 1 divides by 1 + the log of the paper's length in words.
+RANK_NORMALISATION = 1
 EXACT_WEIGHT = 1.0
 ORDER_WEIGHT = 0.5
 LENGTH_WEIGHT = 2.0
@@ -86,16 +88,16 @@ WORDS_SQL = """
 # {in_title}: 1 when the title matches the whole query, else 0.
 RELEVANCE_SQL = """(
     %(body)s * COALESCE((SELECT sum(w.idf * ts_rank(%(weights)s::float4[], {p}.search_vector,
-                                                      w.single, 1))
+                                                      w.single, %(normalisation)s))
                          FROM {words} AS w), 0)
-    + {in_title} * (
+    + CASE WHEN {in_title} = 1 THEN
         1 + %(order)s * (lower({p}.title) ~ %(ordered)s)::int
         + %(exact)s * (SELECT COALESCE(avg((lower({p}.title) ~ ('\\m' || x || '\\M'))::int), 0)
-                         FROM unnest(%(typed)s::text[]) AS x)
+                       FROM unnest(%(typed)s::text[]) AS x)
         + %(length)s / (1 + (SELECT count(*) FROM regexp_split_to_table(lower({p}.title), '\\s+')
                                  AS t(word)
                              WHERE t.word <> '' AND t.word <> ALL(%(stopwords)s::text[])))
-    )
+      ELSE 0 END
 )"""
 
 _TYPED_WORD = re.compile(r"\w+")
@@ -130,6 +132,7 @@ def relevance(table: str, text: str, in_title: str, words: str | None = None):
     values = {
         "weights": RANK_WEIGHTS,
         "body": BODY_WEIGHT,
+        "normalisation": RANK_NORMALISATION,
         "exact": EXACT_WEIGHT,
         "order": ORDER_WEIGHT,
         "ordered": ordered_pattern(text),
