@@ -97,7 +97,7 @@ class BM25:
 
     def search(self, query: str, depth: int = DEPTH) -> list[int]:
         scores: dict[int, float] = defaultdict(float)
-        for token in set(self.tokens(query)):
+        for token in dict.fromkeys(self.tokens(query)):
             posting = self.postings.get(token, [])
             idf = math.log(1 + (self.total - len(posting) + 0.5) / (len(posting) + 0.5))
             for pk, frequency in posting:
@@ -125,7 +125,7 @@ def measure(queries: list[tuple], rank) -> dict[str, tuple[float, float, int]]:
     """{kind: (MRR@10, S@1, queries)} for one ranker."""
     by_kind: dict[str, list[float]] = defaultdict(list)
     for kind, query, pk in queries:
-        found = rank(query)
+        found = rank(query)[:DEPTH]
         by_kind[kind].append(1 / (found.index(pk) + 1) if pk in found else 0.0)
     return {
         kind: (sum(values) / len(values), sum(v == 1.0 for v in values) / len(values), len(values))
