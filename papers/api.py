@@ -3,6 +3,12 @@
 Only GET and HEAD are answered (405 otherwise). Errors are JSON too: 400 {"error", "details"}
 for bad parameters (validated by the list's own PaperFilterSet), 404 {"error"} for an unknown
 paper. ``snippet`` is HTML-safe: the abstract escaped, the matched words in <mark>.
+
+The list answers as the list page ranks (papers/search.py): an identifier in q (Anthology ID,
+DOI, Anthology URL) gives that paper as the only result; ``authors`` lists the authors a name
+query names; ``corrected_query`` is the respelled query whose results are given when q itself
+matched nothing (``literal=1`` asks for q as typed); results with ``"partial": true`` match
+some of the words only and follow the full matches when those are fewer than a page.
 """
 
 from django.http import JsonResponse
