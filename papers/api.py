@@ -3,6 +3,12 @@
 Only GET and HEAD are answered (405 otherwise). Errors are JSON too: 400 {"error", "details"}
 for bad parameters (validated by the list's own PaperFilterSet), 404 {"error"} for an unknown
 paper. ``snippet`` is HTML-safe: the abstract escaped, the matched words in <mark>.
+
+The list answers as the list page ranks (papers/search.py): an identifier in q (Anthology ID,
+DOI, Anthology URL) gives that paper as the only result; ``authors`` lists the authors a name
+query names; ``corrected_query`` is the respelled query whose results are given when q itself
+matched nothing (``literal=1`` asks for q as typed); results with ``"partial": true`` match
+some of the words only and follow the full matches when those are fewer than a page.
 """
 
 from django.http import JsonResponse
@@ -32,7 +38,15 @@ def _page_url(request, page: int | None):
     return request.build_absolute_uri(request.path + "?" + query.urlencode())
 
 
-def _result(request, paper) -> dict:
+def _author(request, author) -> dict:
+    return {
+        "name": author.name,
+        "url": request.build_absolute_uri(author.get_absolute_url()),
+        "papers": author.paper_count,
+    }
+
+
+def _result(request, paper, partial: bool = False) -> dict:
     headline = paper.headline if hasattr(paper, "headline") else plain_snippet(paper.abstract)
     return {
         "id": paper.pk,
@@ -46,6 +60,7 @@ def _result(request, paper) -> dict:
         "url": request.build_absolute_uri(paper.get_absolute_url()),
         "snippet": str(highlight(headline)),
         "score": round(paper.score, 6) if paper.score is not None else None,
+        "partial": partial,
     }
 
 
@@ -65,7 +80,12 @@ def paper_list(request):
             "pages": results.pages,
             "next": _page_url(request, results.page + 1 if results.has_next else None),
             "previous": _page_url(request, results.page - 1 if results.has_previous else None),
-            "results": [_result(request, paper) for paper in results.papers],
+            # The query whose results these are when the one sent was respelled.
+            "corrected_query": results.corrected_query,
+            "authors": [_author(request, author) for author in results.authors],
+            # Full matches, then (first page, fewer than a page of them) partial ones.
+            "results": [_result(request, paper) for paper in results.papers]
+            + [_result(request, paper, partial=True) for paper in results.partial],
         }
     )
 

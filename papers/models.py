@@ -5,6 +5,7 @@ from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Lower
 from django.urls import reverse
 
 from .expressions import display_order, in_sample, title_terms, title_vector, weighted_search_vector
@@ -184,6 +185,8 @@ class Paper(models.Model):
             models.Index(F("venue"), display_order(), F("id"), name="paper_venue_order"),
             models.Index(fields=["id"], condition=in_sample(), name="paper_sample"),
             models.Index(fields=["source_file"], name="paper_source_file"),
+            # A DOI pasted into the search box (papers/understanding.py), in any case.
+            models.Index(Lower("doi"), name="paper_doi_lower"),
             models.Index(
                 fields=["abstract_key"], condition=~Q(abstract_key=""), name="paper_abstract_key"
             ),

@@ -7,10 +7,10 @@ runs over a bounded candidate set built by two LIMITed index scans, both under t
 filters: papers whose *title* matches (the expression index paper_title_tsv on
 ``expressions.title_vector()``) and papers whose weighted vector matches (the GIN index
 paper_search_vector), at most ``CANDIDATE_CAP`` each. Neither scan sorts. The union is ranked
-by ``RELEVANCE_SQL``, the one definition of the score: a title match counts
-1 + 2 / (1 + lexemes in the title), so it always outranks an abstract-only match and shorter
-matching titles come first, plus BODY_WEIGHT × ts_rank over the weighted vector normalised into
-[0, 1). When a query matches no more than the cap, which is every specific query, the ranking
+by ``RELEVANCE_SQL`` (papers/relevance.py), the one definition of the score: a title match
+always outranks an abstract-only one, shorter matching titles and titles with the words as
+typed first, and every match is scored by its words' rarity (idf from the Lexeme table) times
+their weighted, length-normalised ts_rank. When a query matches no more than the cap, which is every specific query, the ranking
 is exact; beyond it, relevance pages stop at the cap and the page says so. When title matches
 alone fill the page, the abstract candidates are not read at all.
 
@@ -28,22 +28,12 @@ from django.db.models.functions import Lower
 
 from .expressions import SEARCH_CONFIG, display_order, title_vector
 from .facets import Facets, count_facets
+from .relevance import relevance, words_sql
 from .similar import similar_rows
 from .tables import sql
 from .text import websearch_text
 
 CANDIDATE_CAP = 2000
-# ts_rank weights for D, C, B, A: abstract (C) a fifth of the title (A), names (B) 0.4.
-RANK_WEIGHTS = "{0.05, 0.2, 0.4, 1.0}"
-# Measured on 200 known-item queries over the Anthology (bench/quality.py): MRR@10 0.855,
-# against 0.817 for ts_rank_cd plus a flat title boost.
-BODY_WEIGHT = 0.5
-# The relevance score of paper {p} for the query {query}, {in_title} being 1 when its title
-# matches the query and 0 when not.
-RELEVANCE_SQL = (
-    "ts_rank(%(weights)s::float4[], {p}.search_vector, {query}, 32) * %(body)s"
-    " + {in_title} * (1 + 2.0 / (1 + {p}.title_terms))"
-)
 WEB_QUERY_SQL = "websearch_to_tsquery(%(config)s::regconfig, %(text)s)"
 # Private-use characters that never occur in the data (they are stripped from it before
 # ts_headline runs), so only ts_headline's own marks can become <mark> after escaping.
@@ -55,7 +45,7 @@ HEADLINE_OPTIONS = (
 )
 TITLE_HEADLINE_OPTIONS = f"StartSel={MARK_START}, StopSel={MARK_STOP}, HighlightAll=true"
 # websearch_to_tsquery's exclusion: a "-" opening a word.
-_NEGATION = re.compile(r"(?:^|[\s(])-\w")
+NEGATION = re.compile(r"(?:^|[\s(])-\w")
 
 
 def web_query(text: str) -> SearchQuery:
@@ -80,24 +70,6 @@ class Headline(models.Func):
         )
         params = [SEARCH_CONFIG, *column_params, MARK_START + MARK_STOP, SEARCH_CONFIG]
         return sql, [*params, self.text, self.options]
-
-
-def relevance(table: str, text: str, in_title: str) -> tuple[str, list]:
-    """RELEVANCE_SQL for paper alias ``table`` and query ``text`` as (sql, positional params)."""
-    values = {
-        "weights": RANK_WEIGHTS,
-        "body": BODY_WEIGHT,
-        "config": SEARCH_CONFIG,
-        "text": websearch_text(text),
-    }
-    template = RELEVANCE_SQL.format(p=table, query=WEB_QUERY_SQL, in_title=in_title)
-    params = []
-
-    def take(match):
-        params.append(values[match.group(1)])
-        return "%s"
-
-    return re.sub(r"%\((\w+)\)s", take, template), params
 
 
 class PaperQuerySet(models.QuerySet):
@@ -136,7 +108,7 @@ class PaperQuerySet(models.QuerySet):
         query = web_query(text)
         base = self.order_by()
         titled = base.annotate(title_vector=title_vector()).filter(title_vector=query)
-        if _NEGATION.search(text):
+        if NEGATION.search(text):
             # A title can match "a -b" while the abstract has b: only then is the title
             # index not enough (a title match is otherwise a match of the whole vector).
             titled = titled.filter(search_vector=query)
@@ -144,9 +116,11 @@ class PaperQuerySet(models.QuerySet):
         vector_sql, vector_params = (
             base.filter(search_vector=query).values("id")[:cap].query.sql_with_params()
         )
-        score_sql, score_params = relevance("p", text, "c.in_title")
+        words_statement, words_params = words_sql(text)
+        score_sql, score_params = relevance("p", text, "c.in_title", words="words")
         statement = f"""
-            WITH titles AS MATERIALIZED ({title_sql})
+            WITH titles AS MATERIALIZED ({title_sql}),
+            words AS MATERIALIZED ({words_statement})
             SELECT p.id, {score_sql} AS score
             FROM (
                 SELECT id, max(in_title) AS in_title FROM (
@@ -160,7 +134,15 @@ class PaperQuerySet(models.QuerySet):
             ORDER BY score DESC, p.id
             LIMIT %s OFFSET %s
         """
-        params = [*title_params, *score_params, *vector_params, offset + limit, limit, offset]
+        params = [
+            *title_params,
+            *words_params,
+            *score_params,
+            *vector_params,
+            offset + limit,
+            limit,
+            offset,
+        ]
         with connection.cursor() as cursor:
             cursor.execute(statement, params)
             return [(row[0], float(row[1])) for row in cursor.fetchall()]

@@ -12,7 +12,6 @@ nothing (the filter stays shown so it can be removed).
 
 import math
 import re
-from dataclasses import dataclass, field
 
 import django_filters
 from django import forms
@@ -22,11 +21,13 @@ from django.db.models import Q
 from .expressions import SAMPLE_EVERY
 from .facets import EXACT_BOUND, Facets
 from .models import Authorship, Paper, PaperTopic, Venue
-from .querysets import CANDIDATE_CAP, web_query
+from .querysets import CANDIDATE_CAP, NEGATION, web_query
+from .recall import partial_ids
+from .results import PAGE_SIZE, Results
 from .spelling import did_you_mean
-from .text import websearch_text
+from .text import fold_compounds, websearch_text
+from .understanding import authors_named, identified_paper
 
-PAGE_SIZE = 25
 MAX_QUERY_LENGTH = 500
 MAX_VALUES = 20
 MAX_PAGE_DIGITS = 12
@@ -87,6 +88,10 @@ class SearchForm(forms.Form):
     """The parameters that are not filters: the order and the page."""
 
     sort = forms.ChoiceField(choices=SORTS, required=False, label="Sort by")
+    # The query the sort was chosen for: a sort carried to a new query is dropped (relevance).
+    sort_q = forms.CharField(required=False, widget=forms.HiddenInput)
+    # The query as typed, not respelled ("Search instead for …").
+    literal = forms.BooleanField(required=False)
     page = PageField(required=False)
 
     def __init__(self, *args, refuse_long_query: bool = False, **kwargs):
@@ -141,6 +146,10 @@ class PaperFilterSet(django_filters.FilterSet):
             )
         if not self.refuse_long_query or len(data.get("q", "")) <= MAX_QUERY_LENGTH:
             data["q"] = text
+        if "sort_q" in data:
+            data["sort_q"] = " ".join(
+                websearch_text(_CONTROL.sub(" ", data.get("sort_q", "")))[:MAX_QUERY_LENGTH].split()
+            )
         for name in ("author", "country", "sort", "year"):
             if name in data:
                 data[name] = _CONTROL.sub("", data.get(name, ""))
@@ -208,15 +217,34 @@ class PaperFilterSet(django_filters.FilterSet):
         return self.value("page") or 1
 
     @property
-    def ordering(self) -> str:
+    def chosen_sort(self) -> str:
+        """The order the user chose for this query, or "" (the page's default order).
+
+        A sort sent with ``sort_q`` naming another query was chosen for that query: a new
+        query typed into a form that carried it is ranked by relevance again.
+        """
         sort = self.value("sort") or ""
+        if sort and "sort_q" in self.data and self.value("sort_q") != self.text:
+            return ""
         if sort == "relevance" and not self.text:
-            return "newest"
-        return sort or ("relevance" if self.text else "newest")
+            return ""
+        return sort
+
+    @property
+    def ordering(self) -> str:
+        return self.chosen_sort or ("relevance" if self.text else "newest")
 
     @property
     def sort_choices(self):
-        return SORTS if self.text else SORTS[1:]
+        """[(value, label)]: the default order first (value "", so a form submits no sort),
+        then the other orders one can choose."""
+        default = "relevance" if self.text else "newest"
+        others = [
+            (value, label)
+            for value, label in SORTS
+            if value != default and (self.text or value != "relevance")
+        ]
+        return [("", dict(SORTS)[default]), *others]
 
     def active(self) -> dict[str, list[str]]:
         """The selected values per facet, as strings."""
@@ -244,47 +272,6 @@ class PaperFilterSet(django_filters.FilterSet):
         return INVALID, errors
 
 
-@dataclass
-class Results:
-    facets: Facets
-    count: int = 0
-    page: int = 1
-    pages: int = 1
-    papers: list = field(default_factory=list)
-    closest: list = field(default_factory=list)
-    suggestion: str | None = None
-    notices: list[str] = field(default_factory=list)
-
-    @property
-    def has_previous(self):
-        return self.page > 1
-
-    @property
-    def has_next(self):
-        return self.page < self.pages
-
-    @property
-    def start_index(self):
-        return (self.page - 1) * PAGE_SIZE + 1 if self.papers else 0
-
-    @property
-    def end_index(self):
-        return self.start_index + len(self.papers) - 1 if self.papers else 0
-
-    def page_window(self, size: int = 2):
-        """Page numbers to link, with None for a gap: 1 … 4 5 [6] 7 8 … 20."""
-        numbers = sorted(
-            {1, self.pages, *range(max(1, self.page - size), min(self.pages, self.page + size) + 1)}
-        )
-        window, last = [], 0
-        for number in numbers:
-            if number - last > 1:
-                window.append(None)
-            window.append(number)
-            last = number
-        return window
-
-
 def _count_notices(results: Results, ranked: bool) -> None:
     if results.facets.estimated:
         counted = "The number of papers and the" if results.facets.total_estimated else "The"
@@ -299,9 +286,9 @@ def _count_notices(results: Results, ranked: bool) -> None:
         )
 
 
-def _page_ids(filterset: PaperFilterSet, papers, offset: int) -> list[tuple[int, float | None]]:
-    """[(id, score)] of the page's papers, by the filterset's ordering (bounded work)."""
-    text = filterset.text
+def _page_ids(filterset: PaperFilterSet, papers, offset: int, text: str) -> list[tuple]:
+    """[(id, score)] of the page's papers matching ``text``, by the filterset's ordering
+    (bounded work)."""
     if filterset.ordering == "relevance":
         return papers.ranked_ids(text, PAGE_SIZE, offset)
     if filterset.ordering == "newest":
@@ -313,33 +300,68 @@ def _page_ids(filterset: PaperFilterSet, papers, offset: int) -> list[tuple[int,
 
 
 def search_page(filterset: PaperFilterSet) -> Results:
-    """The page the valid ``filterset`` asks for: facets and the total (1 query), then the
-    page's ids (1) and cards (2); with a query and no match, the closest titles (1) and
-    "did you mean" (≤ 2) instead."""
+    """The page the valid ``filterset`` asks for.
+
+    An identifier names one paper (1 query; the pages redirect to it). Otherwise: the authors
+    the query names (1, only for a name-like query), facets and the total (1), then the page's
+    ids (1) and cards (2, shared with the partial matches). A ranked query that matches
+    nothing is respelled (did-you-mean ≤ 2) and, when the respelling matches, its results are
+    shown instead (+1 for its facets); when all the words match fewer than a page, papers
+    matching some of them follow on the first page (+1). No full match: the closest titles (1).
+    """
     text = filterset.text
+    if text and (paper := identified_paper(text)) is not None:
+        papers = Paper.objects.cards([paper.pk])
+        for card in papers:
+            card.score = None
+        return Results(facets=Facets(total=1), count=1, papers=papers, identified=paper)
     fixed = Paper.objects.filter(*filterset.fixed.values())
     conditions = filterset.conditions()
+    ranked = bool(text) and filterset.ordering == "relevance"
+    authors = authors_named(text) if ranked and filterset.page_number == 1 else []
+    text = fold_compounds(text)
     facets = fixed.facets(conditions, text)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
-    ranked = bool(text) and filterset.ordering == "relevance"
+    results.authors = authors
+    if ranked and not facets.total and not filterset.value("literal"):
+        text = _respelled(results, fixed, conditions, text)
     _count_notices(results, ranked)
     reachable = min(results.count, CANDIDATE_CAP) if ranked else results.count
     results.pages = max(1, math.ceil(reachable / PAGE_SIZE))
     results.page = min(filterset.page_number, results.pages)
     if filterset.page_number > results.pages and results.count:
         results.notices.append(f"There are only {results.pages} pages; showing the last.")
-    if results.count:
-        scored = _page_ids(filterset, fixed.filter(*conditions.values()), _offset(results))
-        scores = dict(scored)
-        results.papers = Paper.objects.cards([pk for pk, _ in scored], text)
-        for paper in results.papers:
-            paper.score = scores[paper.pk]
-        if not results.papers and results.page > 1:
-            results.notices.append("No papers on this page: the count was an estimate.")
-    elif text:
+    papers = fixed.filter(*conditions.values())
+    scored = _page_ids(filterset, papers, _offset(results), text) if results.count else []
+    partial = []
+    if ranked and results.page == 1 and results.count < PAGE_SIZE and not NEGATION.search(text):
+        partial = partial_ids(papers, text, PAGE_SIZE - results.count)
+    scores = dict(scored + partial)
+    cards = Paper.objects.cards([pk for pk, _ in scored + partial], text)
+    for paper in cards:
+        paper.score = scores[paper.pk]
+    shown = {pk for pk, _ in scored}
+    results.papers = [paper for paper in cards if paper.pk in shown]
+    results.partial = [paper for paper in cards if paper.pk not in shown]
+    if results.count and not results.papers and results.page > 1:
+        results.notices.append("No papers on this page: the count was an estimate.")
+    if text and not results.count:
         results.closest = fixed.closest_titles(text)
-        results.suggestion = did_you_mean(text)
     return results
+
+
+def _respelled(results: Results, fixed, conditions, text: str) -> str:
+    """The query to show results for: its respelling when that matches (the results then
+    count the respelled query's matches), else the text itself (with the suggestion)."""
+    results.suggestion = did_you_mean(text)
+    if results.suggestion is None:
+        return text
+    facets = fixed.facets(conditions, results.suggestion)
+    if not facets.total:
+        return text
+    results.facets, results.count = facets, facets.total
+    results.corrected_query, results.suggestion = results.suggestion, None
+    return results.corrected_query
 
 
 def _offset(results: Results) -> int:

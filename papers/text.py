@@ -23,6 +23,15 @@ def websearch_text(text: str) -> str:
     return _STACKED_NEGATIONS.sub("-", text)
 
 
+_COMPOUND_HYPHEN = re.compile(r"(?<=\w)-(?=\w)")
+
+
+def fold_compounds(text: str) -> str:
+    """A query's hyphenated compounds as separate words: "few-shot" searches as "few shot"
+    (the index holds a hyphenated word's parts too), while "-word" still excludes."""
+    return _COMPOUND_HYPHEN.sub(" ", text)
+
+
 def fold_whitespace(text: str) -> str:
     return " ".join(text.split())
 

@@ -2,6 +2,7 @@ from django.urls import path, register_converter
 from django.urls.converters import SlugConverter
 
 from . import api, feeds, views
+from .understanding import ANTHOLOGY_ID
 
 
 class UnicodeSlugConverter(SlugConverter):
@@ -10,7 +11,18 @@ class UnicodeSlugConverter(SlugConverter):
     regex = r"[-\w]+"
 
 
+class AnthologyIdConverter:
+    regex = ANTHOLOGY_ID.replace("[a-z]", "[A-Za-z]")
+
+    def to_python(self, value):
+        return value
+
+    def to_url(self, value):
+        return value
+
+
 register_converter(UnicodeSlugConverter, "uslug")
+register_converter(AnthologyIdConverter, "anthology")
 
 urlpatterns = [
     path("", views.paper_list, name="paper-list"),
@@ -20,6 +32,7 @@ urlpatterns = [
     path("papers/<int:pk>-<slug:slug>/", views.paper_detail),
     path("papers/<int:pk>/similar/", views.paper_similar, name="paper-similar"),
     path("papers/<int:pk>/<slug:slug>/", views.paper_detail),
+    path("papers/<anthology:anthology_id>/", views.paper_by_anthology_id),
     path("venues/", views.venue_index, name="venue-list"),
     path("venues/<uslug:slug>/", views.venue_detail, name="venue-detail"),
     path("topics/", views.topic_index, name="topic-list"),

@@ -1,8 +1,11 @@
 """The site's pages. Thin: papers/search.py and the QuerySet methods do the work.
 
 Only GET and HEAD are answered (405 otherwise). Queries per page (whatever it shows):
-list/search 4 (facets and total in one statement, page ids, cards, topics), or at most 4 when
-a search finds nothing (facets, closest titles, did-you-mean ≤ 2); paper page 5 (paper,
+list/search 4 (facets and total in one statement, page ids, cards, topics); a query of two to
+five words that could be a name +1 (the authors of that name, first page); a ranked query whose
+words all match fewer than a page +1 (papers matching some of them); a query matching nothing
++2 for did-you-mean and +1 for the respelling's facets, +1 for the closest titles when nothing
+at all is shown; a query that is an identifier 1 (then a redirect to the paper); paper page 5 (paper,
 topics, authors, similar ids, similar papers; +1 with related titles); similar page 4; venue
 and topic pages 6 (page object, chart — on a topic page the same query gives the trend — and
 the list's 4); author page 6; index pages 1; a reading list 1; /trends/ 2 + 1 per series.
@@ -28,6 +31,7 @@ from .reading_lists import BadList, list_papers, parse_ids
 from .rendering import bar_chart, render_abstract
 from .search import PaperFilterSet, search_page
 from .trends import MAX_SERIES, comparison, topic_trend, venue_rows_with_totals
+from .understanding import identified_paper
 
 SIMILAR_ON_PAPER = 5
 SIMILAR_PAGE = 20
@@ -70,7 +74,10 @@ def _render_list(request, template: str, context: dict, fixed=None, name: str = 
         if format_name not in FORMATS:
             return _bad_request(request, UNKNOWN_FORMAT)
         return export_queryset(format_name, filterset.qs, name)
-    context = {**context, "filter": filterset, "results": search_page(filterset)}
+    results = search_page(filterset)
+    if results.identified is not None:
+        return redirect(results.identified)
+    context = {**context, "filter": filterset, "results": results}
     return render(request, template, context)
 
 
@@ -98,6 +105,15 @@ def paper_detail(request, pk, slug=None):
         "canonical": request.build_absolute_uri(paper.get_absolute_url()),
     }
     return render(request, "papers/paper_detail.html", context)
+
+
+@require_safe
+def paper_by_anthology_id(request, anthology_id):
+    """/papers/<Anthology ID>/: a redirect to the paper's own page."""
+    paper = identified_paper(anthology_id)
+    if paper is None:
+        raise Http404("No paper with that Anthology ID.")
+    return redirect(paper)
 
 
 @require_safe

@@ -81,22 +81,19 @@ def test_list_query_count_is_fixed(client, corpus):
     small, _ = count_queries(client, "/?q=kv+cache")
     large, response = count_queries(client, "/?q=corpus")
     browse, _ = count_queries(client, "/?venue=acl-2025&page=2")
-    assert (small, large, browse) == (4, 4, 4)
+    # "kv cache" is name-like (+1: authors of that name) and matches fewer than a page
+    # (+1: papers matching some of its words); "corpus" fills pages, browsing has no query.
+    assert (small, large, browse) == (6, 4, 4)
     assert len(parse(response).find_all("li", class_="card")) == 25
 
 
-def test_no_results_offers_closest_titles_and_did_you_mean(client, corpus):
-    queries, response = count_queries(client, "/?q=Evictng+the+KV+cache+for+long+contxt")
+def test_no_results_offers_closest_titles(client, corpus):
+    # literal=1: the query as typed, not respelled.
+    queries, response = count_queries(client, "/?q=Evictng+the+KV+cache+for+long+contxt&literal=1")
     assert "No papers found" in response.content.decode()
-    assertContains(
-        response,
-        '<p class="suggestion">Did you mean <a href="?q=Evicting%20the%20KV%20cache%20for%20long'
-        '%20context">Evicting the KV cache for long context</a>?</p>',
-        html=True,
-    )
     closest = [link.text for link in parse(response).find_all("a")]
     assert "Evicting the KV Cache for Long-Context Inference" in closest
-    assert queries == 4
+    assert queries == 5  # facets, papers matching some words, their cards (2), closest titles
 
 
 def test_pagination_edges(client, corpus):
@@ -237,7 +234,7 @@ def test_venue_pages(client, corpus):
     assertContains(response, '<td class="num">3</td>', html=True)
     queries, response = count_queries(client, "/venues/acl-2025/?q=cache")
     html = response.content.decode()
-    assert queries == 6
+    assert queries == 7  # 6, +1: fewer than a page match, so partial matches are looked for
     assert parse(response).find_all("svg", class_="chart")
     assert "efficiency: 2 papers" in html
     assert "2 papers" in html

@@ -38,6 +38,15 @@ def toggle_query(context, name, value):
 
 
 @register.simple_tag(takes_context=True)
+def literal_query(context):
+    """The current query string asking for the query as typed (not respelled), page 1."""
+    query = _query(context)
+    query["literal"] = "1"
+    query.pop("page", None)
+    return _encode(query)
+
+
+@register.simple_tag(takes_context=True)
 def page_query(context, number):
     query = _query(context)
     if int(number) == 1:

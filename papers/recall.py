@@ -1,0 +1,84 @@
+"""Papers matching some of a query's words, for when all of them match fewer than a page.
+
+A question typed in plain English ("what is the best method for detecting hallucinations in
+llms?") or one word too many ("kv cache eviction") finds few papers or none; these come after
+the full matches, marked as partial. The words are the query's lexemes (stop words already
+dropped by the text search configuration), each weighed by its rarity,
+ln(1 + papers / (1 + papers having it)) from the Lexeme table. Bounded work: only the
+PARTIAL_WORDS rarest words are used; the candidates come from one GIN scan (paper_search_vector)
+of an OR query — any two of the words when there are three or more — with a LIMIT of
+PARTIAL_CAP, and only those are scored: the rarity of each word a paper has, doubled in its
+title.
+"""
+
+from django.db import connection
+
+from .expressions import SEARCH_CONFIG
+from .tables import sql
+
+PARTIAL_WORDS = 6
+PARTIAL_CAP = 1000
+
+# {base}: the filtered papers' ids. Parameters: query text, words kept, full-match query text,
+# cap, limit.
+_PARTIAL_SQL = """
+WITH collection AS (
+    SELECT GREATEST(
+        (SELECT reltuples FROM pg_class WHERE oid = '{paper}'::regclass),
+        (SELECT max(documents) FROM {lexeme}), 1
+    )::float AS papers
+),
+words AS MATERIALIZED (
+    SELECT w.word, w.word::tsquery AS single,
+           ln(1 + c.papers / (1 + COALESCE(l.documents, 0))) AS idf
+    FROM unnest(tsvector_to_array(to_tsvector(%s::regconfig, %s))) AS w(word)
+    CROSS JOIN collection c
+    LEFT JOIN {lexeme} l ON l.word = w.word
+    WHERE COALESCE(l.documents, 0) > 0
+    ORDER BY idf DESC, w.word
+    LIMIT %s
+),
+wanted AS (
+    SELECT CASE WHEN (SELECT count(*) FROM words) >= 3 THEN (
+        SELECT string_agg('(' || quote_literal(a.word) || ' & ' || quote_literal(b.word) || ')',
+                          ' | ')
+        FROM words a JOIN words b ON a.word < b.word
+    ) ELSE (SELECT string_agg(quote_literal(word), ' | ') FROM words) END::tsquery AS query
+),
+candidates AS MATERIALIZED (
+    SELECT p.id, p.search_vector, to_tsvector(%s::regconfig, COALESCE(p.title, '')) AS title
+    FROM {paper} p
+    WHERE p.search_vector @@ (SELECT query FROM wanted)
+      AND NOT p.search_vector @@ websearch_to_tsquery(%s::regconfig, %s)
+      AND p.id IN ({base})
+    LIMIT %s
+)
+SELECT c.id, sum(w.idf * CASE WHEN c.title @@ w.single THEN 2 ELSE 1 END) AS score
+FROM candidates c JOIN words w ON c.search_vector @@ w.single
+GROUP BY c.id
+ORDER BY score DESC, c.id
+LIMIT %s
+"""
+
+
+def partial_ids(queryset, text: str, limit: int) -> list[tuple[int, float]]:
+    """[(id, score)] of up to ``limit`` papers of ``queryset`` matching some but not all of the
+    words of ``text``, best first (one statement)."""
+    if limit <= 0:
+        return []
+    base_sql, base_params = queryset.order_by().values("id").query.sql_with_params()
+    statement = sql(_PARTIAL_SQL, base=base_sql)
+    params = [
+        SEARCH_CONFIG,
+        text,
+        PARTIAL_WORDS,
+        SEARCH_CONFIG,
+        SEARCH_CONFIG,
+        text,
+        *base_params,
+        PARTIAL_CAP,
+        limit,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params)
+        return [(row[0], float(row[1])) for row in cursor.fetchall()]

@@ -1,0 +1,53 @@
+"""One page of the list's results, as search_page (papers/search.py) builds it."""
+
+from dataclasses import dataclass, field
+
+from .facets import Facets
+from .models import Paper
+
+PAGE_SIZE = 25
+
+
+@dataclass
+class Results:
+    facets: Facets
+    count: int = 0
+    page: int = 1
+    pages: int = 1
+    papers: list = field(default_factory=list)
+    closest: list = field(default_factory=list)
+    suggestion: str | None = None
+    notices: list[str] = field(default_factory=list)
+    identified: Paper | None = None  # the paper an identifier in the query names
+    authors: list = field(default_factory=list)  # authors the query names
+    corrected_query: str | None = None  # the respelled query whose results are shown
+    partial: list = field(default_factory=list)  # papers matching some of the words
+
+    @property
+    def has_previous(self):
+        return self.page > 1
+
+    @property
+    def has_next(self):
+        return self.page < self.pages
+
+    @property
+    def start_index(self):
+        return (self.page - 1) * PAGE_SIZE + 1 if self.papers else 0
+
+    @property
+    def end_index(self):
+        return self.start_index + len(self.papers) - 1 if self.papers else 0
+
+    def page_window(self, size: int = 2):
+        """Page numbers to link, with None for a gap: 1 … 4 5 [6] 7 8 … 20."""
+        numbers = sorted(
+            {1, self.pages, *range(max(1, self.page - size), min(self.pages, self.page + size) + 1)}
+        )
+        window, last = [], 0
+        for number in numbers:
+            if number - last > 1:
+                window.append(None)
+            window.append(number)
+            last = number
+        return window

@@ -1,0 +1,271 @@
+"""Query understanding: the order a new query gets, identifiers, author names, partial
+matches, corrected spelling, word forms and phrases (pages and API on real PostgreSQL)."""
+
+from urllib.parse import urlencode
+
+import pytest
+
+from papers.models import Author, Authorship
+from tests.factories import finish, make_paper, make_venue
+from tests.support import parse
+
+pytestmark = pytest.mark.django_db
+
+
+def form_fields(response) -> dict[str, str]:
+    """What the page's search form submits as it stands: inputs, and each select's choice."""
+    form = parse(response).find("form", class_="search-form")
+    fields = {}
+    for node in form.find_all("input"):
+        if node.attrs.get("name"):
+            fields[node.attrs["name"]] = node.attrs.get("value") or ""
+    for select in form.find_all("select"):
+        options = select.find_all("option")
+        chosen = [option for option in options if "selected" in option.attrs] or options[:1]
+        fields[select.attrs["name"]] = chosen[0].attrs.get("value") or ""
+    return fields
+
+
+def titles(response) -> list[str]:
+    return [node.find("a").text for node in parse(response).find_all("h3", class_="card-title")]
+
+
+@pytest.fixture
+def attention_paper(corpus):
+    paper = make_paper(
+        "The transformer relies on attention alone.",
+        title="Attention Is All You Need",
+        venue=make_venue("NeurIPS 2017", 2017),
+    )
+    finish()
+    return paper
+
+
+def test_the_home_forms_new_query_is_ranked_by_relevance(client, attention_paper):
+    fields = form_fields(client.get("/"))
+    assert fields == {"q": "", "sort": ""}
+    response = client.get("/?" + urlencode({**fields, "q": "attention"}))
+    # Relevance: the title match first, although its venue is the oldest.
+    shown = titles(response)
+    assert shown[0] == "Attention Is All You Need"
+    assert len(shown) == 4
+
+
+def test_a_sort_chosen_on_a_browse_page_is_dropped_for_a_new_query(client, attention_paper):
+    browsing = client.get("/?sort=title")
+    fields = form_fields(browsing)
+    assert fields == {"q": "", "sort": "title", "sort_q": ""}
+    response = client.get("/?" + urlencode({**fields, "q": "attention"}))
+    assert titles(response)[0] == "Attention Is All You Need"
+    assert form_fields(response) == {"q": "attention", "sort": ""}
+
+
+def test_a_sort_chosen_for_the_query_is_kept(client, attention_paper):
+    fields = form_fields(client.get("/?q=attention"))
+    assert fields == {"q": "attention", "sort": ""}
+    response = client.get("/?" + urlencode({**fields, "sort": "newest"}))
+    assert titles(response)[-1] == "Attention Is All You Need"
+    fields = form_fields(response)
+    assert fields == {"q": "attention", "sort": "newest", "sort_q": "attention"}
+    again = client.get("/?" + urlencode({**fields, "page": "1"}))
+    assert titles(again) == titles(response)
+
+
+def test_a_misspelt_query_shows_the_corrected_results(client, corpus):
+    response = client.get("/?q=Evictng+the+KV+cache+for+long+contxt")
+    corrected = parse(response).find("p", class_="corrected")
+    assert corrected.text == (
+        "Showing results for Evicting the KV cache for long context. "
+        "Search instead for Evictng the KV cache for long contxt"
+    )
+    assert corrected.find("a").attrs["href"] == "?q=Evictng+the+KV+cache+for+long+contxt&literal=1"
+    assert titles(response)[0] == "Evicting the KV Cache for Long-Context Inference"
+    body = client.get("/api/papers/?q=Evictng+the+KV+cache+for+long+contxt").json()
+    assert body["corrected_query"] == "Evicting the KV cache for long context"
+    assert body["results"][0]["id"] == corpus["kv"].pk
+    literal = client.get("/api/papers/?q=Evictng+the+KV+cache+for+long+contxt&literal=1").json()
+    assert literal["corrected_query"] is None
+    assert literal["count"] == 0
+
+
+def test_a_respelling_that_matches_nothing_is_only_suggested(client, corpus):
+    response = client.get("/?q=Evictng+yoruba")
+    page = parse(response)
+    link = page.find("p", class_="suggestion").find("a")
+    assert link.text == "Evicting yoruba"
+    assert not page.find_all("p", class_="corrected")
+    partial = page.find("section", class_="partial")
+    assert partial.find("h3").text == "Matching some of your words"
+    assert [a.text for a in partial.find_all("a") if a.attrs["href"].startswith("/papers/")] == [
+        "Parallel Data for Yoruba Translation"
+    ]
+
+
+@pytest.fixture
+def identified(corpus):
+    corpus["kv"].external_id = "2021.naacl-main.463"
+    corpus["kv"].doi = "10.18653/v1/2021.naacl-main.463"
+    corpus["kv"].save()
+    corpus["speech"].external_id = "P19-1001"
+    corpus["speech"].save()
+    corpus["translation"].doi = "10.1162/TACL_a_00001"
+    corpus["translation"].save()
+    return corpus
+
+
+@pytest.mark.parametrize(
+    ("typed", "key"),
+    [
+        ("2021.naacl-main.463", "kv"),
+        ("  2021.NAACL-main.463 ", "kv"),
+        ("10.18653/v1/2021.naacl-main.463", "kv"),
+        ("https://doi.org/10.18653/v1/2021.naacl-main.463", "kv"),
+        ("https://aclanthology.org/2021.naacl-main.463/", "kv"),
+        ("https://aclanthology.org/2021.naacl-main.463.pdf", "kv"),
+        ("P19-1001", "speech"),
+        ("p19-1001", "speech"),
+        ("https://aclanthology.org/P19-1001.pdf", "speech"),
+        ("10.1162/tacl_a_00001", "translation"),
+    ],
+)
+def test_an_identifier_opens_the_paper(client, identified, typed, key):
+    paper = identified[key]
+    response = client.get("/?" + urlencode({"q": typed}))
+    assert response.status_code == 302
+    assert response["Location"] == f"/papers/{paper.pk}/"
+    body = client.get("/api/papers/?" + urlencode({"q": typed})).json()
+    assert body["count"] == 1
+    assert [result["id"] for result in body["results"]] == [paper.pk]
+
+
+def test_an_unknown_identifier_is_searched_as_text(client, identified):
+    response = client.get("/?q=2099.acl-main.1")
+    assert response.status_code == 200
+    assert "No papers found" in response.content.decode()
+
+
+def test_papers_by_anthology_id_resolve(client, identified):
+    response = client.get("/papers/2021.naacl-main.463/")
+    assert (response.status_code, response["Location"]) == (302, f"/papers/{identified['kv'].pk}/")
+    response = client.get("/papers/P19-1001/")
+    assert response["Location"] == f"/papers/{identified['speech'].pk}/"
+    assert client.get("/papers/2099.acl-main.1/").status_code == 404
+
+
+def test_a_name_query_offers_the_authors_page(client, corpus):
+    namesake = Author.objects.create(name="Ada Lovelace", slug="ada-lovelace-2")
+    Authorship.objects.create(paper=corpus["speech"], author=namesake, position=2)
+    response = client.get("/?q=ada+LOVELACE")
+    cards = parse(response).find("section", class_="author-cards").find_all("li")
+    assert [(card.find("a").attrs["href"], card.text) for card in cards] == [
+        ("/authors/ada-lovelace/", "Ada Lovelace 3 papers"),
+        ("/authors/ada-lovelace-2/", "Ada Lovelace 1 paper"),
+    ]
+    body = client.get("/api/papers/?q=Ada+Lovel%C3%A0ce").json()
+    assert body["authors"] == [
+        {"name": "Ada Lovelace", "url": "http://testserver/authors/ada-lovelace/", "papers": 3},
+        {"name": "Ada Lovelace", "url": "http://testserver/authors/ada-lovelace-2/", "papers": 1},
+    ]
+    assert client.get("/api/papers/?q=kv+cache").json()["authors"] == []
+
+
+def test_a_question_gets_the_papers_matching_most_of_its_words(client, corpus):
+    # "best" and "method" are in no paper: nothing matches every word; the papers with two
+    # or more of the rest follow, the rarer words and words in the title weighing more.
+    query = "/?q=what+is+the+best+method+for+evicting+the+kv+cache%3F"
+    body = client.get("/api/papers" + query).json()
+    assert body["count"] == 0
+    assert [(r["id"], r["partial"]) for r in body["results"]] == [
+        (corpus["kv"].pk, True),
+        (corpus["cache2"].pk, True),
+    ]
+    page = parse(client.get(query))
+    assert page.find("h2", class_="results-count").text == "No papers found"
+    partial = page.find("section", class_="partial")
+    assert partial.find("h3").text == "Matching some of your words"
+    assert [title.find("a").text for title in partial.find_all("h3", class_="card-title")] == [
+        "Evicting the KV Cache for Long-Context Inference",
+        "Quantised KV Cache Compression",
+    ]
+
+
+def test_partial_matches_come_after_the_full_ones(client, corpus):
+    body = client.get("/api/papers/?q=kv+cache+quantised").json()
+    assert body["count"] == 1
+    assert [(r["id"], r["partial"]) for r in body["results"]] == [
+        (corpus["cache2"].pk, False),
+        (corpus["kv"].pk, True),
+    ]
+
+
+@pytest.fixture
+def reasoning(db):
+    venue = make_venue("ACL 2024", 2024)
+    papers = {
+        "literal": make_paper(
+            "Prompting with intermediate steps helps large models reason.",
+            title="Faithful Chain of Thought Reasoning",
+            venue=venue,
+        ),
+        "stemmed": make_paper(
+            "Simultaneous translation with chained thoughts.",
+            title="Chaining Simultaneous Thoughts for Translation",
+            venue=venue,
+        ),
+        "hyphen": make_paper(
+            "We study few-shot learning for named entity recognition.",
+            title="Few-Shot Entity Recognition",
+            venue=venue,
+        ),
+        "spaced": make_paper(
+            "Learning from few shot examples for relation extraction.",
+            title="Relation Extraction from Few Shot Examples",
+            venue=venue,
+        ),
+        "abstract": make_paper(
+            "A chain of thought prompt for arithmetic; entity recognition is out of scope.",
+            title="Arithmetic Prompts",
+            venue=venue,
+        ),
+    }
+    finish()
+    return papers
+
+
+def api_ids(client, query: str) -> list[int]:
+    return [
+        r["id"] for r in client.get("/api/papers/?" + urlencode({"q": query})).json()["results"]
+    ]
+
+
+def test_a_quoted_phrase_ranks_the_literal_title_first(client, reasoning):
+    # Both titles match the phrase by stems ("Chaining Simultaneous Thoughts": chain, one
+    # word, thought); the one with the words as typed first, then the false friend, then the
+    # abstract-only match.
+    assert api_ids(client, '"chain of thought"') == [
+        reasoning["literal"].pk,
+        reasoning["stemmed"].pk,
+        reasoning["abstract"].pk,
+    ]
+    assert api_ids(client, "chain thought") == [
+        reasoning["literal"].pk,
+        reasoning["stemmed"].pk,
+        reasoning["abstract"].pk,
+    ]
+
+
+def test_hyphenated_and_spaced_compounds_give_the_same_answer(client, reasoning):
+    expected = [reasoning["hyphen"].pk, reasoning["spaced"].pk]
+    assert api_ids(client, "few shot") == expected
+    assert api_ids(client, "few-shot") == expected
+    assert api_ids(client, '"few-shot"') == expected
+    # The index also holds hyphenated compounds joined: "fewshot" finds "Few-Shot".
+    assert api_ids(client, "fewshot") == [reasoning["hyphen"].pk]
+
+
+def test_rare_words_weigh_more_than_common_ones(client, reasoning):
+    # "entity recognition": two papers; the title match first, the abstract match after.
+    assert api_ids(client, "entity recognition") == [
+        reasoning["hyphen"].pk,
+        reasoning["abstract"].pk,
+    ]
