@@ -29,6 +29,21 @@ DROP TABLE IF EXISTS papers_similarity_state;
 DROP TABLE IF EXISTS papers_similarity;
 """
 
+# The fitted model itself (papers/similarity.py model_blob), for projecting texts and newly
+# saved papers; and which rows were projected on save since the last fit (a partial index, so
+# the text search finds those few quickly).
+SIMILARITY_MODEL = """
+ALTER TABLE papers_similarity_state ADD COLUMN model bytea;
+ALTER TABLE papers_similarity ADD COLUMN projected boolean NOT NULL DEFAULT false;
+CREATE INDEX papers_similarity_projected ON papers_similarity (paper_id) WHERE projected;
+"""
+
+DROP_SIMILARITY_MODEL = """
+DROP INDEX IF EXISTS papers_similarity_projected;
+ALTER TABLE papers_similarity DROP COLUMN IF EXISTS projected;
+ALTER TABLE papers_similarity_state DROP COLUMN IF EXISTS model;
+"""
+
 # The first matches of a text query (up to the facets' exact bound), and the sample's matches:
 # both through bitmaps (the search vector's GIN index, AND-ed with the sample's partial index),
 # so no search vector is detoasted. The planner, which does not count detoasting, would rather
