@@ -274,6 +274,19 @@ def similar_rows(pk: int, limit: int, among: list[int] | None = None) -> list[Si
         return [_row(values) for values in cursor.fetchall()]
 
 
+def method() -> dict:
+    """The weights of the fitted score, for the pages' account of it."""
+    return {
+        "year": similarity.YEAR_BOOST,
+        "venue": similarity.VENUE_BOOST,
+        "author": similarity.AUTHOR_BOOST,
+        "author_cap": similarity.AUTHOR_CAP,
+        "author_max": similarity.AUTHOR_MAX_PAPERS,
+        "topic": SIMILAR_TOPIC_BOOST,
+        "title_repeat": similarity.TITLE_REPEAT,
+    }
+
+
 def explanation(row: SimilarRow) -> list[dict]:
     """The signals of ``row``'s score, each with its weight (they add up to the score)."""
     signals = []

@@ -130,7 +130,7 @@ def _projected_rows():
         cursor.execute(sql(_PROJECTED_SQL))
         rows = cursor.fetchall()
     ids = np.asarray([row[0] for row in rows], dtype=np.int64)
-    embeddings = np.asarray([row[1] for row in rows], dtype=np.float32).reshape(len(rows), -1)
+    embeddings = np.asarray([row[1] for row in rows], dtype=np.float32)
     return ids, embeddings
 
 

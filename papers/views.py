@@ -1,6 +1,7 @@
 """The site's pages. Thin: papers/search.py and the QuerySet methods do the work.
 
-Only GET and HEAD are answered (405 otherwise). Queries per page (whatever it shows):
+Only GET and HEAD are answered (405 otherwise), but for the "papers like this text" page,
+which takes its text by POST (a text of up to 10,000 characters does not fit a URL). Queries per page (whatever it shows):
 list/search 4 (facets and total in one statement, page ids, cards, topics), or at most 4 when
 a search finds nothing (facets, closest titles, did-you-mean ≤ 2); paper page 5 (paper,
 topics, authors, similar ids, similar papers; +1 with related titles); similar page 4; venue
@@ -13,11 +14,13 @@ from django.http import Http404, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 
 from .models import Author, Authorship, Paper, PaperTopic, Topic, TopicRedirect, Venue
 from .rendering import bar_chart, bibtex, render_abstract
 from .search import PaperFilterSet, search_page
+from .similar import method
+from .similar_text import SORTS, SimilarTextForm, papers_like_text
 
 SIMILAR_ON_PAPER = 5
 SIMILAR_PAGE = 20
@@ -74,11 +77,38 @@ def paper_detail(request, pk, slug=None):
 @require_safe
 def paper_similar(request, pk):
     paper = get_object_or_404(Paper.objects.select_related("venue"), pk=pk)
+    sort = request.GET.get("sort", "similar")
+    if sort not in SORTS:
+        return HttpResponseBadRequest(
+            render_to_string(
+                "papers/bad_request.html",
+                {"message": "sort must be similar or newest.", "errors": {}},
+                request,
+            )
+        )
     similar = Paper.objects.similar_to(paper, SIMILAR_PAGE)
+    if sort == "newest":
+        similar.sort(key=lambda item: -(item.venue.year or 0))  # stable: ties stay by score
     topics = Paper.objects.topics_by_paper([item.pk for item in similar])
     for item in similar:
         item.topic_list = topics[item.pk]
-    return render(request, "papers/paper_similar.html", {"paper": paper, "similar": similar})
+    context = {"paper": paper, "similar": similar, "sort": sort, "sorts": SORTS, "method": method()}
+    return render(request, "papers/paper_similar.html", context)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def similar_text(request):
+    """The form (GET), or the papers most like the text posted, filtered and sorted."""
+    form = SimilarTextForm(request.POST if request.method == "POST" else None)
+    context = {"form": form, "results": None, "no_model": False}
+    if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+        results = papers_like_text(
+            data["text"], data["limit"], data["venue"], data["year"], data["sort"] or "similar"
+        )
+        context.update(results=results or [], no_model=results is None)
+    status = 400 if form.is_bound and not form.is_valid() else 200
+    return render(request, "papers/similar_text.html", context, status=status)
 
 
 @require_safe
