@@ -155,17 +155,19 @@ surface AS MATERIALIZED (
     ORDER BY stem, length(word), ord
 )"""
 
+# The score: the stored fused score plus shared topics on the fitted path; on the text path,
+# the share of the query terms' weight the paper contains (computed only there: CASE is lazy).
 _SCORED = """
 scored AS (
     SELECT p.id, cand.base IS NOT NULL AS fitted, shared_topics.names AS topics,
            CASE WHEN cand.base IS NOT NULL THEN
                cand.base + %(topic_boost)s * LEAST(cardinality(shared_topics.names), 3)
            ELSE
-               COALESCE(shared.weight / NULLIF(q.total, 0), 0)
+               COALESCE((SELECT sum(r.weight) FROM terms r WHERE p.search_vector @@ r.single)
+                        / NULLIF(q.total, 0), 0)
                + %(text_topic_boost)s * cardinality(shared_topics.names)
                + CASE WHEN p.venue_id = src.venue_id THEN %(text_venue_boost)s ELSE 0 END
-           END AS score,
-           shared.lexemes, shared.weights
+           END AS score
     FROM cand
     JOIN {paper} p ON p.id = cand.id
     CROSS JOIN q CROSS JOIN src
@@ -176,23 +178,23 @@ scored AS (
                      WHERE a.paper_id = %(pk)s AND b.paper_id = p.id
                      ORDER BY t.name) AS names
     ) AS shared_topics
+    WHERE p.id <> %(pk)s
+),
+top AS (SELECT id, fitted, topics, score FROM scored ORDER BY score DESC, id LIMIT %(limit)s),
+-- The shown terms of the results only: distinctive, and never either paper's author names.
+explained AS (
+    SELECT top.*, shared.lexemes, shared.weights
+    FROM top
+    JOIN {paper} p ON p.id = top.id
     CROSS JOIN LATERAL (
         SELECT tsvector_to_array(to_tsvector('english', p.author_names)) AS names
     ) AS other
     CROSS JOIN LATERAL (
-        SELECT sum(r.weight) FILTER (WHERE r.query_term) AS weight,
-               array_agg(r.lexeme ORDER BY r.weight DESC, r.lexeme)
-                   FILTER (WHERE r.shown AND r.lexeme <> ALL(other.names)) AS lexemes,
-               array_agg(r.weight ORDER BY r.weight DESC, r.lexeme)
-                   FILTER (WHERE r.shown AND r.lexeme <> ALL(other.names)) AS weights
+        SELECT array_agg(r.lexeme ORDER BY r.weight DESC, r.lexeme) AS lexemes,
+               array_agg(r.weight ORDER BY r.weight DESC, r.lexeme) AS weights
         FROM ranked r
-        WHERE p.search_vector @@ r.single
+        WHERE r.shown AND r.lexeme <> ALL(other.names) AND p.search_vector @@ r.single
     ) AS shared
-    WHERE p.id <> %(pk)s
-),
-top AS (
-    SELECT id, fitted, topics, score, lexemes, weights FROM scored
-    ORDER BY score DESC, id LIMIT %(limit)s
 )"""
 
 # Shared authors count when they have at most AUTHOR_MAX_PAPERS papers, as in the fit.
@@ -217,7 +219,7 @@ SELECT top.id, top.score, top.fitted,
                    <= %(author_max)s
              ORDER BY x.position) AS authors,
        top.topics
-FROM top
+FROM explained AS top
 CROSS JOIN src
 JOIN {paper} p ON p.id = top.id
 JOIN {venue} v ON v.id = p.venue_id
