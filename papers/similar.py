@@ -16,9 +16,9 @@ TEXT_TOPIC_BOOST per shared topic and TEXT_VENUE_BOOST for the same venue.
 
 Every result carries what made it similar: the shared terms — lexemes of both papers' titles or
 abstracts (never of either paper's author names) found in at most SHOWN_TERM_SHARE of the
-collection (or SHOWN_TERM_FLOOR papers), most distinctive first, each with its share of their weight, spelled as the paper
-writes them — and the signals of the score: the text cosine, same year, same conference, the
-shared authors by name, the shared topics by name.
+collection (or SHOWN_TERM_FLOOR papers), most distinctive first, each with its share of their
+weight, spelled as the paper writes them — and the signals of the score: the text cosine, same
+year, same conference, the shared authors by name, the shared topics by name (explanation()).
 """
 
 from dataclasses import dataclass, field

@@ -270,28 +270,35 @@ def _shared_authors(ids: list[int]):
 
 
 def neighbour_rows(collection: Collection, fitted: dict, shared) -> list[str]:
-    """COPY text lines: paper id, embedding, neighbour ids and their fused scores, best first."""
+    """COPY text lines: paper id, embedding, neighbour ids and their fused scores, best first.
+
+    Candidates: the approximate search over the whole collection, the search within the paper's
+    own year (exact up to EXACT_LIMIT papers a year: the same-year signal puts most of a
+    paper's best neighbours there, where the clusters of the whole collection miss some), and
+    the papers sharing its authors; each scored exactly."""
     import numpy as np
 
     valid = fitted["valid"]
     index = np.flatnonzero(valid)
+    years = np.asarray(collection.years)[index]
     vectors = with_signals(
         fitted["embeddings"][index],
-        [collection.years[i] for i in index],
+        years.tolist(),
         [collection.events[i] for i in index],
         codes(collection.years),
         codes(collection.events),
     )
     shared = shared[index][:, index].tocsr()
     k = min(NEIGHBOURS, len(index) - 1)
-    near, scores = nearest(vectors, k)
+    near, _ = nearest(vectors, k)
+    same_year = _nearest_within_years(vectors, years, k)
     id_array = np.asarray(collection.ids)[index]
     embeddings = fitted["embeddings"][index].tolist()
     # One %-format per row: formatting element by element was most of the refresh's time.
     embedding_format = ",".join(["%.5g"] * fitted["embeddings"].shape[1])
     lines = []
     for row in range(len(index)):
-        found, values = _with_coauthors(row, near[row], scores[row], vectors, shared, k)
+        found, values = _best(row, (near[row], same_year[row]), vectors, shared, k)
         embedding = embedding_format % tuple(embeddings[row])
         neighbours = ",".join(map(str, id_array[found].tolist()))
         fused = ",".join(["%.4f"] * len(values)) % tuple(values.tolist())
@@ -299,23 +306,34 @@ def neighbour_rows(collection: Collection, fitted: dict, shared) -> list[str]:
     return lines
 
 
-def _with_coauthors(row, near, scores, vectors, shared, k):
-    """The row's best k (indices, scores) once papers sharing authors get AUTHOR_BOOST each."""
+def _nearest_within_years(vectors, years, k: int):
+    """Each row's k nearest rows of the same (known) year, as indices into ``vectors``."""
     import numpy as np
 
-    found = near >= 0
-    near, scores = near[found], scores[found]
+    near = np.full((len(vectors), k), -1, dtype=np.int64)
+    for year in np.unique(years[years > 0]):
+        members = np.flatnonzero(years == year)
+        if len(members) < 2:
+            continue
+        local, _ = nearest(vectors[members], min(k, len(members) - 1))
+        near[members, : local.shape[1]] = np.where(local >= 0, members[local], -1)
+    return near
+
+
+def _best(row, candidate_lists, vectors, shared, k):
+    """The row's best k (indices, fused scores) among the candidates and the papers sharing
+    its authors, AUTHOR_BOOST per shared author (at most AUTHOR_CAP)."""
+    import numpy as np
+
+    candidates = np.concatenate(candidate_lists)
     start, end = shared.indptr[row], shared.indptr[row + 1]
-    if start == end:
-        return near, scores
     others = shared.indices[start:end]
-    boost = AUTHOR_BOOST * np.minimum(shared.data[start:end], AUTHOR_CAP)
-    extra = np.setdiff1d(others, near)
-    candidates = np.concatenate([near, extra])
-    values = np.concatenate([scores, vectors[extra] @ vectors[row]]).astype(np.float32)
-    positions = {int(c): p for p, c in enumerate(candidates)}
-    for other, add in zip(others.tolist(), boost.tolist(), strict=True):
-        values[positions[other]] += add
+    candidates = np.union1d(candidates[candidates >= 0], others)
+    candidates = candidates[candidates != row]
+    values = vectors[candidates] @ vectors[row]
+    if len(others):
+        boost = AUTHOR_BOOST * np.minimum(shared.data[start:end], AUTHOR_CAP)
+        values[np.searchsorted(candidates, others)] += boost
     order = np.argsort(-values, kind="stable")[:k]
     return candidates[order], values[order]
 
