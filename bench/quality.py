@@ -209,6 +209,119 @@ def similar_precision(tracks_path: Path, k: int = 5) -> SimilarResult:
     return result
 
 
+# --- similar papers in the app's own setting: P@5 and P@10 through the API ----------------
+
+SPLIT_SEED = 7  # the tuning half the model's settings were chosen on, and the held-out half
+APP_DEPTH = 100  # similar papers asked of the API per labelled paper
+
+
+@dataclass
+class AppResult:
+    queries: list[int]
+    tuning: set[int]
+    ranked: dict[int, list[int]]  # each labelled paper's labelled similar papers, in order
+    track_of: dict[int, str]
+    reference: dict[int, list[int]] = field(default_factory=dict)  # TF-IDF cosine, same setting
+    seconds: float = 0.0
+
+    def precision(self, ranked: dict[int, list[int]], queries, k: int) -> float:
+        """Mean share of the first k labelled papers sharing the track; missing slots miss."""
+        shares = [
+            sum(self.track_of[other] == self.track_of[pk] for other in ranked[pk][:k]) / k
+            for pk in queries
+        ]
+        return sum(shares) / len(shares) if shares else 0.0
+
+
+def _labelled(tracks_path: Path) -> tuple[list[int], dict[int, str]]:
+    from papers.models import Paper
+
+    tracks = read_tracks(tracks_path)
+    found = dict(
+        Paper.objects.filter(external_id__in=list(tracks)).values_list("external_id", "pk")
+    )
+    ordered = [found[external_id] for external_id in tracks if external_id in found]
+    return ordered, {found[external_id]: tracks[external_id] for external_id in found}
+
+
+def similar_in_app(tracks_path: Path) -> AppResult:
+    """Each labelled paper's /api/papers/<id>/similar/?limit=100, through Django's test client,
+    with the labelled papers in the order the API gives them."""
+    import numpy as np
+    from django.test import Client
+
+    queries, track_of = _labelled(tracks_path)
+    order = np.random.default_rng(SPLIT_SEED).permutation(len(queries))
+    tuning = {queries[i] for i in order[: len(queries) // 2]}
+    client = Client(HTTP_HOST="localhost")
+    ranked = {}
+    started = time.perf_counter()
+    for pk in queries:
+        response = client.get(f"/api/papers/{pk}/similar/", {"limit": APP_DEPTH})
+        if response.status_code != 200:
+            raise SystemExit(f"quality: the similar API answered {response.status_code} for {pk}")
+        ranked[pk] = [item["id"] for item in response.json()["results"] if item["id"] in track_of]
+    seconds = time.perf_counter() - started
+    log(f"similar papers in the app: {len(queries)} API calls in {seconds:.0f} s")
+    result = AppResult(queries, tuning, ranked, track_of, seconds=seconds)
+    result.reference = tfidf_in_collection(queries, track_of)
+    return result
+
+
+def tfidf_in_collection(queries: list[int], track_of: dict[int, str]) -> dict[int, list[int]]:
+    """The reference in the same setting: TF-IDF cosine (title and abstract, sublinear tf)
+    over the whole collection, each labelled paper's labelled papers among its 100 nearest."""
+    import numpy as np
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from papers.models import Paper
+
+    rows = list(Paper.objects.order_by("pk").values_list("pk", "title", "abstract"))
+    ids = np.asarray([row[0] for row in rows])
+    vectorizer = TfidfVectorizer(stop_words="english", sublinear_tf=True, min_df=2, max_df=0.5)
+    matrix = vectorizer.fit_transform(f"{row[1]}. {row[2]}" for row in rows)
+    position = {pk: row for row, pk in enumerate(ids.tolist())}
+    ranked = {}
+    for start in range(0, len(queries), 200):
+        chunk = queries[start : start + 200]
+        scores = (matrix[[position[pk] for pk in chunk]] @ matrix.T).toarray()
+        for row, pk in enumerate(chunk):
+            scores[row, position[pk]] = -np.inf
+            best = np.argsort(-scores[row], kind="stable")[:APP_DEPTH]
+            ranked[pk] = [int(other) for other in ids[best] if int(other) in track_of]
+    return ranked
+
+
+def app_lines(result: AppResult) -> list[str]:
+    held_out = [pk for pk in result.queries if pk not in result.tuning]
+    tuning = [pk for pk in result.queries if pk in result.tuning]
+    lines = [
+        f"- Similar papers in the app (the whole collection loaded; each labelled paper's first "
+        f"labelled papers among its {APP_DEPTH} similar papers from the API; missing slots "
+        "miss), P@5 / P@10 same-track:",
+        "",
+        "  | papers | similar API | TF-IDF cosine, same setting |",
+        "  |---|---|---|",
+    ]
+    for name, queries in (
+        (f"all {len(result.queries)}", result.queries),
+        (f"tuning half ({len(tuning)})", tuning),
+        (f"held-out half ({len(held_out)})", held_out),
+    ):
+        app = [result.precision(result.ranked, queries, k) for k in (5, 10)]
+        reference = [result.precision(result.reference, queries, k) for k in (5, 10)]
+        lines.append(
+            f"  | {name} | {app[0]:.3f} / {app[1]:.3f} | {reference[0]:.3f} / {reference[1]:.3f} |"
+        )
+    lines += [
+        "",
+        f"  API time: {1000 * result.seconds / max(1, len(result.queries)):.0f} ms per paper. "
+        "all-MiniLM-L6-v2: not run (sentence-transformers is not installable here; its "
+        "reference on these labels ranked among themselves is in tracks.csv's README).",
+    ]
+    return lines
+
+
 # --- known-item search: MRR@10 --------------------------------------------------------------
 
 
@@ -281,7 +394,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tracks", type=Path, default=DEFAULT_TRACKS)
     parser.add_argument("--database", default=DEFAULT_DATABASE)
     parser.add_argument("--reload", action="store_true", help="drop and reload the database")
-    parser.add_argument("--only", choices=["similar", "search"], help="one of the two figures")
+    parser.add_argument(
+        "--only",
+        choices=["similar", "similar-app", "search"],
+        help="one figure: similar (among the labelled papers), similar-app (through the API, "
+        "the whole collection), search",
+    )
     parser.add_argument("--output", type=Path, help="also write the figures (markdown) here")
     arguments = parser.parse_args(argv)
 
@@ -297,6 +415,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"; {similar.short} papers had fewer than 5 similar papers" if similar.short else ""
             ),
         ]
+    if arguments.only in (None, "similar-app"):
+        lines += app_lines(similar_in_app(arguments.tracks))
     if arguments.only in (None, "search"):
         known = known_item_mrr()
         lines += [

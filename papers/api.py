@@ -1,8 +1,11 @@
-"""The JSON API: the list's search, one paper's record, and its similar papers.
+"""The JSON API: the list's search, one paper's record, its similar papers, papers like a text.
 
-Only GET and HEAD are answered (405 otherwise). Errors are JSON too: 400 {"error", "details"}
-for bad parameters (validated by the list's own PaperFilterSet), 404 {"error"} for an unknown
-paper. ``snippet`` is HTML-safe: the abstract escaped, the matched words in <mark>.
+Only GET and HEAD are answered (405 otherwise), but for ``POST /api/similar/`` (papers like a
+text; POST only, CSRF-exempt: it changes nothing and takes a JSON body). Errors are JSON too:
+400 {"error", "details"} for bad parameters (validated by the list's own PaperFilterSet, or the
+text form), 404 {"error"} for an unknown paper. ``snippet`` is HTML-safe: the abstract escaped,
+the matched words in <mark>. Similar papers carry the list's fields plus ``authors``,
+``score`` and ``explanation`` (the signals of the score with their weights).
 
 The list answers as the list page ranks (papers/search.py): an identifier in q (Anthology ID,
 DOI, Anthology URL) gives that paper as the only result; ``authors`` lists the authors a name
@@ -11,13 +14,18 @@ matched nothing (``literal=1`` asks for q as typed); results with ``"partial": t
 some of the words only and follow the full matches when those are fewer than a page.
 """
 
-from django.http import JsonResponse
-from django.views.decorators.http import require_safe
+import json
 
-from .models import Paper
+from django.db.models import Prefetch, prefetch_related_objects
+from django.http import JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST, require_safe
+
+from .models import Authorship, Paper
 from .rendering import highlight, plain_snippet
 from .search import PaperFilterSet, search_page
 from .serializers import paper_record
+from .similar_text import SimilarTextForm, papers_like_text
 
 MAX_SIMILAR = 100
 MAX_ID = 2**63 - 1
@@ -119,18 +127,46 @@ def paper_similar(request, pk: str):
     if not digits or len(digits) > 3 or not 1 <= int(digits) <= MAX_SIMILAR:
         return error(f"limit must be a whole number from 1 to {MAX_SIMILAR}.", 400)
     similar = Paper.objects.similar_to(paper_id, int(digits))
-    return JsonResponse(
-        {
-            "results": [
-                {
-                    "id": item.pk,
-                    "external_id": item.external_id,
-                    "title": item.title or None,
-                    "display_title": item.display_title,
-                    "score": item.score,
-                    "shared_terms": item.shared_terms,
-                }
-                for item in similar
-            ]
-        }
+    return JsonResponse({"results": _similar_results(request, similar)})
+
+
+def _similar_results(request, papers) -> list[dict]:
+    prefetch_related_objects(
+        papers,
+        "topics",
+        Prefetch("authorships", queryset=Authorship.objects.select_related("author")),
     )
+    return [
+        {
+            **_result(request, paper),
+            "authors": [authorship.author.name for authorship in paper.authorships.all()],
+            "explanation": paper.explanation,
+            "shared_terms": [term["term"] for term in paper.explanation[0]["terms"]],
+        }
+        for paper in papers
+    ]
+
+
+@csrf_exempt
+@require_POST
+def similar_text(request):
+    try:
+        body = json.loads(request.body)
+    except (ValueError, UnicodeDecodeError):
+        body = None
+    if not isinstance(body, dict):
+        return error('The body must be a JSON object: {"text": "…", "limit": 20}.', 400)
+    limit = body.get("limit", 20)
+    if isinstance(limit, bool) or not isinstance(limit, int):
+        return error(f"limit must be a whole number from 1 to {MAX_SIMILAR}.", 400)
+    text = body.get("text")
+    form = SimilarTextForm({"text": text if isinstance(text, str) else "", "limit": limit})
+    if not form.is_valid():
+        details = {
+            name: [str(message) for message in errors] for name, errors in form.errors.items()
+        }
+        return error("text must be 1 to 10,000 characters; limit 1 to 100.", 400, details)
+    found = papers_like_text(form.cleaned_data["text"], form.cleaned_data["limit"])
+    if found is None:
+        return error("No similarity model has been fitted yet: load papers first.", 503)
+    return JsonResponse({"results": _similar_results(request, found)})

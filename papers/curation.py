@@ -12,6 +12,7 @@ from django.db.models import F, Func, Max, Value
 
 from .denormalise import refresh_author_names, refresh_topic_names
 from .models import Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect
+from .similarity_model import project_paper
 from .text import abstract_key
 
 # Paper fields a source (a load, or a merged duplicate) may fill when the paper has them empty.
@@ -67,13 +68,15 @@ def record_paper_edit(paper: Paper, changed_fields) -> None:
 
 
 def record_paper_links_edit(paper: Paper, curated) -> None:
-    """After a curator edited a saved paper's links: record ``curated`` ("topics",
-    "authors") as curated fields and refresh the paper's topic and author names."""
+    """After a curator saved a paper and its links: record ``curated`` ("topics",
+    "authors") as curated fields, refresh the paper's topic and author names, and place the
+    paper in the fitted similarity model so that it has similar papers at once."""
     if set(curated) - set(paper.curated_fields):
         paper.curated_fields = add_curated(paper.curated_fields, curated)
         Paper.objects.filter(pk=paper.pk).update(curated_fields=paper.curated_fields)
     refresh_topic_names([paper.pk])
     refresh_author_names([paper.pk])
+    project_paper(paper.pk)
 
 
 def record_venue_edit(venue, changed_fields) -> None:

@@ -29,7 +29,7 @@ from django.db.models.functions import Lower
 from .expressions import SEARCH_CONFIG, display_order, title_vector
 from .facets import Facets, count_facets
 from .relevance import relevance, words_sql
-from .similar import similar_rows
+from .similar import explanation, similar_rows
 from .tables import sql
 from .text import websearch_text
 
@@ -213,20 +213,23 @@ class PaperQuerySet(models.QuerySet):
     # --- one paper's neighbourhood ----------------------------------------------------------
 
     def similar_to(self, paper, limit: int = 20, among=None):
-        """The papers most like ``paper`` (a Paper or an id), best first, each with ``score``
-        and ``shared_terms`` (papers/similar.py); ``among`` ranks exactly those papers."""
+        """The papers most like ``paper`` (a Paper or an id), best first, each with ``score``,
+        ``shared_terms`` (the words) and ``explanation`` (the signals of the score with their
+        weights, papers/similar.py); ``among`` ranks exactly those papers."""
         pk = paper.pk if hasattr(paper, "pk") else int(paper)
         if among is not None:
             if hasattr(among, "values_list"):
                 among = among.values_list("pk", flat=True)
             among = [int(value) for value in among]
         rows = similar_rows(pk, limit, among)
-        papers = self.model.objects.select_related("venue").in_bulk([row[0] for row in rows])
+        papers = self.model.objects.select_related("venue").in_bulk([row.id for row in rows])
         result = []
-        for row_pk, score, words in rows:
-            if row_pk in papers:
-                similar = papers[row_pk]
-                similar.score, similar.shared_terms = score, words
+        for row in rows:
+            if row.id in papers:
+                similar = papers[row.id]
+                similar.score = row.score
+                similar.shared_terms = [term for term, _ in row.terms]
+                similar.explanation = explanation(row)
                 result.append(similar)
         return result
 

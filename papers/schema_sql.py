@@ -8,19 +8,25 @@ from .expressions import SAMPLE_EVERY
 
 # The fitted similar-papers model (models.Similarity and SimilarityState, unmanaged): real[]
 # columns keep the rows half the size of double precision; ids are bigint like the papers'.
+# The state row keeps the fitted model itself (papers/similarity.py model_blob) for projecting
+# texts and newly saved papers; ``projected`` marks rows placed on save since the last fit (a
+# partial index, so the text search finds those few quickly).
 SIMILARITY_TABLES = """
 CREATE TABLE papers_similarity (
     paper_id bigint PRIMARY KEY,
     embedding real[] NOT NULL,
     neighbours bigint[] NOT NULL,
-    scores real[] NOT NULL
+    scores real[] NOT NULL,
+    projected boolean NOT NULL DEFAULT false
 );
+CREATE INDEX papers_similarity_projected ON papers_similarity (paper_id) WHERE projected;
 CREATE TABLE papers_similarity_state (
     id smallint PRIMARY KEY DEFAULT 1 CHECK (id = 1),
     fingerprint text NOT NULL,
     papers integer NOT NULL,
     dimensions integer NOT NULL,
-    computed timestamptz NOT NULL DEFAULT now()
+    computed timestamptz NOT NULL DEFAULT now(),
+    model bytea
 );
 """
 

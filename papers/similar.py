@@ -1,21 +1,31 @@
-"""The SQL of "similar papers": candidates, scores and the shared terms that explain them.
+"""The SQL of "similar papers": candidates, scores and the signals that explain them.
 
 Candidates come from the fitted model when the paper has a row in the similarity table
-(papers/similarity.py refreshes it after each load): the paper's stored nearest neighbours,
-scored by their cosine plus SIMILAR_TOPIC_BOOST per shared topic. ``among`` (a bounded list of
-ids, e.g. from bench/quality.py) ranks exactly those papers instead, by the cosine of the
-stored embeddings. A paper without a row (added since the last refresh) gets the full-text
-"more like this" path: its SIMILAR_TERMS most distinctive lexemes (1 + ln of their weighted
-frequency in the paper, title ×3 and names ×2, times ln(N / document frequency) from the
-Lexeme table; lexemes in over a fifth of the collection are not distinctive), candidates from
-two LIMITed GIN scans (papers sharing two of those lexemes, up to SIMILAR_CAP, and papers
-sharing one, up to a tenth of that), each scored by the share of the paper's term weight it
-contains, plus 0.15 per shared topic and 0.05 for the same venue. Shared terms are found the
-same way on both paths and spelled as the paper writes them.
+(papers/similarity.py refreshes it after each load, and writes a row for a paper a curator
+saves): the paper's stored nearest neighbours, scored by their stored fused score (text cosine,
+same year, same conference, shared authors) plus SIMILAR_TOPIC_BOOST per shared topic (at most
+three). ``among`` (a bounded list of ids, e.g. from bench/quality.py) ranks exactly those
+papers instead, by the cosine of the stored embeddings. A paper without a row (no model fitted
+yet) gets the full-text "more like this" path: its SIMILAR_TERMS most distinctive lexemes of
+title and abstract (1 + ln of their weighted frequency, title ×3, times ln(N / document
+frequency) from the Lexeme table; lexemes in over a fifth of the collection are not
+distinctive, the paper's author names never count), candidates from two LIMITed GIN scans
+(papers sharing two of those lexemes, up to SIMILAR_CAP, and papers sharing one, up to a tenth
+of that), each scored by the share of the paper's term weight it contains, plus
+TEXT_TOPIC_BOOST per shared topic and TEXT_VENUE_BOOST for the same venue.
+
+Every result carries what made it similar: the shared terms — lexemes of both papers' titles or
+abstracts (never of either paper's author names) found in at most SHOWN_TERM_SHARE of the
+collection (or SHOWN_TERM_FLOOR papers), most distinctive first, each with its share of their
+weight, spelled as the paper writes them — and the signals of the score: the text cosine, same
+year, same conference, the shared authors by name, the shared topics by name (explanation()).
 """
+
+from dataclasses import dataclass, field
 
 from django.db import connection
 
+from . import similarity
 from .tables import sql
 
 SIMILAR_TERMS = 15
@@ -23,13 +33,34 @@ SIMILAR_CAP = 1500
 SIMILAR_SHOWN_TERMS = 40  # lexemes looked for in each result to show the shared terms
 SIMILAR_TOPIC_BOOST = 0.05  # per shared topic, on the fitted (embedding) path
 SIMILAR_SHOWN_MAX = 8  # shared terms shown per result, the most distinctive first
+SHOWN_TERM_SHARE = 0.02  # a shared term is shown when at most this share of papers use it
+SHOWN_TERM_FLOOR = 10  # … or at most this many (a small collection)
+TEXT_TOPIC_BOOST = 0.15  # per shared topic, on the text path
+TEXT_VENUE_BOOST = 0.05  # the same venue, on the text path
+
+
+@dataclass
+class SimilarRow:
+    """One similar paper: its id, its score and the signals that make it up."""
+
+    id: int
+    score: float
+    fitted: bool
+    terms: list[tuple[str, float]] = field(default_factory=list)
+    cosine: float | None = None
+    same_year: int | None = None
+    same_venue: str | None = None
+    authors: list[str] = field(default_factory=list)
+    topics: list[str] = field(default_factory=list)
+
 
 # The paper, and the size of the collection (the planner's estimate, exact when small).
 _SOURCE = """
 src AS (
-    SELECT id, venue_id, search_vector,
-           concat_ws(' ', title, abstract, topic_names, author_names) AS text
-    FROM {paper} WHERE id = %(pk)s
+    SELECT p.id, p.venue_id, p.search_vector, v.year, COALESCE(v.parent_id, v.id) AS event,
+           concat_ws(' ', p.title, p.abstract) AS text,
+           tsvector_to_array(to_tsvector('english', p.author_names)) AS names
+    FROM {paper} p JOIN {venue} v ON v.id = p.venue_id WHERE p.id = %(pk)s
 ),
 stats AS (
     SELECT CASE WHEN c.reltuples >= 1 THEN c.reltuples
@@ -37,14 +68,16 @@ stats AS (
     FROM pg_class c WHERE c.oid = '{paper}'::regclass
 )"""
 
-# The paper's most distinctive lexemes, weighted; the best SIMILAR_TERMS form the query.
+# The paper's most distinctive lexemes of title (A) and abstract (C), weighted; the best
+# SIMILAR_TERMS form the query; `single` matches a lexeme in another title or abstract only.
 _TERMS = """
 pool AS (
     SELECT t.lexeme,
-           ('''' || replace(t.lexeme, '''', '''''') || '''')::tsquery AS single,
-           (1 + ln((SELECT sum(CASE w WHEN 'A' THEN 3 WHEN 'B' THEN 2 ELSE 1 END)
-                    FROM unnest(t.weights) AS w)))
-           * ln((stats.n + 1) / (l.documents + 0.5)) AS weight
+           ('''' || replace(t.lexeme, '''', '''''') || ''':AC')::tsquery AS single,
+           (1 + ln((SELECT sum(CASE w WHEN 'A' THEN 3 ELSE 1 END)
+                    FROM unnest(t.weights) AS w WHERE w IN ('A', 'C'))))
+           * ln((stats.n + 1) / (l.documents + 0.5)) AS weight,
+           l.documents <= GREATEST(%(shown_floor)s, stats.n * %(shown_share)s) AS shown
     FROM src
     CROSS JOIN LATERAL unnest(src.search_vector) AS t(lexeme, positions, weights)
     JOIN {lexeme} l ON l.word = t.lexeme
@@ -54,31 +87,33 @@ pool AS (
       AND length(t.lexeme) >= 3
       AND t.lexeme ~ '^[[:alpha:]][[:alnum:]-]*$'
       AND t.lexeme NOT IN ('textbf', 'textit', 'emph', 'http', 'https', 'www')
+      AND t.weights && ARRAY['A', 'C']
+      AND t.lexeme <> ALL(src.names)
     ORDER BY weight DESC, t.lexeme
     LIMIT %(pool)s
 ),
 ranked AS (
-    SELECT lexeme, single, weight,
+    SELECT lexeme, single, weight, shown,
            row_number() OVER (ORDER BY weight DESC, lexeme) <= %(terms)s AS query_term
     FROM pool
 ),
 terms AS (SELECT lexeme, single, weight FROM ranked WHERE query_term),
 q AS (
     SELECT string_agg(quoted, ' | ')::tsquery AS any_term, sum(weight) AS total
-    FROM (SELECT '''' || replace(lexeme, '''', '''''') || '''' AS quoted, weight
+    FROM (SELECT '''' || replace(lexeme, '''', '''''') || ''':AC' AS quoted, weight
           FROM terms) AS quoted_terms
 ),
 pairs AS (
-    SELECT string_agg('(''' || replace(a.lexeme, '''', '''''') || ''' & '''
-                      || replace(b.lexeme, '''', '''''') || ''')', ' | ')::tsquery AS two
+    SELECT string_agg('(''' || replace(a.lexeme, '''', '''''') || ''':AC & '''
+                      || replace(b.lexeme, '''', '''''') || ''':AC)', ' | ')::tsquery AS two
     FROM terms a JOIN terms b ON a.lexeme < b.lexeme
 )"""
 
 # The paper's stored nearest neighbours, best first; none when it has no row.
 _FITTED_NEIGHBOURS = """
-    SELECT n.id, n.cosine::float8 AS base
+    SELECT n.id, n.score::float8 AS base
     FROM {similarity} s
-    CROSS JOIN LATERAL unnest(s.neighbours, s.scores) AS n(id, cosine)
+    CROSS JOIN LATERAL unnest(s.neighbours, s.scores) AS n(id, score)
     WHERE s.paper_id = %(pk)s"""
 
 # Exactly the papers given, by the cosine of their stored embeddings with the paper's.
@@ -105,7 +140,7 @@ cand AS (
     WHERE NOT EXISTS (SELECT 1 FROM fitted)
 )"""
 
-# Each lexeme's shortest surface form in the paper (first seen on ties), to show it.
+# Each lexeme's shortest surface form in the paper's title and abstract (first seen on ties).
 _SURFACE = """
 surface AS MATERIALIZED (
     SELECT DISTINCT ON (stem) stem, word FROM (
@@ -120,42 +155,76 @@ surface AS MATERIALIZED (
     ORDER BY stem, length(word), ord
 )"""
 
+# The score: the stored fused score plus shared topics on the fitted path; on the text path,
+# the share of the query terms' weight the paper contains (computed only there: CASE is lazy).
 _SCORED = """
 scored AS (
-    SELECT p.id,
+    SELECT p.id, cand.base IS NOT NULL AS fitted, shared_topics.names AS topics,
            CASE WHEN cand.base IS NOT NULL THEN
-               cand.base + %(topic_boost)s * LEAST(shared_topics.n, 3)
+               cand.base + %(topic_boost)s * LEAST(cardinality(shared_topics.names), 3)
            ELSE
-               COALESCE(shared.weight / NULLIF(q.total, 0), 0)
-               + 0.15 * shared_topics.n
-               + CASE WHEN p.venue_id = src.venue_id THEN 0.05 ELSE 0 END
-           END AS score,
-           shared.lexemes
+               COALESCE((SELECT sum(r.weight) FROM terms r WHERE p.search_vector @@ r.single)
+                        / NULLIF(q.total, 0), 0)
+               + %(text_topic_boost)s * cardinality(shared_topics.names)
+               + CASE WHEN p.venue_id = src.venue_id THEN %(text_venue_boost)s ELSE 0 END
+           END AS score
     FROM cand
     JOIN {paper} p ON p.id = cand.id
     CROSS JOIN q CROSS JOIN src
     CROSS JOIN LATERAL (
-        SELECT count(*) AS n FROM {paper_topic} a
-        JOIN {paper_topic} b ON a.topic_id = b.topic_id
-        WHERE a.paper_id = %(pk)s AND b.paper_id = p.id
+        SELECT ARRAY(SELECT t.name FROM {paper_topic} a
+                     JOIN {paper_topic} b ON a.topic_id = b.topic_id
+                     JOIN {topic} t ON t.id = a.topic_id
+                     WHERE a.paper_id = %(pk)s AND b.paper_id = p.id
+                     ORDER BY t.name) AS names
     ) AS shared_topics
-    CROSS JOIN LATERAL (
-        SELECT sum(r.weight) FILTER (WHERE r.query_term) AS weight,
-               array_agg(r.lexeme ORDER BY r.weight DESC) AS lexemes
-        FROM ranked r
-        WHERE p.search_vector @@ r.single
-    ) AS shared
     WHERE p.id <> %(pk)s
 ),
-top AS (SELECT id, score, lexemes FROM scored ORDER BY score DESC, id LIMIT %(limit)s)"""
+top AS (SELECT id, fitted, topics, score FROM scored ORDER BY score DESC, id LIMIT %(limit)s),
+-- The shown terms of the results only: distinctive, and never either paper's author names.
+explained AS (
+    SELECT top.*, shared.lexemes, shared.weights
+    FROM top
+    JOIN {paper} p ON p.id = top.id
+    CROSS JOIN LATERAL (
+        SELECT tsvector_to_array(to_tsvector('english', p.author_names)) AS names
+    ) AS other
+    CROSS JOIN LATERAL (
+        SELECT array_agg(r.lexeme ORDER BY r.weight DESC, r.lexeme) AS lexemes,
+               array_agg(r.weight ORDER BY r.weight DESC, r.lexeme) AS weights
+        FROM ranked r
+        WHERE r.shown AND r.lexeme <> ALL(other.names) AND p.search_vector @@ r.single
+    ) AS shared
+)"""
 
+# Shared authors count when they have at most AUTHOR_MAX_PAPERS papers, as in the fit.
 _RESULT = """
-SELECT top.id, top.score,
+SELECT top.id, top.score, top.fitted,
        ARRAY(SELECT COALESCE(s.word, w.lexeme)
              FROM unnest(top.lexemes) WITH ORDINALITY AS w(lexeme, ord)
              LEFT JOIN surface s ON s.stem = w.lexeme
-             ORDER BY w.ord) AS words
-FROM top ORDER BY top.score DESC, top.id
+             ORDER BY w.ord) AS words,
+       top.weights,
+       (SELECT sum(x * y)::float8 FROM {similarity} a, {similarity} b,
+               unnest(a.embedding, b.embedding) AS e(x, y)
+        WHERE a.paper_id = src.id AND b.paper_id = top.id) AS cosine,
+       CASE WHEN v.year = src.year THEN v.year END AS same_year,
+       CASE WHEN COALESCE(v.parent_id, v.id) = src.event
+            THEN COALESCE(parent.name, v.name) END AS same_venue,
+       ARRAY(SELECT au.name FROM {authorship} x
+             JOIN {authorship} y ON y.author_id = x.author_id AND y.paper_id = top.id
+             JOIN {author} au ON au.id = x.author_id
+             WHERE x.paper_id = src.id
+               AND (SELECT count(*) FROM {authorship} z WHERE z.author_id = x.author_id)
+                   <= %(author_max)s
+             ORDER BY x.position) AS authors,
+       top.topics
+FROM explained AS top
+CROSS JOIN src
+JOIN {paper} p ON p.id = top.id
+JOIN {venue} v ON v.id = p.venue_id
+LEFT JOIN {venue} parent ON parent.id = v.parent_id
+ORDER BY top.score DESC, top.id
 """
 
 
@@ -164,13 +233,38 @@ def _statement(fitted: str) -> str:
     return sql("WITH " + ",".join(parts) + _RESULT)
 
 
-def similar_rows(pk: int, limit: int, among: list[int] | None = None) -> list[tuple]:
-    """[(id, score, shared words)] of the papers most like paper ``pk``, best first."""
+def _row(values) -> SimilarRow:
+    pk, score, fitted, words, weights, cosine, same_year, same_venue, authors, topics = values
+    terms = {}
+    for word, weight in zip(words or [], weights or [], strict=True):
+        terms.setdefault(word, weight)
+    shown = list(terms.items())[:SIMILAR_SHOWN_MAX]
+    total = sum(weight for _, weight in shown) or 1.0
+    return SimilarRow(
+        id=pk,
+        score=round(float(score), 4),
+        fitted=fitted,
+        terms=[(word, round(weight / total, 2)) for word, weight in shown],
+        cosine=None if cosine is None else round(float(cosine), 4),
+        same_year=same_year,
+        same_venue=same_venue,
+        authors=list(authors),
+        topics=list(topics),
+    )
+
+
+def similar_rows(pk: int, limit: int, among: list[int] | None = None) -> list[SimilarRow]:
+    """The papers most like paper ``pk``, best first, with what made each similar."""
     params = {
         "pk": pk,
         "among": among,
         "pool": SIMILAR_SHOWN_TERMS,
         "topic_boost": SIMILAR_TOPIC_BOOST,
+        "text_topic_boost": TEXT_TOPIC_BOOST,
+        "text_venue_boost": TEXT_VENUE_BOOST,
+        "shown_share": SHOWN_TERM_SHARE,
+        "shown_floor": SHOWN_TERM_FLOOR,
+        "author_max": similarity.AUTHOR_MAX_PAPERS,
         "terms": SIMILAR_TERMS,
         "cap": SIMILAR_CAP,
         "small_cap": max(SIMILAR_CAP // 10, limit),
@@ -179,7 +273,53 @@ def similar_rows(pk: int, limit: int, among: list[int] | None = None) -> list[tu
     statement = _statement(_FITTED_NEIGHBOURS if among is None else _FITTED_AMONG)
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
-        return [
-            (row_pk, round(float(score), 4), list(dict.fromkeys(words or []))[:SIMILAR_SHOWN_MAX])
-            for row_pk, score, words in cursor.fetchall()
-        ]
+        return [_row(values) for values in cursor.fetchall()]
+
+
+def method() -> dict:
+    """The weights of the fitted score, for the pages' account of it."""
+    return {
+        "year": similarity.YEAR_BOOST,
+        "venue": similarity.VENUE_BOOST,
+        "author": similarity.AUTHOR_BOOST,
+        "author_cap": similarity.AUTHOR_CAP,
+        "author_max": similarity.AUTHOR_MAX_PAPERS,
+        "topic": SIMILAR_TOPIC_BOOST,
+        "title_repeat": similarity.TITLE_REPEAT,
+    }
+
+
+def explanation(row: SimilarRow) -> list[dict]:
+    """The signals of ``row``'s score, each with its weight (they add up to the score)."""
+    signals = []
+    topic_boost = SIMILAR_TOPIC_BOOST if row.fitted else TEXT_TOPIC_BOOST
+    topics = row.topics[:3] if row.fitted else row.topics
+    topics_weight = round(topic_boost * len(topics), 4)
+    authors = row.authors if row.fitted else []
+    authors_weight = round(similarity.AUTHOR_BOOST * min(len(authors), similarity.AUTHOR_CAP), 4)
+    year_weight = similarity.YEAR_BOOST if row.fitted and row.same_year else 0.0
+    if row.fitted:
+        venue_weight = similarity.VENUE_BOOST if row.same_venue else 0.0
+    else:
+        venue_weight = TEXT_VENUE_BOOST if row.same_venue else 0.0
+    rest = topics_weight + authors_weight + year_weight + venue_weight
+    text_weight = row.cosine if row.fitted and row.cosine is not None else row.score - rest
+    signals.append(text_signal(text_weight, row.terms))
+    if authors:
+        signals.append({"signal": "authors", "weight": authors_weight, "authors": authors})
+    if year_weight:
+        signals.append({"signal": "year", "weight": year_weight, "year": row.same_year})
+    if venue_weight:
+        signals.append({"signal": "venue", "weight": venue_weight, "venue": row.same_venue})
+    if topics:
+        signals.append({"signal": "topics", "weight": topics_weight, "topics": topics})
+    return signals
+
+
+def text_signal(weight: float, terms: list[tuple[str, float]]) -> dict:
+    """The text part of a score: its weight and the distinctive shared terms with theirs."""
+    return {
+        "signal": "text",
+        "weight": round(float(weight), 4),
+        "terms": [{"term": term, "weight": share} for term, share in terms],
+    }

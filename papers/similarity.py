@@ -1,57 +1,67 @@
 """Similar papers from a model the app fits on its own collection, at load time.
 
 ``refresh_embeddings()`` (called by the loader once a load has finished) fits LSA on the
-collection: TF-IDF over title and abstract (sublinear tf, English stop words, words in 2 to
-half of the papers), a truncated SVD to ``DIMENSIONS`` dimensions (randomized, fitted on at
-most ``FIT_SAMPLE`` papers, every paper projected), each vector normalised. Each vector is then
-smoothed towards its ``SMOOTH_NEIGHBOURS`` nearest neighbours (one step of diffusion over the
-k-nearest-neighbour graph: papers in the same dense region of the collection move closer), and
-each paper's ``NEIGHBOURS`` nearest papers under the smoothed vectors are stored with their
-cosines in the Similarity table (plain real[] arrays, no pgvector), so the paper
-and similar pages read one row instead of comparing vectors per request.
+collection: TF-IDF over the title (counted ``TITLE_REPEAT`` times) and the abstract, never the
+author names (sublinear tf, English stop words, words in 2 to half of the papers), a truncated
+SVD to ``DIMENSIONS`` dimensions (randomized, fitted on at most ``FIT_SAMPLE`` papers, every
+paper projected), each vector normalised. Each vector is then smoothed towards its
+``SMOOTH_NEIGHBOURS`` nearest neighbours (one step of diffusion over the k-nearest-neighbour
+graph: papers in the same dense region of the collection move closer).
 
-Nearest neighbours are exact up to ``EXACT_LIMIT`` papers; beyond, an inverted-file search:
-spherical k-means puts the papers into about sqrt(N) clusters and each cluster's papers are
-compared with the papers of its nearest clusters only (about ``PROBE_CANDIDATES`` papers), so the
-refresh stays near-linear in the collection.
+A pair's score fuses that text cosine with the signals a reader can check: ``YEAR_BOOST`` when
+the papers appeared the same year, ``VENUE_BOOST`` when at the same conference (a volume and
+its parent count as one), ``AUTHOR_BOOST`` per shared author (at most ``AUTHOR_CAP``). Each
+paper's ``NEIGHBOURS`` best papers under that score are stored in the Similarity table (plain
+real[] arrays, no pgvector) with the smoothed embedding, so the paper and similar pages read one
+row. The venue and year signals are appended to the vectors (scaled one-hot columns), so the
+nearest-neighbour search (papers/neighbours.py) ranks by the fused score directly; papers
+sharing authors are added as candidates from the authorship table.
 
-Measured on the 1,504 ACL/EMNLP 2020 papers of tracks.csv, ranked among themselves, P@5
-same-track (bench/quality.py): TF-IDF cosine 0.42, LSA 0.47, smoothed LSA 0.49 (+ shared
-topics 0.49).
+The fitted model itself (vocabulary, idf, SVD components, the embeddings and each paper's year
+and conference) is stored in SimilarityState.model, so that web processes can project a text
+or a newly saved paper into it (papers/similarity_model.py).
+
+Measured in the app's own setting (bench/quality.py --only similar-app: the whole Anthology
+loaded, each labelled ACL 2020 paper's first five labelled papers among its 100 similar
+papers, missing slots counted as misses): see bench/results.md.
 
 A refresh is skipped when the collection's fingerprint (count and a hash of every id, title and
-abstract) is the one the stored rows were computed from. A paper added since the last refresh
-has no row: its similar papers come from the full-text "more like this" path (papers/similar.py).
-numpy, scipy and scikit-learn are imported inside the functions, so the web processes, which
-only read the stored rows, never load them.
+abstract) is the one the stored rows were computed from. numpy, scipy and scikit-learn are
+imported inside the functions, so web processes that only read the stored rows never load them.
 """
 
 from __future__ import annotations
 
+import io
 import logging
 import time
+from dataclasses import dataclass
 
 from django.db import connection, transaction
 
+from .neighbours import SEED, nearest, normalise
 from .tables import sql
 
 log = logging.getLogger(__name__)
 
+MODEL_VERSION = "v2"
 DIMENSIONS = 128
+TITLE_REPEAT = 2
 FIT_SAMPLE = 30_000
 NEIGHBOURS = 100
 SMOOTH_NEIGHBOURS = 5
 SMOOTH_WEIGHT = 1.0
-EXACT_LIMIT = 8_000
-PROBE_CANDIDATES = 1_500
-BLOCK = 1_000
-SEED = 20240607
+YEAR_BOOST = 0.15
+VENUE_BOOST = 0.02
+AUTHOR_BOOST = 0.05
+AUTHOR_CAP = 2
+AUTHOR_MAX_PAPERS = 60  # prolific authors' papers are not all candidates of each other
 
 _STATE_SQL = """
-INSERT INTO {similarity_state} (id, fingerprint, papers, dimensions, computed)
-VALUES (1, %s, %s, %s, now())
+INSERT INTO {similarity_state} (id, fingerprint, papers, dimensions, computed, model)
+VALUES (1, %s, %s, %s, now(), %s)
 ON CONFLICT (id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, papers = EXCLUDED.papers,
-    dimensions = EXCLUDED.dimensions, computed = EXCLUDED.computed
+    dimensions = EXCLUDED.dimensions, computed = EXCLUDED.computed, model = EXCLUDED.model
 """
 
 _FINGERPRINT_SQL = """
@@ -61,12 +71,40 @@ SELECT count(*),
 FROM {paper}
 """
 
+_PAPERS_SQL = """
+SELECT p.id, p.title, p.abstract, COALESCE(v.year, 0), COALESCE(v.parent_id, v.id)
+FROM {paper} p JOIN {venue} v ON v.id = p.venue_id
+ORDER BY p.id
+"""
+
+# Authorships of authors with few enough papers to make every pair of them a candidate.
+_AUTHORSHIPS_SQL = """
+SELECT a.paper_id, a.author_id FROM {authorship} a
+WHERE a.author_id IN (SELECT author_id FROM {authorship} GROUP BY author_id
+                      HAVING count(*) BETWEEN 2 AND %s)
+"""
+
+
+@dataclass
+class Collection:
+    """What the fit reads: each paper's id, model text, year and conference."""
+
+    ids: list[int]
+    texts: list[str]
+    years: list[int]
+    events: list[int]
+
+
+def model_text(title: str, abstract: str) -> str:
+    """The text the model reads for a paper: the title TITLE_REPEAT times, then the abstract."""
+    return ". ".join([title] * TITLE_REPEAT + [abstract])
+
 
 def fingerprint() -> str:
     with connection.cursor() as cursor:
         cursor.execute(sql(_FINGERPRINT_SQL))
         count, digest = cursor.fetchone()
-    return f"v1:{DIMENSIONS}:{count}:{digest}"
+    return f"{MODEL_VERSION}:{DIMENSIONS}:{count}:{digest}"
 
 
 def stored_fingerprint() -> str | None:
@@ -74,6 +112,18 @@ def stored_fingerprint() -> str | None:
         cursor.execute(sql("SELECT fingerprint FROM {similarity_state} WHERE id = 1"))
         row = cursor.fetchone()
     return row[0] if row else None
+
+
+def read_collection() -> Collection:
+    with connection.cursor() as cursor:
+        cursor.execute(sql(_PAPERS_SQL))
+        rows = cursor.fetchall()
+    return Collection(
+        ids=[row[0] for row in rows],
+        texts=[model_text(row[1], row[2]) for row in rows],
+        years=[row[3] for row in rows],
+        events=[row[4] for row in rows],
+    )
 
 
 def refresh_embeddings(force: bool = False) -> dict:
@@ -86,21 +136,24 @@ def refresh_embeddings(force: bool = False) -> dict:
     current = fingerprint()
     if not force and stored_fingerprint() == current:
         return {"skipped": True, "reason": "unchanged", "papers": 0, "seconds": 0.0}
-    with connection.cursor() as cursor:
-        cursor.execute(sql("SELECT id, title, abstract FROM {paper} ORDER BY id"))
-        rows = cursor.fetchall()
-    ids = [row[0] for row in rows]
-    texts = [f"{row[1]}. {row[2]}" for row in rows]
-    del rows
+    collection = read_collection()
     from threadpoolctl import threadpool_limits
 
     # One BLAS thread: the products here are many and small, and OpenBLAS threads contending
     # with the web and database processes made them 10-20x slower on a 2-core machine.
     with threadpool_limits(limits=1):
-        embeddings, valid = embed(texts)
-        rows_out = []
-        if embeddings is not None:
-            rows_out = neighbour_rows(ids, embeddings, valid)
+        fitted = fit(collection.texts)
+        rows_out, blob = [], None
+        if fitted is not None:
+            rows_out = neighbour_rows(collection, fitted, _shared_authors(collection.ids))
+            blob = model_blob(collection, fitted)
+    _store(rows_out, current, fitted, blob)
+    seconds = time.perf_counter() - started
+    log.info("similar papers: %d papers in %.1f s", len(rows_out), seconds)
+    return {"skipped": False, "papers": len(rows_out), "seconds": round(seconds, 1)}
+
+
+def _store(rows_out, current, fitted, blob) -> None:
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(sql("DELETE FROM {similarity}"))
         if rows_out:
@@ -109,24 +162,21 @@ def refresh_embeddings(force: bool = False) -> dict:
             ) as copy:
                 for line in rows_out:
                     copy.write(line)
-        cursor.execute(
-            sql(_STATE_SQL),
-            [current, len(rows_out), 0 if embeddings is None else embeddings.shape[1]],
-        )
-    seconds = time.perf_counter() - started
-    log.info("similar papers: %d papers in %.1f s", len(rows_out), seconds)
-    return {"skipped": False, "papers": len(rows_out), "seconds": round(seconds, 1)}
+        dimensions = 0 if fitted is None else fitted["embeddings"].shape[1]
+        cursor.execute(sql(_STATE_SQL), [current, len(rows_out), dimensions, blob])
 
 
-def embed(texts: list[str]):
-    """(normalised smoothed LSA vectors as float32 [n, d], mask of papers with any text)."""
+def fit(texts: list[str]) -> dict | None:
+    """The fitted model: {"terms", "idf", "components", "embeddings", "valid"}, or None when
+    the collection is too small or has no word in two papers. Embeddings are the normalised
+    smoothed LSA vectors (float32 [n, d]); ``valid`` marks the papers with any known word."""
     import numpy as np
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.utils.extmath import randomized_svd
 
     n = len(texts)
     if n < 3:
-        return None, None
+        return None
     vectorizer = TfidfVectorizer(
         stop_words="english",
         sublinear_tf=True,
@@ -137,127 +187,171 @@ def embed(texts: list[str]):
     try:
         matrix = vectorizer.fit_transform(texts)
     except ValueError:  # no word in two papers
-        return None, None
+        return None
     dims = min(DIMENSIONS, matrix.shape[1] - 1, n - 1)
     if dims < 2:
-        return None, None
+        return None
     rng = np.random.default_rng(SEED)
     sample = np.sort(rng.choice(n, FIT_SAMPLE, replace=False)) if n > FIT_SAMPLE else None
     fit_on = matrix if sample is None else matrix[sample]
     _, _, components = randomized_svd(fit_on, dims, n_iter=3, random_state=SEED)
-    vectors = np.asarray(matrix @ components.T.astype(np.float32), dtype=np.float32)
-    valid = _normalise(vectors) > 0
+    components = components.astype(np.float32)
+    vectors = np.asarray(matrix @ components.T, dtype=np.float32)
+    valid = normalise(vectors) > 0
+    if valid.sum() < 2:
+        return None
+    return {
+        "terms": vectorizer.get_feature_names_out(),
+        "idf": vectorizer.idf_.astype(np.float32),
+        "components": components,
+        "embeddings": smooth(vectors, valid),
+        "valid": valid,
+    }
+
+
+def smooth(vectors, valid):
+    """Each valid vector moved towards the mean of its SMOOTH_NEIGHBOURS nearest, normalised."""
+    import numpy as np
+
     index = np.flatnonzero(valid)
-    if len(index) < 2:
-        return None, None
     near, _ = nearest(vectors[index], min(SMOOTH_NEIGHBOURS, len(index) - 1))
     smoothed = vectors.copy()
     smoothed[index] += SMOOTH_WEIGHT * vectors[index][near].mean(axis=1)
-    _normalise(smoothed)
-    return smoothed, valid
+    normalise(smoothed)
+    return smoothed
 
 
-def neighbour_rows(ids, vectors, valid) -> list[str]:
-    """COPY text lines: paper id, embedding, neighbour ids and their cosines, best first."""
+def with_signals(embeddings, years, events, year_codes, event_codes):
+    """The embeddings with the year and conference appended as scaled one-hot columns, so
+    that one inner product is cosine + YEAR_BOOST·same year + VENUE_BOOST·same conference."""
     import numpy as np
 
+    n = len(embeddings)
+    year_part = np.zeros((n, len(year_codes)), dtype=np.float32)
+    event_part = np.zeros((n, len(event_codes)), dtype=np.float32)
+    rows = np.arange(n)
+    year_index = np.array([year_codes.get(year, -1) for year in years], dtype=np.int64)
+    event_index = np.array([event_codes.get(event, -1) for event in events], dtype=np.int64)
+    known = (year_index >= 0) & (np.asarray(years) > 0)
+    year_part[rows[known], year_index[known]] = np.sqrt(YEAR_BOOST)
+    known = event_index >= 0
+    event_part[rows[known], event_index[known]] = np.sqrt(VENUE_BOOST)
+    return np.hstack([embeddings, year_part, event_part])
+
+
+def codes(values) -> dict:
+    return {value: code for code, value in enumerate(sorted(set(values)))}
+
+
+def _shared_authors(ids: list[int]):
+    """A sparse [n, n] matrix: how many authors each pair of papers shares (diagonal zero)."""
+    import numpy as np
+    from scipy import sparse
+
+    position = {pk: row for row, pk in enumerate(ids)}
+    with connection.cursor() as cursor:
+        cursor.execute(sql(_AUTHORSHIPS_SQL), [AUTHOR_MAX_PAPERS])
+        pairs = [(position[p], a) for p, a in cursor.fetchall() if p in position]
+    if not pairs:
+        return sparse.csr_matrix((len(ids), len(ids)), dtype=np.float32)
+    rows, authors = zip(*pairs, strict=True)
+    author_index = codes(authors)
+    matrix = sparse.csr_matrix(
+        (
+            np.ones(len(rows), dtype=np.float32),
+            (rows, [author_index[a] for a in authors]),
+        ),
+        shape=(len(ids), len(author_index)),
+    )
+    shared = (matrix @ matrix.T).tocsr()
+    shared.setdiag(0)
+    shared.eliminate_zeros()
+    return shared
+
+
+def neighbour_rows(collection: Collection, fitted: dict, shared) -> list[str]:
+    """COPY text lines: paper id, embedding, neighbour ids and their fused scores, best first.
+
+    Candidates: the approximate search over the whole collection, the search within the paper's
+    own year (exact up to EXACT_LIMIT papers a year: the same-year signal puts most of a
+    paper's best neighbours there, where the clusters of the whole collection miss some), and
+    the papers sharing its authors; each scored exactly."""
+    import numpy as np
+
+    valid = fitted["valid"]
     index = np.flatnonzero(valid)
+    years = np.asarray(collection.years)[index]
+    vectors = with_signals(
+        fitted["embeddings"][index],
+        years.tolist(),
+        [collection.events[i] for i in index],
+        codes(collection.years),
+        codes(collection.events),
+    )
+    shared = shared[index][:, index].tocsr()
     k = min(NEIGHBOURS, len(index) - 1)
-    near, cosines = nearest(vectors[index], k)
-    id_array = np.asarray(ids)[index]
+    near, _ = nearest(vectors, k)
+    same_year = _nearest_within_years(vectors, years, k)
+    id_array = np.asarray(collection.ids)[index]
+    embeddings = fitted["embeddings"][index].tolist()
+    # One %-format per row: formatting element by element was most of the refresh's time.
+    embedding_format = ",".join(["%.5g"] * fitted["embeddings"].shape[1])
     lines = []
-    # Rounded in float64 so that str() gives the short decimal (fast, and small rows).
-    rounded = vectors[index].astype(np.float64).round(5).tolist()
-    rounded_cosines = cosines.astype(np.float64).round(4).tolist()
-    for row, position in enumerate(index):
-        found = near[row] >= 0
-        count = int(found.sum())
-        embedding = ",".join(map(str, rounded[row]))
-        neighbours = ",".join(map(str, id_array[near[row][found]].tolist()))
-        scores = ",".join(map(str, rounded_cosines[row][:count]))  # found ones come first
-        lines.append(f"{ids[position]}\t{{{embedding}}}\t{{{neighbours}}}\t{{{scores}}}\n")
+    for row in range(len(index)):
+        found, values = _best(row, (near[row], same_year[row]), vectors, shared, k)
+        embedding = embedding_format % tuple(embeddings[row])
+        neighbours = ",".join(map(str, id_array[found].tolist()))
+        fused = ",".join(["%.4f"] * len(values)) % tuple(values.tolist())
+        lines.append(f"{id_array[row]}\t{{{embedding}}}\t{{{neighbours}}}\t{{{fused}}}\n")
     return lines
 
 
-def _normalise(vectors):
+def _nearest_within_years(vectors, years, k: int):
+    """Each row's k nearest rows of the same (known) year, as indices into ``vectors``."""
     import numpy as np
 
-    norms = np.linalg.norm(vectors, axis=1)
-    safe = np.where(norms > 0, norms, 1.0).astype(vectors.dtype)
-    vectors /= safe[:, None]
-    return norms
-
-
-def nearest(vectors, k: int):
-    """Each row's k nearest other rows by cosine: (indices, cosines), best first; -1 pads."""
-    import numpy as np
-
-    n = len(vectors)
-    near = np.full((n, k), -1, dtype=np.int64)
-    cosines = np.zeros((n, k), dtype=np.float32)
-    if k <= 0:
-        return near, cosines
-    if n <= EXACT_LIMIT:
-        for start in range(0, n, BLOCK):
-            queries = np.arange(start, min(start + BLOCK, n))
-            _top(vectors[queries] @ vectors.T, queries, np.arange(n), k, near, cosines, own=queries)
-        return near, cosines
-    centroids, labels = _clusters(vectors)
-    members = [np.flatnonzero(labels == c) for c in range(len(centroids))]
-    size = max(1.0, n / len(centroids))
-    probe = int(min(len(centroids), max(2, round(PROBE_CANDIDATES / size))))
-    closest = np.argsort(-(centroids @ centroids.T), axis=1)[:, :probe]
-    for c, queries in enumerate(members):
-        if not len(queries):
+    near = np.full((len(vectors), k), -1, dtype=np.int64)
+    for year in np.unique(years[years > 0]):
+        members = np.flatnonzero(years == year)
+        if len(members) < 2:
             continue
-        # the cluster itself first, so the query's own column is its position in `queries`
-        others = [members[o] for o in closest[c] if o != c]
-        candidates = np.concatenate([queries, *others])
-        for start in range(0, len(queries), BLOCK):
-            chunk = queries[start : start + BLOCK]
-            scores = vectors[chunk] @ vectors[candidates].T
-            own = np.arange(start, start + len(chunk))
-            _top(scores, chunk, candidates, k, near, cosines, own)
-    return near, cosines
+        local, _ = nearest(vectors[members], min(k, len(members) - 1))
+        near[members, : local.shape[1]] = np.where(local >= 0, members[local], -1)
+    return near
 
 
-def _top(scores, queries, candidates, k, near, cosines, own):
+def _best(row, candidate_lists, vectors, shared, k):
+    """The row's best k (indices, fused scores) among the candidates and the papers sharing
+    its authors, AUTHOR_BOOST per shared author (at most AUTHOR_CAP)."""
     import numpy as np
 
-    rows = np.arange(len(queries))
-    scores[rows, own] = -np.inf  # never the paper itself
-    take = min(k, scores.shape[1] - 1)
-    if take <= 0:
-        return
-    part = np.argpartition(-scores, take - 1, axis=1)[:, :take]
-    values = np.take_along_axis(scores, part, axis=1)
-    order = np.argsort(-values, axis=1, kind="stable")
-    part = np.take_along_axis(part, order, axis=1)
-    values = np.take_along_axis(values, order, axis=1)
-    keep = np.isfinite(values)
-    found = np.where(keep, np.asarray(candidates)[part], -1)
-    near[queries, :take] = found
-    cosines[queries, :take] = np.where(keep, values, 0)
+    candidates = np.concatenate(candidate_lists)
+    start, end = shared.indptr[row], shared.indptr[row + 1]
+    others = shared.indices[start:end]
+    candidates = np.union1d(candidates[candidates >= 0], others)
+    candidates = candidates[candidates != row]
+    values = vectors[candidates] @ vectors[row]
+    if len(others):
+        boost = AUTHOR_BOOST * np.minimum(shared.data[start:end], AUTHOR_CAP)
+        values[np.searchsorted(candidates, others)] += boost
+    order = np.argsort(-values, kind="stable")[:k]
+    return candidates[order], values[order]
 
 
-def _clusters(vectors, iterations: int = 6):
-    """Spherical k-means (about sqrt(N) centroids, fitted on a sample): centroids, labels."""
+def model_blob(collection: Collection, fitted: dict) -> bytes:
+    """The fitted model as an .npz archive (no pickles), for SimilarityState.model."""
     import numpy as np
 
-    n = len(vectors)
-    count = max(2, int(np.sqrt(n)))
-    rng = np.random.default_rng(SEED)
-    sample = vectors[rng.choice(n, min(n, count * 40), replace=False)]
-    centroids = sample[rng.choice(len(sample), count, replace=False)].copy()
-    for _ in range(iterations):
-        labels = np.argmax(sample @ centroids.T, axis=1)
-        sums = np.zeros_like(centroids)
-        np.add.at(sums, labels, sample)
-        empty = ~sums.any(axis=1)
-        sums[empty] = centroids[empty]
-        _normalise(sums)
-        centroids = sums
-    labels = np.concatenate(
-        [np.argmax(vectors[s : s + 10_000] @ centroids.T, axis=1) for s in range(0, n, 10_000)]
+    buffer = io.BytesIO()
+    valid = fitted["valid"]
+    np.savez(
+        buffer,
+        terms=np.asarray(fitted["terms"], dtype=str),
+        idf=fitted["idf"],
+        components=fitted["components"],
+        ids=np.asarray(collection.ids, dtype=np.int64)[valid],
+        embeddings=fitted["embeddings"][valid],
+        years=np.asarray(collection.years, dtype=np.int64)[valid],
+        events=np.asarray(collection.events, dtype=np.int64)[valid],
     )
-    return centroids, labels
+    return buffer.getvalue()

@@ -1,11 +1,13 @@
 """The site's pages. Thin: papers/search.py and the QuerySet methods do the work.
 
-Only GET and HEAD are answered (405 otherwise). Queries per page (whatever it shows):
-list/search 4 (facets and total in one statement, page ids, cards, topics); a query of two to
-five words that could be a name +1 (the authors of that name, first page); a ranked query whose
-words all match fewer than a page +1 (papers matching some of them); a query matching nothing
-+2 for did-you-mean and +1 for the respelling's facets, +1 for the closest titles when nothing
-at all is shown; a query that is an identifier 1 (then a redirect to the paper); paper page 5 (paper,
+Only GET and HEAD are answered (405 otherwise), but for the "papers like this text" page,
+which takes its text by POST (a text of up to 10,000 characters does not fit a URL). Queries
+per page (whatever it shows): list/search 4 (facets and total in one statement, page ids, cards,
+topics); a query of two to five words that could be a name +1 (the authors of that name, first
+page); a ranked query whose words all match fewer than a page +1 (papers matching some of
+them); a query matching nothing +2 for did-you-mean and +1 for the respelling's facets, +1 for
+the closest titles when nothing at all is shown; a query that is an identifier 1 (then a
+redirect to the paper); paper page 5 (paper,
 topics, authors, similar ids, similar papers; +1 with related titles); similar page 4; venue
 and topic pages 6 (page object, chart — on a topic page the same query gives the trend — and
 the list's 4); author page 6; index pages 1; a reading list 1; /trends/ 2 + 1 per series.
@@ -20,7 +22,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 
 from .citations import FORMATS, bibtex
 from .downloads import export_ids, export_queryset
@@ -30,6 +32,8 @@ from .models import Author, Authorship, Paper, PaperTopic, Topic, TopicRedirect,
 from .reading_lists import BadList, list_papers, parse_ids
 from .rendering import bar_chart, render_abstract
 from .search import PaperFilterSet, search_page
+from .similar import method
+from .similar_text import SORTS, SimilarTextForm, papers_like_text
 from .trends import MAX_SERIES, comparison, topic_trend, venue_rows_with_totals
 from .understanding import identified_paper
 
@@ -119,11 +123,38 @@ def paper_by_anthology_id(request, anthology_id):
 @require_safe
 def paper_similar(request, pk):
     paper = get_object_or_404(Paper.objects.select_related("venue"), pk=pk)
+    sort = request.GET.get("sort", "similar")
+    if sort not in SORTS:
+        return HttpResponseBadRequest(
+            render_to_string(
+                "papers/bad_request.html",
+                {"message": "sort must be similar or newest.", "errors": {}},
+                request,
+            )
+        )
     similar = Paper.objects.similar_to(paper, SIMILAR_PAGE)
+    if sort == "newest":
+        similar.sort(key=lambda item: -(item.venue.year or 0))  # stable: ties stay by score
     topics = Paper.objects.topics_by_paper([item.pk for item in similar])
     for item in similar:
         item.topic_list = topics[item.pk]
-    return render(request, "papers/paper_similar.html", {"paper": paper, "similar": similar})
+    context = {"paper": paper, "similar": similar, "sort": sort, "sorts": SORTS, "method": method()}
+    return render(request, "papers/paper_similar.html", context)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def similar_text(request):
+    """The form (GET), or the papers most like the text posted, filtered and sorted."""
+    form = SimilarTextForm(request.POST if request.method == "POST" else None)
+    context = {"form": form, "results": None, "no_model": False}
+    if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+        results = papers_like_text(
+            data["text"], data["limit"], data["venue"], data["year"], data["sort"] or "similar"
+        )
+        context.update(results=results or [], no_model=results is None)
+    status = 400 if form.is_bound and not form.is_valid() else 200
+    return render(request, "papers/similar_text.html", context, status=status)
 
 
 @require_safe

@@ -122,7 +122,10 @@ def test_similar(client, corpus):
     assert len(body["results"]) == 2
     first = body["results"][0]
     assert first["id"] == corpus["cache2"].pk
-    assert set(first) == {"id", "external_id", "title", "display_title", "score", "shared_terms"}
+    listed = client.get("/api/papers/").json()["results"][0]
+    assert set(first) == set(listed) | {"authors", "explanation", "shared_terms"}
+    assert (first["venue"], first["year"]) == ("ACL 2025", 2025)
+    assert first["authors"] == ["Ada Lovelace"]
     assert "cache" in first["shared_terms"]
     assert first["score"] >= body["results"][1]["score"]
     ids = [

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from django.db import connection
 
-from papers import similarity
+from papers import neighbours, similarity
 from papers.models import Paper, Similarity, SimilarityState
 
 MLWQ = "MLWQ: Efficient Small Language Model Deployment via Multi-Level Weight Quantization"
@@ -41,11 +41,11 @@ TEXT_PATH_TOP = [
 ]
 FITTED_PATH_TOP = [
     "Large language models (LLMs) are increasingly used across research and industry…",
-    "Rethinking Token Reduction for State Space Models",
-    "A Generic Method for Fine-grained Category Discovery in Natural Language Texts",
     "AnchorAttention: Difference-Aware Sparse Attention with Stripe Granularity",
     "A Middle Path for On-Premises LLM Deployment: Preserving Privacy Without Sacrificing "
     "Model Confidentiality",
+    "Rethinking Token Reduction for State Space Models",
+    "A Generic Method for Fine-grained Category Discovery in Natural Language Texts",
 ]
 
 
@@ -138,10 +138,10 @@ def test_inverted_file_search_agrees_with_exact_search(monkeypatch):
     vectors = (centres[rng.integers(0, 20, 3000)] + 0.3 * rng.standard_normal((3000, 32))).astype(
         np.float32
     )
-    similarity._normalise(vectors)
-    exact, _ = similarity.nearest(vectors, 10)
-    monkeypatch.setattr(similarity, "EXACT_LIMIT", 100)
-    approximate, cosines = similarity.nearest(vectors, 10)
+    neighbours.normalise(vectors)
+    exact, _ = neighbours.nearest(vectors, 10)
+    monkeypatch.setattr(neighbours, "EXACT_LIMIT", 100)
+    approximate, cosines = neighbours.nearest(vectors, 10)
     assert not (exact == np.arange(3000)[:, None]).any()  # never itself
     assert not (approximate == np.arange(3000)[:, None]).any()
     assert (np.diff(cosines, axis=1) <= 1e-6).all()  # best first

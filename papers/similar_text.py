@@ -1,0 +1,86 @@
+"""Papers like a text: the form the page and the API validate with, and the ranked papers.
+
+The text is projected into the fitted model (papers/similarity_model.py) and compared with
+every paper's stored embedding by cosine; the venue and year filters keep the papers of that
+venue (or its volumes) and year. Each result carries its explanation: the cosine, and the
+distinctive words of the text found in the paper's title or abstract, with their weights.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.db.models import Q
+
+from .models import Paper, Venue
+from .similar import text_signal
+from .similarity_model import current_model, shared_terms, similar_to_text
+
+MAX_TEXT = 10_000
+MAX_LIMIT = 100
+DEFAULT_LIMIT = 20
+SORTS = {"similar": "most similar first", "newest": "newest first"}
+
+
+class SimilarTextForm(forms.Form):
+    text = forms.CharField(
+        max_length=MAX_TEXT,
+        strip=True,
+        widget=forms.Textarea(attrs={"rows": 10, "maxlength": MAX_TEXT}),
+        help_text=f"An abstract or a draft, up to {MAX_TEXT:,} characters.",
+    )
+    venue = forms.ModelChoiceField(
+        Venue.objects.filter(parent__isnull=True).order_by("-year", "name"),
+        required=False,
+        to_field_name="slug",
+        empty_label="Any venue",
+    )
+    year = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
+    limit = forms.IntegerField(min_value=1, max_value=MAX_LIMIT, required=False)
+    sort = forms.ChoiceField(choices=list(SORTS.items()), required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        years = Venue.objects.exclude(year=None).order_by("-year").values_list("year", flat=True)
+        self.fields["year"].choices = [("", "Any year")] + [
+            (year, str(year)) for year in dict.fromkeys(years)
+        ]
+
+    def clean_limit(self):
+        return self.cleaned_data["limit"] or DEFAULT_LIMIT
+
+
+def allowed_ids(venue: Venue | None, year: int | None):
+    """The ids the filters keep, or None when there is no filter."""
+    if venue is None and year is None:
+        return None
+    papers = Paper.objects.all()
+    if venue is not None:
+        papers = papers.filter(Q(venue=venue) | Q(venue__parent=venue))
+    if year is not None:
+        papers = papers.filter(venue__year=year)
+    return papers.values_list("pk", flat=True)
+
+
+def papers_like_text(text: str, limit: int, venue=None, year=None, sort="similar"):
+    """(papers most like ``text``, best first — or newest first — each with ``score`` and
+    ``explanation``; None when no model has been fitted yet)."""
+    ranked = similar_to_text(text, limit, allowed_ids(venue, year))
+    if ranked is None:
+        return None
+    papers = (
+        Paper.objects.select_related("venue")
+        .prefetch_related("topics")
+        .in_bulk([pk for pk, _ in ranked])
+    )
+    model = current_model()
+    results = []
+    for pk, score in ranked:
+        paper = papers.get(pk)
+        if paper is None:  # deleted since the fit
+            continue
+        paper.score = score
+        paper.explanation = [text_signal(score, shared_terms(model, text, paper))]
+        results.append(paper)
+    if sort == "newest":
+        results.sort(key=lambda paper: -(paper.venue.year or 0))
+    return results

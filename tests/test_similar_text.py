@@ -1,0 +1,240 @@
+"""Papers like a text (page and API), the explanation of similar papers, and a paper a curator
+saves getting similar papers at once (papers/similar_text.py, papers/similarity_model.py)."""
+
+import json
+
+import pytest
+from django.db import connection
+from django.urls import reverse
+
+from papers import similarity
+from papers.models import Paper, Similarity, Venue
+from tests.support import parse
+from tests.test_admin import form_data
+
+MLWQ = "MLWQ: Efficient Small Language Model Deployment via Multi-Level Weight Quantization"
+TOPICAL = "Speech translation, retrieval and reasoning: quantization of multilingual agents."
+RESULT_FIELDS = {
+    "id",
+    "external_id",
+    "title",
+    "display_title",
+    "venue",
+    "year",
+    "authors",
+    "topics",
+    "country",
+    "url",
+    "snippet",
+    "score",
+    "explanation",
+    "shared_terms",
+}
+
+
+@pytest.fixture
+def fitted(seeds):
+    similarity.refresh_embeddings(force=True)
+
+
+@pytest.fixture
+def fitted_corpus(corpus):
+    similarity.refresh_embeddings(force=True)
+    return corpus
+
+
+def post_text(client, body, content_type="application/json"):
+    data = body if isinstance(body, (str, bytes)) else json.dumps(body)
+    return client.post("/api/similar/", data, content_type=content_type)
+
+
+def name_words(*papers) -> set[str]:
+    """Every word and stem of the papers' author names."""
+    words = set()
+    with connection.cursor() as cursor:
+        for paper in papers:
+            cursor.execute(
+                "SELECT tsvector_to_array(to_tsvector('english', %s)), "
+                "regexp_split_to_array(lower(%s), '[^[:alnum:]]+')",
+                [paper.author_names, paper.author_names],
+            )
+            stems, plain = cursor.fetchone()
+            words |= set(stems) | set(plain)
+    return words - {""}
+
+
+# The text API ---------------------------------------------------------------------------------
+
+
+def test_a_papers_own_abstract_finds_that_paper_first(client, fitted):
+    paper = Paper.objects.get(title=MLWQ)
+    response = post_text(client, {"text": paper.abstract, "limit": 3})
+    assert response.status_code == 200
+    results = response.json()["results"]
+    assert len(results) == 3
+    first = results[0]
+    assert set(first) == RESULT_FIELDS
+    assert (first["id"], first["title"], first["venue"]) == (paper.pk, MLWQ, paper.venue.name)
+    assert first["year"] == paper.venue.year
+    assert first["authors"] == [a.author.name for a in paper.authorships.order_by("position")]
+    assert [signal["signal"] for signal in first["explanation"]] == ["text"]
+    assert first["explanation"][0]["weight"] == first["score"]
+    assert "quantization" in first["shared_terms"]
+    scores = [item["score"] for item in results]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_the_limit_defaults_to_twenty(client, fitted):
+    response = post_text(client, {"text": TOPICAL})
+    assert len(response.json()["results"]) == 20
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"text": ""},
+        {"text": "   "},
+        {"text": "x" * 10_001},
+        {"text": 42},
+        {"limit": 5},
+        {"text": "language models", "limit": 0},
+        {"text": "language models", "limit": 101},
+        {"text": "language models", "limit": "x"},
+        {"text": "language models", "limit": 2.5},
+        {"text": "language models", "limit": True},
+    ],
+)
+def test_bad_text_requests_get_a_json_400(client, fitted, body):
+    response = post_text(client, body)
+    assert response.status_code == 400
+    assert response.json()["error"] in (
+        "text must be 1 to 10,000 characters; limit 1 to 100.",
+        "limit must be a whole number from 1 to 100.",
+    )
+
+
+@pytest.mark.parametrize("raw", ["not json", b"\xff\xfe", "[1, 2]", '"text"', ""])
+def test_a_body_that_is_not_a_json_object_gets_a_400(client, fitted, raw):
+    response = post_text(client, raw)
+    assert response.status_code == 400
+    assert response.json() == {
+        "error": 'The body must be a JSON object: {"text": "…", "limit": 20}.'
+    }
+
+
+def test_the_text_api_is_post_only_and_needs_no_csrf_token(fitted):
+    from django.test import Client
+
+    strict = Client(enforce_csrf_checks=True)
+    assert strict.get("/api/similar/").status_code == 405
+    assert post_text(strict, {"text": "quantization of weights", "limit": 1}).status_code == 200
+
+
+def test_the_longest_text_allowed_is_answered(client, fitted):
+    text = ("quantization " * 1000)[:10_000]
+    assert post_text(client, {"text": text, "limit": 1}).status_code == 200
+
+
+# The text page ------------------------------------------------------------------------------
+
+
+def test_the_page_is_linked_from_the_header_and_the_list(client, fitted):
+    page = parse(client.get("/"))
+    hrefs = [link.attrs.get("href") for link in page.find_all("a")]
+    assert hrefs.count("/similar/") == 2
+
+
+def test_the_page_finds_the_paper_of_a_pasted_abstract(client, fitted):
+    paper = Paper.objects.get(title=MLWQ)
+    assert client.get("/similar/").status_code == 200
+    response = client.post("/similar/", {"text": paper.abstract})
+    assert response.status_code == 200
+    cards = parse(response).find_all("li", class_="card")
+    assert len(cards) == 20
+    assert cards[0].find("h2").find("a").text == MLWQ
+    assert "quantization" in cards[0].find("p", class_="shared").text
+
+
+def test_the_page_filters_by_year_and_venue_and_sorts_by_newest(client, fitted):
+    venue = Venue.objects.get(name="ACL 2025")
+    response = client.post("/similar/", {"text": TOPICAL, "venue": venue.slug})
+    cards = parse(response).find_all("h2", class_="card-title")
+    titles = [h2.find("a").text for h2 in cards]
+    assert len(titles) == 20
+    assert set(titles) <= {paper.display_title for paper in Paper.objects.filter(venue=venue)}
+    response = client.post("/similar/", {"text": TOPICAL, "year": "2024"})
+    metas = [p.text for p in parse(response).find_all("p", class_="meta")]
+    assert metas and all(" · 2024 · " in meta for meta in metas)
+    response = client.post("/similar/", {"text": TOPICAL, "sort": "newest"})
+    years = [int(p.text.split(" · ")[1]) for p in parse(response).find_all("p", class_="meta")]
+    assert years == sorted(years, reverse=True)
+
+
+def test_the_page_says_what_is_wrong_with_an_empty_text(client, fitted):
+    response = client.post("/similar/", {"text": ""})
+    assert response.status_code == 400
+    assert parse(response).find("p", class_="notice").text == "This field is required."
+
+
+# The explanation --------------------------------------------------------------------------------
+
+
+def test_shared_authors_are_shown_as_such_never_as_terms(client, fitted_corpus):
+    kv, cache2 = fitted_corpus["kv"], fitted_corpus["cache2"]
+    similar = Paper.objects.similar_to(kv, 4)
+    assert similar[0].pk == cache2.pk
+    signals = {signal["signal"]: signal for signal in similar[0].explanation}
+    assert signals["authors"] == {"signal": "authors", "weight": 0.05, "authors": ["Ada Lovelace"]}
+    names = name_words(kv, *similar)
+    for item in similar:
+        assert not set(item.shared_terms) & names
+    page = parse(client.get(f"/papers/{kv.pk}/similar/"))
+    assert "same authors: Ada Lovelace +0.05" in page.find("p", class_="shared").text
+
+
+@pytest.mark.parametrize("path", ["fitted", "text"])
+def test_no_author_name_is_ever_a_shared_term(seeds, path):
+    if path == "fitted":
+        similarity.refresh_embeddings(force=True)
+    else:
+        Similarity.objects.all().delete()
+    authored = Paper.objects.exclude(author_names="").order_by("pk")[:40]
+    for paper in authored:
+        for item in Paper.objects.similar_to(paper, 10):
+            assert not set(item.shared_terms) & name_words(paper, item), (paper.pk, item.pk)
+
+
+def test_the_similar_page_sorts_by_newest_and_refuses_other_sorts(client, fitted):
+    paper = Paper.objects.get(title=MLWQ)
+    response = client.get(f"/papers/{paper.pk}/similar/?sort=newest")
+    years = [int(p.text.split(" · ")[1]) for p in parse(response).find_all("p", class_="meta")]
+    assert len(years) == 20 and years == sorted(years, reverse=True)
+    assert client.get(f"/papers/{paper.pk}/similar/?sort=oldest").status_code == 400
+
+
+# A paper saved by a curator ---------------------------------------------------------------------
+
+
+def test_a_paper_added_in_the_admin_gets_similar_papers_at_once(admin_client, fitted):
+    mlwq = Paper.objects.get(title=MLWQ)
+    url = reverse("admin:papers_paper_add")
+    data = form_data(admin_client.get(url), "paper_form")
+    abstract = mlwq.abstract.replace("quantization", "quantisation", 1) + " Typed in by hand."
+    data.update(
+        title=["Multi-Level Weight Quantization, Typed In"],
+        abstract=[abstract],
+        venue=[str(mlwq.venue_id)],
+        _save=["Save"],
+    )
+    assert admin_client.post(url, data).status_code == 302
+    added = Paper.objects.get(title="Multi-Level Weight Quantization, Typed In")
+    row = Similarity.objects.get(paper_id=added.pk)
+    assert len(row.neighbours) == min(similarity.NEIGHBOURS, Paper.objects.count() - 1)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT projected FROM papers_similarity WHERE paper_id = %s", [added.pk])
+        assert cursor.fetchone() == (True,)
+    similar = Paper.objects.similar_to(added, 5)
+    assert similar[0].pk == mlwq.pk
+    assert [signal["signal"] for signal in similar[0].explanation] == ["text", "year", "venue"]
+    found = post_text(admin_client, {"text": abstract, "limit": 2}).json()["results"]
+    assert [item["id"] for item in found] == [added.pk, mlwq.pk]
