@@ -23,6 +23,7 @@ from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, 
 from .records import AuthorRecord, PaperRecord, ParsedFile, VenueRecord
 from .similarity import refresh_embeddings
 from .sources import collect_files, read_source
+from .tagging import tag_papers
 from .text import abstract_key, fold_whitespace, make_slug
 from .topic_rules import apply_topic_rules
 
@@ -215,6 +216,7 @@ class RecordWriter:
             refresh_topic_names(touched)
             refresh_author_names(touched)
             self.summary.rule_links = apply_topic_rules(paper_ids=touched)
+            tag_papers()
             refresh_lexemes()
 
     # Venues -------------------------------------------------------------
