@@ -24,8 +24,8 @@ and writes its links in one statement:
   probability.
 
 Model links never override a dump, rule or curator link and never re-add a topic a curator
-removed (RemovedTopic). With fewer than ``MIN_LABELLED`` labelled papers there is nothing to
-learn from: the model is not fitted and its links are left as they are.
+removed (RemovedTopic). A collection of fewer than ``MIN_PAPERS`` papers is too small to learn
+from: there the area topics' rules link like any other rule and the model makes no links.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ SUPERVISED_WEIGHT = 10.0
 SMOOTHING = 0.3
 MARGIN = 1.0
 MIN_DOCUMENTS = 3
-MIN_LABELLED = 200
+MIN_PAPERS = 1000
 TITLE_MARK = "^"
 
 MODEL = PaperTopic.Source.MODEL.value
@@ -143,13 +143,18 @@ class TaggingRun:
     def __str__(self) -> str:
         if not self.fitted:
             return (
-                f"topic model not fitted: {self.labelled} labelled papers of {self.papers} "
-                f"(at least {MIN_LABELLED} needed)"
+                f"topic model not fitted: {self.papers} papers (at least {MIN_PAPERS} needed), "
+                f"{self.removed} model links removed"
             )
         return (
             f"topic model fitted on {self.labelled} labelled papers of {self.papers}: "
             f"{self.model_links} model links ({self.added} added, {self.removed} removed)"
         )
+
+
+def areas_by_model() -> bool:
+    """True when the collection is large enough for the model to decide the area topics."""
+    return Paper.objects.count() >= MIN_PAPERS
 
 
 def held_out(anthology_id: str) -> bool:
@@ -304,30 +309,27 @@ def write_model_links(paper_ids: list[int], topic_ids: list[int], confidences: l
         return cursor.fetchone()
 
 
-def tag_papers(
-    min_labelled: int = MIN_LABELLED, training_file: Path | None = TRAINING_FILE
-) -> TaggingRun:
+def tag_papers(training_file: Path | None = TRAINING_FILE) -> TaggingRun:
     """Fit the area model on the collection and rewrite its links (see the module docstring)."""
-    run = TaggingRun()
+    run = TaggingRun(papers=Paper.objects.count())
     areas = list(Topic.objects.filter(slug__in=AREA_SLUGS).order_by("slug"))
-    run.papers = Paper.objects.count()
-    if not areas or not run.papers:
-        return run
-    ids, external_ids, matrix, vocabulary = collection_features()
-    tracks = read_tracks(training_file) if training_file and training_file.exists() else {}
-    labels, weights = training_labels(areas, ids, external_ids, matrix, vocabulary, tracks)
-    run.labelled = int((labels >= 0).sum())
-    if run.labelled < min_labelled:
-        return run
-    run.fitted = True
-    log_probability = fit_areas(matrix, labels, weights, len(areas) + 1)
-    rows, columns, confidences = choose_areas(log_probability, len(areas))
-    with transaction.atomic():
-        deleted, inserted = write_model_links(
+    chosen = ([], [], [])
+    if areas and areas_by_model():
+        ids, external_ids, matrix, vocabulary = collection_features()
+        tracks = read_tracks(training_file) if training_file and training_file.exists() else {}
+        labels, weights = training_labels(areas, ids, external_ids, matrix, vocabulary, tracks)
+        run.labelled = int((labels >= 0).sum())
+        run.fitted = len(set(labels[labels >= 0].tolist())) >= 2
+    if run.fitted:
+        log_probability = fit_areas(matrix, labels, weights, len(areas) + 1)
+        rows, columns, confidences = choose_areas(log_probability, len(areas))
+        chosen = (
             [ids[row] for row in rows],
             [areas[column].pk for column in columns],
             [round(float(value), 4) for value in confidences],
         )
+    with transaction.atomic():
+        deleted, inserted = write_model_links(*chosen)
         if deleted or inserted:
             refresh_topic_names(set(deleted) | set(inserted))
         run.added, run.removed = len(inserted), len(deleted)

@@ -56,6 +56,8 @@ class Command(BaseCommand):
         )
         self.stdout.write(f"  {'topic':<42} {'held out':>14} {'tuning':>14}")
         for out, tuned in zip(held, tuning, strict=True):
+            if not (out.papers or tuned.papers):
+                continue  # no labelled paper of its tracks in the collection
             self.stdout.write(
                 f"  {out.topic:<42} {out.recall:5.2f} / {out.precision:4.2f}"
                 f" {tuned.recall:8.2f} / {tuned.precision:4.2f}"
