@@ -52,7 +52,8 @@ class Venue(models.Model):
 
 class TopicManager(models.Manager):
     def get_by_natural_key(self, name):
-        return self.get(name=name)
+        # Ignoring case: a fixture's "LLM Safety" is the topic the dumps created as "llm safety".
+        return self.get(name__iexact=name)
 
 
 class Topic(models.Model):
@@ -223,10 +224,14 @@ class PaperTopic(models.Model):
         DUMP = "dump", "dump"
         RULE = "rule", "topic rule"
         CURATOR = "curator", "curator"
+        MODEL = "model", "topic model"
 
     paper = models.ForeignKey(Paper, on_delete=models.CASCADE, related_name="topic_links")
     topic = models.ForeignKey(Topic, on_delete=models.CASCADE, related_name="paper_links")
     source = models.CharField(max_length=10, choices=Source.choices, default=Source.DUMP)
+    confidence = models.FloatField(
+        null=True, blank=True, help_text="For a topic model's link: its probability (0 to 1)."
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["paper", "topic"], name="paper_topic_once")]

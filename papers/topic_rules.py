@@ -4,6 +4,10 @@ Each topic's rule is applied by one SQL statement over the whole collection (nev
 papers). A rule matches the paper's stored search vector restricted to its title (weight A) and
 abstract (weight C): topic and author names (weight B) are left out, so the topics a rule adds
 cannot make another rule match, and the result does not depend on the order the rules run in.
+The rules of the area topics (ACL's submission areas, papers/tagging.py: AREA_SLUGS) make no
+links in a collection large enough for the topic model (papers/tagging.py): a paper that
+mentions an area is not necessarily of that area, so the model decides those, trained on what
+their rules match. In a small collection they link like any other rule.
 
 Only links with source "rule" are replaced: a rule never touches a dump or curator link, and
 never adds a topic a curator removed from a paper (RemovedTopic).
@@ -18,6 +22,7 @@ from .denormalise import refresh_topic_names
 from .expressions import SEARCH_CONFIG
 from .models import PaperTopic, Topic
 from .tables import sql
+from .tagging import AREA_SLUGS, areas_by_model
 
 RULE = PaperTopic.Source.RULE.value
 
@@ -56,7 +61,7 @@ SELECT
     ARRAY(SELECT paper_id FROM inserted)
 """
 
-# A topic without a rule keeps no rule links (its rule was cleared).
+# A topic without a rule (or an area topic the model decides) keeps no rule links.
 _CLEAR_RULE_SQL = """
 DELETE FROM {paper_topic}
 WHERE topic_id = %(topic)s AND source = '{rule}'
@@ -114,9 +119,10 @@ def run_topic_rules(
     papers = None if paper_ids is None else sorted(set(paper_ids))
     run = RuleRun()
     changed: set[int] = set()
+    by_model = areas_by_model()
     with transaction.atomic(), connection.cursor() as cursor:
         for topic in topics:
-            rule = topic.rule.strip()
+            rule = "" if by_model and topic.slug in AREA_SLUGS else topic.rule.strip()
             result = TopicRuleResult(topic=topic.name)
             if rule:
                 cursor.execute(

@@ -19,6 +19,7 @@ from .load_guard import refused_copy_row
 from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
 from .record_merging import VENUE_FIELDS, merge_records, same_paper_possible
 from .records import AuthorRecord, LoadSummary, PaperRecord, ParsedFile, VenueRecord
+from .tagging import tag_papers
 from .text import abstract_key, fold_whitespace, make_slug, name_key
 from .topic_rules import apply_topic_rules
 from .validation import MAX_RELATED_TITLES
@@ -88,6 +89,7 @@ class RecordWriter:
             refresh_topic_names(touched)
             refresh_author_names(touched)
             self.summary.rule_links = apply_topic_rules(paper_ids=touched)
+            tag_papers()
             refresh_lexemes()
 
     # Venues -------------------------------------------------------------

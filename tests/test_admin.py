@@ -250,9 +250,9 @@ def test_public_pages_show_anonymous_visitors_no_admin_link(client, seeded):
 def test_every_admin_page_renders_with_the_seeds(staff, seeded):
     author = Author.objects.create(name="Ada Lovelace", slug="ada-lovelace")
     Authorship.objects.create(paper=Paper.objects.first(), author=author, position=1)
-    TopicRedirect.objects.create(old_slug="old-safety", topic=Topic.objects.get(name="llm safety"))
+    TopicRedirect.objects.create(old_slug="old-safety", topic=Topic.objects.get(name="LLM Safety"))
     RemovedTopic.objects.create(
-        paper=Paper.objects.get(title=LARF), topic=Topic.objects.get(name="reasoning")
+        paper=Paper.objects.get(title=LARF), topic=Topic.objects.get(name="Reasoning")
     )
     assert staff.get("/admin/").status_code == 200
     assert staff.get("/admin/papers/").status_code == 200
@@ -281,9 +281,9 @@ def test_paper_list_shows_its_columns_and_derived_titles(staff, seeded):
     assert TOKEN_REDUCTION in content
     assert "United States" in content
     for name in (
-        "information retrieval and text mining",
-        "language modeling",
-        "question answering",
+        "Information Retrieval and Text Mining",
+        "Language Modeling",
+        "Question Answering",
     ):
         assert name in content
     untitled = Paper.objects.get(abstract__startswith="For extremely weak-supervised")
@@ -326,7 +326,7 @@ def test_paper_filters(staff, seeded, query, expected):
 
 
 def test_paper_filter_by_topic(staff, seeded):
-    topic = Topic.objects.get(name="speech and audio")
+    topic = Topic.objects.get(name="Speech and Audio")
     response = staff.get(f"/admin/papers/paper/?topics__id__exact={topic.pk}")
     expected = set(topic.papers.values_list("pk", flat=True))
     assert len(expected) == 4
@@ -354,9 +354,9 @@ def test_admin_search_is_full_text_with_stemming(staff, seeded):
     response = staff.get("/admin/papers/paper/", {"q": "quantized"})
     found = set(changelist_pks(response))
     # "quantized" stems to quantiz: abstracts saying quantization or vector-quantized, and the
-    # papers tagged "compression and quantization" (topic names are searched too).
+    # papers tagged "Compression and Quantization" (topic names are searched too).
     in_text = Paper.objects.filter(abstract__iregex=r"quantiz").values_list("pk", flat=True)
-    tagged = Topic.objects.get(name="compression and quantization").papers.values_list(
+    tagged = Topic.objects.get(name="Compression and Quantization").papers.values_list(
         "pk", flat=True
     )
     assert found == set(in_text) | set(tagged)
@@ -414,12 +414,12 @@ def test_admin_search_finds_topics_a_curator_added(staff, seeded):
 
 def test_changing_a_paper_records_curated_fields_and_topic_sources(staff, seeded):
     paper = Paper.objects.get(title=LARF)
-    assert topics_of(paper) == {"llm fine-tuning": "dump", "llm safety": "dump"}
-    alignment = Topic.objects.get(name="alignment and preference learning")
+    assert topics_of(paper) == {"LLM Fine-Tuning": "dump", "LLM Safety": "dump"}
+    alignment = Topic.objects.get(name="Alignment and Preference Learning")
 
     def edit(data):
         data["country"] = ["Singapore"]
-        data[f"topic_links-{inline_row(data, 'topic_links', 'llm safety')}-DELETE"] = ["on"]
+        data[f"topic_links-{inline_row(data, 'topic_links', 'LLM Safety')}-DELETE"] = ["on"]
         index = int(data["topic_links-TOTAL_FORMS"][0]) - 1
         data[f"topic_links-{index}-topic"] = [str(alignment.pk)]
 
@@ -430,22 +430,22 @@ def test_changing_a_paper_records_curated_fields_and_topic_sources(staff, seeded
     assert paper.title == LARF
     assert paper.curated_fields == ["country", "topics"]
     assert topics_of(paper) == {
-        "llm fine-tuning": "dump",
-        "alignment and preference learning": "curator",
+        "LLM Fine-Tuning": "dump",
+        "Alignment and Preference Learning": "curator",
     }
     assert list(RemovedTopic.objects.values_list("paper_id", "topic__name")) == [
-        (paper.pk, "llm safety")
+        (paper.pk, "LLM Safety")
     ]
-    assert paper.topic_names == "alignment and preference learning, llm fine-tuning"
+    assert paper.topic_names == "Alignment and Preference Learning, LLM Fine-Tuning"
     assert links() ^ before == {
-        (paper.pk, "llm safety", "dump"),
-        (paper.pk, "alignment and preference learning", "curator"),
+        (paper.pk, "LLM Safety", "dump"),
+        (paper.pk, "Alignment and Preference Learning", "curator"),
     }
 
 
 def test_adding_back_a_removed_topic_clears_the_removal(staff, seeded):
     paper = Paper.objects.get(title=LARF)
-    safety = Topic.objects.get(name="llm safety")
+    safety = Topic.objects.get(name="LLM Safety")
     PaperTopic.objects.filter(paper=paper, topic=safety).delete()
     RemovedTopic.objects.create(paper=paper, topic=safety)
 
@@ -454,7 +454,7 @@ def test_adding_back_a_removed_topic_clears_the_removal(staff, seeded):
         data[f"topic_links-{index}-topic"] = [str(safety.pk)]
 
     post_change_form(staff, paper, add_safety)
-    assert topics_of(paper)["llm safety"] == "curator"
+    assert topics_of(paper)["LLM Safety"] == "curator"
     assert not RemovedTopic.objects.exists()
 
 
@@ -494,7 +494,7 @@ def test_topic_inline_uses_autocomplete(staff, seeded):
         "/admin/autocomplete/",
         {"term": "safe", "app_label": "papers", "model_name": "papertopic", "field_name": "topic"},
     )
-    assert [item["text"] for item in found.json()["results"]] == ["llm safety"]
+    assert [item["text"] for item in found.json()["results"]] == ["LLM Safety"]
 
 
 # Surviving reloads ------------------------------------------------------------------------
@@ -504,8 +504,8 @@ def test_curated_edits_survive_a_reload_of_every_dump(staff, seeded):
     untitled = untitled_acl_paper("Speculative decoding accelerates")
     lecture = Paper.objects.get(title=LARF)
     listed = Paper.objects.get(title=TOKEN_REDUCTION)
-    alignment = Topic.objects.get(name="alignment and preference learning")
-    speech = Topic.objects.get(name="speech and audio")
+    alignment = Topic.objects.get(name="Alignment and Preference Learning")
+    speech = Topic.objects.get(name="Speech and Audio")
     emnlp_2024 = Venue.objects.get(name="EMNLP 2024")
 
     def give_title_and_topic(data):
@@ -515,7 +515,7 @@ def test_curated_edits_survive_a_reload_of_every_dump(staff, seeded):
 
     def fix_lecture(data):
         data["country"] = ["Singapore"]
-        data[f"topic_links-{inline_row(data, 'topic_links', 'llm safety')}-DELETE"] = ["on"]
+        data[f"topic_links-{inline_row(data, 'topic_links', 'LLM Safety')}-DELETE"] = ["on"]
         index = int(data["topic_links-TOTAL_FORMS"][0]) - 1
         data[f"topic_links-{index}-topic"] = [str(alignment.pk)]
 
@@ -523,7 +523,7 @@ def test_curated_edits_survive_a_reload_of_every_dump(staff, seeded):
         data["country"] = [""]
         data["title"] = ["Token Reduction for State Space Models, Revisited"]
         data["venue"] = [str(Venue.objects.get(name="EMNLP 2025").pk)]
-        row = inline_row(data, "topic_links", "question answering")
+        row = inline_row(data, "topic_links", "Question Answering")
         data[f"topic_links-{row}-DELETE"] = ["on"]
 
     post_change_form(staff, untitled, give_title_and_topic)
@@ -539,15 +539,15 @@ def test_curated_edits_survive_a_reload_of_every_dump(staff, seeded):
     lecture.refresh_from_db()
     listed.refresh_from_db()
     assert untitled.title == "Speculative Sampling as Channel Simulation"
-    assert topics_of(untitled)["speech and audio"] == "curator"
+    assert topics_of(untitled)["Speech and Audio"] == "curator"
     assert lecture.country == "Singapore"
-    assert "llm safety" not in topics_of(lecture)  # the dump and the rule both want it back
-    assert topics_of(lecture)["alignment and preference learning"] == "curator"
+    assert "LLM Safety" not in topics_of(lecture)  # the dump and the rule both want it back
+    assert topics_of(lecture)["Alignment and Preference Learning"] == "curator"
     assert listed.country == ""
     assert listed.title == "Token Reduction for State Space Models, Revisited"
     assert listed.venue.name == "EMNLP 2025"
     assert listed.venue != emnlp_2024
-    assert "question answering" not in topics_of(listed)
+    assert "Question Answering" not in topics_of(listed)
     assert links() == edited
     assert untitled.curated_fields == ["title", "topics"]
     assert lecture.curated_fields == ["country", "topics"]
@@ -555,7 +555,7 @@ def test_curated_edits_survive_a_reload_of_every_dump(staff, seeded):
 
 
 def test_a_renamed_topic_keeps_its_papers_through_a_reload(staff, seeded):
-    topic = Topic.objects.get(name="speech and audio")
+    topic = Topic.objects.get(name="Speech and Audio")
     papers = set(topic.papers.values_list("pk", flat=True))
     url = reverse("admin:papers_topic_change", args=[topic.pk])
     data = form_data(staff.get(url), "topic_form")
@@ -570,24 +570,24 @@ def test_a_renamed_topic_keeps_its_papers_through_a_reload(staff, seeded):
     )
     call_command("load_papers", str(settings.FIXTURES_DIR), verbosity=0)
     assert set(topic.papers.values_list("pk", flat=True)) == papers
-    assert not Topic.objects.filter(name="speech and audio").exists()
+    assert not Topic.objects.filter(name="Speech and Audio").exists()
 
 
 def test_a_renamed_dump_topic_is_not_recreated_by_a_reload(staff, seeded):
-    topic = Topic.objects.get(name="question answering")
+    topic = Topic.objects.get(name="Question Answering")
     papers = set(topic.papers.values_list("pk", flat=True))
     url = reverse("admin:papers_topic_change", args=[topic.pk])
     data = form_data(staff.get(url), "topic_form")
     data.update(name=["open-domain question answering"], _save=["Save"])
     assert staff.post(url, data).status_code == 302
     call_command("load_papers", str(settings.FIXTURES_DIR), verbosity=0)
-    assert not Topic.objects.filter(name="question answering").exists()
+    assert not Topic.objects.filter(name="Question Answering").exists()
     assert set(topic.papers.values_list("pk", flat=True)) == papers
 
 
 def test_adding_a_paper_in_the_admin_curates_what_was_filled_in(staff, seeded):
     venue = Venue.objects.get(name="ACL 2025")
-    topic = Topic.objects.get(name="reasoning")
+    topic = Topic.objects.get(name="Reasoning")
     url = reverse("admin:papers_paper_add")
     data = form_data(staff.get(url), "paper_form")
     data.update(
@@ -601,8 +601,8 @@ def test_adding_a_paper_in_the_admin_curates_what_was_filled_in(staff, seeded):
     assert response.status_code == 302
     paper = Paper.objects.get(title="A Paper Typed In by Hand")
     assert paper.curated_fields == ["abstract", "title", "venue", "topics"]
-    assert topics_of(paper) == {"reasoning": "curator"}
-    assert paper.topic_names == "reasoning"
+    assert topics_of(paper) == {"Reasoning": "curator"}
+    assert paper.topic_names == "Reasoning"
     assert Paper.objects.count() == 80
     assert paper.abstract_key  # a dump bringing this abstract later merges into it
     # The same abstract again is refused: it is the same paper.
@@ -619,7 +619,7 @@ def test_adding_a_paper_in_the_admin_curates_what_was_filled_in(staff, seeded):
 def test_add_topic_action_asks_then_adds_exactly_that_topic(staff, seeded):
     larf = Paper.objects.get(title=LARF)
     mlwq = Paper.objects.get(title=MLWQ)
-    topic = Topic.objects.get(name="llm safety")
+    topic = Topic.objects.get(name="LLM Safety")
     page = run_action(staff, "paper", "add_topic", [larf, mlwq])
     assert page.status_code == 200
     assert b"Add a topic" in page.content
@@ -628,26 +628,26 @@ def test_add_topic_action_asks_then_adds_exactly_that_topic(staff, seeded):
     response = run_action(staff, "paper", "add_topic", [larf, mlwq], topic=topic.pk)
     assert response.status_code == 302
     # LARF had it from its dump (kept as it was); MLWQ gains a curator link.
-    assert links() - before == {(mlwq.pk, "llm safety", "curator")}
+    assert links() - before == {(mlwq.pk, "LLM Safety", "curator")}
     assert before - links() == set()
     mlwq.refresh_from_db()
     larf.refresh_from_db()
     assert mlwq.curated_fields == ["topics"]
     assert larf.curated_fields == []
-    assert "llm safety" in mlwq.topic_names
+    assert "LLM Safety" in mlwq.topic_names
 
 
 def test_add_topic_action_turns_a_rule_link_into_a_curator_link(staff, seeded):
     paper = Paper.objects.get(title=MLWQ)
-    topic = Topic.objects.get(name="efficient inference")
-    assert topics_of(paper)["efficient inference"] == "rule"
+    topic = Topic.objects.get(name="Efficient Inference")
+    assert topics_of(paper)["Efficient Inference"] == "rule"
     run_action(staff, "paper", "add_topic", [paper], topic=topic.pk)
-    assert topics_of(paper)["efficient inference"] == "curator"
+    assert topics_of(paper)["Efficient Inference"] == "curator"
 
 
 def test_add_topic_action_across_every_page_of_a_filtered_list(staff, seeded):
     venue = Venue.objects.get(name="EMNLP 2024")
-    topic = Topic.objects.get(name="reasoning")
+    topic = Topic.objects.get(name="Reasoning")
     url = reverse("admin:papers_paper_changelist") + f"?venue__id__exact={venue.pk}"
     first = Paper.objects.filter(venue=venue).order_by("pk").first()
     chosen = {"action": "add_topic", "index": "0", "select_across": "1"}
@@ -671,30 +671,31 @@ def test_remove_topic_action_removes_and_remembers(staff, seeded):
     assert page.status_code == 200
     offered = [name for _, name in page.context["form"].fields["topic"].choices][1:]
     assert offered == [
-        "compression and quantization",
-        "efficient inference",
-        "llm fine-tuning",
-        "llm safety",
+        "Compression and Quantization",
+        "Efficient Inference",
+        "Interpretability",
+        "LLM Fine-Tuning",
+        "LLM Safety",
     ]
-    topic = Topic.objects.get(name="llm fine-tuning")
+    topic = Topic.objects.get(name="LLM Fine-Tuning")
     before = links()
     response = run_action(staff, "paper", "remove_topic", [larf, mlwq], topic=topic.pk)
     assert response.status_code == 302
-    assert before - links() == {(larf.pk, "llm fine-tuning", "dump")}
+    assert before - links() == {(larf.pk, "LLM Fine-Tuning", "dump")}
     assert links() - before == set()
     assert list(RemovedTopic.objects.values_list("paper_id", "topic_id")) == [(larf.pk, topic.pk)]
     larf.refresh_from_db()
-    assert larf.topic_names == "llm safety"
+    assert larf.topic_names == "LLM Safety"
     call_command("load_papers", str(settings.FIXTURES_DIR), verbosity=0)
-    assert "llm fine-tuning" not in topics_of(larf)
+    assert "LLM Fine-Tuning" not in topics_of(larf)
 
 
 def test_removed_rule_topic_stays_removed_through_rule_runs(staff, seeded):
     paper = Paper.objects.get(title=MLWQ)
-    topic = Topic.objects.get(name="efficient inference")
+    topic = Topic.objects.get(name="Efficient Inference")
     run_action(staff, "paper", "remove_topic", [paper], topic=topic.pk)
     call_command("apply_topic_rules", verbosity=0)
-    assert "efficient inference" not in topics_of(paper)
+    assert "Efficient Inference" not in topics_of(paper)
 
 
 def test_merge_papers_moves_topics_links_and_curated_fields(staff, seeded):
@@ -726,7 +727,7 @@ def test_merge_papers_moves_topics_links_and_curated_fields(staff, seeded):
     assert list(survivor.authors.all()) == [author]
     assert topics_of(survivor) == {**duplicate_topics, **survivor_topics}
     assert {(p, t, s) for p, t, s in links() if p != survivor.pk} == bystanders
-    assert "efficient inference" in survivor.topic_names
+    assert "Efficient Inference" in survivor.topic_names
     assert survivor.author_names == "Ada Lovelace"
 
 
@@ -755,10 +756,12 @@ def test_apply_rules_action_on_papers_touches_only_those_papers(staff, seeded):
     response = run_action(staff, "paper", "apply_rules_to_papers", chosen)
     assert response.status_code == 302
     assert {(p, t) for p, t, s in links() if s == "rule"} == {
-        (chosen[0].pk, "compression and quantization"),
-        (chosen[0].pk, "efficient inference"),
-        (chosen[1].pk, "efficient inference"),
-        (chosen[1].pk, "machine learning theory and optimization"),
+        (chosen[0].pk, "Compression and Quantization"),
+        (chosen[0].pk, "Efficient Inference"),
+        (chosen[0].pk, "Interpretability"),
+        (chosen[1].pk, "Cognitive Modeling and Psycholinguistics"),
+        (chosen[1].pk, "Efficient Inference"),
+        (chosen[1].pk, "Machine Learning Theory and Optimization"),
     }
 
 
@@ -779,8 +782,8 @@ def test_action_pages_render(staff, seeded):
 
 
 def test_merge_topics_moves_papers_and_redirects_the_old_slug(staff, seeded, client):
-    safety = Topic.objects.get(name="llm safety")
-    alignment = Topic.objects.get(name="alignment and preference learning")
+    safety = Topic.objects.get(name="LLM Safety")
+    alignment = Topic.objects.get(name="Alignment and Preference Learning")
     safety_papers = set(safety.papers.values_list("pk", flat=True))
     alignment_papers = set(alignment.papers.values_list("pk", flat=True))
     other_links = {(p, t, s) for p, t, s in links() if t not in {safety.name, alignment.name}}
@@ -790,41 +793,41 @@ def test_merge_topics_moves_papers_and_redirects_the_old_slug(staff, seeded, cli
         staff, "topic", "merge_topics", [safety, alignment], survivor=alignment.pk
     )
     assert response.status_code == 302
-    assert not Topic.objects.filter(name="llm safety").exists()
+    assert not Topic.objects.filter(name="LLM Safety").exists()
     alignment.refresh_from_db()
     assert set(alignment.papers.values_list("pk", flat=True)) == safety_papers | alignment_papers
     assert alignment.rule == rule
     assert TopicRedirect.objects.get(old_slug="llm-safety").topic == alignment
     assert {(p, t, s) for p, t, s in links() if t != alignment.name} == other_links
     larf = Paper.objects.get(title=LARF)
-    assert topics_of(larf)["alignment and preference learning"] == "dump"
-    assert larf.topic_names == "alignment and preference learning, llm fine-tuning"
+    assert topics_of(larf)["Alignment and Preference Learning"] == "dump"
+    assert larf.topic_names == "Alignment and Preference Learning, LLM Fine-Tuning"
     # Re-running the joined rule keeps the merged papers.
     call_command("apply_topic_rules", verbosity=0)
     assert set(alignment.papers.values_list("pk", flat=True)) == safety_papers | alignment_papers
 
 
 def test_merged_topics_stay_merged_through_a_reload(staff, seeded):
-    safety = Topic.objects.get(name="llm safety")
-    alignment = Topic.objects.get(name="alignment and preference learning")
+    safety = Topic.objects.get(name="LLM Safety")
+    alignment = Topic.objects.get(name="Alignment and Preference Learning")
     run_action(staff, "topic", "merge_topics", [safety, alignment], survivor=alignment.pk)
     merged = links()
     call_command("load_papers", str(settings.FIXTURES_DIR), verbosity=0)
-    assert not Topic.objects.filter(name="llm safety").exists()
+    assert not Topic.objects.filter(name="LLM Safety").exists()
     assert links() == merged
 
 
 def test_apply_rules_action_on_topics_applies_only_those_rules(staff, seeded):
     PaperTopic.objects.filter(source="rule").delete()
-    speech = Topic.objects.get(name="speech and audio")
+    speech = Topic.objects.get(name="Speech and Audio")
     response = run_action(staff, "topic", "apply_rules", [speech])
     assert response.status_code == 302
-    assert {t for _, t, s in links() if s == "rule"} == {"speech and audio"}
+    assert {t for _, t, s in links() if s == "rule"} == {"Speech and Audio"}
     assert speech.papers.count() == 4
 
 
 def test_topic_rule_of_only_stop_words_is_refused(staff, seeded):
-    topic = Topic.objects.get(name="speech and audio")
+    topic = Topic.objects.get(name="Speech and Audio")
     url = reverse("admin:papers_topic_change", args=[topic.pk])
     data = form_data(staff.get(url), "topic_form")
     data.update(rule=["the and of"], _save=["Save"])
@@ -834,7 +837,7 @@ def test_topic_rule_of_only_stop_words_is_refused(staff, seeded):
 
 
 def test_topic_names_may_not_clash_ignoring_case(staff, seeded):
-    topic = Topic.objects.get(name="speech and audio")
+    topic = Topic.objects.get(name="Speech and Audio")
     url = reverse("admin:papers_topic_change", args=[topic.pk])
     data = form_data(staff.get(url), "topic_form")
     data.update(name=["LLM Safety"], _save=["Save"])
@@ -846,8 +849,8 @@ def test_topic_names_may_not_clash_ignoring_case(staff, seeded):
 def test_topic_list_shows_paper_counts(staff, seeded):
     response = staff.get("/admin/papers/topic/")
     counts = {topic.name: topic.paper_count for topic in response.context["cl"].result_list}
-    assert counts["llm safety"] == 6
-    assert counts["speech and audio"] == 4
+    assert counts["LLM Safety"] == 6
+    assert counts["Speech and Audio"] == 4
 
 
 # Venues -----------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils.text import slugify
 
 from papers.models import Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
 from papers.topic_rules import apply_topic_rules, rule_matches_nothing, run_topic_rules
@@ -21,6 +22,22 @@ DUMP_TOPICS = {
     "language modeling",
     "question answering",
 }
+AREA_NAMES = [
+    "Machine Translation",
+    "Information Extraction",
+    "Summarization",
+    "Dialogue and Interactive Systems",
+    "Question Answering",
+    "Sentiment Analysis and Argument Mining",
+    "Natural Language Generation",
+    "Speech and Audio",
+    "Syntax and Parsing",
+    "Semantics",
+    "Discourse and Pragmatics",
+    "Interpretability",
+    "Ethics in NLP",
+    "Vision-Language and Multimodality",
+]
 
 
 def load_topics():
@@ -53,7 +70,7 @@ def make_paper(venue, abstract, title=""):
 
 def test_the_fixture_is_keyed_by_name_without_primary_keys():
     items = json.loads(TOPICS_FIXTURE.read_text(encoding="utf-8"))
-    assert 20 <= len(items) <= 40
+    assert len(items) == 41
     names = [item["fields"]["name"] for item in items]
     assert len(set(names)) == len(names)
     for item in items:
@@ -61,7 +78,13 @@ def test_the_fixture_is_keyed_by_name_without_primary_keys():
         assert "pk" not in item
         assert set(item["fields"]) == {"name", "slug", "description", "rule"}
         assert item["fields"]["rule"] and item["fields"]["description"]
-    assert set(names) >= DUMP_TOPICS
+        assert item["fields"]["name"][0].isupper()
+    # The dumps' topics are the fixture's, under the same slugs, capitalised for readers.
+    by_slug = {item["fields"]["slug"]: item["fields"]["name"] for item in items}
+    assert {slugify(name): by_slug[slugify(name)].casefold() for name in DUMP_TOPICS} == {
+        slugify(name): name for name in DUMP_TOPICS
+    }
+    assert set(by_slug) >= {slugify(name) for name in AREA_NAMES}
 
 
 @pytest.mark.django_db
@@ -87,14 +110,24 @@ def test_loaddata_after_the_dumps_updates_their_topics_in_place():
     load_dumps()
     dump_topics = dict(Topic.objects.values_list("name", "pk"))
     assert set(dump_topics) == DUMP_TOPICS
-    dump_links = all_links()
-    load_topics()
+    dump_links = {(paper, name.casefold(), source) for paper, name, source in all_links()}
+    load_topics()  # finds the dumps' topics ignoring case, and capitalises their names
     assert {
-        name: pk for name, pk in Topic.objects.values_list("name", "pk") if name in DUMP_TOPICS
+        name.casefold(): pk
+        for name, pk in Topic.objects.values_list("name", "pk")
+        if name.casefold() in DUMP_TOPICS
     } == (dump_topics)
     assert Topic.objects.count() == len(json.loads(TOPICS_FIXTURE.read_text(encoding="utf-8")))
-    assert Topic.objects.get(name="llm safety").rule
-    assert all_links() == dump_links  # the links stay; rules run at the next load or command
+    assert Topic.objects.get(name="LLM Safety").rule
+    # The links stay (rules run at the next load or command); their topics are capitalised.
+    assert {(paper, name.casefold(), source) for paper, name, source in all_links()} == dump_links
+    assert {name for _, name, _ in all_links()} == {
+        "LLM Fine-Tuning",
+        "LLM Safety",
+        "Information Retrieval and Text Mining",
+        "Language Modeling",
+        "Question Answering",
+    }
 
 
 @pytest.mark.django_db
@@ -109,8 +142,12 @@ def test_the_rules_tag_the_seed_papers_precisely():
     per_topic = Counter(PaperTopic.objects.values_list("topic__name", flat=True))
     largest, count = per_topic.most_common(1)[0]
     assert count / total <= 0.5, largest
-    assert (largest, count) == ("llm fine-tuning", 12)
-    assert len(per_topic) == Topic.objects.count()  # every topic tags at least one seed paper
+    assert (largest, count) == ("Vision-Language and Multimodality", 14)
+    # Every topic but two ACL areas the seeds (recent LLM papers) do not touch tags a seed paper.
+    assert set(Topic.objects.exclude(name__in=per_topic).values_list("name", flat=True)) == {
+        "Ethics in NLP",
+        "Information Extraction",
+    }
 
 
 @pytest.mark.django_db
@@ -119,38 +156,57 @@ def test_the_rules_tag_the_seed_papers_precisely():
     [
         (
             "MLWQ: Efficient Small Language Model Deployment via Multi-Level Weight Quantization",
-            {"compression and quantization", "efficient inference"},
+            {"Compression and Quantization", "Efficient Inference", "Interpretability"},
         ),
         (
             "Layer-Aware Representation Filtering: Purifying Finetuning Data to Preserve LLM "
             "Safety Alignment",
-            {"llm fine-tuning", "llm safety"},
+            {"LLM Fine-Tuning", "LLM Safety"},
         ),
         (
             "Speculative decoding accelerates",
-            {"efficient inference", "machine learning theory and optimization"},
+            {
+                "Cognitive Modeling and Psycholinguistics",
+                "Efficient Inference",
+                "Machine Learning Theory and Optimization",
+            },
         ),
-        ("Semantic Role Labeling (SRL)", {"syntax, morphology and semantics"}),
+        ("Semantic Role Labeling (SRL)", {"Semantics", "Syntax and Parsing"}),
         (
             "As speech generation technology advances",
             {
-                "speech and audio",
-                "privacy and security",
-                "multilinguality and low-resource languages",
+                "Dialogue and Interactive Systems",
+                "Multilinguality and Low-Resource Languages",
+                "Privacy and Security",
+                "Semantics",
+                "Speech and Audio",
             },
         ),
-        ("Post-earnings volatility prediction", {"finance and legal nlp"}),
-        ("Direct Preference Optimization (DPO) is", {"alignment and preference learning"}),
-        ("Large Language Models (LLMs) are vulnerable to jailbreak", {"llm safety"}),
+        ("Post-earnings volatility prediction", {"Finance and Legal NLP"}),
+        (
+            "Direct Preference Optimization (DPO) is",
+            {"Alignment and Preference Learning", "Semantics"},
+        ),
+        (
+            "Large Language Models (LLMs) are vulnerable to jailbreak",
+            {"LLM Safety", "Privacy and Security"},
+        ),
         (
             "Retrieval-Augmented Generation (RAG) enhances",
             {
-                "information retrieval and text mining",
-                "privacy and security",
-                "retrieval-augmented generation",
+                "Information Retrieval and Text Mining",
+                "Privacy and Security",
+                "Retrieval-Augmented Generation",
             },
         ),
-        ("Image mass cytometry", {"clinical and biomedical nlp"}),
+        (
+            "Image mass cytometry",
+            {
+                "Clinical and Biomedical NLP",
+                "Code Generation and Software Engineering",
+                "Vision-Language and Multimodality",
+            },
+        ),
     ],
 )
 def test_sample_papers_get_the_topics_a_reader_would_give(title_or_abstract, expected):
@@ -319,10 +375,10 @@ def test_load_topics_creates_only_missing_topics_and_keeps_curators_edits():
     call_command("load_topics", verbosity=0)
     vocabulary = Topic.objects.count()
     assert vocabulary >= 20
-    speech = Topic.objects.get(name="speech and audio")
+    speech = Topic.objects.get(name="Speech and Audio")
     speech.name, speech.rule = "spoken language", '"speech recognition"'
     speech.save()
-    evaluation = Topic.objects.get(name="evaluation and benchmarking")
+    evaluation = Topic.objects.get(name="Evaluation and Benchmarking")
     TopicRedirect.objects.create(old_slug=evaluation.slug, topic=speech)
     evaluation.delete()
     out = io.StringIO()

@@ -1,0 +1,64 @@
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from papers.tagging import read_tracks
+from papers.topic_quality import agreement, coverage, topic_sizes
+
+
+class Command(BaseCommand):
+    help = (
+        "Report the quality of the topics on the loaded collection: the share of papers with a "
+        "topic, the largest topic's share and, given a CSV of track labels, each area topic's "
+        "recall and precision on the labels held out of training and on those trained on."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--tracks",
+            type=Path,
+            help="A CSV with anthology_id and track columns, e.g. ../shared/data/miniconf/tracks.csv.",
+        )
+
+    def handle(self, *args, tracks, verbosity, **options):
+        labels = self.read(tracks) if tracks else {}
+        papers, tagged = coverage()
+        if not papers:
+            raise CommandError("the collection has no papers: load some first")
+        sizes = topic_sizes()
+        self.stdout.write(f"papers: {papers}, with a topic: {tagged} ({tagged / papers:.1%})")
+        if sizes:
+            name, count = sizes[0]
+            self.stdout.write(f"largest topic: {name}, {count} papers ({count / papers:.1%})")
+        if verbosity >= 2:
+            for name, count in sizes:
+                self.stdout.write(f"  {name}: {count} ({count / papers:.1%})")
+        if labels:
+            self.write_agreement(labels)
+
+    def read(self, path: Path) -> dict[str, str]:
+        try:
+            labels = read_tracks(path)
+        except OSError as error:
+            raise CommandError(f"cannot read {path}: {error.strerror}") from None
+        except (KeyError, UnicodeDecodeError):
+            raise CommandError(
+                f"{path}: expected a CSV with anthology_id and track columns"
+            ) from None
+        return labels
+
+    def write_agreement(self, labels: dict[str, str]) -> None:
+        held, tuning = agreement(labels, held=True), agreement(labels, held=False)
+        self.stdout.write(
+            f"against {len(labels)} track labels "
+            f"({sum(a.papers for a in held)} held out, {sum(a.papers for a in tuning)} tuning, "
+            "papers of tracks without a topic not counted): recall / precision"
+        )
+        self.stdout.write(f"  {'topic':<42} {'held out':>14} {'tuning':>14}")
+        for out, tuned in zip(held, tuning, strict=True):
+            if not (out.papers or tuned.papers):
+                continue  # no labelled paper of its tracks in the collection
+            self.stdout.write(
+                f"  {out.topic:<42} {out.recall:5.2f} / {out.precision:4.2f}"
+                f" {tuned.recall:8.2f} / {tuned.precision:4.2f}"
+            )

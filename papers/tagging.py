@@ -1,0 +1,337 @@
+"""The topic model: which of ACL's submission areas a paper belongs to, fitted on the collection.
+
+The area topics (``AREA_TRACKS``: Machine Translation, Information Extraction, Summarization …)
+are the main subject of a paper, so they are decided by one multi-class model over the areas
+plus "none of them", not by a word anywhere in an abstract: a paper that evaluates on question
+answering is not a question answering paper. Their rules make no links (papers/topic_rules.py):
+they are this model's weak supervision, and its links are theirs.
+
+``tag_papers()`` (called by the loader after the rules) fits the model on the whole collection
+and writes its links in one statement:
+
+- Features: the distinct lexemes of each paper's title and of its title and abstract, read from
+  the stored search vectors (the search configuration's stems, stop words left out), the title's
+  marked apart so that a word in the title weighs more; words in fewer than ``MIN_DOCUMENTS``
+  papers or in more than half are dropped.
+- Labels: the track labels of ``fixtures/topic_training.csv`` (ACL 2020, the part kept for
+  training) and the curator and dump links to area topics, weighted ``SUPERVISED_WEIGHT``; then
+  weak labels from the area topics' rules over title and abstract, approximated on the lexemes
+  (a phrase matches when all its words occur, a ``-term`` excludes): a paper matched by exactly
+  one area's rule is labelled that area, a paper matched by none "none".
+- Model: multinomial naive Bayes (fitted in one sparse product, so refitting at every load is
+  cheap). A paper gets its most probable area, and any other area within ``MARGIN`` (natural
+  log) of it, unless "none" is the most probable; the link's confidence is the area's
+  probability.
+
+Model links never override a dump, rule or curator link and never re-add a topic a curator
+removed (RemovedTopic). A collection of fewer than ``MIN_PAPERS`` papers is too small to learn
+from: there the area topics' rules link like any other rule and the model makes no links.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection, transaction
+
+from .denormalise import refresh_topic_names
+from .expressions import SEARCH_CONFIG
+from .models import Paper, PaperTopic, Topic
+from .tables import sql
+
+# ACL 2020's submission tracks and the slug of the topic that is each one's counterpart.
+AREA_TRACKS = {
+    "Machine Translation and Multilinguality": "machine-translation",
+    "Information Extraction": "information-extraction",
+    "Summarization": "summarization",
+    "Dialogue and Interactive Systems": "dialogue-and-interactive-systems",
+    "Question Answering": "question-answering",
+    "Sentiment Analysis, Stylistic Analysis, and Argument Mining": (
+        "sentiment-analysis-and-argument-mining"
+    ),
+    "Language Generation": "natural-language-generation",
+    "Speech and Multimodality": "speech-and-audio",
+    "Syntax: Tagging, Chunking, and Parsing": "syntax-and-parsing",
+    "Semantics: Sentence-level Semantics, Textual Inference and Other areas": "semantics",
+    "Semantics: Lexical Semantics": "semantics",
+    "Phonology, Morphology and Word Segmentation": "morphology-and-phonology",
+    "Discourse and Pragmatics": "discourse-and-pragmatics",
+    "Resources and Evaluation": "datasets-and-annotation",
+    "Interpretability and Analysis of Models for NLP": "interpretability",
+    "Ethics and NLP": "ethics-in-nlp",
+    "Language Grounding to Vision, Robotics and Beyond": "vision-language-and-multimodality",
+    "Computational Social Science and Social Media": "computational-social-science-and-culture",
+    "Information Retrieval and Text Mining": "information-retrieval-and-text-mining",
+    "Linguistic Theories, Cognitive Modeling and Psycholinguistics": (
+        "cognitive-modeling-and-psycholinguistics"
+    ),
+}
+AREA_SLUGS = frozenset(AREA_TRACKS.values())
+
+TRAINING_FILE = Path(settings.FIXTURES_DIR) / "topic_training.csv"
+HELD_OUT_TENTHS = 3
+SUPERVISED_WEIGHT = 10.0
+SMOOTHING = 0.3
+MARGIN = 1.0
+MIN_DOCUMENTS = 3
+MIN_PAPERS = 1000
+TITLE_MARK = "^"
+
+MODEL = PaperTopic.Source.MODEL.value
+
+_FEATURES_SQL = """
+SELECT p.id, p.external_id,
+       COALESCE('{mark}' || array_to_string(
+           tsvector_to_array(ts_filter(p.search_vector, '{{a}}')), ' {mark}'), '')
+       || ' ' || array_to_string(tsvector_to_array(ts_filter(p.search_vector, '{{a,c}}')), ' ')
+FROM {paper} p
+ORDER BY p.id
+"""
+
+_TERM_LEXEMES_SQL = (
+    "SELECT term, tsvector_to_array(to_tsvector('{config}', term)) FROM unnest(%s::text[]) term"
+)
+
+# One statement: the chosen links (minus curator removals) upserted as model links — an existing
+# dump, rule or curator link wins — and the model links no longer chosen deleted.
+_WRITE_LINKS_SQL = """
+WITH chosen AS (
+    SELECT c.paper_id, c.topic_id, c.confidence
+    FROM unnest(%(papers)s::bigint[], %(topics)s::bigint[], %(confidences)s::float8[])
+         AS c(paper_id, topic_id, confidence)
+    WHERE NOT EXISTS (
+        SELECT 1 FROM {removed_topic} r WHERE r.paper_id = c.paper_id AND r.topic_id = c.topic_id
+    )
+),
+deleted AS (
+    DELETE FROM {paper_topic} pt
+    WHERE pt.source = '{model}'
+      AND NOT EXISTS (
+          SELECT 1 FROM chosen c WHERE c.paper_id = pt.paper_id AND c.topic_id = pt.topic_id
+      )
+    RETURNING pt.paper_id
+),
+upserted AS (
+    INSERT INTO {paper_topic} AS pt (paper_id, topic_id, source, confidence)
+    SELECT paper_id, topic_id, '{model}', confidence FROM chosen
+    ON CONFLICT (paper_id, topic_id) DO UPDATE SET confidence = EXCLUDED.confidence
+    WHERE pt.source = '{model}' AND pt.confidence IS DISTINCT FROM EXCLUDED.confidence
+    RETURNING pt.paper_id, xmax = 0 AS inserted
+)
+SELECT ARRAY(SELECT paper_id FROM deleted), ARRAY(SELECT paper_id FROM upserted WHERE inserted)
+"""
+
+_RULE_TERM = re.compile(r'(-?)"([^"]*)"|(-?)(\S+)')
+
+
+@dataclass
+class TaggingRun:
+    """What a run of the topic model did."""
+
+    papers: int = 0
+    labelled: int = 0
+    fitted: bool = False
+    model_links: int = 0
+    added: int = 0
+    removed: int = 0
+
+    def __str__(self) -> str:
+        if not self.fitted:
+            return (
+                f"topic model not fitted: {self.papers} papers (at least {MIN_PAPERS} needed), "
+                f"{self.removed} model links removed"
+            )
+        return (
+            f"topic model fitted on {self.labelled} labelled papers of {self.papers}: "
+            f"{self.model_links} model links ({self.added} added, {self.removed} removed)"
+        )
+
+
+def areas_by_model() -> bool:
+    """True when the collection is large enough for the model to decide the area topics."""
+    return Paper.objects.count() >= MIN_PAPERS
+
+
+def held_out(anthology_id: str) -> bool:
+    """True for the papers whose track labels are kept out of training (a fixed 30%)."""
+    digest = int(hashlib.sha1(anthology_id.encode("utf-8")).hexdigest(), 16)
+    return digest % 10 < HELD_OUT_TENTHS
+
+
+def read_tracks(path: Path) -> dict[str, str]:
+    """Anthology ID -> track, from a CSV with those columns (lines starting with # skipped)."""
+    with open(path, encoding="utf-8", newline="") as handle:
+        rows = csv.DictReader(line for line in handle if not line.startswith("#"))
+        return {row["anthology_id"]: row["track"] for row in rows}
+
+
+def _rule_terms(rule: str) -> list[tuple[bool, str]]:
+    """(excluded, text) for each term of a websearch rule; "or" joins them."""
+    terms = []
+    for match in _RULE_TERM.finditer(rule):
+        excluded, text = (match[1], match[2]) if match[2] is not None else (match[3], match[4])
+        if text.lower() != "or" and text:
+            terms.append((bool(excluded), text))
+    return terms
+
+
+def _term_lexemes(texts: set[str]) -> dict[str, list[str]]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql(_TERM_LEXEMES_SQL, config=SEARCH_CONFIG), [sorted(texts)])
+        return dict(cursor.fetchall())
+
+
+def rule_matches(matrix, vocabulary: dict[str, int], rules: list[str]):
+    """A papers × rules boolean array: each rule approximated on the lexeme matrix."""
+    import numpy as np
+
+    parsed = [_rule_terms(rule) for rule in rules]
+    lexemes = _term_lexemes({text for terms in parsed for _, text in terms})
+    matrix = matrix.tocsc()
+    matches = np.zeros((matrix.shape[0], len(rules)), dtype=bool)
+    for column, terms in enumerate(parsed):
+        wanted = np.zeros(matrix.shape[0], dtype=bool)
+        excluded = np.zeros(matrix.shape[0], dtype=bool)
+        for is_excluded, text in terms:
+            columns = [vocabulary.get(lexeme) for lexeme in lexemes.get(text) or []]
+            if not columns or None in columns:
+                continue  # a word too rare or too common to be a feature
+            present = np.asarray((matrix[:, columns] > 0).sum(axis=1)).ravel() == len(columns)
+            if is_excluded:
+                excluded |= present
+            else:
+                wanted |= present
+        matches[:, column] = wanted & ~excluded
+    return matches
+
+
+def collection_features():
+    """Paper ids, external ids, the binary papers × lexemes matrix and its vocabulary."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql(_FEATURES_SQL, mark=TITLE_MARK))
+        rows = cursor.fetchall()
+    matrix, vocabulary = lexeme_matrix([row[2] for row in rows])
+    return [row[0] for row in rows], [row[1] for row in rows], matrix, vocabulary
+
+
+def lexeme_matrix(documents: list[str]):
+    """The binary documents × words matrix of space-separated distinct words, and its vocabulary:
+    words in at least MIN_DOCUMENTS documents and at most half of them (when there are enough)."""
+    import numpy as np
+    from scipy import sparse
+
+    words: dict[str, int] = {}
+    columns, lengths = [], []
+    for document in documents:
+        tokens = document.split()
+        lengths.append(len(tokens))
+        columns.extend(words.setdefault(token, len(words)) for token in tokens)
+    columns = np.asarray(columns, dtype=np.int64)
+    frequency = np.bincount(columns, minlength=len(words))
+    keep = frequency >= min(MIN_DOCUMENTS, len(documents))
+    if len(documents) >= 2 * MIN_DOCUMENTS:
+        keep &= frequency <= len(documents) / 2
+    renumber = np.cumsum(keep) - 1
+    kept = keep[columns]
+    rows = np.repeat(np.arange(len(documents)), lengths)[kept]
+    matrix = sparse.csr_matrix(
+        (np.ones(len(rows), dtype=np.float32), (rows, renumber[columns[kept]])),
+        shape=(len(documents), int(keep.sum())),
+    )
+    vocabulary = {word: int(renumber[index]) for word, index in words.items() if keep[index]}
+    return matrix, vocabulary
+
+
+def training_labels(areas: list[Topic], ids, external_ids, matrix, vocabulary, tracks):
+    """Each paper's class (an index into areas, len(areas) for "none", -1 unlabelled) and weight."""
+    import numpy as np
+
+    none = len(areas)
+    index = {topic.slug: number for number, topic in enumerate(areas)}
+    weak = rule_matches(matrix, vocabulary, [topic.rule for topic in areas])
+    matched = weak.sum(axis=1)
+    labels = np.full(len(ids), -1)
+    labels[matched == 1] = weak[matched == 1].argmax(axis=1)
+    labels[matched == 0] = none
+    weights = np.ones(len(ids))
+    row_of_external = {external: row for row, external in enumerate(external_ids) if external}
+    for anthology_id, track in tracks.items():
+        row = row_of_external.get(anthology_id)
+        if row is not None:
+            labels[row] = index.get(AREA_TRACKS.get(track, ""), none)
+            weights[row] = SUPERVISED_WEIGHT
+    row_of_id = {paper_id: row for row, paper_id in enumerate(ids)}
+    given = PaperTopic.objects.filter(
+        topic__in=areas, source__in=[PaperTopic.Source.CURATOR, PaperTopic.Source.DUMP]
+    ).values_list("paper_id", "topic__slug")
+    for paper_id, slug in given.order_by("paper_id", "topic__slug"):
+        labels[row_of_id[paper_id]] = index[slug]
+        weights[row_of_id[paper_id]] = SUPERVISED_WEIGHT
+    return labels, weights
+
+
+def fit_areas(matrix, labels, weights, classes: int):
+    """Papers × classes log-probabilities of a naive Bayes model fitted on the labelled papers."""
+    import numpy as np
+    from sklearn.naive_bayes import MultinomialNB
+
+    known = labels >= 0
+    model = MultinomialNB(alpha=SMOOTHING)
+    model.fit(matrix[known], labels[known], sample_weight=weights[known])
+    log_probability = np.full((matrix.shape[0], classes), -np.inf)
+    log_probability[:, model.classes_] = model.predict_log_proba(matrix)
+    return log_probability
+
+
+def choose_areas(log_probability, none: int):
+    """(rows, areas, confidences): each paper's best class and those within MARGIN of it."""
+    import numpy as np
+
+    best = log_probability.max(axis=1, keepdims=True)
+    chosen = log_probability >= best - MARGIN
+    chosen[:, none] = False
+    rows, columns = np.nonzero(chosen)
+    return rows, columns, np.exp(log_probability[rows, columns])
+
+
+def write_model_links(paper_ids: list[int], topic_ids: list[int], confidences: list[float]):
+    """Replace the model links with these; returns (paper ids deleted, paper ids inserted)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            sql(_WRITE_LINKS_SQL, model=MODEL),
+            {"papers": paper_ids, "topics": topic_ids, "confidences": confidences},
+        )
+        return cursor.fetchone()
+
+
+def tag_papers(training_file: Path | None = TRAINING_FILE) -> TaggingRun:
+    """Fit the area model on the collection and rewrite its links (see the module docstring)."""
+    run = TaggingRun(papers=Paper.objects.count())
+    areas = list(Topic.objects.filter(slug__in=AREA_SLUGS).order_by("slug"))
+    chosen = ([], [], [])
+    if areas and areas_by_model():
+        ids, external_ids, matrix, vocabulary = collection_features()
+        tracks = read_tracks(training_file) if training_file and training_file.exists() else {}
+        labels, weights = training_labels(areas, ids, external_ids, matrix, vocabulary, tracks)
+        run.labelled = int((labels >= 0).sum())
+        run.fitted = len(set(labels[labels >= 0].tolist())) >= 2
+    if run.fitted:
+        log_probability = fit_areas(matrix, labels, weights, len(areas) + 1)
+        rows, columns, confidences = choose_areas(log_probability, len(areas))
+        chosen = (
+            [ids[row] for row in rows],
+            [areas[column].pk for column in columns],
+            [round(float(value), 4) for value in confidences],
+        )
+    with transaction.atomic():
+        deleted, inserted = write_model_links(*chosen)
+        if deleted or inserted:
+            refresh_topic_names(set(deleted) | set(inserted))
+        run.added, run.removed = len(inserted), len(deleted)
+        run.model_links = PaperTopic.objects.filter(source=MODEL).count()
+    return run
