@@ -18,7 +18,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "settings")
 import django
 django.setup()
 from papers.anthology import parse_anthology
-from papers.dumps import Block, is_event_prose, is_markup, list_header_venue, parse_dump, venue_in_line
+from papers.dump_blocks import Block, is_event_prose, is_markup, venue_in_line
+from papers.dumps import list_header_venue, parse_dump
 from papers.records import DumpError
 from papers.rendering import render_abstract
 from papers.text import derive_title, websearch_text
