@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 _BIB_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}"}
+_VOLUME = re.compile(r"(.+?),?\s+Volume\s+([0-9]+)")
 _PAGE_SPLIT = re.compile(r"\s*(?:-+|–|—)\s*")
 
 
@@ -23,6 +24,14 @@ def is_journal(venue) -> bool:
 
 def container_title(venue) -> str:
     return venue.booktitle or venue.full_name or venue.name
+
+
+def journal_volume(venue) -> tuple[str, str]:
+    """(journal, volume) of a journal venue: the Anthology's booktitle "Transactions of the
+    Association for Computational Linguistics, Volume 12" names both."""
+    title = container_title(venue)
+    match = _VOLUME.fullmatch(title)
+    return (match.group(1), match.group(2)) if match else (title, "")
 
 
 def page_range(pages: str) -> tuple[str, str]:
@@ -80,7 +89,13 @@ def bibtex(paper, authors: list[str]) -> str:
     fields = [("title", "{" + bib_escape(paper.display_title) + "}")]
     if authors:
         fields.append(("author", " and ".join(bib_escape(name) for name in authors)))
-    fields.append(("journal" if journal else "booktitle", bib_escape(container_title(venue))))
+    if journal:
+        name, volume = journal_volume(venue)
+        fields.append(("journal", bib_escape(name)))
+        if volume:
+            fields.append(("volume", volume))
+    else:
+        fields.append(("booktitle", bib_escape(container_title(venue))))
     if venue.year:
         fields.append(("year", str(venue.year)))
     if venue.month:
@@ -115,7 +130,13 @@ def ris(paper, authors: list[str]) -> str:
     for name in named(authors):
         family, given = split_name(name)
         lines.append(("AU", f"{family}, {given}" if given else family))
-    lines.append(("JO" if journal else "T2", container_title(venue)))
+    if journal:
+        name, volume = journal_volume(venue)
+        lines.append(("JO", name))
+        if volume:
+            lines.append(("VL", volume))
+    else:
+        lines.append(("T2", container_title(venue)))
     if venue.year:
         lines.append(("PY", venue.year))
     if venue.location and not journal:
@@ -152,8 +173,12 @@ def csl(paper, authors: list[str]) -> dict:
             {"family": family, "given": given} if given else {"literal": family}
             for family, given in names
         ]
-    item["container-title"] = container_title(venue)
-    if not journal:
+    if journal:
+        item["container-title"], volume = journal_volume(venue)
+        if volume:
+            item["volume"] = volume
+    else:
+        item["container-title"] = container_title(venue)
         item["event-title"] = venue.full_name or venue.name
         if venue.location:
             item["event-place"] = venue.location

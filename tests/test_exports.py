@@ -1,6 +1,7 @@
 """Exports of any list as BibTeX, RIS and CSL-JSON, read back with real parsers."""
 
 import json
+from types import SimpleNamespace
 
 import bibtexparser
 import jsonschema
@@ -8,7 +9,7 @@ import pytest
 import rispy
 
 from papers import downloads
-from papers.citations import page_range, split_name
+from papers.citations import journal_volume, page_range, split_name
 from tests.factories import finish, make_paper, make_venue
 
 # The part of the CSL-JSON schema (citation-style-language/schema, csl-data.json) that the
@@ -33,6 +34,7 @@ CSL_SCHEMA = {
             "title": {"type": "string"},
             "author": {"type": "array", "items": CSL_NAME},
             "container-title": {"type": "string"},
+            "volume": {"type": ["string", "number"]},
             "event-title": {"type": "string"},
             "event-place": {"type": "string"},
             "issued": {
@@ -58,7 +60,12 @@ CSL_SCHEMA = {
 @pytest.fixture
 def cited(corpus):
     """The corpus plus a TACL article and a proceedings paper with pages, DOI and URL."""
-    tacl = make_venue("TACL 2024", 2024, full_name="Transactions of the ACL")
+    tacl = make_venue(
+        "TACL 2024",
+        2024,
+        full_name="Transactions of the ACL",
+        booktitle="Transactions of the ACL, Volume 12",
+    )
     acl = make_venue("ACL 2025", 2025)
     acl.booktitle = "Proceedings of the 63rd Annual Meeting of the ACL"
     acl.save()
@@ -125,6 +132,7 @@ def test_bibtex_round_trip(client, cited):
         "title": "{What Attention Heads Do}",
         "author": "Grace Hopper and Edsger W. Dijkstra",
         "journal": "Transactions of the ACL",
+        "volume": "12",
         "year": "2024",
         "pages": "12--34",
         "doi": "10.1162/tacl_a_00001",
@@ -147,6 +155,7 @@ def test_ris_round_trip(client, cited):
         "title": "What Attention Heads Do",
         "authors": ["Hopper, Grace", "Dijkstra, Edsger W."],
         "journal_name": "Transactions of the ACL",
+        "volume": "12",
         "year": "2024",
         "start_page": "12",
         "end_page": "34",
@@ -201,6 +210,7 @@ def test_csljson_round_trip(client, cited):
                 {"family": "Dijkstra", "given": "Edsger W."},
             ],
             "container-title": "Transactions of the ACL",
+            "volume": "12",
             "issued": {"date-parts": [[2024]]},
             "page": "12-34",
             "page-first": "12",
@@ -330,3 +340,15 @@ def test_page_ranges_and_names():
     assert page_range("") == ("", "")
     assert split_name("Edsger W. Dijkstra") == ("Dijkstra", "Edsger W.")
     assert split_name("Plato") == ("Plato", "")
+
+
+def test_journal_volume_from_the_booktitle():
+    def venue(booktitle, full_name=""):
+        return SimpleNamespace(booktitle=booktitle, full_name=full_name, name="TACL 2024")
+
+    assert journal_volume(venue("Transactions of the ACL, Volume 12")) == (
+        "Transactions of the ACL",
+        "12",
+    )
+    assert journal_volume(venue("", "Transactions of the ACL")) == ("Transactions of the ACL", "")
+    assert journal_volume(venue("Volume 3")) == ("Volume 3", "")
