@@ -21,35 +21,13 @@ SAMPLE_EVERY = 16
 DISPLAY_KEY_LENGTH = 200
 
 
-# A hyphenated compound ("few-shot"), or any other word or character (replaced by a space).
-_COMPOUND = r"(\w+(?:-\w+)+)|\w+|\W"
-
-
-def joined_compounds(column: str) -> Func:
-    """The column's hyphenated compounds written joined ("few-shot" → "fewshot"), nothing else:
-    indexed beside the text so "fewshot", "few-shot" and "few shot" all find it."""
-    text = models.TextField()
-    compounds = Func(
-        F(column),
-        Value(_COMPOUND),
-        Value(r" \1 "),
-        Value("g"),
-        function="regexp_replace",
-        output_field=text,
-    )
-    return Func(compounds, Value("-"), Value(""), function="replace", output_field=text)
-
-
 def weighted_search_vector() -> SearchVector:
-    """Title (A), topic and author names (B), abstract (C), each field's hyphenated compounds
-    also joined: the stored Paper.search_vector."""
+    """Title (A), topic and author names (B), abstract (C): the stored Paper.search_vector."""
     return (
         SearchVector("title", config=SEARCH_CONFIG, weight="A")
-        + SearchVector(joined_compounds("title"), config=SEARCH_CONFIG, weight="A")
         + SearchVector("topic_names", config=SEARCH_CONFIG, weight="B")
         + SearchVector("author_names", config=SEARCH_CONFIG, weight="B")
         + SearchVector("abstract", config=SEARCH_CONFIG, weight="C")
-        + SearchVector(joined_compounds("abstract"), config=SEARCH_CONFIG, weight="C")
     )
 
 
