@@ -1,4 +1,5 @@
-# make run: set everything up and serve the site; make test: the same set-up, then the suite.
+# make run: set everything up and serve the site; make test: the test tools, the embedded
+# database when DATABASE_URL is unset, then the suite (it makes its own test database).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -10,13 +11,22 @@ MANAGE := $(BIN)/python manage.py
 -include .env
 export
 
-.PHONY: install run test setup prepare db stop-db lint format bench soak superuser
+.PHONY: install install-dev run test setup prepare db stop-db lint format bench soak superuser
 
+# install: what the site needs (requirements.txt); install-dev adds the test, lint and bench
+# tools (requirements-dev.txt) for the targets that use them.
 install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
 
-$(VENV)/.installed: requirements.txt requirements-dev.txt
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: requirements.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
@@ -45,27 +55,28 @@ run: install .env
 	echo "Serving on http://$(HOST):$(PORT)/ (Ctrl-C stops)" && \
 	DJANGO_HTTPS=0 $(BIN)/gunicorn --config gunicorn.conf.py --bind $(HOST):$(PORT) wsgi:application
 
-test: setup
+# The suite needs no development data: pytest-django creates and fills its own test database.
+test: install-dev .env db
 	DJANGO_HTTPS=0 $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 stop-db:
 	@if [ -x $(BIN)/python ]; then $(BIN)/python site/database.py stop; else echo "no venv: nothing to stop"; fi
 
-lint: install
+lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-format: install
+format: install-dev
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
 superuser: setup
 	$(MANAGE) createsuperuser
 
-bench: setup
+bench: install-dev setup
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 # Load and fault run (bench/soak.py): its own embedded PostgreSQL and gunicorn; 64 clients for
 # 60 s, then the same load while PostgreSQL is stopped and started. SOAK_ARGS="--duration 20".
-soak: install .env
+soak: install-dev .env
 	$(BIN)/python bench/soak.py $(SOAK_ARGS)

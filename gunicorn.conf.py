@@ -12,3 +12,5 @@ graceful_timeout = 10
 keepalive = 5
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
 errorlog = "-"
+# No control socket (gunicornc): by default gunicorn 25+ writes one into $HOME/.gunicorn/.
+control_socket_disable = True

@@ -13,8 +13,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "site"))
 
 def main():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "settings")
+    # Commands (loads, exports, migrations) may run long; the timeout is for web requests.
+    os.environ.setdefault("DJANGO_STATEMENT_TIMEOUT_MS", "0")
     from django.core.management import execute_from_command_line
 
+    from database import start_embedded_database
+
+    # Without DATABASE_URL every command runs on the embedded server: start it first.
+    start_embedded_database()
     execute_from_command_line(sys.argv)
 
 

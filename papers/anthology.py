@@ -4,11 +4,8 @@ Pure: no Django, no database. One Anthology file is a ``<collection id="2024.emn
 ``<volume>`` elements; each volume has a ``<meta>`` (booktitle, address, month, year, venue
 tags), an optional ``<frontmatter>`` (not a paper) and its ``<paper>`` elements.
 
-- Each volume becomes a :class:`VenueRecord` named from its metadata: the main volume of a
-  conference "EMNLP 2024" (a joint event named so in its booktitle, "LREC-COLING 2024"); the
-  other volumes "ACL 2024 (Demos)", "NAACL 2024 (Short Papers)", "ACL 2024 (SRW)",
-  "EMNLP 2024 (Industry Track)", "ACL 2024 (Tutorials)", "Findings of ACL 2024", each with
-  ``parent`` = the main conference's name; journal volumes "TACL 2023" (no parent).
+- Each volume becomes a :class:`VenueRecord` named from its metadata
+  (papers/anthology_metadata.py).
 - Each ``<paper>`` becomes a :class:`PaperRecord` whose ``external_id`` is the Anthology ID
   ("2024.emnlp-main.3"): title and abstract flattened to their text (``<fixed-case>``,
   ``<tex-math>``, ``<i>``, ``<url>`` … kept as text), authors in order, pages, DOI, URL,
@@ -32,13 +29,10 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser, ParseError
 from defusedxml.ElementTree import iterparse as defused_iterparse
 
+from .anthology_metadata import anthology_id, element_text, make_venue, paragraph_text
 from .records import AuthorRecord, Decision, DumpError, PaperRecord, ParsedFile, VenueRecord
 
 ANTHOLOGY_URL = "https://aclanthology.org/"
-
-# A new-style collection ID ("2024.emnlp"); old ones look like "P19" or "W18".
-_NEW_STYLE_ID = re.compile(r"^\d{4}\.[a-z0-9]+$", re.IGNORECASE)
-_OLD_STYLE_ID = re.compile(r"^[A-Z]\d{2}$")
 
 # What comes before the root element: a BOM, the XML declaration, comments, a DOCTYPE.
 _PROLOG = re.compile(
@@ -47,40 +41,6 @@ _PROLOG = re.compile(
 )
 _ROOT = re.compile(rb"^<collection\b[^>]*?\bid\s*=\s*[\"']")
 _DOCTYPE_COLLECTION = re.compile(rb"^<!DOCTYPE\s+collection\b")
-
-_WHITESPACE = re.compile(r"\s+")
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
-
-# Volume kinds, from the volume ID's suffix ("2024.acl-demos" -> "demos").
-_MAIN_SUFFIXES = {"main", "long", "1", "papers"}
-_KIND_BY_SUFFIX = {
-    "short": "Short Papers",
-    "demo": "Demos",
-    "demos": "Demos",
-    "srw": "SRW",
-    "tutorial": "Tutorials",
-    "tutorials": "Tutorials",
-    "industry": "Industry Track",
-}
-# The same kinds as booktitles spell them, for volumes whose ID says nothing.
-_KIND_BY_BOOKTITLE = [
-    (re.compile(r"student research workshop", re.I), "SRW"),
-    (re.compile(r"demonstration", re.I), "Demos"),
-    (re.compile(r"short papers", re.I), "Short Papers"),
-    (re.compile(r"tutorial", re.I), "Tutorials"),
-    (re.compile(r"industry", re.I), "Industry Track"),
-    (re.compile(r"long papers|main volume", re.I), ""),
-]
-# "(Volume 2: Short Papers)" or a trailing ": System Demonstrations" in a booktitle.
-_BOOKTITLE_PART = re.compile(r"\((?:Volume \d+: )?([^()]+)\)\s*$|:\s*([^:]+)$")
-# A joint event named in the booktitle: "(LREC-COLING 2024)".
-_JOINT_EVENT = re.compile(r"\(([A-Z][A-Za-z]*(?:-[A-Z][A-Za-z]*)+) (\d{4})\)")
-_ISSUE = re.compile(r"\bIssue (\d+)\b")
-_PROCEEDINGS_PREFIX = re.compile(r"^(?:Proceedings of (?:the )?)", re.I)
-_MAIN_VOLUME_PART = re.compile(
-    r"\s*(?:\((?:Volume \d+: )?(?:Long Papers|Main Volume)\)|:\s*Main Volume)$", re.I
-)
-_UNINFORMATIVE_VENUES = {"ws", "findings"}
 
 
 def looks_like_anthology(head: bytes) -> bool:
@@ -94,45 +54,6 @@ def looks_like_anthology(head: bytes) -> bool:
     match = _PROLOG.match(head)
     rest = head[match.end() :] if match else head
     return bool(_ROOT.match(rest) or _DOCTYPE_COLLECTION.match(rest))
-
-
-def fold(text: str) -> str:
-    """Whitespace runs folded to one space, ends stripped."""
-    return _WHITESPACE.sub(" ", text).strip()
-
-
-def element_text(element) -> str:
-    """All the text of an element and its children (markup dropped, text kept), folded."""
-    if element is None:
-        return ""
-    return fold("".join(element.itertext()))
-
-
-def paragraph_text(element) -> str:
-    """Like element_text, but blank lines in the source stay paragraph breaks."""
-    if element is None:
-        return ""
-    raw = "".join(element.itertext())
-    paragraphs = (fold(part) for part in _PARAGRAPH_BREAK.split(raw))
-    return "\n\n".join(part for part in paragraphs if part)
-
-
-def anthology_id(collection_id: str, volume_id: str, paper_id: str | None = None) -> str:
-    """The Anthology ID of a volume or paper: "2024.emnlp-main.3", or old-style "P19-1001"."""
-    if _OLD_STYLE_ID.match(collection_id) and volume_id.isdigit():
-        # Pre-2020 IDs (the Anthology's own rule): W-collections use two digits per part.
-        wide = (
-            collection_id[0] == "W"
-            or collection_id == "C69"
-            or (collection_id == "D19" and int(volume_id) >= 5)
-        )
-        if wide:
-            base = f"{collection_id}-{int(volume_id):02d}"
-            return base + (f"{int(paper_id):02d}" if paper_id and paper_id.isdigit() else "")
-        base = f"{collection_id}-{int(volume_id):01d}"
-        return base + (f"{int(paper_id):03d}" if paper_id and paper_id.isdigit() else "")
-    base = f"{collection_id}-{volume_id}"
-    return f"{base}.{paper_id}" if paper_id is not None else base
 
 
 class _LineTrackingParser(DefusedXMLParser):
@@ -171,115 +92,6 @@ class _Volume:
         self.line = line
         self.venue: VenueRecord | None = None
         self.papers = 0
-
-
-def _meta_text(meta, tag: str) -> str:
-    return element_text(meta.find(tag))
-
-
-def _year(meta, collection_id: str) -> int | None:
-    text = _meta_text(meta, "year")
-    if text.isdigit():
-        return int(text)
-    prefix = collection_id.split(".", 1)[0]
-    return int(prefix) if len(prefix) == 4 and prefix.isdigit() else None
-
-
-def _booktitle_part(booktitle: str) -> str:
-    """The part of a booktitle naming the volume: "Short Papers", "System Demonstrations"."""
-    match = _BOOKTITLE_PART.search(booktitle)
-    if not match:
-        return ""
-    return fold(match.group(1) or match.group(2) or "")
-
-
-def _volume_kind(suffix: str, booktitle: str) -> str:
-    """The label of a non-main volume ("Demos", "SRW" …); "" for the main volume."""
-    if suffix in _MAIN_SUFFIXES:
-        return ""
-    if suffix in _KIND_BY_SUFFIX:
-        return _KIND_BY_SUFFIX[suffix]
-    part = _booktitle_part(booktitle)
-    for pattern, label in _KIND_BY_BOOKTITLE:
-        if part and pattern.search(part):
-            return label
-    return part or suffix.upper()
-
-
-def _full_name(booktitle: str, main: bool) -> str:
-    """The booktitle without "Proceedings of the" (and, for a main volume, its volume part)."""
-    name = _PROCEEDINGS_PREFIX.sub("", booktitle).strip()
-    if main:
-        name = _MAIN_VOLUME_PART.sub("", name).strip()
-    return name
-
-
-def make_venue(collection_id: str, volume: _Volume, meta) -> VenueRecord:
-    """The venue of one volume, named from its metadata (see the module docstring)."""
-    booktitle = _meta_text(meta, "booktitle")
-    year = _year(meta, collection_id)
-    venue_tags = [element_text(tag).lower() for tag in meta.findall("venue")]
-    external_id = anthology_id(collection_id, volume.volume_id)
-
-    # The volume ID says most: "acl-long", "findings-emnlp", "tacl-1"; old-style IDs
-    # ("P19", volume "1") say nothing, and the <venue> tags name the conference instead.
-    if _NEW_STYLE_ID.match(collection_id):
-        prefix, _, suffix = volume.volume_id.partition("-")
-        series = collection_id.split(".", 1)[1].lower()
-        if not suffix:  # "2024.acl" volume "long" (the usual shape)
-            prefix, suffix = series, volume.volume_id
-    else:
-        prefix, suffix = "", volume.volume_id
-    prefix, suffix = prefix.lower(), suffix.lower()
-    informative = [tag for tag in venue_tags if tag not in _UNINFORMATIVE_VENUES]
-
-    findings = prefix == "findings" or (not prefix and "findings" in venue_tags)
-    if findings:
-        # "findings-acl": the event is the suffix ("acl"), else the booktitle's tail.
-        event = suffix if prefix == "findings" else ""
-        if not event:
-            tail = booktitle.rsplit(":", 1)[-1]
-            event = fold(re.sub(r"\d{4}", "", tail)).split("-")[0].lower()
-        acronym = (event or (informative[0] if informative else "findings")).upper()
-        parent = f"{acronym} {year}" if year else acronym
-        name = f"Findings of {parent}"
-        return VenueRecord(
-            name=name,
-            acronym=acronym,
-            year=year,
-            full_name=_full_name(booktitle, main=False),
-            location=_meta_text(meta, "address"),
-            month=_meta_text(meta, "month"),
-            booktitle=booktitle,
-            external_id=external_id,
-            parent=parent,
-        )
-
-    acronym = (prefix or (informative[0] if informative else collection_id)).upper()
-    joint = _JOINT_EVENT.search(booktitle)
-    if joint and acronym in joint.group(1).upper().split("-"):
-        acronym = joint.group(1)
-    event = f"{acronym} {year}" if year else acronym
-
-    if volume.type == "journal":
-        issue = _ISSUE.search(booktitle)
-        name = f"{event} (Issue {issue.group(1)})" if issue else event
-        parent = ""
-    else:
-        kind = _volume_kind(suffix, booktitle)
-        name = f"{event} ({kind})" if kind else event
-        parent = event if kind else ""
-    return VenueRecord(
-        name=name,
-        acronym=acronym,
-        year=year,
-        full_name=_full_name(booktitle, main=not parent),
-        location=_meta_text(meta, "address"),
-        month=_meta_text(meta, "month"),
-        booktitle=booktitle,
-        external_id=external_id,
-        parent=parent,
-    )
 
 
 def _author(element) -> AuthorRecord | None:
@@ -338,6 +150,106 @@ def _unique_name(venue: VenueRecord, volume_id: str, used: set[str]) -> None:
     used.add(venue.name)
 
 
+class _CollectionReader:
+    """Turns one file's iterparse events into records, checking the file's shape as it goes."""
+
+    def __init__(self, parser: _LineTrackingParser, source: str):
+        self.parser = parser
+        self.source = source
+        self.result = ParsedFile(source=source)
+        self.collection_id = ""
+        self.volume: _Volume | None = None
+        self.used_names: set[str] = set()
+        self.depth = 0
+
+    def start(self, element) -> None:
+        self.depth += 1
+        if self.depth == 1:
+            if element.tag != "collection" or not element.get("id"):
+                raise DumpError(
+                    self.source,
+                    f"not an Anthology file: the root is <{element.tag}>, "
+                    '<collection id="..."> expected',
+                    self.parser.line,
+                )
+            self.collection_id = element.get("id").strip()
+        elif element.tag == "volume" and self.depth == 2:
+            volume_id = (element.get("id") or "").strip()
+            self.volume = _Volume(volume_id, (element.get("type") or "proceedings").strip(), None)
+
+    def end(self, element) -> None:
+        self.depth -= 1
+        if element.tag == "paper":
+            self.end_paper(element)
+        elif element.tag == "meta" and self.volume is not None and self.depth == 2:
+            self.end_meta(element)
+        elif element.tag == "volume":
+            self.end_volume()
+        elif element.tag != "frontmatter":
+            return
+        element.clear()
+
+    def end_paper(self, element) -> None:
+        line = self.parser.start_lines["paper"].popleft()
+        volume = self.volume
+        if volume is None or self.depth != 2:
+            raise DumpError(self.source, "a <paper> outside a <volume>", line)
+        if volume.venue is None:
+            raise DumpError(self.source, "a <paper> before its volume's <meta>", line)
+        paper = make_paper(self.collection_id, volume, element, line, self.source)
+        self.result.papers.append(paper)
+        volume.papers += 1
+
+    def end_meta(self, element) -> None:
+        volume = self.volume
+        if not volume.volume_id:
+            raise DumpError(self.source, "a <volume> has no id attribute", self.parser.line)
+        venue = make_venue(self.collection_id, volume.volume_id, volume.type, element)
+        _unique_name(venue, venue.external_id, self.used_names)
+        volume.venue = venue
+        self.result.venues.append(venue)
+
+    def end_volume(self) -> None:
+        volume_line = self.parser.start_lines["volume"].popleft()
+        volume, self.volume = self.volume, None
+        if volume is None:
+            return
+        if volume.venue is None:
+            raise DumpError(self.source, "a <volume> without <meta>", volume_line)
+        venue = volume.venue
+        parent = f", part of {venue.parent}" if venue.parent else ""
+        summary = f"volume {venue.external_id} → {venue.name}{parent}: {volume.papers} papers"
+        self.result.decisions.append(Decision(volume_line, "venue", summary))
+
+    def finish(self) -> ParsedFile:
+        if not self.collection_id:
+            raise DumpError(self.source, "no <collection> found")
+        if not self.result.papers:
+            raise DumpError(self.source, "no <paper> found in this Anthology collection")
+        untitled = sum(1 for paper in self.result.papers if not paper.title)
+        if untitled:
+            self.result.warnings.append(f"{untitled} papers without a title")
+        return self.result
+
+
+def _read_error(error: Exception, source: str, line: int | None) -> DumpError:
+    """What the XML layer raised, as a DumpError naming the file and line."""
+    if isinstance(error, ParseError):
+        line = error.position[0] if getattr(error, "position", None) else None
+        message = re.sub(r":\s*line \d+, column \d+$", "", str(error))
+        return DumpError(source, f"not well-formed XML: {message}", line)
+    if isinstance(error, DefusedXmlException):
+        return DumpError(
+            source,
+            f"refused unsafe XML ({type(error).__name__}: entity declarations and external "
+            "entities are not allowed)",
+            line,
+        )
+    if isinstance(error, OSError):
+        return DumpError(source, f"cannot read: {error.strerror or error}")
+    return DumpError(source, f"cannot read as XML: {error}", line)
+
+
 def parse_anthology(path_or_file: str | os.PathLike | IO[bytes], source: str) -> ParsedFile:
     """Parse one Anthology XML file (a path or a binary file object) into records.
 
@@ -345,94 +257,21 @@ def parse_anthology(path_or_file: str | os.PathLike | IO[bytes], source: str) ->
     entity-free Anthology collection.
     """
     parser = _LineTrackingParser()
-    result = ParsedFile(source=source)
-    collection_id = ""
-    volume: _Volume | None = None
-    used_names: set[str] = set()
-    depth = 0
+    reader = _CollectionReader(parser, source)
     try:
         events = defused_iterparse(path_or_file, events=("start", "end"), parser=parser)
         for event, element in events:
-            tag = element.tag
             if event == "start":
-                depth += 1
-                if depth == 1:
-                    if tag != "collection" or not element.get("id"):
-                        raise DumpError(
-                            source,
-                            f"not an Anthology file: the root is <{tag}>, "
-                            '<collection id="..."> expected',
-                            parser.line,
-                        )
-                    collection_id = element.get("id").strip()
-                elif tag == "volume" and depth == 2:
-                    volume = _Volume(
-                        (element.get("id") or "").strip(),
-                        (element.get("type") or "proceedings").strip(),
-                        None,
-                    )
-                continue
-
-            depth -= 1
-            if tag == "paper":
-                line = parser.start_lines["paper"].popleft()
-                if volume is None or depth != 2:
-                    raise DumpError(source, "a <paper> outside a <volume>", line)
-                if volume.venue is None:
-                    raise DumpError(source, "a <paper> before its volume's <meta>", line)
-                result.papers.append(make_paper(collection_id, volume, element, line, source))
-                volume.papers += 1
-                element.clear()
-            elif tag == "meta" and volume is not None and depth == 2:
-                if not volume.volume_id:
-                    raise DumpError(source, "a <volume> has no id attribute", parser.line)
-                venue = make_venue(collection_id, volume, element)
-                _unique_name(venue, venue.external_id, used_names)
-                volume.venue = venue
-                result.venues.append(venue)
-                element.clear()
-            elif tag == "frontmatter":
-                element.clear()
-            elif tag == "volume":
-                volume_line = parser.start_lines["volume"].popleft()
-                if volume is not None:
-                    if volume.venue is None:
-                        raise DumpError(source, "a <volume> without <meta>", volume_line)
-                    venue = volume.venue
-                    parent = f", part of {venue.parent}" if venue.parent else ""
-                    result.decisions.append(
-                        Decision(
-                            volume_line,
-                            "venue",
-                            f"volume {venue.external_id} → {venue.name}{parent}: "
-                            f"{volume.papers} papers",
-                        )
-                    )
-                volume = None
-                element.clear()
-    except DumpError:
-        raise
-    except ParseError as error:
-        line = error.position[0] if getattr(error, "position", None) else None
-        message = re.sub(r":\s*line \d+, column \d+$", "", str(error))
-        raise DumpError(source, f"not well-formed XML: {message}", line) from None
-    except DefusedXmlException as error:
-        raise DumpError(
-            source,
-            f"refused unsafe XML ({type(error).__name__}: entity declarations and external "
-            "entities are not allowed)",
-            parser.line,
-        ) from None
-    except (UnicodeError, ValueError, LookupError) as error:
-        raise DumpError(source, f"cannot read as XML: {error}", parser.line) from None
-    except OSError as error:
-        raise DumpError(source, f"cannot read: {error.strerror or error}") from None
-
-    if not collection_id:
-        raise DumpError(source, "no <collection> found")
-    if not result.papers:
-        raise DumpError(source, "no <paper> found in this Anthology collection")
-    untitled = sum(1 for paper in result.papers if not paper.title)
-    if untitled:
-        result.warnings.append(f"{untitled} papers without a title")
-    return result
+                reader.start(element)
+            else:
+                reader.end(element)
+    except (
+        ParseError,
+        DefusedXmlException,
+        UnicodeError,
+        ValueError,
+        LookupError,
+        OSError,
+    ) as error:
+        raise _read_error(error, source, parser.line) from None
+    return reader.finish()

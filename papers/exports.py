@@ -35,34 +35,32 @@ def parse_export(lines: Iterable[str], source: str) -> ParsedFile:
             entry = json.loads(raw)
         except json.JSONDecodeError as error:
             raise DumpError(source, f"not valid JSON ({error.msg})", number) from None
-        if not isinstance(entry, dict):
-            raise DumpError(source, "each line must be a JSON object", number)
-        abstract = _text(entry, "abstract", source, number)
-        title = _text(entry, "title", source, number)
-        venue = fold_whitespace(_text(entry, "venue", source, number))
-        if not venue:
-            raise DumpError(source, "a paper without a venue", number)
-        if not abstract and not title:
-            raise DumpError(source, "a paper with neither title nor abstract", number)
-        year = entry.get("year")
-        venues.setdefault(
-            venue, VenueRecord(name=venue, year=year if isinstance(year, int) else None)
-        )
-        parsed.papers.append(
-            PaperRecord(
-                abstract=abstract,
-                venue=venue,
-                title=title,
-                topics=_texts(entry, "topics", source, number),
-                country=_text(entry, "country", source, number),
-                related_titles=_texts(entry, "related_titles", source, number),
-                authors=[AuthorRecord(name) for name in _texts(entry, "authors", source, number)],
-                external_id=_text(entry, "external_id", source, number),
-                source_file=_text(entry, "source", source, number),
-                line=number,
-            )
-        )
+        paper, venue = paper_from_entry(entry, source, number)
+        venues.setdefault(venue.name, venue)
+        parsed.papers.append(paper)
     if not parsed.papers:
         raise DumpError(source, "no paper found")
     parsed.venues = list(venues.values())
     return parsed
+
+
+def paper_from_entry(entry, source: str, number: int) -> tuple[PaperRecord, VenueRecord]:
+    """One export line's object as records: the paper and its venue."""
+    if not isinstance(entry, dict):
+        raise DumpError(source, "each line must be a JSON object", number)
+    venue = fold_whitespace(_text(entry, "venue", source, number))
+    year = entry.get("year")
+    paper = PaperRecord(
+        abstract=_text(entry, "abstract", source, number),
+        venue=venue,
+        title=_text(entry, "title", source, number),
+        topics=_texts(entry, "topics", source, number),
+        country=_text(entry, "country", source, number),
+        related_titles=_texts(entry, "related_titles", source, number),
+        authors=[AuthorRecord(name) for name in _texts(entry, "authors", source, number)],
+        external_id=_text(entry, "external_id", source, number),
+        source_file=_text(entry, "source", source, number),
+        line=number,
+    )
+    valid_year = isinstance(year, int) and not isinstance(year, bool)
+    return paper, VenueRecord(name=venue, year=year if valid_year else None)

@@ -139,9 +139,9 @@ def _flag_columns(names: list[str]) -> str:
     return ", ".join(flags)
 
 
-def _chosen_queries(papers, conditions: dict[str, Q], text: str):
+def _chosen_queries(papers, matches, conditions: dict[str, Q], text: str):
     """(probe, sample): the first matches, up to the bound, and the sample's matches."""
-    base = (papers.matching(text) if text else papers).order_by()
+    base = matches.order_by()
     flags = {
         f"c_{name}": ExpressionWrapper(condition, output_field=models.BooleanField())
         for name, condition in conditions.items()
@@ -161,26 +161,27 @@ def _chosen_queries(papers, conditions: dict[str, Q], text: str):
     return probe, sample.annotate(**flags).values(*columns)
 
 
-def _filtered_count_query(papers, conditions: dict[str, Q], text: str):
+def _filtered_count_query(matches, conditions: dict[str, Q], text: str):
     """SQL and params counting the fully filtered set (only needed beyond the bound)."""
     if not conditions and text:
         return "SELECT NULL::bigint AS n", []
-    base = (papers.matching(text) if text else papers).order_by()
-    narrowed = base.filter(*conditions.values()).values("id")
+    narrowed = matches.order_by().filter(*conditions.values()).values("id")
     if text:
-        # Without a query the count is cheap (narrow indexes): exact, uncapped.
+        # A query's matches are counted up to the bound only; without a query the count is
+        # cheap (narrow indexes), so it is exact and uncapped.
         narrowed = narrowed[: EXACT_BOUND + 1]
     sql, params = narrowed.query.sql_with_params()
     return f"SELECT count(*) AS n FROM ({sql}) AS f WHERE (SELECT yes FROM big)", list(params)
 
 
-def count_facets(papers, conditions: dict[str, Q], text: str = "") -> Facets:
-    """Counts per facet of ``papers`` (a PaperQuerySet under any fixed conditions), each under
-    the other ``conditions`` (the user's filters by facet name) and the query ``text``."""
-    probe, sample = _chosen_queries(papers, conditions, text)
+def count_facets(papers, matches, conditions: dict[str, Q], text: str = "") -> Facets:
+    """Counts per facet of ``matches``, the papers of ``papers`` (a queryset under any fixed
+    conditions) that match the query ``text``, each under the other ``conditions`` (the user's
+    filters by facet name)."""
+    probe, sample = _chosen_queries(papers, matches, conditions, text)
     probe_sql, probe_params = probe.query.sql_with_params()
     sample_sql, sample_params = sample.query.sql_with_params()
-    filtered_sql, filtered_params = _filtered_count_query(papers, conditions, text)
+    filtered_sql, filtered_params = _filtered_count_query(matches, conditions, text)
     chosen = _CHOSEN_SQL.format(
         probe=probe_sql,
         sample=sample_sql,

@@ -6,18 +6,17 @@ from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
-from django.utils.text import slugify
 
 from .expressions import display_order, in_sample, title_terms, title_vector, weighted_search_vector
 from .querysets import AuthorQuerySet, PaperQuerySet
-from .text import derive_title
+from .text import derive_title, make_slug, name_key
 
 
 class Venue(models.Model):
     name = models.CharField(
         max_length=200, unique=True, help_text='As the dumps write it: "ACL 2025".'
     )
-    slug = models.SlugField(max_length=200, unique=True)
+    slug = models.SlugField(max_length=200, unique=True, allow_unicode=True)
     acronym = models.CharField(max_length=100, blank=True)
     year = models.PositiveSmallIntegerField(null=True, blank=True, db_index=True)
     full_name = models.CharField(max_length=300, blank=True)
@@ -60,7 +59,7 @@ class Topic(models.Model):
     name = models.CharField(
         max_length=200, unique=True, help_text='As the dumps write it: "llm safety".'
     )
-    slug = models.SlugField(max_length=200, unique=True)
+    slug = models.SlugField(max_length=200, unique=True, allow_unicode=True)
     description = models.TextField(blank=True)
     rule = models.TextField(
         blank=True,
@@ -77,7 +76,7 @@ class Topic(models.Model):
 
     def save(self, *args, **kwargs):
         if not self.slug:
-            self.slug = slugify(self.name)
+            self.slug = make_slug(self.name, "topic")
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
@@ -90,7 +89,7 @@ class Topic(models.Model):
 class TopicRedirect(models.Model):
     """The slug of a topic merged into another, so old links keep working."""
 
-    old_slug = models.SlugField(max_length=200, unique=True)
+    old_slug = models.SlugField(max_length=200, unique=True, allow_unicode=True)
     topic = models.ForeignKey(Topic, on_delete=models.CASCADE, related_name="redirects")
 
     def __str__(self):
@@ -99,7 +98,11 @@ class TopicRedirect(models.Model):
 
 class Author(models.Model):
     name = models.CharField(max_length=300)
-    slug = models.SlugField(max_length=300, unique=True)
+    # Not unique: names that only a Unicode normalisation tells apart may already be two people.
+    key = models.CharField(
+        max_length=300, db_index=True, editable=False, help_text="The normalised name."
+    )
+    slug = models.SlugField(max_length=300, unique=True, allow_unicode=True)
     orcid = models.CharField(max_length=40, blank=True)
 
     objects = AuthorQuerySet.as_manager()
@@ -110,13 +113,20 @@ class Author(models.Model):
     def __str__(self):
         return self.name
 
+    def save(self, *args, **kwargs):
+        self.key = name_key(self.name)
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self):
         return reverse("author-detail", args=[self.slug])
 
 
 class Paper(models.Model):
-    title = models.TextField(blank=True, help_text="Empty when the source gives none.")
-    abstract = models.TextField(blank=True)
+    # The loader's limits (papers.validation), so the admin's forms keep to them too.
+    title = models.TextField(
+        blank=True, max_length=1_000, help_text="Empty when the source gives none."
+    )
+    abstract = models.TextField(blank=True, max_length=20_000)
     abstract_key = models.CharField(
         max_length=64, blank=True, editable=False, help_text="Hash of the normalised abstract."
     )
@@ -175,10 +185,19 @@ class Paper(models.Model):
             models.Index(F("venue"), display_order(), F("id"), name="paper_venue_order"),
             models.Index(fields=["id"], condition=in_sample(), name="paper_sample"),
             models.Index(fields=["source_file"], name="paper_source_file"),
-            # Not unique: distinct Anthology papers (an erratum, a re-publication) can share
-            # an abstract; the loader merges on it only where external IDs allow.
             models.Index(
                 fields=["abstract_key"], condition=~Q(abstract_key=""), name="paper_abstract_key"
+            ),
+        ]
+        constraints = [
+            # One paper per abstract, except among papers with external IDs: distinct Anthology
+            # papers (an erratum, a re-publication) can share an abstract, and the loader
+            # merges on it only where external IDs allow. A paper without one is never kept
+            # apart from another by the loader, so two of them with one abstract are a duplicate.
+            models.UniqueConstraint(
+                fields=["abstract_key"],
+                condition=Q(external_id__isnull=True) & ~Q(abstract_key=""),
+                name="paper_abstract_once",
             ),
         ]
 

@@ -215,7 +215,7 @@ class PaperQuerySet(models.QuerySet):
 
     def facets(self, conditions, text: str = "") -> Facets:
         """Counts per venue, year, country, topic and author (see papers/facets.py)."""
-        return count_facets(self, conditions, text)
+        return count_facets(self, self.matching(text) if text else self, conditions, text)
 
     # --- no results -------------------------------------------------------------------------
 

@@ -74,3 +74,25 @@ class ParsedFile:
     venues: list[VenueRecord] = field(default_factory=list)
     decisions: list[Decision] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class LoadSummary:
+    files: int = 0
+    papers_read: int = 0
+    new: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    venues_new: int = 0
+    topics_new: int = 0
+    authors_new: int = 0
+    rule_links: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+    def describe(self) -> str:
+        return (
+            f"{self.files} files, {self.papers_read} papers read: {self.new} new, "
+            f"{self.updated} updated, {self.unchanged} unchanged; {self.venues_new} new venues, "
+            f"{self.topics_new} new topics, {self.authors_new} new authors; "
+            f"{self.rule_links} topic links from rules; {len(self.warnings)} warnings"
+        )

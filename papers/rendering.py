@@ -26,18 +26,26 @@ _RULES = [
     (re.compile(r"(\d)times\b"), r"\1×"),
     (re.compile(r"\$\\sim\$|\\sim\b"), "~"),
 ]
-# After escaping, a URL ends at whitespace or at an escaped quote or angle bracket.
-_URL = re.compile(
-    r"\b(?:https?://|www\.)[^\s<>\"']+?(?=[.,;:!?)\]]*(?:\s|&lt;|&gt;|&quot;|&#x27;|$))"
-)
-_MARKDOWN_LINK = re.compile(r"\[([^\]\n]+)\]\((https?://[^\s)]+)\)")
+# After escaping, a URL ends at whitespace or at an escaped quote or angle bracket, and
+# punctuation just before that end is the sentence's (cut in _link: a pattern doing it
+# would backtrack quadratically over a run of dots).
+_URL = re.compile(r"\b(?P<scheme>https?://|www\.)[^\s<>\"']+")
+_URL_END = re.compile(r"&(?:lt|gt|quot|#x27);")
+_URL_TRAILING = ".,;:!?)]"
+# The link text stops at an opening bracket too, so that scans never overlap (linear time).
+_MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]+)\]\((https?://[^\s()]+)\)")
 _HEADING = re.compile(r"^#{1,6}\s+(.+)$")
 
 
 def _link(match: re.Match) -> str:
-    url = match.group(0)
+    text = match.group(0)
+    end = _URL_END.search(text)
+    url = text[: end.start() if end else len(text)]
+    head = len(match["scheme"]) + 1  # a URL is at least one character after its scheme
+    url = url[:head] + url[head:].rstrip(_URL_TRAILING)
+    rest = text[len(url) :]
     href = url if url.startswith("http") else "https://" + url
-    return f'<a href="{href}" rel="nofollow noopener">{url}</a>'
+    return f'<a href="{href}" rel="nofollow noopener">{url}</a>{rest}'
 
 
 def _inline(escaped: str) -> str:
@@ -114,7 +122,8 @@ def bib_escape(text: str) -> str:
 def bibtex_key(paper, authors) -> str:
     if paper.bibkey:
         return re.sub(r"[^\w:.-]", "", paper.bibkey) or f"paper{paper.pk}"
-    surname = re.sub(r"[^a-z]", "", authors[0].split()[-1].lower()) if authors else ""
+    words = authors[0].split() if authors else []
+    surname = re.sub(r"[^a-z]", "", words[-1].lower()) if words else ""
     first_word = next(
         (w for w in re.findall(r"[a-z]+", paper.display_title.lower()) if len(w) > 3), "paper"
     )
@@ -123,7 +132,8 @@ def bibtex_key(paper, authors) -> str:
 
 
 def bibtex(paper, authors: list[str]) -> str:
-    """An @inproceedings entry; ``authors`` are names in order."""
+    """An @inproceedings entry; ``authors`` are names in order (blank ones are left out)."""
+    authors = [name for name in authors if name and name.strip()]
     venue = paper.venue
     fields = [("title", "{" + bib_escape(paper.display_title) + "}")]
     if authors:

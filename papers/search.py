@@ -166,9 +166,13 @@ class PaperFilterSet(django_filters.FilterSet):
         return queryset.filter(self.condition(name, value))
 
     def filter_queryset(self, queryset):
-        """Every filter, under the fixed conditions, in the chosen order (uncapped)."""
-        filtered = super().filter_queryset(queryset.filter(*self.fixed.values()))
-        return filtered.in_order(self.ordering)
+        """Every filter, under the fixed conditions, in the chosen order (uncapped). The
+        form's other fields (sort, page) are not filters."""
+        queryset = queryset.filter(*self.fixed.values())
+        for name, value in self.form.cleaned_data.items():
+            if name in self.filters:
+                queryset = self.filters[name].filter(queryset, value)
+        return queryset.in_order(self.ordering)
 
     @staticmethod
     def condition(name: str, value) -> Q:

@@ -2,7 +2,8 @@
 
 Hostile files get a clear DumpError rather than unbounded memory: text dumps (whole pages)
 are capped in size and line length, exports and XML are streamed, links inside folders are
-skipped, and a file that changes while it is read is refused.
+skipped, and a file that changes while it is read is refused. What a parser reads is then
+checked (papers.validation) before anything is written.
 """
 
 import os
@@ -14,6 +15,7 @@ from .anthology import looks_like_anthology, parse_anthology
 from .dumps import parse_dump
 from .exports import parse_export
 from .records import DumpError, ParsedFile
+from .validation import clean_file
 
 SOURCE_SUFFIXES = {".txt", ".jsonl", ".xml"}
 MAX_DUMP_BYTES = 32 * 1024 * 1024
@@ -138,4 +140,5 @@ def read_source(path: Path) -> ParsedFile:
                 )
     except OSError as error:
         raise DumpError(source, f"cannot be read ({error.strerror or error})") from None
+    clean_file(parsed)
     return parsed

@@ -12,6 +12,10 @@ DERIVED_TITLE_LIMIT = 90
 _STACKED_NEGATIONS = re.compile(r"-(?:[^\w\"']*-)+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 _ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "etc.", "vs.", "cf.", "Fig.", "Eq.")
+# Explicit bidi formatting: embeddings and overrides (LRE … RLO, PDF) and isolates (LRI … PDI).
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_ISOLATE_OPENERS = "\u2066\u2067\u2068"
+FIRST_STRONG_ISOLATE, POP_ISOLATE = "\u2068", "\u2069"
 
 
 def websearch_text(text: str) -> str:
@@ -59,5 +63,39 @@ def derive_title(abstract: str, limit: int = DERIVED_TITLE_LIMIT) -> str:
     return cut + "…"
 
 
+def name_key(name: str) -> str:
+    """What two spellings of one person's or topic's name share: NFKC, case-folded,
+    whitespace folded. The loader keys authors and topics by it, not by their slugs."""
+    return fold_whitespace(unicodedata.normalize("NFKC", name).casefold())
+
+
 def make_slug(name: str, fallback: str = "item") -> str:
-    return slugify(name) or slugify(unicodedata.normalize("NFKD", name)) or fallback
+    """A URL slug for any script: Latin letters lose their accents ("José" → "jose"), other
+    scripts stay as written ("王小明", "иван-петров"); the fallback when nothing is left."""
+    unaccented = "".join(
+        char for char in unicodedata.normalize("NFKD", name) if not unicodedata.combining(char)
+    )
+    if unaccented.isascii():
+        return slugify(unaccented) or fallback
+    return slugify(name, allow_unicode=True) or fallback
+
+
+def has_bidi_controls(text: str) -> bool:
+    return bool(_BIDI_CONTROLS.search(text or ""))
+
+
+def isolate_bidi(text: str) -> str:
+    """The text in a first-strong isolate, so no bidi control in it reorders what surrounds it
+    (for plain text such as <title>, where <bdi> cannot go): a stray PDI that would close the
+    isolate early is dropped, and isolates left open are closed. The closing PDI also ends any
+    embedding or override opened inside."""
+    kept, depth = [], 0
+    for char in text:
+        if char in _ISOLATE_OPENERS:
+            depth += 1
+        elif char == POP_ISOLATE:
+            if not depth:
+                continue
+            depth -= 1
+        kept.append(char)
+    return FIRST_STRONG_ISOLATE + "".join(kept) + POP_ISOLATE * (depth + 1)

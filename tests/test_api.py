@@ -135,3 +135,12 @@ def test_similar_bad_limit(client, corpus, limit):
     response = client.get(f"/api/papers/{corpus['kv'].pk}/similar/?limit={limit}")
     assert response.status_code == 400
     assert response.json() == {"error": "limit must be a whole number from 1 to 100."}
+
+
+@pytest.mark.parametrize("url", ["/api/papers/", "/api/papers/{pk}/", "/api/papers/{pk}/similar/"])
+def test_api_answers_get_and_head_only(client, corpus, url):
+    url = url.format(pk=corpus["kv"].pk)
+    assert client.head(url).status_code == 200
+    for method in ("post", "put", "patch", "delete"):
+        response = getattr(client, method)(url, data="{}", content_type="application/json")
+        assert (response.status_code, response["Allow"]) == (405, "GET, HEAD"), method

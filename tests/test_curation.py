@@ -63,23 +63,6 @@ def test_fill_empty_fills_only_empty_unprotected_fields_from_non_empty_values():
     }
 
 
-def test_the_fillable_fields_are_the_papers_loaded_text_fields():
-    assert curation.FILLABLE_FIELDS == (
-        "title",
-        "abstract",
-        "country",
-        "presentation_format",
-        "external_id",
-        "pages",
-        "doi",
-        "url",
-        "bibkey",
-    )
-
-
-# Merging papers -----------------------------------------------------------------------------
-
-
 def test_merge_papers_keeps_the_stronger_link_of_each_topic(db):
     survivor = paper("Survivor.", links={"alpha": RULE, "beta": CURATOR, "delta": DUMP})
     duplicate = paper("Duplicate.", links={"alpha": DUMP, "beta": RULE, "gamma": DUMP})

@@ -1,6 +1,7 @@
 """Every page through the test client: content, links, query counts, hostile parameters."""
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from pytest_django.asserts import assertContains
@@ -311,3 +312,46 @@ def test_no_inline_scripts_or_styles(client, corpus):
 
 def test_healthz(client, db):
     assert get(client, "/healthz").json() == {"status": "ok"}
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/",
+        "/papers/{pk}/",
+        "/papers/{pk}/similar/",
+        "/venues/",
+        "/venues/acl-2025/",
+        "/topics/",
+        "/topics/attention/",
+        "/authors/ada-lovelace/",
+        "/healthz",
+    ],
+)
+def test_pages_answer_get_and_head_only(client, corpus, url):
+    url = url.format(pk=corpus["kv"].pk)
+    assert client.get(url).status_code == 200
+    assert client.head(url).status_code == 200
+    for method in ("post", "put", "patch", "delete"):
+        response = getattr(client, method)(url)
+        assert response.status_code == 405, (method, url)
+        assert response["Allow"] == "GET, HEAD"
+
+
+def test_zero_padded_page_numbers_are_pages(client, corpus):
+    many_papers(30, word="zebra")
+    finish()
+    padded = get(client, "/?q=zebra&page=000000000000002")
+    assert padded.context["results"].page == 2
+    assert get(client, "/?q=zebra&page=000000000000001").context["results"].page == 1
+    response = get(client, "/?q=zebra&page=0000", status=400)
+    assert "page must be 1 or more." in response.content.decode()
+
+
+def test_every_page_names_an_icon_and_favicon_ico_finds_it(client, db):
+    page = parse(get(client, "/"))
+    [icon] = page.find_all("link", rel="icon")
+    assert icon.attrs["href"] == "/static/favicon.svg"
+    response = client.get("/favicon.ico")
+    assert (response.status_code, response["Location"]) == (301, "/static/favicon.svg")
+    assert finders.find("favicon.svg")

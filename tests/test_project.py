@@ -2,11 +2,14 @@
 
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 import yaml
@@ -14,23 +17,12 @@ import yaml
 from bench.server import free_port
 from tests.conftest import PROJECT_DIR
 
-SETTINGS_SOURCE = (PROJECT_DIR / "site" / "settings.py").read_text(encoding="utf-8")
 
-
-def settings_variables() -> set[str]:
-    """The environment variables the settings (and the database module) read."""
-    sources = SETTINGS_SOURCE + (PROJECT_DIR / "site" / "database.py").read_text(encoding="utf-8")
-    return set(
-        re.findall(r"""(?:env_flag|env_list|environ\.get|getenv)\(\s*["']([A-Z_]+)["']""", sources)
-    )
-
-
-def check_settings(env: dict) -> subprocess.CompletedProcess:
+def check_settings(env: dict, code: str = "print(settings.DEBUG, settings.ALLOWED_HOSTS)"):
     """Import the settings in a fresh interpreter with exactly these DJANGO_ variables."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
-    code = "import settings; print(settings.DEBUG, settings.ALLOWED_HOSTS)"
     return subprocess.run(
-        [sys.executable, "-c", code],
+        [sys.executable, "-c", f"import settings; {code}"],
         cwd=PROJECT_DIR / "site",
         env={**clean, **env, "PYTHONPATH": str(PROJECT_DIR / "site")},
         capture_output=True,
@@ -40,16 +32,82 @@ def check_settings(env: dict) -> subprocess.CompletedProcess:
     )
 
 
-def test_settings_read_the_documented_variables():
-    assert {
-        "DATABASE_URL",
-        "DJANGO_SECRET_KEY",
-        "DJANGO_DEBUG",
-        "DJANGO_ALLOWED_HOSTS",
-    } <= settings_variables()
+def copy_of_the_site(root: Path) -> Path:
+    """settings.py and database.py in a project folder of their own: its .pgdata/ is root's."""
+    (root / "site").mkdir()
+    for name in ("settings.py", "database.py"):
+        shutil.copy(PROJECT_DIR / "site" / name, root / "site" / name)
+    return root / "site"
 
 
-def test_debug_is_off_and_a_secret_key_is_required_by_default(tmp_path):
+def run_in(site: Path, code: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env.pop("DATABASE_URL", None)
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=site,
+        env={**env, "DJANGO_SECRET_KEY": "x" * 50, "PYTHONPATH": str(site)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture
+def project_copy():
+    """A copy of site/ in a short temporary path (the socket must fit in .pgdata/); any
+    embedded server started there is stopped afterwards."""
+    root = Path(tempfile.mkdtemp(prefix="pb-", dir="/tmp"))
+    try:
+        yield copy_of_the_site(root)
+    finally:
+        run_in(root / "site", "import database; database.stop_embedded_server()")
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def test_importing_the_settings_without_database_url_starts_nothing(project_copy):
+    result = run_in(project_copy, "import settings; print(settings.DATABASES['default'])")
+    assert result.returncode == 0, result.stderr
+    data_dir = project_copy.parent / ".pgdata"
+    assert not data_dir.exists()
+    assert f"'HOST': '{data_dir}', 'PORT': '5432'" in result.stdout
+
+
+def test_the_entry_points_start_a_tuned_embedded_server_where_the_settings_look(project_copy):
+    code = (
+        "import database, psycopg, settings; "
+        "expected = dict(settings.DATABASES['default']); "
+        "started = database.start_embedded_database(); "
+        "assert database.start_embedded_database() == started; "
+        "print(all(expected[key] == value for key, value in started.items())); "
+        "connection = psycopg.connect(dbname=started['NAME'], user=started['USER'], "
+        "host=started['HOST'], port=started['PORT']); "
+        "print(*[connection.execute(f'SHOW {name}').fetchone()[0] "
+        "for name in ('shared_buffers', 'work_mem', 'jit', 'random_page_cost')])"
+    )
+    result = run_in(project_copy, code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "512MB", "16MB", "off", "1.1"]
+    auto_conf = (project_copy.parent / ".pgdata" / "postgresql.auto.conf").read_text()
+    assert auto_conf.count("shared_buffers") == 1
+
+
+def test_database_url_is_used_and_nothing_embedded_is_touched(project_copy):
+    code = (
+        "import database, settings; print(database.start_embedded_database()); "
+        "print(settings.DATABASES['default']['HOST'], settings.DATABASES['default']['NAME'])"
+    )
+    result = run_in(
+        project_copy,
+        f"import os; os.environ['DATABASE_URL'] = 'postgres://u@db.example:5433/x'; {code}",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["None", "db.example", "x"]
+    assert not (project_copy.parent / ".pgdata").exists()
+
+
+def test_debug_is_off_and_a_secret_key_is_required_by_default():
     # An empty .env-free run: the settings refuse to start without a key when DEBUG is off.
     env = {"DJANGO_SECRET_KEY": ""}
     result = check_settings(env)
@@ -71,7 +129,7 @@ def test_allowed_hosts_come_from_the_environment():
 def test_docker_compose_agrees_with_the_settings():
     compose = yaml.safe_load((PROJECT_DIR / "docker-compose.yml").read_text(encoding="utf-8"))
     services = compose["services"]
-    assert set(services) == {"postgres", "web"}
+    assert set(services) == {"postgres", "web", "proxy"}
     postgres, web = services["postgres"], services["web"]
     assert postgres["image"].startswith("postgres:")
     assert "pg_isready" in " ".join(postgres["healthcheck"]["test"])
@@ -80,16 +138,26 @@ def test_docker_compose_agrees_with_the_settings():
     assert web["build"] == "."
     assert web["depends_on"]["postgres"]["condition"] == "service_healthy"
     environment = web["environment"]
-    assert set(environment) <= settings_variables()
     assert {"DATABASE_URL", "DJANGO_SECRET_KEY", "DJANGO_DEBUG", "DJANGO_ALLOWED_HOSTS"} <= set(
         environment
     )
-    assert environment["DJANGO_DEBUG"] == "0"
-    user, database = (
-        postgres["environment"]["POSTGRES_USER"],
-        postgres["environment"]["POSTGRES_DB"],
-    )
-    assert re.match(rf"postgres://{user}:.+@postgres:5432/{database}$", environment["DATABASE_URL"])
+    # The settings under the web service's environment (${VAR:?…} given a value, ${VAR:-x} as x).
+    resolved = {
+        name: re.sub(r"\$\{\w+:(?:\?[^}]*|-([^}]*))\}", lambda m: m[1] or "secret-value", value)
+        for name, value in environment.items()
+    }
+    code = "d = settings.DATABASES['default']; print(settings.DEBUG, *map(d.get, d))"
+    result = check_settings(resolved, code)
+    assert result.returncode == 0, result.stderr
+    postgres_env = postgres["environment"]
+    assert result.stdout.split()[:6] == [
+        "False",
+        "django.db.backends.postgresql",
+        postgres_env["POSTGRES_DB"],
+        postgres_env["POSTGRES_USER"],
+        "secret-value",
+        "postgres",
+    ]
     dockerfile = (PROJECT_DIR / "Dockerfile").read_text(encoding="utf-8")
     assert "migrate" in dockerfile and "gunicorn" in dockerfile and "collectstatic" in dockerfile
 

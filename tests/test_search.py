@@ -202,3 +202,15 @@ def querysets_query(text):
     from papers.querysets import web_query
 
     return web_query(text)
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["q=cache", "q=cache&sort=title", "venue=acl-2025", "q=attention&country=United+Kingdom"],
+)
+def test_filterset_qs_is_the_whole_set_the_pages_show(corpus, query):
+    """.qs (filters that really filter, uncapped) holds what the page shows, in its order."""
+    filterset = PaperFilterSet(QueryDict(query))
+    shown = [paper.pk for paper in search_page(filterset).papers]
+    assert list(filterset.qs.values_list("pk", flat=True)) == shown
+    assert shown

@@ -1,9 +1,11 @@
 """Template helpers: query strings that toggle a filter, highlighting, rendered abstracts."""
 
 from django import template
-from django.utils.safestring import SafeString
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
 
 from papers import rendering
+from papers.text import has_bidi_controls, isolate_bidi
 
 register = template.Library()
 
@@ -48,6 +50,22 @@ def page_query(context, number):
 @register.filter
 def highlighted(headline) -> SafeString:
     return rendering.highlight(headline)
+
+
+@register.filter
+def bidi_isolated(value):
+    """HTML text with bidi controls (a title's RLO …) in a <bdi> of its own, so they cannot
+    reorder the page around it; other text as it was."""
+    if not has_bidi_controls(str(value)):
+        return value
+    return mark_safe(f"<bdi>{conditional_escape(value)}</bdi>")  # escaped unless already safe
+
+
+@register.filter
+def bidi_isolated_text(value):
+    """The same for plain text (<title>), with the isolating characters instead of <bdi>."""
+    text = str(value)
+    return isolate_bidi(text) if has_bidi_controls(text) else value
 
 
 @register.filter

@@ -3,8 +3,11 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from papers.exports import paper_from_entry
 from papers.models import Paper
+from papers.records import DumpError
 from papers.serializers import paper_record
+from papers.validation import clean_paper, clean_venue
 
 CHUNK_SIZE = 2000
 
@@ -26,12 +29,25 @@ class Command(BaseCommand):
         count = 0
         try:
             for paper in papers.iterator(chunk_size=CHUNK_SIZE):
-                stream.write(
-                    json.dumps(paper_record(paper), ensure_ascii=False, sort_keys=False) + "\n"
-                )
+                line = paper_record(paper)
+                check_loads_back(line)
+                stream.write(json.dumps(line, ensure_ascii=False, sort_keys=False) + "\n")
                 count += 1
         finally:
             if output:
                 stream.close()
         if output and verbosity >= 1:
             self.stderr.write(f"exported {count} papers to {output}")
+
+
+def check_loads_back(line: dict) -> None:
+    """An export line passes the checks of a load, so that the export loads back."""
+    try:
+        paper, venue = paper_from_entry(line, "export", line["id"])
+        clean_venue(venue, "export")
+        clean_paper(paper, "export")
+    except DumpError as error:
+        raise CommandError(
+            f"paper {line['id']} would not load back ({error.reason}); "
+            "correct it in the admin and export again"
+        ) from None

@@ -3,6 +3,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError
 
 from papers.loading import load_files
 from papers.records import DumpError, ParsedFile
@@ -36,9 +37,14 @@ class Command(BaseCommand):
                 dry_run=dry_run,
                 on_file=lambda parsed: self.report_file(parsed, verbosity),
                 on_progress=self.show_progress if show_progress else None,
+                on_wait=lambda: self.stderr.write("another load is running; waiting…"),
             )
         except DumpError as error:
             raise CommandError(f"nothing was loaded: {error}") from None
+        except DatabaseError as error:
+            # Outside the write itself (reaching the database, refitting similar papers).
+            reason = str(error).strip().splitlines()[0] if str(error).strip() else "no detail"
+            raise CommandError(f"the database failed during the load: {reason}") from None
         if show_progress:
             self.stderr.write("")
         for warning in summary.warnings:

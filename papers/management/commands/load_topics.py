@@ -5,8 +5,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from papers.loading import TopicResolver
 from papers.models import Topic
+from papers.writing import TopicResolver
 
 TOPIC_FIELDS = ("name", "slug", "description", "rule")
 

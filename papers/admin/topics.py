@@ -1,0 +1,87 @@
+"""The topic admin: rename (old addresses redirect), merge, apply rules; the redirects."""
+
+from django.contrib import admin, messages
+from django.db.models import Count
+from django.utils.text import Truncator
+
+from .. import curation
+from ..models import (
+    Topic,
+    TopicRedirect,
+)
+from ..topic_rules import run_topic_rules
+from .actions import IntermediateActionMixin
+from .forms import TopicForm
+
+
+@admin.register(Topic)
+class TopicAdmin(IntermediateActionMixin, admin.ModelAdmin):
+    form = TopicForm
+    list_display = ("name", "slug", "paper_count", "rule_summary")
+    ordering = ("name",)
+    search_fields = ("name", "slug", "description")
+    prepopulated_fields = {"slug": ("name",)}
+    fields = ("name", "slug", "description", "rule")
+    actions = ("merge_topics", "apply_rules")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(paper_count=Count("paper_links"))
+
+    @admin.display(description="papers", ordering="paper_count")
+    def paper_count(self, topic):
+        return topic.paper_count
+
+    @admin.display(description="rule")
+    def rule_summary(self, topic):
+        return Truncator(topic.rule).chars(80) or "—"
+
+    def save_model(self, request, obj, form, change):
+        old_slug = form.initial.get("slug") if change else None
+        super().save_model(request, obj, form, change)
+        curation.record_topic_edit(obj, old_slug, renamed=change and "name" in form.changed_data)
+        if change and "rule" in form.changed_data:
+            self.message_user(
+                request,
+                f"The rule of “{obj}” changed: use the action “Apply the selected topics' "
+                "rules” (or manage.py apply_topic_rules) to tag papers with it.",
+                messages.INFO,
+            )
+
+    def delete_model(self, request, obj):
+        curation.delete_topics(Topic.objects.filter(pk=obj.pk))
+
+    def delete_queryset(self, request, queryset):
+        curation.delete_topics(queryset)
+
+    @admin.action(description="Merge the selected topics", permissions=["change", "delete"])
+    def merge_topics(self, request, queryset):
+        return self.merge_action(
+            request,
+            queryset,
+            noun="topics",
+            order="name",
+            merge=curation.merge_topics,
+            report=lambda survivor, others: (
+                f"Merged {', '.join(f'“{other}”' for other in others)} into “{survivor}”; "
+                "the old addresses redirect to it."
+            ),
+            action="merge_topics",
+            title="Merge topics",
+            intro=(
+                "Choose the topic to keep. The others are deleted: their papers move to it, "
+                "their rules are joined to its rule, and their addresses redirect to it."
+            ),
+        )
+
+    @admin.action(description="Apply the selected topics' rules", permissions=["change"])
+    def apply_rules(self, request, queryset):
+        run = run_topic_rules(queryset.order_by("name"))
+        self.message_user(request, f"Topic rules: {run}.", messages.SUCCESS)
+
+
+@admin.register(TopicRedirect)
+class TopicRedirectAdmin(admin.ModelAdmin):
+    list_display = ("old_slug", "topic")
+    list_select_related = ("topic",)
+    search_fields = ("old_slug", "topic__name")
+    autocomplete_fields = ("topic",)

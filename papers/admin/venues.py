@@ -1,0 +1,59 @@
+"""The venue and author admins: paper counts, curated fields recorded."""
+
+from django.contrib import admin
+from django.db.models import Count
+
+from .. import curation
+from ..models import (
+    Author,
+    Venue,
+)
+
+
+@admin.register(Venue)
+class VenueAdmin(admin.ModelAdmin):
+    list_display = ("name", "acronym", "year", "location", "start_date", "end_date", "paper_count")
+    ordering = ("-year", "name")
+    list_filter = ("year", "acronym")
+    search_fields = ("name", "acronym", "full_name", "location")
+    prepopulated_fields = {"slug": ("name",)}
+    readonly_fields = ("curated_fields",)
+    autocomplete_fields = ("parent",)
+    fieldsets = (
+        (None, {"fields": ("name", "slug", "acronym", "year", "full_name", "parent")}),
+        ("Event", {"fields": ("location", "start_date", "end_date", "month", "welcome_text")}),
+        ("Anthology", {"fields": ("booktitle", "external_id")}),
+        ("Curation", {"fields": ("curated_fields",)}),
+    )
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(paper_count=Count("papers"))
+
+    @admin.display(description="papers", ordering="paper_count")
+    def paper_count(self, venue):
+        return venue.paper_count
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            curation.record_venue_edit(obj, form.changed_data)
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(Author)
+class AuthorAdmin(admin.ModelAdmin):
+    list_display = ("name", "orcid", "paper_count")
+    ordering = ("name",)
+    search_fields = ("name", "orcid")
+    prepopulated_fields = {"slug": ("name",)}
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(paper_count=Count("authorships"))
+
+    @admin.display(description="papers", ordering="paper_count")
+    def paper_count(self, author):
+        return author.paper_count
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change:
+            curation.record_author_edit(obj, form.changed_data)

@@ -1,0 +1,170 @@
+"""The blocks of a page dump and their shapes: the evidence the dump reader assembles papers from.
+
+A page is read as blocks (runs of non-blank lines). Each block is classified by its shape —
+prose, a title-like line, a venue line, markdown furniture, event prose, a footer label. Pure:
+no database.
+
+Every pattern here runs on untrusted text, so each must take time linear in it: "-" joins the
+parts of a word ("LREC-COLING") and only a space separates words, so a line splits into words
+one way; words and word counts are bounded, so each start position costs a bounded amount; and
+a scan for a closing bracket stops at the next opening one.
+"""
+
+import re
+from dataclasses import dataclass
+
+from .text import fold_whitespace
+
+YEAR = r"(?:19|20)\d{2}"
+_ACRONYM_WORD = r"[A-Z][A-Za-z0-9&.\-]{0,40}"
+_VENUE_WORDS = rf"{_ACRONYM_WORD}(?: (?:{_ACRONYM_WORD}|of|the|on|and|for)){{0,12}}?"
+VENUE_NAME = rf"{_VENUE_WORDS} {YEAR}"
+_VENUE_LINE = re.compile(rf"^(?P<acronym>{_VENUE_WORDS}) (?P<year>{YEAR})$")
+VENUE_IN_TEXT = re.compile(rf"\b{VENUE_NAME}\b")
+
+MONTHS = {
+    name: number
+    for number, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ],
+        start=1,
+    )
+    for name in names
+}
+MONTH = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
+DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+DATE_IN_TEXT = re.compile(rf"\b{MONTH} {DAY}\b", re.IGNORECASE)
+_MARKDOWN_LINK = re.compile(r"\[[^\[\]]*\]\([^()]*\)")
+MARKDOWN_HEADING = re.compile(r"^#{1,6}\s")
+_ITALIC_LINE = re.compile(r"^\*[^*].*[^*]\*$|^_[^_].*[^_]_$")
+SITE_CHROME = re.compile(
+    r"\b(?:log ?in|sign ?in|sign up|event page|registered with|register for|registration"
+    r"|access credentials|please register)\b",
+    re.IGNORECASE,
+)
+
+_FOOTER_DOWNLOADS = re.compile(r"^downloads?$", re.IGNORECASE)
+FOOTER_NEXT = re.compile(r"^next from\s+(?P<venue>.+)$", re.IGNORECASE)
+_FOOTER_SIMILAR = re.compile(r"^similar lectures?$", re.IGNORECASE)
+
+PRESENTATION_FORMATS = {
+    "poster",
+    "oral",
+    "talk",
+    "spotlight",
+    "demo",
+    "keynote",
+    "tutorial",
+    "panel",
+    "lightning talk",
+    "virtual poster",
+    "in-person poster",
+    "oral presentation",
+    "poster presentation",
+}
+TITLE_MAX_LENGTH = 300
+TOPIC_MAX_LENGTH = 80
+TOPIC_MAX_WORDS = 8
+COUNTRY_MAX_LENGTH = 60
+
+
+@dataclass(frozen=True)
+class Block:
+    """A run of non-blank lines, with the number of its first line (1-based)."""
+
+    line: int
+    lines: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    @property
+    def folded(self) -> str:
+        return fold_whitespace(self.text)
+
+    @property
+    def is_single_line(self) -> bool:
+        return len(self.lines) == 1
+
+
+def split_blocks(text: str) -> list[Block]:
+    blocks, current, start = [], [], 0
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.strip()
+        if line:
+            if not current:
+                start = number
+            current.append(line)
+        elif current:
+            blocks.append(Block(start, tuple(current)))
+            current = []
+    if current:
+        blocks.append(Block(start, tuple(current)))
+    return blocks
+
+
+def venue_in_line(line: str) -> re.Match | None:
+    return _VENUE_LINE.match(fold_whitespace(line))
+
+
+def is_venue_line(block: Block) -> bool:
+    return block.is_single_line and venue_in_line(block.lines[0]) is not None
+
+
+def is_markup(block: Block) -> bool:
+    """Markdown furniture: headings, links, whole italic lines."""
+    return any(
+        MARKDOWN_HEADING.match(line) or _MARKDOWN_LINK.search(line) or _ITALIC_LINE.match(line)
+        for line in block.lines
+    )
+
+
+def footer_label(block: Block) -> str | None:
+    first = block.lines[0]
+    if _FOOTER_DOWNLOADS.match(first):
+        return "downloads"
+    if FOOTER_NEXT.match(first):
+        return "next"
+    if _FOOTER_SIMILAR.match(first):
+        return "similar"
+    return None
+
+
+def is_title_like(block: Block) -> bool:
+    """One line, not too long, not ending like a sentence (titles may end with ? or !)."""
+    if not block.is_single_line or is_markup(block) or footer_label(block):
+        return False
+    line = block.lines[0]
+    return len(line) <= TITLE_MAX_LENGTH and not line.endswith((".", ":", ";", ","))
+
+
+def is_topic_like(block: Block) -> bool:
+    if not is_title_like(block) or is_venue_line(block):
+        return False
+    line = block.lines[0]
+    return len(line) <= TOPIC_MAX_LENGTH and len(line.split()) <= TOPIC_MAX_WORDS
+
+
+def is_event_prose(block: Block) -> bool:
+    """Prose about the event rather than a paper: site prompts, or a venue named with a date."""
+    text = block.folded
+    if SITE_CHROME.search(text) or ("**" in text and VENUE_IN_TEXT.search(text)):
+        return True
+    return bool(VENUE_IN_TEXT.search(text) and DATE_IN_TEXT.search(text))
+
+
+def is_furniture(block: Block) -> bool:
+    return is_markup(block) or is_venue_line(block) or is_event_prose(block)

@@ -1,0 +1,113 @@
+"""What a lecture page's furniture says about venues: full names, places, dates, welcomes.
+
+Pure: no database. The records gathered here are merged by the loader into the venues'
+empty fields.
+"""
+
+import re
+from datetime import date
+
+from .dump_blocks import (
+    DAY,
+    MARKDOWN_HEADING,
+    MONTH,
+    MONTHS,
+    SITE_CHROME,
+    VENUE_IN_TEXT,
+    VENUE_NAME,
+    YEAR,
+    Block,
+    is_furniture,
+    is_markup,
+    is_title_like,
+    venue_in_line,
+)
+from .records import VenueRecord
+
+_EVENT_PLACE_AND_DATES = re.compile(
+    rf"(?P<venue>{VENUE_NAME})\)?,?\s+(?:(?:will|is|was|to)\s+be\s+|will\s+)?"
+    rf"(?:held|take place|takes place|took place)\s+in\s+(?:[a-z]+\s+){{0,6}}"
+    rf"(?P<place>[A-Z][^()]{{0,100}}?),?\s+(?:from|on)\s+"
+    rf"(?P<start_month>{MONTH})\s+(?P<start_day>{DAY})(?:,\s*{YEAR})?\s*(?:to|until|through|–|-)\s*"
+    rf"(?:(?P<end_month>{MONTH})\s+)?(?P<end_day>{DAY}),?\s+(?P<year>{YEAR})",
+    re.IGNORECASE,
+)
+_FULL_NAME = re.compile(rf"(?P<full>\b[Tt]he\s+[^()]{{10,200}}?)\s+\((?P<venue>{VENUE_NAME})\)")
+
+
+def venue_record(name: str) -> VenueRecord:
+    """A venue as its name alone tells it: "ACL 2025" is acronym ACL, year 2025."""
+    match = venue_in_line(name)
+    if match is None:
+        return VenueRecord(name=name)
+    return VenueRecord(name=name, acronym=match["acronym"], year=int(match["year"]))
+
+
+def venue_named(venues: list[VenueRecord], name: str) -> VenueRecord:
+    """The record of the venue of that name among ``venues``, added when missing."""
+    for venue in venues:
+        if venue.name == name:
+            return venue
+    venue = venue_record(name)
+    venues.append(venue)
+    return venue
+
+
+def _parse_date(month: str, day: str, year: int) -> date | None:
+    number = MONTHS.get(month.lower().rstrip("."))
+    try:
+        return date(year, number, int(re.sub(r"\D", "", day))) if number else None
+    except ValueError:
+        return None
+
+
+def extract_venue_metadata(blocks: list[Block], venues: list[VenueRecord], page_venue: str) -> None:
+    """Full names, places, dates and welcome messages that the furniture gives."""
+    furniture = [block for block in blocks if is_furniture(block) or is_title_like(block)]
+    for block in furniture:
+        text = block.folded
+        for match in _FULL_NAME.finditer(text):
+            venue = venue_named(venues, match["venue"])
+            full_name = re.sub(r"^(?:Welcome to\s+)?", "", match["full"]).strip()
+            full_name = full_name[0].upper() + full_name[1:]
+            venue.full_name = venue.full_name or full_name
+        for match in _EVENT_PLACE_AND_DATES.finditer(text):
+            venue = venue_named(venues, match["venue"])
+            year = int(match["year"])
+            venue.location = venue.location or match["place"].strip().rstrip(",")
+            venue.start_date = venue.start_date or _parse_date(
+                match["start_month"], match["start_day"], year
+            )
+            end_month = match["end_month"] or match["start_month"]
+            venue.end_date = venue.end_date or _parse_date(end_month, match["end_day"], year)
+    _extract_welcome_texts(blocks, venues, page_venue)
+
+
+def _continues_a_message(block: Block) -> bool:
+    """Markup under a welcome heading (a chair's message, a link), not a new section or a prompt."""
+    return (
+        is_markup(block)
+        and not MARKDOWN_HEADING.match(block.lines[0])
+        and not SITE_CHROME.search(block.folded)
+    )
+
+
+def _extract_welcome_texts(blocks: list[Block], venues: list[VenueRecord], page_venue: str) -> None:
+    """A heading that welcomes, and the markup messages under it, are that venue's welcome."""
+    index = 0
+    while index < len(blocks):
+        block = blocks[index]
+        heading = block.lines[0]
+        if not (MARKDOWN_HEADING.match(heading) and "welcome" in heading.lower()):
+            index += 1
+            continue
+        named = VENUE_IN_TEXT.search(heading)
+        venue = venue_named(venues, named.group(0) if named else page_venue)
+        message = [line for line in block.lines[1:] if not MARKDOWN_HEADING.match(line)]
+        index += 1
+        while index < len(blocks) and _continues_a_message(blocks[index]):
+            message.extend(blocks[index].lines)
+            index += 1
+        text = "\n".join(message).strip()
+        if text and not venue.welcome_text:
+            venue.welcome_text = text

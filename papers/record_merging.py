@@ -1,0 +1,75 @@
+"""Copies of one paper inside a run merged into one record, before anything is written.
+
+What identifies a paper: its external ID, its normalised abstract, its title at its venue; two
+records with different external IDs are two papers, whatever else they share.
+"""
+
+from dataclasses import fields
+
+from .curation import FILLABLE_FIELDS, fill_empty
+from .records import PaperRecord, ParsedFile, VenueRecord
+from .text import abstract_key, fold_whitespace
+
+VENUE_FIELDS = tuple(f.name for f in fields(VenueRecord) if f.name not in {"name", "parent"})
+
+
+def merge_records(
+    parsed_files: list[ParsedFile],
+) -> tuple[dict[str, VenueRecord], list[PaperRecord]]:
+    """Venues by name with their fields combined; copies of a paper inside this run merged."""
+    venues: dict[str, VenueRecord] = {}
+    by_key: dict[tuple, PaperRecord] = {}
+    papers: list[PaperRecord] = []
+    for parsed in parsed_files:
+        for venue in parsed.venues:
+            known = venues.setdefault(venue.name, VenueRecord(name=venue.name))
+            fill_empty(known, venue, (*VENUE_FIELDS, "parent"))
+        for paper in parsed.papers:
+            paper.source_file = paper.source_file or parsed.source
+            keys = record_keys(paper)
+            kept = next(
+                (
+                    by_key[key]
+                    for key in keys
+                    if key in by_key
+                    and same_paper_possible(by_key[key].external_id, paper.external_id)
+                ),
+                None,
+            )
+            if kept is None:
+                kept = paper
+                papers.append(paper)
+            else:
+                _merge_record(kept, paper)
+            for key in keys:
+                by_key.setdefault(key, kept)
+            venues.setdefault(paper.venue, VenueRecord(name=paper.venue))
+    for venue in list(venues.values()):
+        if venue.parent:
+            venues.setdefault(venue.parent, VenueRecord(name=venue.parent))
+    return venues, papers
+
+
+def record_keys(paper: PaperRecord) -> list[tuple]:
+    """What identifies a paper: its external ID, its abstract, its title at its venue."""
+    keys = []
+    if paper.external_id:
+        keys.append(("id", paper.external_id))
+    if key := abstract_key(paper.abstract):
+        keys.append(("abstract", key))
+    if paper.title:
+        keys.append(("title", paper.venue, fold_whitespace(paper.title).lower()))
+    return keys
+
+
+def same_paper_possible(external_id: str | None, other_external_id: str | None) -> bool:
+    """Two records with different external IDs are two papers, whatever else they share."""
+    return not external_id or not other_external_id or external_id == other_external_id
+
+
+def _merge_record(kept: PaperRecord, other: PaperRecord) -> None:
+    fill_empty(kept, other, FILLABLE_FIELDS)
+    kept.topics.extend(topic for topic in other.topics if topic not in kept.topics)
+    kept.related_titles.extend(t for t in other.related_titles if t not in kept.related_titles)
+    if not kept.authors:
+        kept.authors = other.authors

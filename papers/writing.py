@@ -1,0 +1,377 @@
+"""Write merged records into the database: bulk writes, curated fields kept.
+
+Papers are matched to the collection by external ID, then normalised abstract, then title at the
+same venue; a match is merged — empty fields filled, topics and related titles added — and
+fields a curator set (Paper.curated_fields) are never touched. New rows go in with COPY; the
+derived data (name columns, topic rules, word statistics) is refreshed for the papers touched.
+"""
+
+from django.db import DatabaseError
+from django.db.models import Q
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+from .bulk import BATCH_SIZE, allocate_ids, analyze_tables, batched, copy_rows
+from .curation import FILLABLE_FIELDS, fill_empty
+from .denormalise import refresh_author_names, refresh_lexemes, refresh_topic_names
+from .dump_blocks import venue_in_line
+from .load_guard import refused_copy_row
+from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
+from .record_merging import VENUE_FIELDS, merge_records, same_paper_possible
+from .records import AuthorRecord, LoadSummary, PaperRecord, ParsedFile, VenueRecord
+from .tagging import tag_papers
+from .text import abstract_key, fold_whitespace, make_slug, name_key
+from .topic_rules import apply_topic_rules
+from .validation import MAX_RELATED_TITLES
+
+# After this many new papers the planner's statistics are refreshed before the statements
+# that join the new rows: on a fresh database, stale statistics make them quadratic.
+ANALYZE_AFTER = 1000
+
+
+def _unique_slug(base: str, taken: set[str]) -> str:
+    slug, number = base, 2
+    while slug in taken:
+        slug = f"{base}-{number}"
+        number += 1
+    taken.add(slug)
+    return slug
+
+
+class TopicResolver:
+    """Finds the topic a name means: by normalised name, then by the slug of a topic a curator
+    renamed (so it keeps its papers), then through the redirect a curator's merge left."""
+
+    def __init__(self):
+        existing = list(Topic.objects.all())
+        self.by_name = {name_key(topic.name): topic for topic in existing}
+        self.taken = {topic.slug for topic in existing}
+        # Only a renamed topic's slug stands for another name: a slug its own name gives
+        # ("c" for "C++") must not capture other names ("C").
+        self.by_slug = {
+            topic.slug: topic for topic in existing if topic.slug != make_slug(topic.name, "topic")
+        }
+        for redirect in TopicRedirect.objects.select_related("topic"):
+            self.by_slug[redirect.old_slug] = redirect.topic
+            self.taken.add(redirect.old_slug)
+
+    def find(self, name: str) -> Topic | None:
+        return self.by_name.get(name_key(name)) or self.by_slug.get(make_slug(name, "topic"))
+
+    def add(self, topic: Topic) -> Topic:
+        """Give an unsaved topic a free slug and remember it."""
+        topic.slug = _unique_slug(topic.slug or make_slug(topic.name, "topic"), self.taken)
+        self.by_name[name_key(topic.name)] = topic
+        return topic
+
+
+class RecordWriter:
+    def __init__(self, summary: LoadSummary, on_progress=None):
+        self.summary = summary
+        self.on_progress = on_progress or (lambda done, total: None)
+        self.now = timezone.now()
+
+    def write(self, parsed_files: list[ParsedFile]) -> None:
+        venue_records, records = merge_records(parsed_files)
+        venues = self.write_venues(venue_records)
+        topics = self.write_topics(records)
+        papers, changed_ids = self.write_papers(records, venues, topics)
+        changed_ids |= self.write_topic_links(records, papers, topics)
+        changed_ids |= self.write_authorships(records, papers)
+        self.summary.updated = len(changed_ids - self.new_ids)
+        self.summary.unchanged = len(papers) - self.summary.new - self.summary.updated
+        if len(self.new_ids) >= ANALYZE_AFTER:
+            analyze_tables()
+        if changed_ids or self.new_ids:
+            touched = changed_ids | self.new_ids
+            # New papers were written with their names already; these rewrite only rows
+            # whose names differ (existing papers that gained topics or authors).
+            refresh_topic_names(touched)
+            refresh_author_names(touched)
+            self.summary.rule_links = apply_topic_rules(paper_ids=touched)
+            tag_papers()
+            refresh_lexemes()
+
+    # Venues -------------------------------------------------------------
+
+    def write_venues(self, records: dict[str, VenueRecord]) -> dict[str, Venue]:
+        venues = {venue.name: venue for venue in Venue.objects.filter(name__in=records)}
+        taken = set(Venue.objects.values_list("slug", flat=True))
+        new = []
+        for name in records:
+            if name not in venues:
+                venue = Venue(name=name, slug=_unique_slug(make_slug(name, "venue"), taken))
+                venues[name] = venue
+                new.append(venue)
+        changed = []
+        for name, record in records.items():
+            venue = venues[name]
+            if not record.acronym and (match := venue_in_line(name)):
+                record.acronym, record.year = match["acronym"], int(match["year"])
+            if fill_empty(venue, record, VENUE_FIELDS, venue.curated_fields) and venue not in new:
+                changed.append(venue)
+        Venue.objects.bulk_create(new)
+        for name, record in records.items():
+            parent = venues.get(record.parent) if record.parent else None
+            venue = venues[name]
+            if parent and venue.parent_id is None and "parent" not in venue.curated_fields:
+                venue.parent = parent
+                if venue not in changed:
+                    changed.append(venue)
+        if changed:
+            Venue.objects.bulk_update(changed, [*VENUE_FIELDS, "parent"])
+        self.summary.venues_new = len(new)
+        return venues
+
+    # Topics -------------------------------------------------------------
+
+    def write_topics(self, records: list[PaperRecord]) -> dict[str, Topic]:
+        """Each topic name the records use, resolved to a Topic (created when new)."""
+        names = {}
+        for record in records:
+            for name in record.topics:
+                names.setdefault(name_key(name), name)
+        resolver = TopicResolver()
+        topics, new = {}, []
+        for folded, name in names.items():
+            topic = resolver.find(name)
+            if topic is None:
+                topic = resolver.add(Topic(name=name))
+                new.append(topic)
+            topics[folded] = topic
+        Topic.objects.bulk_create(new)
+        self.summary.topics_new = len(new)
+        return topics
+
+    # Papers -------------------------------------------------------------
+
+    def find_existing(
+        self, records: list[PaperRecord], venues: dict[str, Venue]
+    ) -> dict[int, Paper]:
+        """The collection's paper for each record (by position in records), where there is one."""
+        by_external = {}
+        external_ids = [r.external_id for r in records if r.external_id]
+        for chunk in batched(external_ids):
+            by_external.update(
+                {p.external_id: p for p in Paper.objects.filter(external_id__in=chunk)}
+            )
+        by_abstract = {}
+        keys = [abstract_key(r.abstract) for r in records]
+        for chunk in batched([k for k in keys if k]):
+            by_abstract.update(
+                {p.abstract_key: p for p in Paper.objects.filter(abstract_key__in=chunk)}
+            )
+        by_title = {}
+        titled = [
+            (venues[r.venue].pk, fold_whitespace(r.title).lower()) for r in records if r.title
+        ]
+        for chunk in batched(titled):
+            candidates = Paper.objects.annotate(lower_title=Lower("title")).filter(
+                venue_id__in={venue for venue, _ in chunk},
+                lower_title__in={title for _, title in chunk},
+            )
+            by_title.update({(p.venue_id, p.lower_title): p for p in candidates})
+        found = {}
+        for index, record in enumerate(records):
+            title_key = (venues[record.venue].pk, fold_whitespace(record.title).lower())
+            candidates = (
+                by_external.get(record.external_id),
+                by_abstract.get(keys[index]),
+                by_title.get(title_key) if record.title else None,
+            )
+            paper = next(
+                (
+                    paper
+                    for paper in candidates
+                    if paper is not None
+                    and same_paper_possible(paper.external_id, record.external_id)
+                ),
+                None,
+            )
+            if paper is not None:
+                found[index] = paper
+        return found
+
+    def write_papers(
+        self, records: list[PaperRecord], venues: dict[str, Venue], topics: dict[str, Topic]
+    ) -> tuple[dict[int, Paper], set[int]]:
+        existing = self.find_existing(records, venues)
+        papers: dict[int, Paper] = {}
+        new, changed, changed_fields = [], {}, set()
+        for index, record in enumerate(records):
+            paper = existing.get(index)
+            # An earlier record of this run may have given the paper another external ID.
+            if paper is not None and not same_paper_possible(paper.external_id, record.external_id):
+                paper = None
+            if paper is None:
+                paper = self.new_paper(record, venues[record.venue], topics)
+                new.append(paper)
+            else:
+                filled = fill_empty(paper, record, FILLABLE_FIELDS, paper.curated_fields)
+                if "abstract" in filled:
+                    paper.abstract_key = abstract_key(paper.abstract)
+                    filled.append("abstract_key")
+                extra = [t for t in record.related_titles if t not in paper.related_titles]
+                room = MAX_RELATED_TITLES - len(paper.related_titles)
+                if extra and room > 0 and "related_titles" not in paper.curated_fields:
+                    paper.related_titles = [*paper.related_titles, *extra[:room]]
+                    filled.append("related_titles")
+                if filled:
+                    changed[paper.pk] = paper
+                    changed_fields.update(filled)
+            papers[index] = paper
+        self.insert_papers(new)
+        if changed:
+            for chunk in batched(changed.values()):
+                Paper.objects.bulk_update(chunk, [*sorted(changed_fields), "last_loaded"])
+        self.new_ids = {paper.pk for paper in new}
+        seen = {p.pk for p in papers.values()} - self.new_ids - changed.keys()
+        for chunk in batched(sorted(seen), 10000):
+            Paper.objects.filter(pk__in=chunk).update(last_loaded=self.now)
+        self.summary.new = len(new)
+        return papers, set(changed)
+
+    def insert_papers(self, papers: list[Paper]) -> None:
+        """COPY the new papers in batches; PostgreSQL computes their search vectors."""
+        columns = [field for field in Paper._meta.concrete_fields if not field.generated]
+        for paper, pk in zip(papers, allocate_ids(Paper, len(papers)), strict=True):
+            paper.pk, paper.created, paper.updated = pk, self.now, self.now
+            paper._state.adding = False
+        for done, chunk in enumerate(batched(papers), start=1):
+            try:
+                copy_rows(
+                    Paper,
+                    [field.column for field in columns],
+                    (tuple(getattr(paper, field.attname) for field in columns) for paper in chunk),
+                )
+            except DatabaseError as error:
+                if row := refused_copy_row(error):
+                    error.paper = chunk[row - 1]
+                raise
+            self.on_progress(done * BATCH_SIZE, len(papers))
+
+    def new_paper(self, record: PaperRecord, venue: Venue, topics: dict[str, Topic]) -> Paper:
+        """An unsaved paper, its name columns filled as refresh_*_names would fill them, so
+        the stored search vector is computed once, at insert."""
+        topic_names = sorted({topics[name_key(name)].name for name in record.topics})
+        return Paper(
+            topic_names=", ".join(topic_names),
+            author_names=", ".join(author.name for author in record.authors),
+            title=fold_whitespace(record.title),
+            abstract=record.abstract,
+            abstract_key=abstract_key(record.abstract),
+            venue=venue,
+            country=record.country,
+            presentation_format=record.presentation_format,
+            related_titles=record.related_titles[:MAX_RELATED_TITLES],
+            external_id=record.external_id or None,
+            pages=record.pages,
+            doi=record.doi,
+            url=record.url,
+            bibkey=record.bibkey,
+            source_file=record.source_file,
+            source_position=record.line,
+            first_loaded=self.now,
+            last_loaded=self.now,
+        )
+
+    # Links --------------------------------------------------------------
+
+    def write_topic_links(
+        self, records, papers: dict[int, Paper], topics: dict[str, Topic]
+    ) -> set[int]:
+        wanted = {
+            (papers[index].pk, topics[name_key(name)].pk)
+            for index, record in enumerate(records)
+            for name in record.topics
+            if "topics" not in papers[index].curated_fields
+        }
+        if not wanted:
+            return set()
+        paper_ids = {paper_id for paper_id, _ in wanted}
+        have = set()
+        for chunk in batched(paper_ids):
+            have.update(
+                PaperTopic.objects.filter(paper_id__in=chunk).values_list("paper_id", "topic_id")
+            )
+            have.update(
+                RemovedTopic.objects.filter(paper_id__in=chunk).values_list("paper_id", "topic_id")
+            )
+        missing = sorted(wanted - have)
+        PaperTopic.objects.bulk_create(
+            [PaperTopic(paper_id=p, topic_id=t, source=PaperTopic.Source.DUMP) for p, t in missing],
+            batch_size=BATCH_SIZE,
+        )
+        return {paper_id for paper_id, _ in missing}
+
+    def write_authorships(self, records, papers: dict[int, Paper]) -> set[int]:
+        """Authors for papers that have none yet; a paper's existing author list is kept."""
+        wanting = {
+            papers[index].pk: record.authors
+            for index, record in enumerate(records)
+            if record.authors and "authors" not in papers[index].curated_fields
+        }
+        if not wanting:
+            return set()
+        for chunk in batched(list(wanting)):
+            for paper_id in set(
+                Authorship.objects.filter(paper_id__in=chunk).values_list("paper_id", flat=True)
+            ):
+                del wanting[paper_id]
+        authors = self.write_authors([a for names in wanting.values() for a in names])
+        copy_rows(
+            Authorship,
+            ["paper_id", "author_id", "position"],
+            (
+                (paper_id, authors[_author_key(author)], position)
+                for paper_id, names in wanting.items()
+                for position, author in enumerate(names, start=1)
+            ),
+        )
+        return set(wanting)
+
+    def write_authors(self, records: list[AuthorRecord]) -> dict[str, int]:
+        """The id of each record's author, by normalised name; authors not yet known are
+        created, each with a slug of its own."""
+        wanted = {}
+        for record in records:
+            wanted.setdefault(_author_key(record), record)
+        ids = {}
+        for chunk in batched(list(wanted)):
+            # Names told apart only by an older normalisation: the first author keeps them.
+            for key, pk in (
+                Author.objects.filter(key__in=chunk).order_by("-id").values_list("key", "id")
+            ):
+                ids[key] = pk
+        new = [(key, record) for key, record in wanted.items() if key not in ids]
+        slugs = self.author_slugs([record.name for _, record in new])
+        new_ids = allocate_ids(Author, len(new))
+        copy_rows(
+            Author,
+            ["id", "name", "key", "slug", "orcid"],
+            (
+                (pk, record.name, key, slug, record.orcid)
+                for pk, (key, record), slug in zip(new_ids, new, slugs, strict=True)
+            ),
+        )
+        ids.update((key, pk) for pk, (key, _) in zip(new_ids, new, strict=True))
+        self.summary.authors_new = len(new)
+        return ids
+
+    @staticmethod
+    def author_slugs(names: list[str]) -> list[str]:
+        """A free slug for each new author: the name's, with a number where it is taken."""
+        bases = [make_slug(name, "author") for name in names]
+        taken = set()
+        for chunk in batched(sorted(set(bases))):
+            taken.update(Author.objects.filter(slug__in=chunk).values_list("slug", flat=True))
+        for chunk in batched(sorted(taken), 500):
+            numbered = Q()
+            for base in chunk:
+                numbered |= Q(slug__startswith=f"{base}-")
+            taken.update(Author.objects.filter(numbered).values_list("slug", flat=True))
+        return [_unique_slug(base, taken) for base in bases]
+
+
+def _author_key(author: AuthorRecord) -> str:
+    return name_key(author.name)
