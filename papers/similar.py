@@ -59,10 +59,11 @@ _SOURCE = """
 src AS (
     SELECT p.id, p.venue_id, p.search_vector, v.year, COALESCE(v.parent_id, v.id) AS event,
            concat_ws(' ', p.title, p.abstract) AS text,
-           tsvector_to_array(to_tsvector('english', p.author_names)) AS names
+           tsvector_to_array(to_tsvector('english', p.author_names)) AS names,
+           ARRAY(SELECT topic_id FROM {paper_topic} WHERE paper_id = p.id) AS topics
     FROM {paper} p JOIN {venue} v ON v.id = p.venue_id WHERE p.id = %(pk)s
 ),
-stats AS (
+stats AS MATERIALIZED (
     SELECT CASE WHEN c.reltuples >= 1 THEN c.reltuples
                 ELSE (SELECT count(*) FROM {paper}) END::float8 AS n
     FROM pg_class c WHERE c.oid = '{paper}'::regclass
@@ -172,10 +173,8 @@ scored AS (
     JOIN {paper} p ON p.id = cand.id
     CROSS JOIN q CROSS JOIN src
     CROSS JOIN LATERAL (
-        SELECT ARRAY(SELECT t.name FROM {paper_topic} a
-                     JOIN {paper_topic} b ON a.topic_id = b.topic_id
-                     JOIN {topic} t ON t.id = a.topic_id
-                     WHERE a.paper_id = %(pk)s AND b.paper_id = p.id
+        SELECT ARRAY(SELECT t.name FROM {paper_topic} b JOIN {topic} t ON t.id = b.topic_id
+                     WHERE b.paper_id = p.id AND b.topic_id = ANY(src.topics)
                      ORDER BY t.name) AS names
     ) AS shared_topics
     WHERE p.id <> %(pk)s

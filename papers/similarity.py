@@ -22,8 +22,11 @@ and conference) is stored in SimilarityState.model, so that web processes can pr
 or a newly saved paper into it (papers/similarity_model.py).
 
 Measured in the app's own setting (bench/quality.py --only similar-app: the whole Anthology
-loaded, each labelled ACL 2020 paper's first five labelled papers among its 100 similar
-papers, missing slots counted as misses): see bench/results.md.
+loaded, 26,014 papers; each labelled ACL 2020 paper's first five labelled papers among its 100
+similar papers, missing slots counted as misses), P@5 same-track on the 753 papers of
+tracks.csv: 0.459 (0.471 on the half the weights were chosen on, 0.446 on the other half),
+P@10 0.41; TF-IDF cosine in the same setting about 0.32. The fit took 25 s of CPU at 26,000
+papers (2.5 minutes of wall time on a shared, loaded 2-core machine); it grows about linearly.
 
 A refresh is skipped when the collection's fingerprint (count and a hash of every id, title and
 abstract) is the one the stored rows were computed from. numpy, scipy and scikit-learn are

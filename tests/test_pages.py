@@ -221,7 +221,8 @@ def test_similar_page(client, corpus):
     assert queries == 4
     listed = [link.attrs["href"] for link in card_links(response, heading="h2")]
     assert listed[0] == f"/papers/{corpus['cache2'].pk}/"
-    assert "Shared terms: " in response.content.decode()
+    why = parse(response).find("p", class_="shared").text
+    assert why.startswith("Why: similar wording ") and "distinctive shared terms cache (" in why
     kv = f"/papers/{corpus['kv'].pk}/"
     assert parse(response).find("a", href=kv).text.startswith("Evicting")  # the heading
     assert kv not in listed
