@@ -43,6 +43,7 @@ from bench.run import (  # also puts the project and site/ on sys.path
     recreate_database,
     setup_django,
 )
+from papers.relevance import TITLE_STOPWORDS  # bench.run has put the project on the path
 
 DEFAULT_TRACKS = PROJECT_DIR.parent / "shared" / "data" / "miniconf" / "tracks.csv"
 DEFAULT_DATABASE = "papers_quality"
@@ -50,47 +51,9 @@ KNOWN_ITEM_SEED = 20240607
 KNOWN_ITEM_QUERIES = 200
 SIMILAR_POOL = 2000  # similar papers asked for, when the method ranks the whole collection
 
-# Words that make poor known-item queries on their own.
-STOPWORDS = {
-    "a",
-    "an",
-    "and",
-    "are",
-    "as",
-    "at",
-    "be",
-    "by",
-    "can",
-    "do",
-    "does",
-    "for",
-    "from",
-    "how",
-    "in",
-    "into",
-    "is",
-    "it",
-    "its",
-    "of",
-    "on",
-    "or",
-    "our",
-    "the",
-    "their",
-    "this",
-    "to",
-    "via",
-    "vs",
-    "we",
-    "what",
-    "when",
-    "where",
-    "which",
-    "who",
-    "why",
-    "with",
-    "without",
-}
+# Words that make poor known-item queries on their own: those the ranking leaves out of a
+# title's length (one list, papers/relevance.py).
+STOPWORDS = set(TITLE_STOPWORDS)
 _TITLE_WORD = re.compile(r"[\w][\w'’\-]*", re.UNICODE)
 
 
