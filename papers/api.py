@@ -54,7 +54,7 @@ def _author(request, author) -> dict:
     }
 
 
-def _result(request, paper, partial: bool = False) -> dict:
+def _result(request, paper) -> dict:
     headline = paper.headline if hasattr(paper, "headline") else plain_snippet(paper.abstract)
     return {
         "id": paper.pk,
@@ -68,7 +68,6 @@ def _result(request, paper, partial: bool = False) -> dict:
         "url": request.build_absolute_uri(paper.get_absolute_url()),
         "snippet": str(highlight(headline)),
         "score": round(paper.score, 6) if paper.score is not None else None,
-        "partial": partial,
     }
 
 
@@ -92,8 +91,8 @@ def paper_list(request):
             "corrected_query": results.corrected_query,
             "authors": [_author(request, author) for author in results.authors],
             # Full matches, then (first page, fewer than a page of them) partial ones.
-            "results": [_result(request, paper) for paper in results.papers]
-            + [_result(request, paper, partial=True) for paper in results.partial],
+            "results": [{**_result(request, paper), "partial": False} for paper in results.papers]
+            + [{**_result(request, paper), "partial": True} for paper in results.partial],
         }
     )
 

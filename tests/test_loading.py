@@ -245,4 +245,7 @@ def test_loading_is_batched_not_a_query_per_paper(write_dump):
     with CaptureQueriesContext(connection) as queries:
         summary = load_files([path])
     assert summary.new == 2000
-    assert len(queries) < 40
+    # A fixed number of statements whatever the number of papers: the lock, venues, topics,
+    # papers (one COPY), links, names, topic rules and the topic model, word statistics and
+    # the similarity refit (40 today); a query per paper would be thousands.
+    assert len(queries) < 60
