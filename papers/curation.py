@@ -132,12 +132,17 @@ def set_topics(paper_id: int, add=(), remove=()) -> None:
             )
         if add:
             RemovedTopic.objects.filter(paper_id=paper_id, topic_id__in=add).delete()
-            PaperTopic.objects.bulk_create(
-                [PaperTopic(paper_id=paper_id, topic_id=t, source=CURATOR) for t in add],
-                update_conflicts=True,
-                unique_fields=["paper", "topic"],
-                update_fields=["source"],
-            )
+            _link_as_curator(PaperTopic(paper_id=paper_id, topic_id=t) for t in add)
+
+
+def _link_as_curator(links) -> None:
+    """Write the links as a curator's; a link that exists already becomes a curator's."""
+    links = list(links)
+    for link in links:
+        link.source = CURATOR
+    PaperTopic.objects.bulk_create(
+        links, update_conflicts=True, unique_fields=["paper", "topic"], update_fields=["source"]
+    )
 
 
 def add_topic_to_papers(topic: Topic, paper_ids: list[int]) -> int:
@@ -151,12 +156,7 @@ def add_topic_to_papers(topic: Topic, paper_ids: list[int]) -> int:
         wanting = [pk for pk in paper_ids if pk not in have]
         RemovedTopic.objects.filter(topic=topic, paper_id__in=wanting).delete()
         # A rule link the curator confirms becomes a curator link (rules no longer own it).
-        PaperTopic.objects.bulk_create(
-            [PaperTopic(paper_id=pk, topic=topic, source=CURATOR) for pk in wanting],
-            update_conflicts=True,
-            unique_fields=["paper", "topic"],
-            update_fields=["source"],
-        )
+        _link_as_curator(PaperTopic(paper_id=pk, topic=topic) for pk in wanting)
         mark_topics_curated(wanting)
         refresh_topic_names(wanting)
     return len(wanting)
