@@ -12,7 +12,7 @@ class UnicodeSlugConverter(SlugConverter):
 
 
 class AnthologyIdConverter:
-    regex = ANTHOLOGY_ID.replace("[a-z]", "[A-Za-z]")
+    regex = f"(?i:{ANTHOLOGY_ID})"  # any case: the view redirects to the ID as stored
 
     def to_python(self, value):
         return value

@@ -84,9 +84,7 @@ def test_each_person_the_anthology_separates_has_a_page(client, write_dump):
     namesakes = name_page.find("section", class_="namesakes")
     listed = [item.find("a").attrs["href"] for item in namesakes.find_all("li")]
     assert listed == ["/authors/yang-liu-edinburgh/", "/authors/yang-liu-ict/"]
-    assert [h.text for h in name_page.find_all("h3", class_="card-title")] == [
-        "Unattributed Work"
-    ]
+    assert [h.text for h in name_page.find_all("h3", class_="card-title")] == ["Unattributed Work"]
 
 
 def test_a_person_keeps_the_spellings_of_their_name(client, write_dump):
@@ -160,7 +158,11 @@ def test_the_search_offers_every_person_of_a_name(client, write_dump):
     page = parse(client.get("/?q=Yang+Liu"))
     links = {link.attrs["href"] for link in page.find_all("a")}
     offered = {href for href in links if href.startswith("/authors/yang-liu")}
-    assert offered == {"/authors/yang-liu/", "/authors/yang-liu-edinburgh/", "/authors/yang-liu-ict/"}
+    assert offered == {
+        "/authors/yang-liu/",
+        "/authors/yang-liu-edinburgh/",
+        "/authors/yang-liu-ict/",
+    }
 
 
 @pytest.mark.anthology
