@@ -292,3 +292,10 @@ def test_acl_style_references():
         ),
         ("citation_volume", "12"),
     ]
+
+
+def test_latex_titles_render_in_the_other_lists_of_papers(client, modscan):
+    for url in (f"/list/?ids={modscan.pk}", f"/papers/{modscan.pk}/similar/"):
+        html = client.get(url).content.decode()
+        assert "<code>ModSCAN</code>: Measuring Stereotypical Bias" in html, url
+        assert "texttt" not in html, url
