@@ -10,7 +10,6 @@ from django.urls import reverse
 
 from .anthology_metadata import ANTHOLOGY_URL, is_anthology_id
 from .expressions import display_order, in_sample, title_terms, title_vector, weighted_search_vector
-from .latex import plain_text
 from .querysets import AuthorQuerySet, PaperQuerySet
 from .text import derive_title, make_slug, name_key
 
@@ -248,11 +247,6 @@ class Paper(models.Model):
     @property
     def pdf_url(self) -> str:
         return f"{ANTHOLOGY_URL}{self.anthology_id}.pdf" if self.anthology_id else ""
-
-    @property
-    def plain_title(self) -> str:
-        """The source's title as plain text (its LaTeX read); "" for an untitled paper."""
-        return plain_text(self.title)
 
     @property
     def has_title(self) -> bool:
