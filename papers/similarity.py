@@ -25,8 +25,11 @@ Measured in the app's own setting (bench/quality.py --only similar-app: the whol
 loaded, 26,014 papers; each labelled ACL 2020 paper's first five labelled papers among its 100
 similar papers, missing slots counted as misses), P@5 same-track on the 753 papers of
 tracks.csv: 0.459 (0.471 on the half the weights were chosen on, 0.446 on the other half),
-P@10 0.41; TF-IDF cosine in the same setting about 0.32. The fit took 25 s of CPU at 26,000
-papers (2.5 minutes of wall time on a shared, loaded 2-core machine); it grows about linearly.
+P@10 0.41; TF-IDF cosine in the same setting about 0.32. A refresh costs about 25 s of CPU at
+26,000 papers (imports included) and 36 s at 100,000 (the Anthology grown by copies with a
+quarter of their words dropped: fit 15 s, neighbours 19 s over two threads, COPY 2 s), plus the
+database's own work on the COPY; the wall time on a shared 2-core machine is that many times
+longer as it is loaded (90 s at 26,000 with a load of 8).
 
 A refresh is skipped when the collection's fingerprint (count and a hash of every id, title and
 abstract) is the one the stored rows were computed from. numpy, scipy and scikit-learn are
