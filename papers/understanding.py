@@ -13,11 +13,10 @@ import re
 from django.db.models import Count, Q
 from django.db.models.functions import Lower
 
+from .anthology_links import ANTHOLOGY_ID
 from .models import Author, Paper
 from .text import make_slug
 
-# The shapes of the Anthology's own IDs (papers/anthology.py: anthology_id).
-ANTHOLOGY_ID = r"(?:\d{4}\.[a-z0-9]+(?:-[a-z0-9]+)*\.\d+|[a-z]\d{2}-\d{4,5})"
 _IDENTIFIER = re.compile(
     rf"(?:https?://(?:www\.)?aclanthology\.org/(?P<url>{ANTHOLOGY_ID})(?:/|\.pdf|\.bib)?"
     r"|(?:https?://(?:dx\.)?doi\.org/|doi:\s*)?(?P<doi>10\.\d{4,9}/\S+)"
