@@ -5,6 +5,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from papers import rendering
+from papers.querysets import CARD_AUTHORS
 from papers.text import has_bidi_controls, isolate_bidi
 
 register = template.Library()
@@ -83,6 +84,25 @@ def snippet(text) -> str:
 
 
 @register.filter
+def thousands(count) -> str:
+    """A count with thousands separators: 26,093."""
+    return f"{int(count):,}"
+
+
+@register.filter
+def slice_from(values, start) -> list:
+    """The values from index ``start`` on (the rest after a facet's first rows)."""
+    return list(values)[int(start) :]
+
+
+@register.filter
+def first_few(authors) -> dict:
+    """A card's authors: the first CARD_AUTHORS to name, and whether "et al." follows."""
+    authors = authors or []
+    return {"shown": authors[:CARD_AUTHORS], "more": len(authors) > CARD_AUTHORS}
+
+
+@register.filter
 def facet_label(name) -> str:
     return {
         "venue": "Venue",
@@ -95,8 +115,8 @@ def facet_label(name) -> str:
 
 @register.filter
 def count_label(count, estimated=False) -> str:
-    """A count as shown: "about 71,000" when it was estimated from a sample, else "71"."""
-    return f"about {int(count):,}" if estimated else str(count)
+    """A count as shown: "about 71,000" when it was estimated from a sample, else "1,234"."""
+    return f"about {int(count):,}" if estimated else f"{int(count):,}"
 
 
 @register.filter
