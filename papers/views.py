@@ -98,9 +98,9 @@ def _render_list(request, template: str, context: dict, fixed=None, name: str = 
 def paper_list(request):
     """The list, or without any parameter the front page (a search box, the venues, the
     newest complete records)."""
-    if not request.GET:
-        return render(request, "papers/front_page.html", front_page())
     context = {"feed_url": search_feed_url(request.GET)}
+    if not request.GET:
+        return render(request, "papers/front_page.html", {**front_page(), **context})
     return _render_list(request, "papers/paper_list.html", context)
 
 

@@ -72,7 +72,7 @@
       var hit = !text || row.getAttribute("data-filter-text").indexOf(text) !== -1;
       row.hidden = !hit;
       var volumes = row.querySelector("details.volumes");
-      if (volumes && text && hit) { volumes.open = true; }
+      if (volumes) { volumes.open = text ? hit : volumes.hasAttribute("data-selected"); }
     });
     facet.querySelectorAll(".series").forEach(function (series) {
       series.hidden = !series.querySelector("[data-filter-text]:not([hidden])");
