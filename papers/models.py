@@ -219,6 +219,8 @@ class Paper(models.Model):
                 F("id"),
                 name="paper_venue_order",
             ),
+            # Title A–Z, complete records first: the first pages without a sort.
+            models.Index(F("complete").desc(), display_order(), F("id"), name="paper_title_order"),
             models.Index(fields=["id"], condition=in_sample(), name="paper_sample"),
             models.Index(fields=["source_file"], name="paper_source_file"),
             # A DOI pasted into the search box (papers/understanding.py), in any case.
