@@ -10,8 +10,8 @@ them); a query matching nothing +2 for did-you-mean and +1 for the respelling's 
 the closest titles when nothing at all is shown; a query that is an identifier 1 (then a
 redirect to the paper); paper page 5 (paper,
 topics, authors, similar ids, similar papers; +1 with related titles); similar page 4; venue
-and topic pages 7 (page object, chart — on a topic page the same query gives the trend — and
-the list's 5); author page 7; index pages 1; a reading list 1; /trends/ 2 + 1 per series.
+page 8 (page object, chart, its other volumes, and the list's 5), topic page 7 (page object,
+chart — the same query gives the trend — and the list's 5); author page 7; index pages 1; a reading list 1; /trends/ 2 + 1 per series.
 With ``format=`` the list pages and the reading list answer a citation file instead
 (papers/downloads.py).
 """

@@ -323,7 +323,14 @@ def test_venue_pages(client, corpus):
     assert parse(response).find("main").find_all("table") == []
     queries, response = count_queries(client, "/venues/acl-2025/?q=cache")
     html = response.content.decode()
-    assert queries == 8  # 7, +1: fewer than a page match, so partial matches are looked for
+    # 8 (the list's 5, the venue, its chart, its other volumes), +1: fewer than a page match,
+    # so partial matches are looked for.
+    assert queries == 9
+    [volume] = parse(response).find("ul", class_="volumes-list").find_all("a")
+    assert (volume.text, volume.attrs["href"]) == (
+        "Findings of ACL 2025",
+        "/venues/findings-of-acl-2025/",
+    )
     bars = parse(response).find("ol", class_="bar-chart").find_all("li")
     assert [bar.text for bar in bars] == [
         "efficiency2 papers",
