@@ -1,4 +1,4 @@
-"""The search expressions, each written once.
+"""The search and order expressions, each written once.
 
 The models' generated columns and indexes (papers/models.py) and the queries that must match
 those indexes (papers/querysets.py, papers/facets.py) build their SQL from these functions, so
