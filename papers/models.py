@@ -152,7 +152,10 @@ class Paper(models.Model):
     abstract_key = models.CharField(
         max_length=64, blank=True, editable=False, help_text="Hash of the normalised abstract."
     )
-    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="papers")
+    # Indexed by paper_venue_complete, which leads with it.
+    venue = models.ForeignKey(
+        Venue, on_delete=models.PROTECT, related_name="papers", db_index=False
+    )
     topics = models.ManyToManyField(Topic, through="PaperTopic", related_name="papers", blank=True)
     authors = models.ManyToManyField(
         Author, through="Authorship", related_name="papers", blank=True
@@ -219,6 +222,9 @@ class Paper(models.Model):
                 F("id"),
                 name="paper_venue_order",
             ),
+            # A venue's papers (the foreign key's index), and the newest-first list's count of
+            # each venue's complete and incomplete records (PaperQuerySet.newest_ids), narrow.
+            models.Index(fields=["venue", "complete"], name="paper_venue_complete"),
             # Title A–Z, complete records first: the first pages without a sort.
             models.Index(F("complete").desc(), display_order(), F("id"), name="paper_title_order"),
             models.Index(fields=["id"], condition=in_sample(), name="paper_sample"),
