@@ -69,6 +69,11 @@ class VenueFacet:
     events: int  # conferences in all
 
     @property
+    def rest_open(self) -> bool:
+        """Whether a selected venue is behind "Show all" (which then starts open)."""
+        return any(row.selected for group in self.rest for e in group.events for row in e.rows)
+
+    @property
     def venues(self) -> int:
         return sum(len(event.rows) for group in self.top + self.rest for event in group.events)
 

@@ -186,6 +186,10 @@ def test_reaching_a_folded_volume_on_a_phone(transactional_db, collection, brows
     page.locator(".filters > summary").click()
     expect(facet.locator(".pinned a")).to_have_text(re.compile(r"^✓\s*Findings of NAACL 2021 1"))
     expect(volume).to_be_visible()
+    # A selected venue of a series behind "Show all" is in sight too.
+    page.goto("/?sort=newest&venue=emnlp-2024")
+    page.locator(".filters > summary").click()
+    expect(facet.locator(".venue-tree a[data-venue='emnlp-2024']")).to_be_visible()
 
 
 def test_the_form_shows_the_urls_state_after_back(transactional_db, collection, browsing):
