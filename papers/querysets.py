@@ -15,7 +15,7 @@ is exact; beyond it, relevance pages stop at the cap and the page says so. When 
 alone fill the page, the abstract candidates are not read at all.
 
 The default order reads each venue's papers from the index paper_venue_order (``newest_ids``),
-at any depth. Facets are counted by papers/facets.py, similar papers by papers/similar.py.
+at any depth. Facets are counted by papers/facets.py (papers/search.py calls it), similar papers by papers/similar.py.
 """
 
 import re
@@ -27,7 +27,6 @@ from django.db.models.expressions import RawSQL
 from django.db.models.functions import Lower
 
 from .expressions import SEARCH_CONFIG, display_order, title_vector
-from .facets import Facets, count_facets
 from .relevance import relevance, words_sql
 from .similar import explanation, similar_rows
 from .tables import sql
@@ -194,10 +193,6 @@ class PaperQuerySet(models.QuerySet):
             )
         found = {paper.pk: paper for paper in qs.order_by()}
         return [found[pk] for pk in ids if pk in found]
-
-    def facets(self, conditions, text: str = "") -> Facets:
-        """Counts per venue, year, country, topic and author (see papers/facets.py)."""
-        return count_facets(self, self.matching(text) if text else self, conditions, text)
 
     # --- no results -------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ With ``format=`` the list pages and the reading list answer a citation file inst
 """
 
 from django.db import DatabaseError, connection
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -24,11 +24,12 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
+from .caching import cache_page_by_version
 from .citations import FORMATS, bibtex
 from .downloads import export_ids, export_queryset
 from .errors import RETRY_AFTER_SECONDS
 from .feeds import search_feed_url
-from .models import Author, Authorship, Paper, PaperTopic, Topic, TopicRedirect, Venue
+from .models import Author, Paper, PaperTopic, Topic, TopicRedirect, Venue
 from .reading_lists import BadList, list_papers, parse_ids
 from .rendering import bar_chart, render_abstract
 from .search import PaperFilterSet, search_page
@@ -78,7 +79,7 @@ def _render_list(request, template: str, context: dict, fixed=None, name: str = 
         if format_name not in FORMATS:
             return _bad_request(request, UNKNOWN_FORMAT)
         return export_queryset(format_name, filterset.qs, name)
-    results = search_page(filterset)
+    results = search_page(filterset, request)
     if results.identified is not None:
         return redirect(results.identified)
     context = {**context, "filter": filterset, "results": results}
@@ -86,6 +87,7 @@ def _render_list(request, template: str, context: dict, fixed=None, name: str = 
 
 
 @require_safe
+@cache_page_by_version
 def paper_list(request):
     context = {"feed_url": search_feed_url(request.GET)}
     return _render_list(request, "papers/paper_list.html", context)
@@ -164,6 +166,7 @@ def venue_index(request):
 
 
 @require_safe
+@cache_page_by_version
 def venue_detail(request, slug):
     venue = get_object_or_404(Venue, slug=slug)
     chart = bar_chart(
@@ -183,7 +186,7 @@ def venue_detail(request, slug):
         request,
         "papers/venue_detail.html",
         context,
-        fixed={"venue": Q(venue=venue)},
+        fixed={"venue": [venue.slug]},
         name=venue.slug,
     )
 
@@ -195,6 +198,7 @@ def topic_index(request):
 
 
 @require_safe
+@cache_page_by_version
 def topic_detail(request, slug):
     topic = Topic.objects.filter(slug=slug).first()
     if topic is None:
@@ -221,15 +225,15 @@ def topic_detail(request, slug):
         request,
         "papers/topic_detail.html",
         context,
-        fixed={"topic": Q(pk__in=linked)},
+        fixed={"topic": [topic.slug]},
         name=f"topic-{topic.slug}",
     )
 
 
 @require_safe
+@cache_page_by_version
 def author_detail(request, slug):
     author = get_object_or_404(Author, slug=slug)
-    authored = Authorship.objects.filter(author=author).values("paper_id")
     context = {
         "author": author,
         "coauthors": Author.objects.coauthors_of(author),
@@ -239,7 +243,7 @@ def author_detail(request, slug):
         request,
         "papers/author_detail.html",
         context,
-        fixed={"author": Q(pk__in=authored)},
+        fixed={"author": [author.slug]},
         name=author.slug,
     )
 

@@ -234,10 +234,6 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='paper',
-            index=models.Index(condition=models.Q(django.db.models.lookups.Exact(django.db.models.functions.math.Mod(models.F('id'), 16), 0)), fields=['id'], name='paper_sample'),
-        ),
-        migrations.AddIndex(
-            model_name='paper',
             index=models.Index(fields=['source_file'], name='paper_source_file'),
         ),
         migrations.AddIndex(
@@ -253,6 +249,4 @@ class Migration(migrations.Migration):
             constraint=models.UniqueConstraint(condition=models.Q(('external_id__isnull', True), models.Q(('abstract_key', ''), _negated=True)), fields=('abstract_key',), name='paper_abstract_once'),
         ),
         migrations.RunSQL(papers.schema_sql.SIMILARITY_TABLES, papers.schema_sql.DROP_SIMILARITY_TABLES),
-        migrations.RunSQL(papers.schema_sql.TEXT_PROBE_FUNCTION, "DROP FUNCTION IF EXISTS papers_text_probe(tsquery, integer)"),
-        migrations.RunSQL(papers.schema_sql.TEXT_SAMPLE_FUNCTION, "DROP FUNCTION IF EXISTS papers_text_sample(tsquery)"),
     ]

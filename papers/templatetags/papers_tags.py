@@ -94,12 +94,6 @@ def facet_label(name) -> str:
 
 
 @register.filter
-def count_label(count, estimated=False) -> str:
-    """A count as shown: "about 71,000" when it was estimated from a sample, else "71"."""
-    return f"about {int(count):,}" if estimated else str(count)
-
-
-@register.filter
 def is_in(value, values) -> bool:
     """Whether a facet value is among the selected ones (None: nothing selected)."""
     return str(value) in (values or ())
