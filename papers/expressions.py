@@ -1,8 +1,9 @@
 """The search expressions, each written once.
 
 The models' generated columns and indexes (papers/models.py) and the queries that must match
-those indexes (papers/querysets.py, papers/facets.py) build their SQL from these functions, so
-an index and the query meant to use it can never drift apart.
+those indexes (papers/querysets.py) build their SQL from these functions, so an index and the
+query meant to use it can never drift apart (the search functions of papers/schema_sql.py,
+plain SQL, write the same expressions out).
 """
 
 from django.contrib.postgres.search import SearchVector

@@ -16,12 +16,12 @@ each part of the statement is served from whichever side is smaller:
   all: the work then follows the query's matches).
 """
 
-import re
 from dataclasses import dataclass, field
 
 from django.db import connection
 
 from .expressions import SEARCH_CONFIG
+from .matching import matching_within
 from .tables import sql
 
 FACET_AUTHOR_LIMIT = 15
@@ -61,29 +61,11 @@ _CONDITIONS = {
     "author": "f.author_ids && ARRAY(SELECT id FROM {author} WHERE slug = %s)",
     "country": "f.country = %s",
 }
-# The papers matching the query: all of them (the GIN index's bitmap, schema_sql), or those
-# of the candidates (their ids' bitmap AND-ed with the GIN index's).
+# All the papers matching the query, from the GIN index's bitmap (schema_sql).
 _ALL_MATCHES = (
     "f.paper_id IN (SELECT m.id FROM "
     "papers_text_matches(websearch_to_tsquery(%s::regconfig, %s)) AS m)"
 )
-_CANDIDATES_MATCHING = """
-SELECT * FROM candidates c
-WHERE (SELECT count(*) FROM candidates) <= ({estimate})
-AND (SELECT p.search_vector @@ websearch_to_tsquery(%s::regconfig, %s)
-     FROM {{paper}} p WHERE p.id = c.paper_id)
-UNION ALL
-SELECT * FROM candidates c
-WHERE (SELECT count(*) FROM candidates) > ({estimate})
-AND c.paper_id IN (
-    SELECT m.id FROM papers_text_matches(websearch_to_tsquery(%s::regconfig, %s)) AS m)"""
-# The number of papers a query matches at most, from the words' document frequencies: its
-# rarest word's (all words must match), or their sum (an "or" query).
-_ESTIMATE = (
-    "SELECT COALESCE({aggregate}(documents), 0) FROM {{lexeme}} "
-    "WHERE word = ANY(tsvector_to_array(to_tsvector(%s::regconfig, %s)))"
-)
-_OR = re.compile(r"\bor\b", re.IGNORECASE)
 # The FacetCount keys (by_value) a filter's papers are counted under, where they are kept.
 _KEPT = {
     "venue": "SELECT id::text FROM {venue} WHERE slug = ANY(%s)",
@@ -210,12 +192,9 @@ def _narrowing(selected, fixed, counted_from_rows) -> tuple[list[str], list]:
 def _rows_parts(selected, fixed, text, counted_from_rows) -> list[tuple[str, str, list]]:
     """The PaperFacets rows the facets counted from rows need (``u``), with a flag per filter.
 
-    With a query and filters that narrow the rows, the smaller side drives: when the filters'
-    papers are no more than the query can match (its rarest word's document frequency), each
-    of them is tested against the query (one index probe each), so a common word costs no more
-    than the filters; otherwise the query's matches are read from the search vector's GIN
-    bitmap and kept when they are among the filters' papers. With nothing to narrow the rows,
-    the matches are read from the bitmap.
+    With a query and filters that narrow the rows, the smaller side of the two drives
+    (papers/matching.py), so a common word costs no more than the filters; with nothing to
+    narrow the rows, the query's matches are read from the search vector's GIN bitmap.
     """
     where, params = _narrowing(selected, fixed, counted_from_rows)
     flags, flag_params = [], []
@@ -228,10 +207,11 @@ def _rows_parts(selected, fixed, text, counted_from_rows) -> list[tuple[str, str
     query = [SEARCH_CONFIG, text]
     if not where:
         return [("u", f"{select} WHERE {_ALL_MATCHES}", flag_params + query)]
-    estimate = _ESTIMATE.format(aggregate="sum" if _OR.search(text) else "min")
+    matching, matching_params = matching_within("candidate_ids", text)
     return [
         ("candidates", f"{select} WHERE {' AND '.join(where)}", flag_params + params),
-        ("u", _CANDIDATES_MATCHING.format(estimate=estimate), query * 4),
+        ("candidate_ids", "SELECT paper_id AS id FROM candidates", []),
+        ("u", f"SELECT * FROM candidates WHERE paper_id IN ({matching})", matching_params),
     ]
 
 

@@ -27,6 +27,7 @@ from django.db.models.expressions import RawSQL
 from django.db.models.functions import Lower
 
 from .expressions import SEARCH_CONFIG, display_order, title_vector
+from .matching import matching_within
 from .relevance import relevance, words_sql
 from .similar import explanation, similar_rows
 from .tables import sql
@@ -104,21 +105,13 @@ class PaperQuerySet(models.QuerySet):
 
         ``self`` carries the non-text filters; see the module docstring for the design.
         """
-        query = web_query(text)
-        base = self.order_by()
-        titled = base.annotate(title_vector=title_vector()).filter(title_vector=query)
-        if NEGATION.search(text):
-            # A title can match "a -b" while the abstract has b: only then is the title
-            # index not enough (a title match is otherwise a match of the whole vector).
-            titled = titled.filter(search_vector=query)
-        title_sql, title_params = titled.values("id")[:cap].query.sql_with_params()
-        vector_sql, vector_params = (
-            base.filter(search_vector=query).values("id")[:cap].query.sql_with_params()
+        filtered, filtered_params, title_sql, title_params, vector_sql, vector_params = (
+            self._match_sets(text, cap)
         )
         words_statement, words_params = words_sql(text)
         score_sql, score_params = relevance("p", text, "c.in_title", words="words")
         statement = f"""
-            WITH titles AS MATERIALIZED ({title_sql}),
+            WITH {filtered} titles AS MATERIALIZED ({title_sql}),
             words AS MATERIALIZED ({words_statement})
             SELECT p.id, {score_sql} AS score
             FROM (
@@ -134,6 +127,7 @@ class PaperQuerySet(models.QuerySet):
             LIMIT %s OFFSET %s
         """
         params = [
+            *filtered_params,
             *title_params,
             *words_params,
             *score_params,
@@ -146,6 +140,51 @@ class PaperQuerySet(models.QuerySet):
             cursor.execute(statement, params)
             return [(row[0], float(row[1])) for row in cursor.fetchall()]
 
+    def _match_sets(self, text: str, cap: int):
+        """(CTE of the filtered ids or "", its params, SQL of up to ``cap`` title matches, its
+        params, SQL of up to ``cap`` matches of the whole vector, its params).
+
+        Unfiltered, both are LIMITed scans of their GIN indexes; filtered, each is read from
+        the smaller side, the filters' papers or the query's matches (papers/matching.py).
+        """
+        query = web_query(text)
+        base = self.order_by()
+        negated = NEGATION.search(text)
+        if not self.query.where:
+            titled = base.annotate(title_vector=title_vector()).filter(title_vector=query)
+            if negated:
+                # A title can match "a -b" while the abstract has b: only then is the title
+                # index not enough (a title match is otherwise a match of the whole vector).
+                titled = titled.filter(search_vector=query)
+            title_sql, title_params = titled.values("id")[:cap].query.sql_with_params()
+            vector = base.filter(search_vector=query).values("id")[:cap]
+            return "", [], title_sql, list(title_params), *vector.query.sql_with_params()
+        ids_sql, ids_params = base.values("id").query.sql_with_params()
+        title_sql, title_params = matching_within("filtered", text, "title")
+        vector_sql, vector_params = matching_within("filtered", text)
+        if negated:
+            title_sql = f"SELECT id FROM ({title_sql}) AS t WHERE id IN ({vector_sql})"
+            title_params = [*title_params, *vector_params]
+        return (
+            f"filtered AS MATERIALIZED ({ids_sql}),",
+            list(ids_params),
+            sql(f"SELECT id FROM ({title_sql}) AS t LIMIT {int(cap)}"),
+            title_params,
+            sql(f"SELECT id FROM ({vector_sql}) AS v LIMIT {int(cap)}"),
+            vector_params,
+        )
+
+    def _filtered_ids(self, text: str) -> tuple[str, list]:
+        """CTEs ending in ``filtered``: the ids of these papers, matching ``text`` if any."""
+        ids_sql, ids_params = self.order_by().values("id").query.sql_with_params()
+        if not text:
+            return f"filtered AS MATERIALIZED ({ids_sql}),", list(ids_params)
+        matched, matched_params = matching_within("chosen", text)
+        return (
+            f"chosen AS MATERIALIZED ({ids_sql}), filtered AS MATERIALIZED ({sql(matched)}),",
+            [*ids_params, *matched_params],
+        )
+
     def newest_ids(self, limit: int, offset: int = 0, text: str = "") -> list[int]:
         """One page of ids in the default order (newest venue first, then title), any depth.
 
@@ -153,17 +192,34 @@ class PaperQuerySet(models.QuerySet):
         them, one statement counts the papers per venue (narrow index), finds the venues the
         page falls in from the running totals in venue order, and reads each of those venues'
         papers from the index paper_venue_order (venue, display order, id), skipping into it.
+        Filtered, the filters' ids are read first (with a query, those of them it matches,
+        papers/matching.py) and counted per venue.
         """
-        base = (self.matching(text) if text else self).order_by()
-        counts_sql, counts_params = base.values("venue_id").query.sql_with_params()
+        if self.query.where:
+            prefix, prefix_params = self._filtered_ids(text)
+            base = self.model.objects.filter(pk__in=RawSQL("SELECT id FROM filtered", []))
+            counts_sql, counts_params = sql(_FILTERED_VENUES_SQL), []
+        else:
+            prefix, prefix_params = "", []
+            base = (self.matching(text) if text else self).order_by()
+            counts_sql, counts_params = base.values("venue_id").query.sql_with_params()
         inner = (
             base.filter(venue_id=RawSQL("w.venue_id", []))
             .order_by(display_order(), "pk")
             .values("id")
         )
         inner_sql, inner_params = inner.query.sql_with_params()
-        statement = sql(_NEWEST_SQL, counts=counts_sql, inner=inner_sql)
-        params = [*counts_params, offset + limit, offset, *inner_params, offset, limit, limit]
+        statement = sql(_NEWEST_SQL, prefix=prefix, counts=counts_sql, inner=inner_sql)
+        params = [
+            *prefix_params,
+            *counts_params,
+            offset + limit,
+            offset,
+            *inner_params,
+            offset,
+            limit,
+            limit,
+        ]
         with connection.cursor() as cursor:
             cursor.execute(statement, params)
             return [row[0] for row in cursor.fetchall()]
@@ -276,11 +332,17 @@ class AuthorQuerySet(models.QuerySet):
         )
 
 
+# The venues of the filtered papers, one primary-key probe each (never a join the planner
+# could turn into a read of every paper).
+_FILTERED_VENUES_SQL = (
+    "SELECT (SELECT p.venue_id FROM {paper} p WHERE p.id = f.id) AS venue_id FROM filtered f"
+)
 # The venues the page falls in, from running totals in the default venue order, then each of
-# those venues' papers read from the index paper_venue_order. {counts}: the filtered papers'
-# venue ids; {inner}: one venue's filtered ids in display order (venue w.venue_id).
+# those venues' papers read from the index paper_venue_order. {prefix}: CTEs the others read;
+# {counts}: the filtered papers' venue ids; {inner}: one venue's filtered ids in display order
+# (venue w.venue_id).
 _NEWEST_SQL = """
-WITH counts AS (
+WITH {prefix} counts AS (
     SELECT c.venue_id, count(*) AS n FROM ({counts}) AS c GROUP BY c.venue_id
 ),
 ordered AS (

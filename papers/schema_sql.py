@@ -41,3 +41,16 @@ SET enable_seqscan = off
 SET enable_indexscan = off
 AS $$ SELECT p.id FROM papers_paper p WHERE p.search_vector @@ q $$
 """
+
+# The same for the title's own vector (the expression index paper_title_tsv).
+TITLE_MATCHES_FUNCTION = """
+CREATE OR REPLACE FUNCTION papers_title_matches(q tsquery)
+RETURNS TABLE (id bigint)
+LANGUAGE sql STABLE ROWS 1000
+SET enable_seqscan = off
+SET enable_indexscan = off
+AS $$
+SELECT p.id FROM papers_paper p
+WHERE to_tsvector('english'::regconfig, COALESCE(p.title, ''::text)) @@ q
+$$
+"""

@@ -12,7 +12,8 @@ topics, authors, similar ids, similar papers; +1 with related titles); similar p
 and topic pages 6 (page object, chart — on a topic page the same query gives the trend — and
 the list's 4); author page 6; index pages 1; a reading list 1; /trends/ 2 + 1 per series.
 With ``format=`` the list pages and the reading list answer a citation file instead
-(papers/downloads.py).
+(papers/downloads.py). With the response cache on (papers/caching.py), the list, venue, topic
+and author pages read the data version first (+1), and a repeated one is that query alone.
 """
 
 from django.db import DatabaseError, connection

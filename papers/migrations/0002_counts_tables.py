@@ -111,5 +111,9 @@ class Migration(migrations.Migration):
             papers.schema_sql.TEXT_MATCHES_FUNCTION,
             "DROP FUNCTION IF EXISTS papers_text_matches(tsquery)",
         ),
+        migrations.RunSQL(
+            papers.schema_sql.TITLE_MATCHES_FUNCTION,
+            "DROP FUNCTION IF EXISTS papers_title_matches(tsquery)",
+        ),
         migrations.RunPython(count_the_collection, migrations.RunPython.noop),
     ]
