@@ -20,8 +20,7 @@ from dataclasses import dataclass, field
 
 from django.db import connection
 
-from .expressions import SEARCH_CONFIG
-from .matching import matching_within
+from .matching import all_matching, matching_within
 from .tables import sql
 
 FACET_AUTHOR_LIMIT = 15
@@ -61,11 +60,6 @@ _CONDITIONS = {
     "author": "f.author_ids && ARRAY(SELECT id FROM {author} WHERE slug = %s)",
     "country": "f.country = %s",
 }
-# All the papers matching the query, from the GIN index's bitmap (schema_sql).
-_ALL_MATCHES = (
-    "f.paper_id IN (SELECT m.id FROM "
-    "papers_text_matches(websearch_to_tsquery(%s::regconfig, %s)) AS m)"
-)
 # The FacetCount keys (by_value) a filter's papers are counted under, where they are kept.
 _KEPT = {
     "venue": "SELECT id::text FROM {venue} WHERE slug = ANY(%s)",
@@ -204,9 +198,10 @@ def _rows_parts(selected, fixed, text, counted_from_rows) -> list[tuple[str, str
     select = f"SELECT {', '.join(['f.*', *flags])} FROM {{paper_facets}} f"
     if not text:
         return [("u", f"{select} WHERE {' AND '.join(where) or 'TRUE'}", flag_params + params)]
-    query = [SEARCH_CONFIG, text]
     if not where:
-        return [("u", f"{select} WHERE {_ALL_MATCHES}", flag_params + query)]
+        (few, few_params), (many, many_params) = all_matching(text)
+        body = f"{select} WHERE {few} UNION ALL {select} WHERE {many}"
+        return [("u", body, [*flag_params, *few_params, *flag_params, *many_params])]
     matching, matching_params = matching_within("candidate_ids", text)
     return [
         ("candidates", f"{select} WHERE {' AND '.join(where)}", flag_params + params),

@@ -42,6 +42,19 @@ WHERE (SELECT count(*) FROM {candidates}) > ({estimate})
 AND m.id IN (SELECT id FROM {candidates})"""
 
 
+# All the papers' narrow rows ``f`` that match: a probe of the rows per match, or, for a query
+# that may match more than one paper in PROBE_SHARE, one pass over the rows looking each up in
+# the matches' hash ("IS TRUE" keeps the planner from joining instead). Each condition holds
+# only under its own estimate, so exactly one of the two runs.
+PROBE_SHARE = 8
+_FEW_SQL = "({estimate}) * {share} <= ({papers}) AND f.paper_id IN ({matches})"
+_MANY_SQL = "({estimate}) * {share} > ({papers}) AND (f.paper_id IN ({matches})) IS TRUE"
+_PAPERS_SQL = (
+    "SELECT COALESCE(sum(n), 0) FROM {facet_count} "
+    "WHERE by_facet = '' AND by_value = '' AND facet = 'v'"
+)
+
+
 def estimate_sql(text: str) -> tuple[str, list]:
     """ESTIMATE_SQL for ``text`` (a template for papers.tables.sql) and its params."""
     aggregate = "sum" if _OR.search(text) else "min"
@@ -60,3 +73,16 @@ def matching_within(candidates: str, text: str, test: str = "vector") -> tuple[s
     )
     statement = f"({each})\nUNION ALL\n({indexed})"
     return statement, [*estimate_params, *test_params, *query, *estimate_params]
+
+
+def all_matching(text: str) -> tuple[tuple[str, list], tuple[str, list]]:
+    """Two conditions on a PaperFacets row ``f`` that together keep the rows of the papers
+    matching ``text`` (one of them is false whatever the row): (SQL, params) each, templates for
+    papers.tables.sql."""
+    estimate, estimate_params = estimate_sql(text)
+    matches = f"SELECT m.id FROM papers_text_matches({QUERY_SQL}) AS m"
+    query = [SEARCH_CONFIG, websearch_text(text)]
+    values = {"estimate": estimate, "share": PROBE_SHARE, "papers": _PAPERS_SQL}
+    few = _FEW_SQL.format(matches=matches, **values)
+    many = _MANY_SQL.format(matches=matches, **values)
+    return (few, [*estimate_params, *query]), (many, [*estimate_params, *query])

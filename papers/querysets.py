@@ -122,7 +122,10 @@ class PaperQuerySet(models.QuerySet):
                     WHERE (SELECT count(*) FROM titles) < %s
                 ) AS both_sets GROUP BY id
             ) AS c
-            JOIN {self.model._meta.db_table} p ON p.id = c.id
+            -- One probe per candidate (OFFSET 0: never a join that reads every paper).
+            CROSS JOIN LATERAL (
+                SELECT * FROM {self.model._meta.db_table} p WHERE p.id = c.id OFFSET 0
+            ) AS p
             ORDER BY score DESC, p.id
             LIMIT %s OFFSET %s
         """

@@ -209,6 +209,33 @@ def test_filters_and_a_common_word_read_the_filters_papers_not_the_matches(commo
     assert [(o.value, o.count) for o in facets.topic] == [("parsing", 3)]
 
 
+def explained(run) -> list[dict]:
+    """The plans of the statements ``run()`` executes, run again under EXPLAIN ANALYZE."""
+    with CaptureQueriesContext(connection) as captured:
+        run()
+    plans = []
+    with connection.cursor() as cursor:
+        for query in captured.captured_queries:
+            cursor.execute("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + query["sql"])
+            plan = cursor.fetchone()[0]
+            plans.append((plan if isinstance(plan, list) else json.loads(plan))[0]["Plan"])
+    return plans
+
+
+@pytest.mark.parametrize("order", ["relevance", "newest"])
+def test_the_page_of_filters_and_a_common_word_reads_the_filters_papers(common_word, order):
+    """The page's ids (ranked, or newest first) read the papers of the venue and the topic,
+    never the 2,006 the word matches."""
+    small, topic = common_word
+    papers = Paper.objects.filter(venue=small, topics=topic)
+    if order == "relevance":
+        [plan] = explained(lambda: papers.ranked_ids("models", 25))
+    else:
+        [plan] = explained(lambda: papers.newest_ids(25, 0, "models"))
+    assert rows_read(plan, "papers_paper") <= 25
+    assert len(papers.ranked_ids("models", 25)) == len(papers.newest_ids(25, 0, "models")) == 3
+
+
 def test_a_rare_word_under_broad_filters_reads_the_papers_it_matches(common_word):
     """Here the query is the smaller side: its one match is read from the vector index (the
     function papers_text_matches), and no paper of the filters' 2,004 is tested."""
