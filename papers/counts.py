@@ -41,7 +41,7 @@ PAIRS = (
 )
 # Each key as a column of the rows it is read from: the diff's own (d), one row per topic link
 # (t) or per authorship (a) of the papers in the diff.
-_KEY_COLUMNS = {"v": "venue_id::text", "c": "country", "t": "topic::text", "a": "author::text"}
+_KEY_COLUMNS = {"v": "venue_id", "c": "country", "t": "topic", "a": "author"}
 
 # The papers' facets as they are now: {where} limits them to the papers refreshed.
 _LIVE_SQL = """
@@ -73,8 +73,11 @@ SELECT 1 AS sign, l.* FROM live l WHERE NOT EXISTS (
 )
 """
 
+# The change of each count, then applied: added to the counts that exist, inserted where none
+# does (one refresh runs at a time, so no other can insert the same key in between; cheaper
+# than INSERT ... ON CONFLICT, which tries each row as an insertion first).
 _COUNT_SQL = """
-INSERT INTO {facet_count} (facet, value, by_facet, by_value, n)
+CREATE TEMP TABLE papers_facet_delta ON COMMIT DROP AS
 WITH t AS MATERIALIZED (
     SELECT d.sign, d.venue_id, d.country, topic FROM papers_facet_diff d, unnest(d.topic_ids) topic
 ),
@@ -83,8 +86,16 @@ a AS MATERIALIZED (
     FROM papers_facet_diff d, unnest(d.author_ids) author
 ),
 d AS (SELECT * FROM papers_facet_diff)
-SELECT * FROM ({pairs}) AS counted WHERE n <> 0
-ON CONFLICT (by_facet, by_value, facet, value) DO UPDATE SET n = {facet_count}.n + EXCLUDED.n
+SELECT * FROM ({pairs}) AS counted(facet, value, by_facet, by_value, n) WHERE n <> 0;
+UPDATE {facet_count} c SET n = c.n + d.n FROM papers_facet_delta d
+WHERE (c.by_facet, c.by_value, c.facet, c.value) = (d.by_facet, d.by_value, d.facet, d.value);
+INSERT INTO {facet_count} (facet, value, by_facet, by_value, n)
+SELECT d.facet, d.value, d.by_facet, d.by_value, d.n FROM papers_facet_delta d
+WHERE NOT EXISTS (
+    SELECT 1 FROM {facet_count} c
+    WHERE (c.by_facet, c.by_value, c.facet, c.value) = (d.by_facet, d.by_value, d.facet, d.value)
+);
+DROP TABLE papers_facet_delta;
 """
 
 _ROWS_SQL = """
@@ -101,12 +112,13 @@ def _pairs_sql() -> str:
     parts = []
     for facet, by in PAIRS:
         source = "a" if "a" in (facet, by) else "t" if "t" in (facet, by) else "d"
-        by_value = f"{_KEY_COLUMNS[by]}" if by else "''"
-        countries = [f"{_KEY_COLUMNS[k]} <> ''" for k in (facet, by) if k == "c"]
-        where = f" WHERE {' AND '.join(countries)}" if countries else ""
+        keys = [_KEY_COLUMNS[key] for key in (facet, by) if key]
+        by_value = f"{_KEY_COLUMNS[by]}::text" if by else "''"
+        where = " WHERE country <> ''" if "c" in (facet, by) else ""
+        # Grouped by the keys as they are (ids hash faster than their text).
         parts.append(
-            f"SELECT '{facet}', {_KEY_COLUMNS[facet]}, '{by}', {by_value}, sum(sign) AS n "
-            f"FROM {source}{where} GROUP BY 2, 4"
+            f"SELECT '{facet}', {_KEY_COLUMNS[facet]}::text, '{by}', {by_value}, sum(sign) AS n "
+            f"FROM {source}{where} GROUP BY {', '.join(keys)}"
         )
     return "\nUNION ALL\n".join(parts)
 
