@@ -22,8 +22,16 @@ from .tables import sql
 TIMEOUT_SECONDS = 600
 
 
+def lock_changes() -> None:
+    """Hold, until the transaction ends, the lock every refresh of the counts and every raise of
+    the version take first: one order for both, so two changes never wait on each other."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext('papers_data_changes'))")
+
+
 def bump_data_version() -> None:
     """Raise the data version (in the caller's transaction)."""
+    lock_changes()
     with connection.cursor() as cursor:
         cursor.execute(
             sql(

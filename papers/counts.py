@@ -16,7 +16,7 @@ the admin), and it raises the data version that cached pages are keyed by (paper
 
 from django.db import connection, transaction
 
-from .caching import bump_data_version
+from .caching import bump_data_version, lock_changes
 from .tables import sql
 
 # After this many papers changed, the planner's statistics of the tables are refreshed.
@@ -134,7 +134,7 @@ def refresh_counts(paper_ids=None) -> int:
     diff = sql(_DIFF_SQL, live=live, where=where.format(column="paper_id"))
     with transaction.atomic(), connection.cursor() as cursor:
         # One refresh at a time: two would each count the other's papers from stale rows.
-        cursor.execute("SELECT pg_advisory_xact_lock(hashtext('papers_facet_counts'))")
+        lock_changes()
         cursor.execute("DROP TABLE IF EXISTS pg_temp.papers_facet_diff")
         cursor.execute(diff, params * 2)
         changed = 0
