@@ -347,3 +347,34 @@ def test_pages_are_cached_in_a_real_redis(client, corpus, redis_cache):
     assert first > 1 and again == 1
     curation.note_change()
     assert queries_for(client, "/?q=attention")[0] == first
+
+
+@pytest.mark.parametrize(
+    "url, backend, location",
+    [
+        ("", "django.core.cache.backends.locmem.LocMemCache", None),
+        (
+            "redis://cache:6379/0",
+            "django.core.cache.backends.redis.RedisCache",
+            "redis://cache:6379/0",
+        ),
+        (
+            "memcached://cache:11211",
+            "django.core.cache.backends.memcached.PyMemcacheCache",
+            "cache:11211",
+        ),
+        ("pymemcache://m:11211", "django.core.cache.backends.memcached.PyMemcacheCache", "m:11211"),
+    ],
+)
+def test_cache_url_chooses_the_backend(url, backend, location):
+    from database import cache_config
+
+    config = cache_config(url)
+    assert (config["BACKEND"], config.get("LOCATION")) == (backend, location)
+
+
+def test_an_unknown_cache_url_is_refused():
+    from database import cache_config
+
+    with pytest.raises(ValueError, match="CACHE_URL must start with"):
+        cache_config("mongodb://db")
