@@ -196,11 +196,13 @@ class PaperQuerySet(models.QuerySet):
         page falls in from the running totals in venue order, and reads each of those venues'
         papers from the index paper_venue_order (venue, display order, id), skipping into it.
         Filtered, the filters' ids are read first (with a query, those of them it matches,
-        papers/matching.py) and counted per venue.
+        papers/matching.py) and counted per venue from their narrow PaperFacets rows.
         """
         if self.query.where:
             prefix, prefix_params = self._filtered_ids(text)
-            base = self.model.objects.filter(pk__in=RawSQL("SELECT id FROM filtered", []))
+            base = self.model.objects.filter(
+                RawSQL(sql(_FILTERED_MEMBER_SQL), [], output_field=models.BooleanField())
+            )
             counts_sql, counts_params = sql(_FILTERED_VENUES_SQL), []
         else:
             prefix, prefix_params = "", []
@@ -335,11 +337,14 @@ class AuthorQuerySet(models.QuerySet):
         )
 
 
-# The venues of the filtered papers, one primary-key probe each (never a join the planner
-# could turn into a read of every paper).
+# The venues of the filtered papers, from their narrow rows (PaperFacets, papers/counts.py).
 _FILTERED_VENUES_SQL = (
-    "SELECT (SELECT p.venue_id FROM {paper} p WHERE p.id = f.id) AS venue_id FROM filtered f"
+    "SELECT f.venue_id FROM {paper_facets} f WHERE f.paper_id IN (SELECT id FROM filtered)"
 )
+# A paper among the filtered ones, tested row by row against their hash ("IS TRUE" keeps the
+# planner from joining them instead): each venue's papers are then read in order from the index
+# paper_venue_order until the page is full, never every filtered paper probed for each venue.
+_FILTERED_MEMBER_SQL = "({paper}.id IN (SELECT id FROM filtered)) IS TRUE"
 # The venues the page falls in, from running totals in the default venue order, then each of
 # those venues' papers read from the index paper_venue_order. {prefix}: CTEs the others read;
 # {counts}: the filtered papers' venue ids; {inner}: one venue's filtered ids in display order
