@@ -15,6 +15,10 @@ _MODELS = {
     "lexeme": "Lexeme",
     "similarity": "Similarity",
     "similarity_state": "SimilarityState",
+    "paper_facets": "PaperFacets",
+    "facet_count": "FacetCount",
+    "data_version": "DataVersion",
+    "topic_redirect": "TopicRedirect",
 }
 
 

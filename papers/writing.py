@@ -3,7 +3,8 @@
 Papers are matched to the collection by external ID, then normalised abstract, then title at the
 same venue; a match is merged — empty fields filled, topics and related titles added — and
 fields a curator set (Paper.curated_fields) are never touched. New rows go in with COPY; the
-derived data (name columns, topic rules, word statistics) is refreshed for the papers touched.
+derived data (name columns, topic rules, word statistics, facet counts) is refreshed for the papers
+touched.
 """
 
 from django.db import DatabaseError
@@ -11,6 +12,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from .bulk import BATCH_SIZE, allocate_ids, analyze_tables, batched, copy_rows
+from .counts import refresh_counts
 from .curation import FILLABLE_FIELDS, fill_empty
 from .denormalise import refresh_author_names, refresh_lexemes, refresh_topic_names
 from .dump_blocks import venue_in_line
@@ -82,6 +84,9 @@ class RecordWriter:
             self.summary.rule_links = apply_topic_rules(paper_ids=touched)
             tag_papers()
             refresh_lexemes()
+        # The facet counts of the papers written (rules and the topic model refresh those
+        # they change); always, so that the data version moves with any change of venues too.
+        refresh_counts(changed_ids | self.new_ids)
 
     # Venues -------------------------------------------------------------
 
