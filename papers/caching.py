@@ -16,7 +16,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 
-from .tables import sql
+from .tables import reading_cursor, sql
 
 # Long enough for repeated queries, short enough that unused keys of old versions go.
 TIMEOUT_SECONDS = 600
@@ -42,7 +42,7 @@ def bump_data_version() -> None:
 
 
 def data_version() -> int:
-    with connection.cursor() as cursor:
+    with reading_cursor() as cursor:
         cursor.execute(sql("SELECT version FROM {data_version} WHERE id = 1"))
         row = cursor.fetchone()
     return row[0] if row else 0

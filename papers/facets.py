@@ -18,10 +18,8 @@ each part of the statement is served from whichever side is smaller:
 
 from dataclasses import dataclass, field
 
-from django.db import connection
-
 from .matching import all_matching, matching_within
-from .tables import sql
+from .tables import reading_cursor, sql
 
 FACET_AUTHOR_LIMIT = 15
 FACET_COUNTRY_LIMIT = 25
@@ -288,7 +286,7 @@ def count_facets(selected: dict[str, list[str]], fixed=None, text: str = "") -> 
     {facet: values}) that match the query ``text``, each under the ``selected`` filters of the
     other facets ({facet: values}; a facet's values are either-or)."""
     statement, params = _counts_statement(selected, fixed or {}, text)
-    with connection.cursor() as cursor:
+    with reading_cursor() as cursor:
         cursor.execute(statement, params)
         return fold_facets(cursor.fetchall())
 

@@ -22,7 +22,7 @@ import re
 
 from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.search import SearchQuery, TrigramWordSimilarity
-from django.db import connection, models
+from django.db import connections, models
 from django.db.models import Count, F, OuterRef, Prefetch, Window
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import JSONObject, Lower, RowNumber
@@ -142,7 +142,7 @@ class PaperQuerySet(models.QuerySet):
             limit,
             offset,
         ]
-        with connection.cursor() as cursor:
+        with connections[self.db].cursor() as cursor:
             cursor.execute(statement, params)
             return [(row[0], float(row[1])) for row in cursor.fetchall()]
 
@@ -236,7 +236,7 @@ class PaperQuerySet(models.QuerySet):
             limit,
             limit,
         ]
-        with connection.cursor() as cursor:
+        with connections[self.db].cursor() as cursor:
             cursor.execute(statement, params)
             return [row[0] for row in cursor.fetchall()]
 
