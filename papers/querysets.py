@@ -7,11 +7,10 @@ runs over a bounded candidate set built by two LIMITed index scans, both under t
 filters: papers whose *title* matches (the expression index paper_title_tsv on
 ``expressions.title_vector()``) and papers whose weighted vector matches (the GIN index
 paper_search_vector), at most ``CANDIDATE_CAP`` each. Neither scan sorts. The union is ranked
-by ``RELEVANCE_SQL`` (papers/relevance.py), the one definition of the score: a title match
-always outranks an abstract-only one, shorter matching titles and titles with the words as
-typed first, and every match is scored by its words' rarity (idf from the Lexeme table) times
-their weighted, length-normalised ts_rank. When a query matches no more than the cap, which is every specific query, the ranking
-is exact; beyond it, relevance pages stop at the cap and the page says so. When title matches
+by the score of papers/relevance.py (its one definition) in two stages: every candidate on its
+title and size, then the best of them on their abstracts too; no stored vector is read. When a
+query matches no more than the cap, which is every specific query, the candidates are all its
+matches; beyond it, relevance pages stop at the cap and the page says so. When title matches
 alone fill the page, the abstract candidates are not read at all.
 
 The default order reads each venue's papers from the index paper_venue_order (``newest_ids``),
@@ -28,7 +27,7 @@ from django.db.models.functions import Lower
 
 from .expressions import SEARCH_CONFIG, display_order, title_vector
 from .facets import Facets, count_facets
-from .relevance import relevance, words_sql
+from .relevance import Piece, ranked_statement, relevance, size_sql
 from .similar import explanation, similar_rows
 from .tables import sql
 from .text import websearch_text
@@ -106,43 +105,25 @@ class PaperQuerySet(models.QuerySet):
         ``self`` carries the non-text filters; see the module docstring for the design.
         """
         query = web_query(text)
-        base = self.order_by()
+        size = RawSQL(size_sql(self.model._meta.db_table), [], output_field=models.IntegerField())
+        base = self.order_by().annotate(size=size)
         titled = base.annotate(title_vector=title_vector()).filter(title_vector=query)
         if NEGATION.search(text):
             # A title can match "a -b" while the abstract has b: only then is the title
             # index not enough (a title match is otherwise a match of the whole vector).
             titled = titled.filter(search_vector=query)
-        title_sql, title_params = titled.values("id")[:cap].query.sql_with_params()
-        vector_sql, vector_params = (
-            base.filter(search_vector=query).values("id")[:cap].query.sql_with_params()
-        )
-        words_statement, words_params = words_sql(text)
-        score_sql, score_params = relevance("p", text, "c.in_title", words="words")
-        statement = f"""
-            WITH titles AS MATERIALIZED ({title_sql}),
-            words AS MATERIALIZED ({words_statement})
-            SELECT p.id, {score_sql} AS score
-            FROM (
-                SELECT id, max(in_title) AS in_title FROM (
-                    SELECT t.id, 1 AS in_title FROM titles AS t
-                    UNION ALL
-                    SELECT v.id, 0 AS in_title FROM ({vector_sql}) AS v(id)
-                    WHERE (SELECT count(*) FROM titles) < %s
-                ) AS both_sets GROUP BY id
-            ) AS c
-            JOIN {self.model._meta.db_table} p ON p.id = c.id
-            ORDER BY score DESC, p.id
-            LIMIT %s OFFSET %s
-        """
-        params = [
-            *title_params,
-            *words_params,
-            *score_params,
-            *vector_params,
-            offset + limit,
+        vectors = base.filter(search_vector=query)
+        statement, params = ranked_statement(
+            text,
+            Piece(
+                *titled.values("id", "title", "title_terms", "size")[:cap].query.sql_with_params()
+            ),
+            Piece(
+                *vectors.values("id", "title", "title_terms", "size")[:cap].query.sql_with_params()
+            ),
             limit,
             offset,
-        ]
+        )
         with connection.cursor() as cursor:
             cursor.execute(statement, params)
             return [(row[0], float(row[1])) for row in cursor.fetchall()]
