@@ -26,7 +26,7 @@ from .recall import partial_ids
 from .results import PAGE_SIZE, Results
 from .spelling import did_you_mean
 from .text import fold_compounds, websearch_text
-from .understanding import authors_named, identified_paper
+from .understanding import authors_named, identified_paper, split_compounds
 
 MAX_QUERY_LENGTH = 500
 MAX_VALUES = 20
@@ -319,7 +319,7 @@ def search_page(filterset: PaperFilterSet) -> Results:
     conditions = filterset.conditions()
     ranked = bool(text) and filterset.ordering == "relevance"
     authors = authors_named(text) if ranked and filterset.page_number == 1 else []
-    text = fold_compounds(text)
+    text = split_compounds(fold_compounds(text)) if text else text
     facets = fixed.facets(conditions, text)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
     results.authors = authors
