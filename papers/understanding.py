@@ -93,13 +93,17 @@ def authors_named(text: str, limit: int = 10) -> list:
 # (whole), looked up in the Lexeme table; a split wins when the collection writes it
 # SPLIT_RATIO times as often as the joined word or more (then searching the parts loses few
 # papers: "pretrained" stays, 1,786 papers beside 3,884 "pre-trained"). Parameters: the
-# words, SPLIT_RATIO.
+# words, SPLIT_RATIO. (The LIMIT keeps each split a lookup in the primary key's index: pulled
+# up into a join, the planner guesses a thousand splits and hashes the whole table.)
 _JOINED_SQL = """
 SELECT w.word, i.at
 FROM unnest(%s::text[]) AS w(word)
 CROSS JOIN LATERAL generate_series(2, length(w.word) - 2) AS i(at)
-JOIN {lexeme} AS split
-  ON split.word = (ts_lexize('english_stem', left(w.word, i.at) || '-' || substr(w.word, i.at + 1)))[1]
+CROSS JOIN LATERAL (
+    SELECT l.documents FROM {lexeme} AS l
+    WHERE l.word = (ts_lexize('english_stem', left(w.word, i.at) || '-' || substr(w.word, i.at + 1)))[1]
+    LIMIT 1
+) AS split
 LEFT JOIN {lexeme} AS joined ON joined.word = (ts_lexize('english_stem', w.word))[1]
 WHERE split.documents >= %s * COALESCE(joined.documents, 0) AND split.documents > 0
 ORDER BY w.word, split.documents DESC, i.at
