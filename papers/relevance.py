@@ -154,12 +154,9 @@ candidates AS MATERIALIZED (
     ) AS m
     ORDER BY m.id, m.in_title DESC
 ),
-measured AS MATERIALIZED (
-    SELECT c.*, avg(c.size) OVER () AS average FROM candidates AS c
-),
 scored AS MATERIALIZED (
-    SELECT c.id, c.words, c.size, c.average, {title_term} AS title_score
-    FROM measured AS c
+    SELECT c.id, c.words, c.size, avg(c.size) OVER () AS average, {title_term} AS title_score
+    FROM candidates AS c
 ),
 first AS MATERIALIZED (
     SELECT c.* FROM scored AS c
