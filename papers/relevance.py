@@ -92,14 +92,15 @@ TITLE_STOPWORDS = [
 ]
 
 
-# The query's words as typed, each with its idf. Parameters: the stop words' idf,
-# the words, the text search configuration.
-WORDS_SQL = """
-    SELECT t.word,
-           CASE WHEN s.lexeme IS NULL THEN %s::float
-                ELSE ln(1 + (c.papers - COALESCE(l.documents, 0) + 0.5)
-                            / (COALESCE(l.documents, 0) + 0.5)) END AS idf
-    FROM unnest(%s::text[]) AS t(word)
+# The idf of each of the query's words as typed, in their order (one row: a float8[]).
+# Parameters: the stop words' idf, the words, the text search configuration.
+IDFS_SQL = """
+    SELECT COALESCE(array_agg(
+               CASE WHEN s.lexeme IS NULL THEN %s::float
+                    ELSE ln(1 + (c.papers - COALESCE(l.documents, 0) + 0.5)
+                                / (COALESCE(l.documents, 0) + 0.5)) END
+               ORDER BY t.n), '{{}}') AS idfs
+    FROM unnest(%s::text[]) WITH ORDINALITY AS t(word, n)
     CROSS JOIN LATERAL (SELECT (tsvector_to_array(to_tsvector(%s::regconfig, t.word)))[1]
                         AS lexeme) AS s
     CROSS JOIN (
@@ -110,28 +111,16 @@ WORDS_SQL = """
     LEFT JOIN {lexeme} l ON l.word = s.lexeme
 """
 
-# One paper's words term. %(words)s: WORDS_SQL's rows; {title}: its title's words (a text[] of
-# TEXT_WORDS); {abstract}: the count of w.word in its abstract; {size}: its size; {average}:
-# the average size.
-_WORDS_TERM = """%(weight)s * COALESCE((
-    SELECT sum(w.idf * f.tf * %(k1_plus)s
-               / (f.tf + %(k1)s * (1 - %(b)s + %(b)s * {size} / GREATEST({average}, 1))))
-    FROM %(words)s AS w
-    CROSS JOIN LATERAL (
-        SELECT %(field)s * cardinality(array_positions({title}, w.word)) + {abstract} AS tf
-    ) AS f
-    WHERE f.tf > 0
-), 0)"""
-
 # A text's words, lowercased: what a query's words are compared with as typed (split where
 # typed_words splits, at non-word characters; once per text, then array lookups per word).
 TEXT_WORDS = "regexp_split_to_array(lower({text}), '\\W+')"
 
-# The title's part. {title}: the title's words; {text}: the title; {terms}: its title_terms
-# (distinct stems less stop words); {in_title}: 1 when the title matches the whole query.
+# The title's part. {text}: the title; {share}: the share of the query's words in its words
+# (_share); {terms}: its title_terms (distinct stems less stop words); {in_title}: 1 when the
+# title matches the whole query.
 _TITLE_TERM = """CASE WHEN {in_title} = 1 THEN
     1 + %(order)s * (lower({text}) ~ %(ordered)s)::int
-    + %(exact)s * COALESCE((SELECT avg((w.word = ANY({title}))::int) FROM %(words)s AS w), 0)
+    + %(exact)s * {share}
     + %(length)s / (1 + {terms})
   ELSE 0 END"""
 
@@ -141,7 +130,7 @@ _TITLE_TERM = """CASE WHEN {in_title} = 1 THEN
 # title, title_terms, size); the vector matches are read only when the title matches are fewer than
 # %(enough)s.
 _RANKED_SQL = """
-WITH words AS MATERIALIZED (%(words_sql)s),
+WITH idfs AS MATERIALIZED (%(idfs_sql)s),
 titles AS MATERIALIZED (%(titles)s),
 candidates AS MATERIALIZED (
     SELECT DISTINCT ON (m.id) m.id, m.in_title, m.title, m.title_terms, {title_words} AS words,
@@ -192,9 +181,36 @@ def ordered_pattern(text: str) -> str:
     return r"\m" + r"\M.*\m".join(words) + r"\M" if words else "^$"
 
 
-def words_sql(text: str) -> tuple[str, list]:
-    """WORDS_SQL for the query ``text`` as (sql, params)."""
-    return sql(WORDS_SQL), [STOPWORD_IDF, typed_words(text), SEARCH_CONFIG]
+def idfs_sql(text: str) -> tuple[str, list]:
+    """IDFS_SQL for the query ``text`` as (sql, params)."""
+    return sql(IDFS_SQL), [STOPWORD_IDF, typed_words(text), SEARCH_CONFIG]
+
+
+def _words_term(count: int, title: str, abstract, size: str, average: str, idfs: str) -> str:
+    """One paper's words term, written out word by word (a subquery per paper cost more than
+    the arithmetic): Σ idf × tf × (K1 + 1) / (tf + K1 × norm), each word %(word<i>)s.
+    ``title``: the title's words (TEXT_WORDS); ``abstract(i)``: SQL counting word i in the
+    abstract; ``size``, ``average``: the paper's size and the average; ``idfs``: the
+    float8[] of IDFS_SQL."""
+    if not count:
+        return "0"
+    norm = f"%(k1)s * (1 - %(b)s + %(b)s * {size} / GREATEST({average}, 1))"
+    terms = []
+    for i in range(1, count + 1):
+        tf = (
+            f"(%(field)s * cardinality(array_positions({title}, %(word{i})s::text))"
+            f" + {abstract(i)})"
+        )
+        terms.append(f"{idfs}[{i}] * {tf} * %(k1_plus)s / ({tf} + {norm})")
+    return "%(weight)s * (" + "\n    + ".join(terms) + ")"
+
+
+def _share(count: int, title: str) -> str:
+    """The share of the query's words (%(word<i>)s) among the title's words ``title``."""
+    if not count:
+        return "0"
+    found = " + ".join(f"(%(word{i})s::text = ANY({title}))::int" for i in range(1, count + 1))
+    return f"({found})::float / {count}"
 
 
 def size_sql(table: str) -> str:
@@ -225,6 +241,7 @@ def _fill(template: str, text: str, pieces: dict[str, Piece]) -> tuple[str, list
         # For an ``in_title`` written with %(config)s and %(text)s (a websearch query).
         "config": SEARCH_CONFIG,
         "text": websearch_text(text),
+        **{f"word{i}": word for i, word in enumerate(typed_words(text), 1)},
     }
     params: list = []
 
@@ -244,24 +261,26 @@ def relevance(table: str, text: str, in_title: str) -> tuple[str, list]:
     every match (the admin's search, exports): the average size is the collection's (one
     pass over the paper table, no TOASTed text). ``in_title``: SQL that is 1 when the row's
     title matches the whole query."""
-    statement, params = words_sql(text)
+    count = len(typed_words(text))
     title = TEXT_WORDS.format(text=f"{table}.title")
+    abstract = TEXT_WORDS.format(text=f"{table}.abstract")
     title_part = _TITLE_TERM.format(
-        title=title, text=f"{table}.title", terms=f"{table}.title_terms", in_title=in_title
+        text=f"{table}.title",
+        share=_share(count, title),
+        terms=f"{table}.title_terms",
+        in_title=in_title,
     )
-    words_part = _WORDS_TERM.format(
-        title=title,
-        abstract=_abstract_count(f"{table}.abstract"),
-        size=size_sql(table),
-        average=f"(SELECT avg{size_sql('a')} FROM {table_names()['paper']} AS a)",
+    words_part = _words_term(
+        count,
+        title,
+        lambda i: f"cardinality(array_positions({abstract}, %(word{i})s::text))",
+        size_sql(table),
+        f"(SELECT avg{size_sql('a')} FROM {table_names()['paper']} AS a)",
+        "%(idfs)s",
     )
     template = f"({title_part} + {words_part})"
-    return _fill(template, text, {"words": Piece(f"({statement})", params)})
-
-
-def _abstract_count(abstract: str) -> str:
-    """SQL: how many times the word w.word is in the abstract, as typed."""
-    return f"cardinality(array_positions({TEXT_WORDS.format(text=abstract)}, w.word))"
+    statement, params = idfs_sql(text)
+    return _fill(template, text, {"idfs": Piece(f"({statement})", params)})
 
 
 def ranked_statement(
@@ -269,23 +288,38 @@ def ranked_statement(
 ) -> tuple[str, list]:
     """(sql, params) of [(id, score)]: one page of the candidates ranked (bounded work, see
     the module docstring). ``titles``, ``vectors``: the papers whose title, whose vector
-    matches the query, rows (id, title, size), each LIMITed."""
-    words_part = {"title": "c.words", "size": "c.size", "average": "c.average"}
+    matches the query, rows (id, title, title_terms, size), each LIMITed."""
+    count = len(typed_words(text))
+    idfs = "(SELECT idfs FROM idfs)"
     template = sql(
         _RANKED_SQL,
         title_words=TEXT_WORDS.format(text="m.title"),
         title_term=_TITLE_TERM.format(
-            title="c.words", text="c.title", terms="c.title_terms", in_title="c.in_title"
+            text="c.title",
+            share=_share(count, "c.words"),
+            terms="c.title_terms",
+            in_title="c.in_title",
         ),
-        first_words=_WORDS_TERM.format(abstract="(w.word <> ALL(c.words))::int", **words_part),
+        first_words=_words_term(
+            count,
+            "c.words",
+            lambda i: f"(%(word{i})s::text <> ALL(c.words))::int",
+            "c.size",
+            "c.average",
+            idfs,
+        ),
         abstract_words=TEXT_WORDS.format(text="p.abstract"),
-        second_words=_WORDS_TERM.format(
-            abstract="cardinality(array_positions(c.abstract_words, w.word))", **words_part
+        second_words=_words_term(
+            count,
+            "c.words",
+            lambda i: f"cardinality(array_positions(c.abstract_words, %(word{i})s::text))",
+            "c.size",
+            "c.average",
+            idfs,
         ),
     )
     pieces = {
-        "words_sql": Piece(*words_sql(text)),
-        "words": Piece("words", []),
+        "idfs_sql": Piece(*idfs_sql(text)),
         "titles": titles,
         "vectors": vectors,
         "enough": Piece("%s", [offset + limit]),
