@@ -4,7 +4,7 @@ Built from the same constants as the models and the queries (papers/expressions.
 functions' sample and the partial index paper_sample are always the same papers.
 """
 
-from .expressions import SAMPLE_EVERY
+from .expressions import SAMPLE_EVERY, SEARCH_CONFIG
 
 # The fitted similar-papers model (models.Similarity and SimilarityState, unmanaged): real[]
 # columns keep the rows half the size of double precision; ids are bigint like the papers'.
@@ -70,4 +70,55 @@ BEGIN
         USING q;
 END
 $$
+"""
+
+# Paper.search_vector: title (A), abstract (C), then topic and author names (B). The names come
+# last so that a change of names alone (the loader's topic rules and model, a curator's edit)
+# keeps the title's and abstract's lexemes as they are, positions included: ts_filter of the
+# old vector to weights A and C is exactly the vector of title and abstract, so the result is
+# the one a full parse gives, without parsing the abstract again (that parse is most of a
+# load's database time). The column is derived: whatever a statement writes to it is replaced.
+_NAMES_VECTOR = (
+    f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(NEW.topic_names, '')), 'B') || "
+    f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(NEW.author_names, '')), 'B')"
+)
+_TEXT_VECTOR = (
+    f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(NEW.title, '')), 'A') || "
+    f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(NEW.abstract, '')), 'C')"
+)
+
+SEARCH_VECTOR_TRIGGER = f"""
+CREATE OR REPLACE FUNCTION papers_paper_search_vector() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'UPDATE' AND OLD.search_vector IS NOT NULL
+       AND NEW.title IS NOT DISTINCT FROM OLD.title
+       AND NEW.abstract IS NOT DISTINCT FROM OLD.abstract THEN
+        IF NEW.topic_names IS NOT DISTINCT FROM OLD.topic_names
+           AND NEW.author_names IS NOT DISTINCT FROM OLD.author_names THEN
+            NEW.search_vector := OLD.search_vector;
+        ELSE
+            NEW.search_vector := ts_filter(OLD.search_vector, '{{a,c}}') || {_NAMES_VECTOR};
+        END IF;
+    ELSE
+        NEW.search_vector := {_TEXT_VECTOR} || {_NAMES_VECTOR};
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER papers_paper_search_vector
+BEFORE INSERT OR UPDATE ON papers_paper
+FOR EACH ROW EXECUTE FUNCTION papers_paper_search_vector();
+"""
+
+# Every paper's vector parsed afresh, as the trigger's full branch does (the migration that
+# introduced the trigger).
+FILL_SEARCH_VECTORS = (
+    "UPDATE papers_paper AS p SET search_vector = "
+    + f"{_TEXT_VECTOR} || {_NAMES_VECTOR}".replace("NEW.", "p.")
+)
+
+DROP_SEARCH_VECTOR_TRIGGER = """
+DROP TRIGGER IF EXISTS papers_paper_search_vector ON papers_paper;
+DROP FUNCTION IF EXISTS papers_paper_search_vector();
 """

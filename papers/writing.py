@@ -7,18 +7,31 @@ derived data (name columns, topic rules, word statistics) is refreshed for the p
 """
 
 from django.db import DatabaseError
-from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from .bulk import BATCH_SIZE, allocate_ids, analyze_tables, batched, copy_rows
+from .author_writing import author_key, unique_slug, write_authors
+from .bulk import (
+    BATCH_SIZE,
+    allocate_ids,
+    analyze_tables,
+    batched,
+    copy_rows,
+    merge_pending_index_entries,
+    use_load_settings,
+)
 from .curation import FILLABLE_FIELDS, fill_empty
-from .denormalise import refresh_author_names, refresh_lexemes, refresh_topic_names
+from .denormalise import (
+    refresh_author_names,
+    refresh_lexemes,
+    refresh_topic_names,
+    topic_names_deferred,
+)
 from .dump_blocks import venue_in_line
 from .load_guard import refused_copy_row
-from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
+from .models import Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
 from .record_merging import VENUE_FIELDS, merge_records, same_paper_possible
-from .records import AuthorRecord, LoadSummary, PaperRecord, ParsedFile, VenueRecord
+from .records import LoadSummary, PaperRecord, ParsedFile, VenueRecord
 from .tagging import tag_papers
 from .text import abstract_key, fold_whitespace, make_slug, name_key
 from .topic_rules import apply_topic_rules
@@ -27,15 +40,6 @@ from .validation import MAX_RELATED_TITLES
 # After this many new papers the planner's statistics are refreshed before the statements
 # that join the new rows: on a fresh database, stale statistics make them quadratic.
 ANALYZE_AFTER = 1000
-
-
-def _unique_slug(base: str, taken: set[str]) -> str:
-    slug, number = base, 2
-    while slug in taken:
-        slug = f"{base}-{number}"
-        number += 1
-    taken.add(slug)
-    return slug
 
 
 class TopicResolver:
@@ -60,7 +64,7 @@ class TopicResolver:
 
     def add(self, topic: Topic) -> Topic:
         """Give an unsaved topic a free slug and remember it."""
-        topic.slug = _unique_slug(topic.slug or make_slug(topic.name, "topic"), self.taken)
+        topic.slug = unique_slug(topic.slug or make_slug(topic.name, "topic"), self.taken)
         self.by_name[name_key(topic.name)] = topic
         return topic
 
@@ -72,25 +76,49 @@ class RecordWriter:
         self.now = timezone.now()
 
     def write(self, parsed_files: list[ParsedFile]) -> None:
-        venue_records, records = merge_records(parsed_files)
-        venues = self.write_venues(venue_records)
-        topics = self.write_topics(records)
-        papers, changed_ids = self.write_papers(records, venues, topics)
-        changed_ids |= self.write_topic_links(records, papers, topics)
-        changed_ids |= self.write_authorships(records, papers)
+        timed = self.summary.timed
+        use_load_settings()
+        with timed("match and write papers"):
+            venue_records, records = merge_records(parsed_files)
+            venues = self.write_venues(venue_records)
+            topics = self.write_topics(records)
+            papers, changed_ids = self.write_papers(records, venues, topics)
+        with timed("topic and author links"):
+            changed_ids |= self.write_topic_links(records, papers, topics)
+            changed_ids |= self.write_authorships(records, papers)
         self.summary.updated = len(changed_ids - self.new_ids)
         self.summary.unchanged = len(papers) - self.summary.new - self.summary.updated
         if len(self.new_ids) >= ANALYZE_AFTER:
-            analyze_tables()
+            with timed("statistics"):
+                analyze_tables()
         if changed_ids or self.new_ids:
-            touched = changed_ids | self.new_ids
-            # New papers were written with their names already; these rewrite only rows
-            # whose names differ (existing papers that gained topics or authors).
-            refresh_topic_names(touched)
+            self.write_derived(changed_ids | self.new_ids)
+
+    def write_derived(self, touched: set[int]) -> None:
+        """Names, topic rules, the topic model and word statistics, each in set-based passes.
+
+        New papers were written with their names already; the names passes rewrite only rows
+        whose names differ (existing papers that gained topics or authors, papers the rules and
+        the model tag), each row once (the rules and the model read only title and abstract).
+        """
+        timed = self.summary.timed
+        with timed("names"):
             refresh_author_names(touched)
-            self.summary.rule_links = apply_topic_rules(paper_ids=touched)
-            tag_papers()
+        # A load that touched every paper applies the rules to all: the same papers, without
+        # sending their ids with each rule's statement.
+        rule_papers = None if len(touched) == Paper.objects.count() else touched
+        with topic_names_deferred() as pending:
+            pending.add(rule_papers)
+            with timed("topic rules"):
+                self.summary.rule_links = apply_topic_rules(paper_ids=rule_papers)
+            with timed("topic model"):
+                tag_papers()
+        with timed("names"):
+            refresh_topic_names(pending.ids)
+        with timed("word statistics"):
             refresh_lexemes()
+        with timed("search indexes"):
+            merge_pending_index_entries(Paper)
 
     # Venues -------------------------------------------------------------
 
@@ -100,7 +128,7 @@ class RecordWriter:
         new = []
         for name in records:
             if name not in venues:
-                venue = Venue(name=name, slug=_unique_slug(make_slug(name, "venue"), taken))
+                venue = Venue(name=name, slug=unique_slug(make_slug(name, "venue"), taken))
                 venues[name] = venue
                 new.append(venue)
         changed = []
@@ -233,7 +261,12 @@ class RecordWriter:
 
     def insert_papers(self, papers: list[Paper]) -> None:
         """COPY the new papers in batches; PostgreSQL computes their search vectors."""
-        columns = [field for field in Paper._meta.concrete_fields if not field.generated]
+        # The database computes the generated columns and the search vector (its trigger).
+        columns = [
+            field
+            for field in Paper._meta.concrete_fields
+            if not field.generated and field.name != "search_vector"
+        ]
         for paper, pk in zip(papers, allocate_ids(Paper, len(papers)), strict=True):
             paper.pk, paper.created, paper.updated = pk, self.now, self.now
             paper._state.adding = False
@@ -298,9 +331,10 @@ class RecordWriter:
                 RemovedTopic.objects.filter(paper_id__in=chunk).values_list("paper_id", "topic_id")
             )
         missing = sorted(wanted - have)
-        PaperTopic.objects.bulk_create(
-            [PaperTopic(paper_id=p, topic_id=t, source=PaperTopic.Source.DUMP) for p, t in missing],
-            batch_size=BATCH_SIZE,
+        copy_rows(
+            PaperTopic,
+            ["paper_id", "topic_id", "source"],
+            ((p, t, PaperTopic.Source.DUMP.value) for p, t in missing),
         )
         return {paper_id for paper_id, _ in missing}
 
@@ -318,60 +352,16 @@ class RecordWriter:
                 Authorship.objects.filter(paper_id__in=chunk).values_list("paper_id", flat=True)
             ):
                 del wanting[paper_id]
-        authors = self.write_authors([a for names in wanting.values() for a in names])
+        authors, self.summary.authors_new = write_authors(
+            [a for names in wanting.values() for a in names]
+        )
         copy_rows(
             Authorship,
             ["paper_id", "author_id", "position"],
             (
-                (paper_id, authors[_author_key(author)], position)
+                (paper_id, authors[author_key(author)], position)
                 for paper_id, names in wanting.items()
                 for position, author in enumerate(names, start=1)
             ),
         )
         return set(wanting)
-
-    def write_authors(self, records: list[AuthorRecord]) -> dict[str, int]:
-        """The id of each record's author, by normalised name; authors not yet known are
-        created, each with a slug of its own."""
-        wanted = {}
-        for record in records:
-            wanted.setdefault(_author_key(record), record)
-        ids = {}
-        for chunk in batched(list(wanted)):
-            # Names told apart only by an older normalisation: the first author keeps them.
-            for key, pk in (
-                Author.objects.filter(key__in=chunk).order_by("-id").values_list("key", "id")
-            ):
-                ids[key] = pk
-        new = [(key, record) for key, record in wanted.items() if key not in ids]
-        slugs = self.author_slugs([record.name for _, record in new])
-        new_ids = allocate_ids(Author, len(new))
-        copy_rows(
-            Author,
-            ["id", "name", "key", "slug", "orcid"],
-            (
-                (pk, record.name, key, slug, record.orcid)
-                for pk, (key, record), slug in zip(new_ids, new, slugs, strict=True)
-            ),
-        )
-        ids.update((key, pk) for pk, (key, _) in zip(new_ids, new, strict=True))
-        self.summary.authors_new = len(new)
-        return ids
-
-    @staticmethod
-    def author_slugs(names: list[str]) -> list[str]:
-        """A free slug for each new author: the name's, with a number where it is taken."""
-        bases = [make_slug(name, "author") for name in names]
-        taken = set()
-        for chunk in batched(sorted(set(bases))):
-            taken.update(Author.objects.filter(slug__in=chunk).values_list("slug", flat=True))
-        for chunk in batched(sorted(taken), 500):
-            numbered = Q()
-            for base in chunk:
-                numbered |= Q(slug__startswith=f"{base}-")
-            taken.update(Author.objects.filter(numbered).values_list("slug", flat=True))
-        return [_unique_slug(base, taken) for base in bases]
-
-
-def _author_key(author: AuthorRecord) -> str:
-    return name_key(author.name)
