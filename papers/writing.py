@@ -10,7 +10,6 @@ from django.db import DatabaseError
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from .author_writing import author_key, unique_slug, write_authors
 from .bulk import (
     BATCH_SIZE,
     allocate_ids,
@@ -30,6 +29,7 @@ from .denormalise import (
 from .dump_blocks import venue_in_line
 from .load_guard import refused_copy_row
 from .models import Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
+from .people import AuthorWriter, author_ref, relink, unique_slug
 from .record_merging import VENUE_FIELDS, merge_records, same_paper_possible
 from .records import LoadSummary, PaperRecord, ParsedFile, VenueRecord
 from .tagging import tag_papers
@@ -339,7 +339,8 @@ class RecordWriter:
         return {paper_id for paper_id, _ in missing}
 
     def write_authorships(self, records, papers: dict[int, Paper]) -> set[int]:
-        """Authors for papers that have none yet; a paper's existing author list is kept."""
+        """Authors for papers that have none yet; a paper's existing author list is kept, but
+        for the people a source now identifies in it (papers/people.py: relink)."""
         wanting = {
             papers[index].pk: record.authors
             for index, record in enumerate(records)
@@ -347,21 +348,25 @@ class RecordWriter:
         }
         if not wanting:
             return set()
+        identified = {}
         for chunk in batched(list(wanting)):
             for paper_id in set(
                 Authorship.objects.filter(paper_id__in=chunk).values_list("paper_id", flat=True)
             ):
-                del wanting[paper_id]
-        authors, self.summary.authors_new = write_authors(
-            [a for names in wanting.values() for a in names]
-        )
+                names = wanting.pop(paper_id)
+                if any(author.person_id for author in names):
+                    identified[paper_id] = names
+        writer = AuthorWriter()
+        people = [a for names in identified.values() for a in names if a.person_id]
+        authors = writer.write([a for names in wanting.values() for a in names] + people)
+        self.summary.authors_new = writer.new
         copy_rows(
             Authorship,
             ["paper_id", "author_id", "position"],
             (
-                (paper_id, authors[author_key(author)], position)
+                (paper_id, authors[author_ref(author)], position)
                 for paper_id, names in wanting.items()
                 for position, author in enumerate(names, start=1)
             ),
         )
-        return set(wanting)
+        return set(wanting) | relink(identified, authors) | writer.fold_names()

@@ -8,7 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench.quality import title_query
+import pytest
+
+from bench.quality import outside_topic_training, title_query
 from bench.report import LoadTiming, Row, checks, load_section, misses_section, verdict
 from bench.run import (
     HttpTiming,
@@ -23,6 +25,7 @@ from bench.run import (
     synthetic_records,
 )
 from papers.text import normalise_abstract, normalise_title
+from tests.factories import make_paper
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 
@@ -227,3 +230,11 @@ def test_the_load_section_says_what_the_headline_rate_counts():
         "- **Load, JSON Lines: 1,000 papers/s against 2,000.** "
         "The longest phases: names 30.0 s, parse 4.0 s."
     )
+
+
+@pytest.mark.django_db
+def test_quality_keeps_apart_the_papers_the_topic_model_trained_on():
+    trained = make_paper("One abstract.", "One", external_id="2020.acl-main.7")
+    untrained = make_paper("Two abstract.", "Two", external_id="2020.acl-main.8")
+    seed = make_paper("Three abstract.", "Three")
+    assert outside_topic_training([trained.pk, untrained.pk, seed.pk]) == [untrained.pk, seed.pk]

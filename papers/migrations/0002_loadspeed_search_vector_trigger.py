@@ -25,7 +25,7 @@ CREATE INDEX paper_search_vector ON papers_paper USING gin (search_vector);
 
 
 class Migration(migrations.Migration):
-    dependencies = [("papers", "0001_initial")]
+    dependencies = [("papers", "0002_paperpage_people")]
 
     operations = [
         migrations.SeparateDatabaseAndState(
