@@ -9,7 +9,14 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 
 from .anthology_metadata import ANTHOLOGY_URL, is_anthology_id
-from .expressions import display_order, in_sample, title_terms, title_vector
+from .expressions import (
+    display_order,
+    is_complete,
+    paper_number,
+    title_terms,
+    title_vector,
+    venue_held_on,
+)
 from .querysets import AuthorQuerySet, PaperQuerySet
 from .text import derive_title, make_slug, name_key
 
@@ -40,6 +47,10 @@ class Venue(models.Model):
         help_text="The conference a Findings, demo or workshop volume belongs to.",
     )
     curated_fields = ArrayField(models.CharField(max_length=40), default=list, blank=True)
+    # What "newest venue first" orders by (expressions.venue_order).
+    held_on = models.GeneratedField(
+        expression=venue_held_on(), output_field=models.DateField(), db_persist=True
+    )
 
     class Meta:
         ordering = ["-year", "name"]
@@ -49,6 +60,13 @@ class Venue(models.Model):
 
     def get_absolute_url(self):
         return reverse("venue-detail", args=[self.slug])
+
+    @property
+    def when(self) -> str:
+        """Month and year as far as known: "July 2025", "2025", or ""."""
+        if self.start_date:
+            return f"{self.start_date:%B %Y}"
+        return " ".join(part for part in (self.month, str(self.year or "")) if part)
 
 
 class TopicManager(models.Manager):
@@ -153,7 +171,10 @@ class Paper(models.Model):
     abstract_key = models.CharField(
         max_length=64, blank=True, editable=False, help_text="Hash of the normalised abstract."
     )
-    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="papers")
+    # Indexed by paper_venue_complete, which leads with it.
+    venue = models.ForeignKey(
+        Venue, on_delete=models.PROTECT, related_name="papers", db_index=False
+    )
     topics = models.ManyToManyField(Topic, through="PaperTopic", related_name="papers", blank=True)
     authors = models.ManyToManyField(
         Author, through="Authorship", related_name="papers", blank=True
@@ -194,6 +215,13 @@ class Paper(models.Model):
     title_terms = models.GeneratedField(
         expression=title_terms(), output_field=models.IntegerField(), db_persist=True
     )
+    # The browse orders: complete records first, then by venue, then in proceedings order.
+    complete = models.GeneratedField(
+        expression=is_complete(), output_field=models.BooleanField(), db_persist=True
+    )
+    number = models.GeneratedField(
+        expression=paper_number(), output_field=models.IntegerField(), db_persist=True
+    )
 
     objects = PaperQuerySet.as_manager()
 
@@ -206,8 +234,22 @@ class Paper(models.Model):
             GinIndex(OpClass("title", name="gin_trgm_ops"), name="paper_title_trgm"),
             # The default order inside a venue: any page of the newest-first list is read from
             # here, venue by venue, instead of sorting the collection (PaperQuerySet.newest_ids).
-            models.Index(F("venue"), display_order(), F("id"), name="paper_venue_order"),
-            models.Index(fields=["id"], condition=in_sample(), name="paper_sample"),
+            models.Index(
+                F("venue"),
+                F("complete"),
+                F("number"),
+                display_order(),
+                F("id"),
+                name="paper_venue_order",
+            ),
+            # A venue's papers (the foreign key's index), and the newest-first list's count of
+            # each venue's complete and incomplete records (PaperQuerySet.newest_ids), narrow.
+            models.Index(fields=["venue", "complete"], name="paper_venue_complete"),
+            # The newest-first list's segments of a filtered set (PaperQuerySet.newest_ids),
+            # read for each filtered id without visiting the wide paper row.
+            models.Index(fields=["id"], include=["venue", "complete"], name="paper_segment"),
+            # Title A–Z, complete records first: the first pages without a sort.
+            models.Index(F("complete").desc(), display_order(), F("id"), name="paper_title_order"),
             models.Index(fields=["source_file"], name="paper_source_file"),
             # A DOI pasted into the search box (papers/understanding.py), in any case.
             models.Index(Lower("doi"), name="paper_doi_lower"),
@@ -256,6 +298,11 @@ class Paper(models.Model):
     @property
     def display_title(self) -> str:
         return self.title or derive_title(self.abstract) or f"Paper {self.pk}"
+
+    @property
+    def anthology_url(self) -> str:
+        """The paper's page on the Anthology, or "" for a paper that is not from it."""
+        return f"{ANTHOLOGY_URL}{self.anthology_id}/" if self.anthology_id else ""
 
 
 class PaperTopic(models.Model):
@@ -363,3 +410,66 @@ class SimilarityState(models.Model):
 
     def __str__(self):
         return f"similarity model of {self.papers} papers"
+
+
+class PaperFacets(models.Model):
+    """What a paper counts under in each facet (papers/counts.py): its venue, country, topics
+    and authors, as the facet counts last counted it.
+
+    The facet counts are kept by difference: a refresh compares these rows with the live links
+    and adds or takes away only what changed. The rows are also the narrow form the counts of a
+    query's matches are taken from (no link tables joined). No foreign key: a deleted paper's
+    row stays until the refresh in the deleting transaction takes its counts away.
+    """
+
+    paper_id = models.BigIntegerField(primary_key=True)
+    venue_id = models.BigIntegerField(db_index=True)
+    country = models.CharField(max_length=100, blank=True)
+    topic_ids = ArrayField(models.BigIntegerField(), default=list)
+    author_ids = ArrayField(models.BigIntegerField(), default=list)
+
+    class Meta:
+        indexes = [
+            GinIndex(fields=["topic_ids"], name="paperfacets_topics"),
+            GinIndex(fields=["author_ids"], name="paperfacets_authors"),
+            models.Index(fields=["country"], condition=~Q(country=""), name="paperfacets_country"),
+        ]
+
+    def __str__(self):
+        return f"facets of paper {self.paper_id}"
+
+
+class FacetCount(models.Model):
+    """The number of papers with ``value`` in ``facet`` (v venue id, t topic id, a author id,
+    c country), among all papers (``by_facet`` "") or among those with ``by_value`` in
+    ``by_facet``: the counts that do not depend on a query, exact, kept by papers/counts.py."""
+
+    pk = models.CompositePrimaryKey("by_facet", "by_value", "facet", "value")
+    facet = models.CharField(max_length=1)
+    value = models.CharField(max_length=100)
+    by_facet = models.CharField(max_length=1, blank=True)
+    by_value = models.CharField(max_length=100, blank=True)
+    n = models.IntegerField()
+
+    class Meta:
+        indexes = [
+            # The commonest values first (top topics and authors) without sorting them all.
+            models.Index("by_facet", "by_value", "facet", F("n").desc(), name="facetcount_top"),
+            # Rows a refresh brought to zero, deleted after it.
+            models.Index(fields=["facet"], condition=Q(n=0), name="facetcount_zero"),
+        ]
+
+    def __str__(self):
+        among = f" among {self.by_facet}={self.by_value}" if self.by_facet else ""
+        return f"{self.facet}={self.value}{among}: {self.n}"
+
+
+class DataVersion(models.Model):
+    """One row: a number every load and every curation change raises, in its transaction, so
+    that cached pages (papers/caching.py) computed from older data are never served again."""
+
+    id = models.SmallIntegerField(primary_key=True, default=1)
+    version = models.BigIntegerField(default=0)
+
+    def __str__(self):
+        return f"data version {self.version}"

@@ -3,7 +3,8 @@
 Papers are matched to the collection by external ID, then normalised abstract, then title at the
 same venue; a match is merged — empty fields filled, topics and related titles added — and
 fields a curator set (Paper.curated_fields) are never touched. New rows go in with COPY; the
-derived data (name columns, topic rules, word statistics) is refreshed for the papers touched.
+derived data (name columns, topic rules, word statistics, facet counts) is refreshed for the papers
+touched.
 """
 
 from django.db import DatabaseError
@@ -19,6 +20,7 @@ from .bulk import (
     merge_pending_index_entries,
     use_load_settings,
 )
+from .counts import refresh_counts
 from .curation import FILLABLE_FIELDS, fill_empty
 from .denormalise import (
     refresh_author_names,
@@ -93,6 +95,10 @@ class RecordWriter:
                 analyze_tables()
         if changed_ids or self.new_ids:
             self.write_derived(changed_ids | self.new_ids)
+        # The facet counts of the papers written (rules and the topic model refresh those
+        # they change); always, so that the data version moves with any change of venues too.
+        with timed("facet counts"):
+            refresh_counts(changed_ids | self.new_ids)
 
     def write_derived(self, touched: set[int]) -> None:
         """Names, topic rules, the topic model and word statistics, each in set-based passes.

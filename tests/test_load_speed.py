@@ -130,6 +130,7 @@ def test_a_load_reports_its_phases_in_the_order_they_ran():
         "topic model",
         "word statistics",
         "search indexes",
+        "facet counts",
         "commit",
         "similarity model",
     ]
