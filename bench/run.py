@@ -33,7 +33,6 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from http.client import HTTPConnection
 from pathlib import Path
 from urllib.parse import quote, urlencode, urlsplit, urlunsplit
@@ -49,7 +48,8 @@ for _path in (str(SITE_DIR), str(PROJECT_DIR)):
     if _path not in sys.path:
         sys.path.insert(0, _path)
 
-from bench.server import Gunicorn, get  # noqa: E402  (needs the project on sys.path)
+from bench.report import LoadTiming, Row, render  # noqa: E402  (needs the project on sys.path)
+from bench.server import Gunicorn, get  # noqa: E402
 
 
 def log(message: str) -> None:
@@ -130,6 +130,8 @@ def setup_django(url: str) -> None:
     # The bench's own statements (VACUUM, EXPLAIN ANALYZE at 100,000 papers) are not web
     # requests: no statement timeout here; gunicorn below runs with the settings' own.
     os.environ["DJANGO_STATEMENT_TIMEOUT_MS"] = "0"
+    # The SQL timed in-process is the view's own, not a cached response's.
+    os.environ["DJANGO_RESPONSE_CACHE"] = "0"
     import django
 
     django.setup()
@@ -512,24 +514,16 @@ def load_corpus(paths: list[Path]):
     return load_files(paths)
 
 
-@dataclass
-class LoadTiming:
-    label: str
-    papers: int
-    seconds: float
-
-    @property
-    def rate(self) -> float:
-        return self.papers / self.seconds if self.seconds else 0.0
-
-
 def load(corpus: Corpus, work_dir: Path) -> list[LoadTiming]:
     timings = []
     if corpus.xml_files:
         log(f"loading {len(corpus.xml_files)} Anthology XML files ({corpus.xml_papers:,} papers)")
         started = time.perf_counter()
         summary = load_corpus(corpus.xml_files)
-        timings.append(LoadTiming("Anthology XML", summary.new, time.perf_counter() - started))
+        seconds = time.perf_counter() - started
+        timings.append(
+            LoadTiming("Anthology XML", summary.new, seconds, summary.phases, os.getloadavg()[0])
+        )
         log(f"  {summary.describe()}")
     if corpus.records:
         folder = work_dir / "corpus"
@@ -538,7 +532,10 @@ def load(corpus: Corpus, work_dir: Path) -> list[LoadTiming]:
         log(f"loading {len(corpus.records):,} papers from {len(paths)} JSON Lines files")
         started = time.perf_counter()
         summary = load_corpus(paths)
-        timings.append(LoadTiming("JSON Lines", summary.new, time.perf_counter() - started))
+        seconds = time.perf_counter() - started
+        timings.append(
+            LoadTiming("JSON Lines", summary.new, seconds, summary.phases, os.getloadavg()[0])
+        )
         log(f"  {summary.describe()}")
     from django.db import connection
 
@@ -550,89 +547,170 @@ def load(corpus: Corpus, work_dir: Path) -> list[LoadTiming]:
 # --- the requests -----------------------------------------------------------------------------
 
 
+# Targets (ms, one client, p95) by kind of request (issue 14).
+TARGETS_MS = {"search": 100.0, "list": 75.0, "page": 40.0}
+
+
 @dataclass
 class RequestSpec:
     name: str
     kind: str  # search, list, page: which target applies
-    urls: list[str]
+    urls: list[str]  # distinct where the collection allows; the runs take them in turn
 
     @property
     def target_ms(self) -> float:
-        return {"search": 150.0, "list": 100.0, "page": 50.0}[self.kind]
+        return TARGETS_MS[self.kind]
 
 
-def _query(params: dict) -> str:
-    return "/?" + urlencode(params)
+def _query(params: dict, path: str = "/") -> str:
+    return path + "?" + urlencode(params) if params else path
 
 
-def rare_terms(count: int = 2) -> list[str]:
-    """Words in a handful of papers (3-8), picked deterministically from the search vectors."""
+def distinct_urls(variants: list[dict], needed: int, path: str = "/") -> list[str]:
+    """`needed` URLs, each a variant's query or, once the variants run out, a later page of
+    one (page 2, 3 …): a request that repeats no URL cannot be answered by a cache of pages."""
+    if not variants:
+        return []
+    urls = []
+    page = 1
+    while len(urls) < needed and page <= needed:
+        for params in variants:
+            urls.append(_query(params if page == 1 else {**params, "page": page}, path))
+            if len(urls) == needed:
+                break
+        page += 1
+    return urls
+
+
+def _rows(statement: str, params: list | None = None) -> list[tuple]:
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute(
-            """
-            SELECT word FROM ts_stat('SELECT search_vector FROM papers_paper')
-            WHERE ndoc BETWEEN 3 AND 8 AND length(word) >= 7 AND word ~ '^[a-z]+$'
-            ORDER BY md5(word) LIMIT %s
-            """,
-            [count],
+        cursor.execute(statement, params or [])
+        return cursor.fetchall()
+
+
+def word_pools(count: int) -> tuple[list[str], list[str]]:
+    """(rare words: lexemes in 3 to 8 papers that stem to themselves, so that the query means
+    the lexeme; common words: the commonest words of titles, as written), deterministic."""
+    rare = _rows(
+        "SELECT word FROM papers_lexeme WHERE documents BETWEEN 3 AND 8 AND length(word) >= 7 "
+        "AND word ~ '^[a-z]+$' AND ts_lexize('english_stem', word) = ARRAY[word] "
+        "ORDER BY md5(word) LIMIT %s",
+        [count],
+    )
+    common = _rows(
+        "SELECT word FROM (SELECT lower(w) AS word FROM papers_paper p, "
+        "regexp_split_to_table(p.title, '[^A-Za-z]+') AS w WHERE mod(p.id, 7) = 0) AS words "
+        "WHERE length(word) >= 4 AND numnode(plainto_tsquery('english', word)) > 0 "
+        "GROUP BY word ORDER BY count(*) DESC, word LIMIT %s",
+        [count],
+    )
+    return [row[0] for row in rare] or ["transliteration"], [row[0] for row in common] or ["model"]
+
+
+def filter_pools(count: int) -> dict[str, list]:
+    """The values the filter rows combine, the most used first."""
+    pools = {
+        "venue": "SELECT v.slug FROM papers_venue v JOIN papers_paper p ON p.venue_id = v.id "
+        "GROUP BY v.slug ORDER BY count(*) DESC, v.slug LIMIT %s",
+        "topic": "SELECT t.slug FROM papers_topic t JOIN papers_papertopic l ON l.topic_id = t.id "
+        "GROUP BY t.slug ORDER BY count(*) DESC, t.slug LIMIT %s",
+        "year": "SELECT v.year FROM papers_venue v JOIN papers_paper p ON p.venue_id = v.id "
+        "WHERE v.year IS NOT NULL GROUP BY v.year ORDER BY count(*) DESC, v.year LIMIT %s",
+        "country": "SELECT country FROM papers_paper WHERE country <> '' "
+        "GROUP BY country ORDER BY count(*) DESC, country LIMIT %s",
+        "author": "SELECT a.slug FROM papers_author a JOIN papers_authorship s "
+        "ON s.author_id = a.id GROUP BY a.slug ORDER BY count(*) DESC, a.slug LIMIT %s",
+        "venue_topic": "SELECT v.slug, t.slug FROM papers_papertopic l "
+        "JOIN papers_paper p ON p.id = l.paper_id JOIN papers_venue v ON v.id = p.venue_id "
+        "JOIN papers_topic t ON t.id = l.topic_id "
+        "GROUP BY v.slug, t.slug ORDER BY count(*) DESC, v.slug, t.slug LIMIT %s",
+        "author_year": "SELECT a.slug, v.year FROM papers_authorship s "
+        "JOIN papers_author a ON a.id = s.author_id JOIN papers_paper p ON p.id = s.paper_id "
+        "JOIN papers_venue v ON v.id = p.venue_id WHERE v.year IS NOT NULL "
+        "GROUP BY a.slug, v.year ORDER BY count(*) DESC, a.slug, v.year LIMIT %s",
+        "topic_year": "SELECT t.slug, v.year FROM papers_papertopic l "
+        "JOIN papers_topic t ON t.id = l.topic_id JOIN papers_paper p ON p.id = l.paper_id "
+        "JOIN papers_venue v ON v.id = p.venue_id WHERE v.year IS NOT NULL "
+        "GROUP BY t.slug, v.year ORDER BY count(*) DESC, t.slug, v.year LIMIT %s",
+    }
+    return {
+        name: [row[0] if len(row) == 1 else row for row in _rows(statement, [count])]
+        for name, statement in pools.items()
+    }
+
+
+def _combined(first: list, second: list) -> list[tuple]:
+    """Every pair of the two lists, the pairs of their first items before later ones."""
+    pairs = []
+    for total in range(len(first) + len(second) - 1):
+        for index in range(max(0, total - len(second) + 1), min(total, len(first) - 1) + 1):
+            pairs.append((first[index], second[total - index]))
+    return pairs
+
+
+def request_variants(pools: dict[str, list], rare: list, common: list) -> list[tuple]:
+    """(name, kind, path, query variants) of every request row."""
+    pairs = [f"{a} {b}" for a, b in _combined(common[:20], common[:20]) if a < b]
+    rows = [
+        ("search: rare term", "search", "/", [{"q": w} for w in rare]),
+        ("search: common word", "search", "/", [{"q": w} for w in common]),
+        ("search: two common words", "search", "/", [{"q": p} for p in pairs]),
+        ("search: phrase", "search", "/", [{"q": f'"{p}"'} for p in pairs]),
+        ("search: exclusion", "search", "/", [{"q": p.replace(" ", " -")} for p in pairs]),
+        ("api: search", "search", "/api/papers/", [{"q": w} for w in common]),
+        ("list + facets (home)", "list", "/", [{}]),
+    ]
+    single = {"venue": "filter: venue", "topic": "filter: topic", "year": "filter: year"}
+    single["country"], single["author"] = "filter: country", "filter: author"
+    for name, label in single.items():
+        rows.append((label, "list", "/", [{name: value} for value in pools[name]]))
+    for name, key, first, second in (
+        ("filter: venue + topic", "venue_topic", "venue", "topic"),
+        ("filter: author + year", "author_year", "author", "year"),
+        ("filter: topic + year", "topic_year", "topic", "year"),
+    ):
+        rows.append((name, "list", "/", [{first: a, second: b} for a, b in pools[key]]))
+    for name in ("venue", "topic", "year", "country"):
+        variants = [{name: v, "q": w} for v, w in _combined(pools[name], common[:10])]
+        rows.append((f"filter: {name} + q", "search", "/", variants))
+    rows.append(
+        (
+            "filter: venue + topic + q=models",
+            "search",
+            "/",
+            [{"venue": v, "topic": t, "q": "models"} for v, t in pools["venue_topic"]],
         )
-        return [row[0] for row in cursor.fetchall()] or ["transliteration"]
+    )
+    return [row for row in rows if row[3]]
 
 
-def choose_requests(seed: int) -> list[RequestSpec]:
-    from django.db.models import Count
+def choose_requests(seed: int, needed: int = 200) -> list[RequestSpec]:
+    """Every request row, each with up to `needed` distinct URLs."""
+    from papers.models import Paper
 
-    from papers.models import Author, Paper, Topic, Venue
-
+    pools = filter_pools(needed)
+    rare, common = word_pools(needed)
+    specs = [
+        RequestSpec(name, kind, distinct_urls(variants, needed, path))
+        for name, kind, path, variants in request_variants(pools, rare, common)
+    ]
     total = Paper.objects.count()
-    venue = Venue.objects.annotate(n=Count("papers")).order_by("-n", "name").first()
-    topic = Topic.objects.annotate(n=Count("papers")).order_by("-n", "name").first()
-    author = Author.objects.annotate(n=Count("papers")).order_by("-n", "slug").first()
+    deep = max(2, total // 50)
+    pages = range(max(2, deep - needed // 2), max(2, deep - needed // 2) + needed)
+    specs.append(RequestSpec(f"deep page (~{deep})", "list", [_query({"page": p}) for p in pages]))
     rng = random.Random(seed)
     ids = list(Paper.objects.order_by("pk").values_list("pk", flat=True))
-    sample = sorted(rng.sample(ids, min(20, len(ids))))
-    deep_page = max(2, total // 50)
-    rare = rare_terms(2)
-
-    specs = [
-        RequestSpec("search: rare term", "search", [_query({"q": term}) for term in rare]),
-        RequestSpec('search: "language models"', "search", [_query({"q": "language models"})]),
-        RequestSpec(
-            'search: "large language models"', "search", [_query({"q": "large language models"})]
-        ),
-        RequestSpec("search: phrase", "search", [_query({"q": '"machine translation"'})]),
-        RequestSpec("search: exclusion", "search", [_query({"q": "translation -neural"})]),
-        RequestSpec("list + facets (home)", "list", ["/"]),
-    ]
-    if venue is not None:
-        specs.append(RequestSpec("filter: venue", "list", [_query({"venue": venue.slug})]))
-        specs.append(
-            RequestSpec(
-                "filter: venue + q",
-                "search",
-                [_query({"q": "language models", "venue": venue.slug})],
-            )
-        )
-    if topic is not None:
-        specs.append(RequestSpec("filter: topic", "list", [_query({"topic": topic.slug})]))
-    if venue is not None and topic is not None:
-        specs.append(
-            RequestSpec(
-                "facets: venue + topic",
-                "list",
-                [_query({"venue": venue.slug, "topic": topic.slug})],
-            )
-        )
-    specs.append(RequestSpec(f"deep page ({deep_page})", "list", [_query({"page": deep_page})]))
+    sample = rng.sample(ids, min(needed, len(ids)))
     if sample:
         specs.append(RequestSpec("paper page", "page", [f"/papers/{pk}/" for pk in sample]))
         specs.append(
             RequestSpec("similar page", "page", [f"/papers/{pk}/similar/" for pk in sample])
         )
-    if author is not None:
-        specs.append(RequestSpec("author page", "list", [f"/authors/{author.slug}/"]))
+    if pools["author"]:
+        authors = [f"/authors/{slug}/" for slug in pools["author"]]
+        specs.append(RequestSpec("author page", "list", authors))
     return specs
 
 
@@ -644,6 +722,8 @@ class SqlTiming:
     queries: int = 0
     milliseconds: float | None = None
     status: int | None = None
+    slowest_ms: float = 0.0
+    plan: list[str] = field(default_factory=list)  # EXPLAIN ANALYZE of the slowest statement
 
 
 def explain_ms(sql: str) -> float:
@@ -658,40 +738,54 @@ def explain_ms(sql: str) -> float:
     return float(plan[0].get("Planning Time", 0.0)) + float(plan[0].get("Execution Time", 0.0))
 
 
-def sql_alone(spec: RequestSpec, repeats: int = 3, urls: int = 5) -> SqlTiming:
-    """Run the view in-process, capture its SQL, and time each SELECT with EXPLAIN ANALYZE.
-
-    The figure per request is the sum over its queries of the best of `repeats` runs; it is
-    averaged over the spec's first `urls` URLs.
-    """
+def explain_plan(sql: str) -> list[str]:
+    """The statement's plan with actual rows and buffers, as EXPLAIN prints it."""
     from django.db import connection
-    from django.test import Client
+
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN (ANALYZE, BUFFERS, TIMING OFF) " + sql)
+        return [row[0] for row in cursor.fetchall()]
+
+
+def captured_selects(client, url: str) -> tuple[int, list[str]]:
+    """The response status and the SELECTs the view ran for `url` (after one warming run)."""
+    from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    client.get(url)  # warm: the first request of a process compiles templates, etc.
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    statements = [
+        query["sql"]
+        for query in captured.captured_queries
+        if query["sql"] and query["sql"].lstrip().upper().startswith(("SELECT", "WITH"))
+    ]
+    return response.status_code, statements
+
+
+def sql_alone(urls: list[str], repeats: int = 3) -> SqlTiming:
+    """Run the view in-process for each URL, capture its SQL, and time each SELECT with EXPLAIN
+    ANALYZE: per request the sum over its queries of the best of `repeats` runs, averaged over
+    the URLs. The plan of the slowest statement is kept (the report's misses show it)."""
+    from django.test import Client
+
     client = Client(raise_request_exception=False)  # a failing view still shows its SQL
-    totals = []
-    counts = []
-    status = None
-    for url in spec.urls[:urls]:
-        client.get(url)  # warm: the first request of a process compiles templates, etc.
-        with CaptureQueriesContext(connection) as captured:
-            response = client.get(url)
-        status = response.status_code
-        statements = [
-            query["sql"]
-            for query in captured.captured_queries
-            if query["sql"] and query["sql"].lstrip().upper().startswith(("SELECT", "WITH"))
-        ]
-        counts.append(len(statements))
+    result = SqlTiming()
+    totals, slowest_sql = [], None
+    for url in urls:
+        result.status, statements = captured_selects(client, url)
+        result.queries = max(result.queries, len(statements))
         total = 0.0
         for sql in statements:
-            total += min(explain_ms(sql) for _ in range(repeats))
+            best = min(explain_ms(sql) for _ in range(repeats))
+            total += best
+            if best > result.slowest_ms:
+                result.slowest_ms, slowest_sql = best, sql
         totals.append(total)
-    return SqlTiming(
-        queries=max(counts) if counts else 0,
-        milliseconds=sum(totals) / len(totals) if totals else None,
-        status=status,
-    )
+    result.milliseconds = sum(totals) / len(totals) if totals else None
+    if slowest_sql is not None:
+        result.plan = explain_plan(slowest_sql)
+    return result
 
 
 # --- the server -------------------------------------------------------------------------------
@@ -703,6 +797,7 @@ class HttpTiming:
     latencies_ms: list[float] = field(default_factory=list)
     statuses: Counter = field(default_factory=Counter)
     seconds: float = 0.0
+    urls: set[str] = field(default_factory=set)  # the distinct URLs requested
 
     def percentile(self, share: float) -> float | None:
         if not self.latencies_ms:
@@ -715,18 +810,18 @@ class HttpTiming:
         return len(self.latencies_ms) / self.seconds if self.seconds else 0.0
 
 
-def warm_up(port: int, spec: RequestSpec) -> None:
-    """A few untimed requests first (caches, the workers' database connections)."""
-    for url in spec.urls[:2] * 2:
+def warm_up(port: int, urls: list[str]) -> None:
+    """A few untimed requests first (the workers' database connections, compiled templates)."""
+    for url in urls:
         with contextlib.suppress(OSError):
             get(port, url)
 
 
 def measure_http(
-    port: int, spec: RequestSpec, clients: int, count: int, time_limit: float
+    port: int, urls: list[str], clients: int, count: int, time_limit: float
 ) -> HttpTiming:
-    """`count` requests (cycling through the spec's URLs) from `clients` threads, each with a
-    keep-alive connection; stops early after `time_limit` seconds."""
+    """`count` requests (taking the URLs in turn, again from the first only when they run out)
+    from `clients` threads, each with a keep-alive connection; stops after `time_limit` s."""
     result = HttpTiming(clients=clients)
     lock = threading.Lock()
     next_index = iter(range(count))
@@ -742,7 +837,9 @@ def measure_http(
         connection = HTTPConnection("127.0.0.1", port, timeout=60)
         try:
             while (index := take()) is not None:
-                url = spec.urls[index % len(spec.urls)]
+                url = urls[index % len(urls)]
+                with lock:
+                    result.urls.add(url)
                 started = time.perf_counter()
                 try:
                     status, _ = get(port, url, connection=connection)
@@ -769,18 +866,7 @@ def measure_http(
     return result
 
 
-# --- the report -------------------------------------------------------------------------------
-
-
-@dataclass
-class Row:
-    spec: RequestSpec
-    sql: SqlTiming
-    http: dict[int, HttpTiming]
-
-
-def _ms(value: float | None) -> str:
-    return "–" if value is None else (f"{value:.1f}" if value < 10 else f"{value:.0f}")
+# --- the report (bench/report.py) ------------------------------------------------------------
 
 
 def machine_description() -> dict[str, str]:
@@ -805,93 +891,6 @@ def machine_description() -> dict[str, str]:
         "Python": sys.version.split()[0],
         "Django": django.get_version(),
     }
-
-
-def verdict(row: Row) -> str:
-    notes = []
-    for clients, timing in sorted(row.http.items()):
-        p95 = timing.percentile(0.95)
-        if p95 is None:
-            notes.append(f"c{clients}: no data")
-        else:
-            notes.append(f"c{clients} {'✓' if p95 <= row.spec.target_ms else '✗'}")
-    one = row.http.get(1)
-    p50 = one.percentile(0.5) if one else None
-    if p50 is not None and row.sql.milliseconds:
-        ratio = p50 / row.sql.milliseconds
-        notes.append(f"app/SQL {ratio:.1f}× {'✓' if ratio <= 2 else '✗'}")
-    return ", ".join(notes)
-
-
-def render(
-    rows: list[Row],
-    loads: list[LoadTiming],
-    corpus: Corpus,
-    papers_in_db: int,
-    machine: dict[str, str],
-    server: dict[str, str],
-    notes: list[str],
-) -> str:
-    now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    lines = [
-        "# Benchmark",
-        "",
-        f"Run {now} by `make bench` (bench/run.py). Corpus: {corpus.description}; "
-        f"{papers_in_db:,} papers in the database.",
-        "",
-        "Machine: " + "; ".join(f"{key} {value}" for key, value in machine.items()) + ".",
-        "Server: gunicorn (gunicorn.conf.py) on loopback, "
-        + ", ".join(f"{key} {value}" for key, value in server.items())
-        + ".",
-        "",
-        "## Load",
-        "",
-        "| source | papers | seconds | papers/s | target ≥ 2,000/s |",
-        "|---|---:|---:|---:|---|",
-    ]
-    total_papers = sum(timing.papers for timing in loads)
-    total_seconds = sum(timing.seconds for timing in loads)
-    for timing in [*loads, LoadTiming("total", total_papers, total_seconds)]:
-        lines.append(
-            f"| {timing.label} | {timing.papers:,} | {timing.seconds:.1f} | {timing.rate:,.0f} | "
-            f"{'✓' if timing.rate >= 2000 else '✗'} |"
-        )
-    lines += [
-        "",
-        "## Requests",
-        "",
-        "Latencies in ms over HTTP (c1 = one client, c8 = eight concurrent clients); SQL = the "
-        "time PostgreSQL alone takes for the view's queries (EXPLAIN ANALYZE: planning + "
-        "execution, summed over the request's SELECTs, best of 3); app/SQL = c1 p50 ÷ SQL.",
-        "",
-        "| request | target p95 | SQL (queries) | c1 p50 | c1 p95 | c1 req/s | c8 p50 | c8 p95 "
-        "| c8 req/s | status | met |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
-    ]
-    for row in rows:
-        one, eight = row.http.get(1), row.http.get(8)
-        statuses = Counter()
-        for timing in row.http.values():
-            statuses.update(timing.statuses)
-        status = " ".join(f"{code}×{n}" for code, n in sorted(statuses.items(), key=str))
-        lines.append(
-            f"| {row.spec.name} | ≤ {row.spec.target_ms:.0f} | "
-            f"{_ms(row.sql.milliseconds)} ({row.sql.queries}) | "
-            f"{_ms(one.percentile(0.5) if one else None)} | "
-            f"{_ms(one.percentile(0.95) if one else None)} | "
-            f"{(one.rate if one else 0):.0f} | "
-            f"{_ms(eight.percentile(0.5) if eight else None)} | "
-            f"{_ms(eight.percentile(0.95) if eight else None)} | "
-            f"{(eight.rate if eight else 0):.0f} | {status} | {verdict(row)} |"
-        )
-    lines += ["", "Request URLs:", ""]
-    for row in rows:
-        shown = ", ".join(f"`{url}`" for url in row.spec.urls[:3])
-        more = f" (+{len(row.spec.urls) - 3} more)" if len(row.spec.urls) > 3 else ""
-        lines.append(f"- {row.spec.name}: {shown}{more}")
-    if notes:
-        lines += ["", "## Notes", "", *[f"- {note}" for note in notes]]
-    return "\n".join(lines) + "\n"
 
 
 # --- the run ----------------------------------------------------------------------------------
@@ -927,6 +926,76 @@ def resolve_anthology(options: Options) -> Path | None:
     return DEFAULT_ANTHOLOGY if DEFAULT_ANTHOLOGY.is_dir() else None
 
 
+def split_urls(urls: list[str], one: int, eight: int) -> dict[str, list[str]]:
+    """The URLs of a row for each use, apart from one another while there are enough: the
+    one-client run, the eight-client run, then the untimed warm-up and the SQL timing."""
+    spare = urls[one + eight :] or urls
+    return {
+        "c1": urls[:one],
+        "c8": urls[one : one + eight] or urls,
+        "warm": spare[:2],
+        "sql": spare[2:5] or spare[:3],
+    }
+
+
+def measure_rows(specs: list[RequestSpec], options: Options, url: str):
+    """(rows, server settings): each request row timed over HTTP at each number of clients."""
+    log("timing the SQL alone (EXPLAIN ANALYZE)")
+    parts = {
+        spec.name: split_urls(spec.urls, options.requests, options.requests_concurrent)
+        for spec in specs
+    }
+    sql = {spec.name: sql_alone(parts[spec.name]["sql"], options.explain_repeats) for spec in specs}
+    environment = {**os.environ, "DATABASE_URL": url, "DJANGO_HTTPS": "0"}
+    environment["DJANGO_RESPONSE_CACHE"] = "0"  # every request does its work
+    del environment["DJANGO_STATEMENT_TIMEOUT_MS"]
+    if options.workers:
+        environment["GUNICORN_WORKERS"] = str(options.workers)
+    rows = []
+    with Gunicorn(environment, options.work_dir / "gunicorn.log") as server:
+        server_info = server.settings()
+        log(
+            f"gunicorn on 127.0.0.1:{server.port} "
+            f"({server_info['workers']} workers × {server_info['threads']} threads)"
+        )
+        for spec in specs:
+            warm_up(server.port, parts[spec.name]["warm"])
+            http = {}
+            for clients in options.clients:
+                count, urls = options.requests, parts[spec.name]["c1"]
+                if clients != 1:
+                    count, urls = options.requests_concurrent, parts[spec.name]["c8"]
+                http[clients] = measure_http(server.port, urls, clients, count, options.time_limit)
+            rows.append(Row(spec, sql[spec.name], http))
+            one = http.get(min(options.clients))
+            p50 = one.percentile(0.5) if one else None
+            log(f"  {spec.name}: SQL {sql[spec.name].milliseconds} ms, p50 {p50} ms")
+    return rows, server_info
+
+
+def run_notes(options: Options, corpus: Corpus, load_before, loads: list[LoadTiming]):
+    notes = list(options.notes)
+    notes.append(
+        "Copies keep their original's venue and authors, so venue, topic and author pages hold "
+        "several times the papers of the real ones (a pessimistic case for filters)."
+        if corpus.records and "copies" in corpus.description
+        else "Corpus without copies."
+    )
+    notes.append("The database is VACUUM ANALYZEd after the load, before any request.")
+    for timing in loads:
+        notes.append(
+            f"Load average (1 min) when the {timing.label} load ended: {timing.load_average:.1f} "
+            f"on {os.cpu_count()} CPUs."
+        )
+    load_after = os.getloadavg()
+    notes.append(
+        f"Load average (1 min) {load_before[0]:.1f} at the start, {load_after[0]:.1f} at the end "
+        f"of the HTTP runs, on {os.cpu_count()} CPUs: other processes on the machine "
+        "(anything above the benchmark's own clients and server) inflate the latencies."
+    )
+    return notes
+
+
 def run(options: Options) -> str:
     """The whole benchmark; returns the markdown report (also written to options.output)."""
     load_before = os.getloadavg()
@@ -941,60 +1010,24 @@ def run(options: Options) -> str:
     from papers.models import Paper
 
     options.work_dir.mkdir(parents=True, exist_ok=True)
-    anthology = resolve_anthology(options)
     loads: list[LoadTiming] = []
     if reuse and Paper.objects.exists():
         corpus = Corpus(description=f"reused database {options.database} (not reloaded)")
         log(f"reusing {options.database}: {Paper.objects.count():,} papers")
     else:
         log(f"building the corpus ({options.papers:,} papers)")
-        corpus = build_corpus(options.papers, anthology, options.seed)
+        corpus = build_corpus(options.papers, resolve_anthology(options), options.seed)
         loads = load(corpus, options.work_dir)
-    papers_in_db = Paper.objects.count()
-
     log("choosing the requests")
-    specs = choose_requests(options.seed)
-    log("timing the SQL alone (EXPLAIN ANALYZE)")
-    sql = {spec.name: sql_alone(spec, options.explain_repeats) for spec in specs}
-    machine = machine_description()
-    rows = []
-    environment = {**os.environ, "DATABASE_URL": url, "DJANGO_HTTPS": "0"}
-    del environment["DJANGO_STATEMENT_TIMEOUT_MS"]
-    if options.workers:
-        environment["GUNICORN_WORKERS"] = str(options.workers)
-    with Gunicorn(environment, options.work_dir / "gunicorn.log") as server:
-        server_info = server.settings()
-        log(
-            f"gunicorn on 127.0.0.1:{server.port} "
-            f"({server_info['workers']} workers × {server_info['threads']} threads)"
-        )
-        for spec in specs:
-            http = {}
-            warm_up(server.port, spec)
-            for clients in options.clients:
-                count = options.requests if clients == 1 else options.requests_concurrent
-                http[clients] = measure_http(server.port, spec, clients, count, options.time_limit)
-            rows.append(Row(spec, sql[spec.name], http))
-            one = http.get(min(options.clients))
-            log(
-                f"  {spec.name}: SQL {_ms(sql[spec.name].milliseconds)} ms, "
-                f"p50 {_ms(one.percentile(0.5) if one else None)} ms"
-            )
-    notes = list(options.notes)
-    notes.append(
-        "Copies keep their original's venue and authors, so venue, topic and author pages hold "
-        "several times the papers of the real ones (a pessimistic case for filters)."
-        if corpus.records and "copies" in corpus.description
-        else "Corpus without copies."
-    )
-    notes.append("The database is VACUUM ANALYZEd after the load, before any request.")
-    load_after = os.getloadavg()
-    notes.append(
-        f"Load average (1 min) {load_before[0]:.1f} at the start, {load_after[0]:.1f} at the end "
-        f"of the HTTP runs, on {os.cpu_count()} CPUs: other processes on the machine "
-        "(anything above the benchmark's own clients and server) inflate the latencies."
-    )
-    report = render(rows, loads, corpus, papers_in_db, machine, server_info, notes)
+    specs = choose_requests(options.seed, options.requests + options.requests_concurrent + 5)
+    rows, server_info = measure_rows(specs, options, url)
+    header = {
+        "corpus": corpus.description,
+        "papers": f"{Paper.objects.count():,}",
+        "machine": "; ".join(f"{key} {value}" for key, value in machine_description().items()),
+        "server": ", ".join(f"{key} {value}" for key, value in server_info.items()),
+    }
+    report = render(rows, loads, header, run_notes(options, corpus, load_before, loads))
     if options.output is not None:
         options.output.parent.mkdir(parents=True, exist_ok=True)
         options.output.write_text(report, encoding="utf-8")

@@ -45,3 +45,31 @@ def copy_rows(model, columns: list[str], rows: Iterable[tuple]) -> None:
     ):
         for row in rows:
             copy.write_row(row)
+
+
+# For the load's transaction only (SET LOCAL). A load is all or nothing and can be run again,
+# so its commit need not wait for the disk (a crash right after it loses the load, nothing
+# else). New GIN entries gather in a larger pending list and are merged into the indexes in a
+# few large sorted passes, at the end (merge_pending_index_entries), not in many small ones.
+_LOAD_SETTINGS = {
+    "synchronous_commit": "off",
+    "gin_pending_list_limit": "65536",  # kB
+    "work_mem": "65536",  # kB: the set-based passes group and join whole loads
+}
+
+
+def use_load_settings() -> None:
+    with connection.cursor() as cursor:
+        for name, value in _LOAD_SETTINGS.items():
+            cursor.execute("SELECT set_config(%s, %s, true)", [name, value])
+
+
+def merge_pending_index_entries(model) -> None:
+    """Move the GIN indexes' pending entries into the indexes, so searches need not scan them."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT gin_clean_pending_list(i.indexrelid) FROM pg_index i "
+            "JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam "
+            "WHERE i.indrelid = %s::regclass AND a.amname = 'gin'",
+            [model._meta.db_table],
+        )

@@ -1,7 +1,13 @@
 """Keep the denormalised name columns and the word statistics in step with the links.
 
 Each function is one SQL statement over the papers given (or all), never a loop over papers.
+A load runs its topic rules and topic model inside ``topic_names_deferred()``: each rewrites
+the topic names of the papers it changed, and a paper's row (and its index entries) would be
+written once per step; deferred, every paper is rewritten once, after both.
 """
+
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django.db import connection
 
@@ -45,9 +51,42 @@ def _run_for_papers(template: str, paper_ids) -> int:
         return cursor.rowcount
 
 
+class _Pending:
+    """The papers whose topic names wait for the end of topic_names_deferred()."""
+
+    def __init__(self):
+        self.ids: set[int] | None = set()  # None: every paper
+
+    def add(self, paper_ids) -> None:
+        if paper_ids is None or self.ids is None:
+            self.ids = None
+        else:
+            self.ids.update(paper_ids)
+
+
+_DEFERRED: ContextVar[_Pending | None] = ContextVar("deferred_topic_names", default=None)
+
+
 def refresh_topic_names(paper_ids=None) -> int:
-    """Rewrite Paper.topic_names from the topic links; returns the number of papers changed."""
-    return _run_for_papers(_TOPIC_NAMES_SQL, paper_ids)
+    """Rewrite Paper.topic_names from the topic links; returns the number of papers changed
+    (0 inside topic_names_deferred(), which only notes the papers for its one rewrite)."""
+    pending = _DEFERRED.get()
+    if pending is None:
+        return _run_for_papers(_TOPIC_NAMES_SQL, paper_ids)
+    pending.add(paper_ids)
+    return 0
+
+
+@contextmanager
+def topic_names_deferred():
+    """Within the block, refresh_topic_names() only notes papers, in the set it yields (None
+    once every paper is noted): the caller rewrites them, once, after the block."""
+    pending = _Pending()
+    token = _DEFERRED.set(pending)
+    try:
+        yield pending
+    finally:
+        _DEFERRED.reset(token)
 
 
 def refresh_author_names(paper_ids=None) -> int:

@@ -19,16 +19,6 @@ DISPLAY_KEY_LENGTH = 200
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
-def weighted_search_vector() -> SearchVector:
-    """Title (A), topic and author names (B), abstract (C): the stored Paper.search_vector."""
-    return (
-        SearchVector("title", config=SEARCH_CONFIG, weight="A")
-        + SearchVector("topic_names", config=SEARCH_CONFIG, weight="B")
-        + SearchVector("author_names", config=SEARCH_CONFIG, weight="B")
-        + SearchVector("abstract", config=SEARCH_CONFIG, weight="C")
-    )
-
-
 def title_vector() -> SearchVector:
     """The title's own tsvector: the expression index paper_title_tsv and the title search."""
     return SearchVector("title", config=SEARCH_CONFIG)

@@ -1,12 +1,17 @@
 """One load: parse every file, then write them in one transaction, one load at a time.
 
 Parsing happens first, for every file, so a bad file stops the run before anything is written
-(papers/sources.py finds the files and hands each to its parser). The records are then written
-by papers/writing.py inside one transaction under the load lock (papers/load_guard.py), and
-the similarity model is refreshed after the commit.
+(papers/sources.py finds the files and hands each to its parser). Large loads of several files
+are parsed by one process per CPU (parsing is pure Python, and the files are independent). The
+records are then written by papers/writing.py inside one transaction under the load lock
+(papers/load_guard.py), and the similarity model is refreshed after the commit.
 """
 
-from collections.abc import Callable
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from django.db import DatabaseError, transaction
@@ -17,6 +22,24 @@ from .similarity import refresh_embeddings
 from .sources import collect_files, read_source
 from .writing import RecordWriter
 
+# Below this many bytes of files, starting parsing processes costs more than it saves.
+PARALLEL_PARSE_BYTES = 8 * 2**20
+
+
+def _parsed_in_order(files: list[Path]) -> Iterator[ParsedFile]:
+    """Each file parsed, in order; by several processes when the files are many and large."""
+    workers = min(os.cpu_count() or 1, len(files))
+    if workers < 2 or sum(path.stat().st_size for path in files) < PARALLEL_PARSE_BYTES:
+        yield from map(read_source, files)
+        return
+    # Forked workers only parse (no database): they leave the parent's connection alone.
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+    try:
+        yield from pool.map(read_source, files)
+    finally:
+        # A bad file ends the load: the files not yet parsed are not parsed.
+        pool.shutdown(cancel_futures=True)
+
 
 def parse_files(
     paths: list[Path],
@@ -25,8 +48,7 @@ def parse_files(
 ) -> list[ParsedFile]:
     """Parse every file first; the first bad one raises DumpError before anything is written."""
     parsed_files = []
-    for path in collect_files(paths, skipped):
-        parsed = read_source(path)
+    for parsed in _parsed_in_order(collect_files(paths, skipped)):
         parsed_files.append(parsed)
         if on_file:
             on_file(parsed)
@@ -39,8 +61,10 @@ def load_files(
     """Parse, then write in one transaction; one load at a time (`on_wait` is told when this
     one has to wait for another). Raises DumpError for bad input and for a refused write."""
     skipped: list[str] = []
-    parsed_files = parse_files(paths, on_file, skipped)
-    summary = LoadSummary(files=len(parsed_files), warnings=skipped)
+    summary = LoadSummary(warnings=skipped)
+    with summary.timed("parse"):
+        parsed_files = parse_files(paths, on_file, skipped)
+    summary.files = len(parsed_files)
     for parsed in parsed_files:
         summary.papers_read += len(parsed.papers)
         summary.warnings.extend(parsed.warnings)
@@ -50,9 +74,13 @@ def load_files(
         try:
             with transaction.atomic():
                 RecordWriter(summary, on_progress).write(parsed_files)
+                # The commit checks the deferred foreign keys of every row written.
+                committing = time.perf_counter()
+            summary.phases["commit"] = time.perf_counter() - committing
         except DatabaseError as error:
             raise refused_write(error, parsed_files) from error
         # After the commit: the similarity model is derived data, refitted only when papers
         # changed; until it is, similar papers come from the full-text path.
-        refresh_embeddings()
+        with summary.timed("similarity model"):
+            refresh_embeddings()
     return summary

@@ -1,5 +1,7 @@
 """What the parsers produce and the loader writes: plain records, no database."""
 
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -13,6 +15,10 @@ class DumpError(Exception):
         self.reason = message
         where = f"{source}, line {line}" if line else source
         super().__init__(f"{where}: {message}")
+
+    def __reduce__(self):
+        # Raised in a parsing process (papers/loading.py), it is pickled back to the loader.
+        return DumpError, (self.source, self.reason, self.line)
 
 
 @dataclass(frozen=True)
@@ -90,6 +96,16 @@ class LoadSummary:
     authors_new: int = 0
     rule_links: int = 0
     warnings: list[str] = field(default_factory=list)
+    # Seconds spent in each phase of the load, in the order they ran (bench/run.py reports them).
+    phases: dict[str, float] = field(default_factory=dict)
+
+    @contextmanager
+    def timed(self, phase: str):
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.phases[phase] = self.phases.get(phase, 0.0) + time.perf_counter() - started
 
     def describe(self) -> str:
         return (

@@ -1,5 +1,7 @@
 """Schema that Django's operations cannot express, run by migration 0001 as RunSQL."""
 
+from .expressions import SEARCH_CONFIG
+
 # The fitted similar-papers model (models.Similarity and SimilarityState, unmanaged): real[]
 # columns keep the rows half the size of double precision; ids are bigint like the papers'.
 # The state row keeps the fitted model itself (papers/similarity.py model_blob) for projecting
@@ -53,4 +55,55 @@ AS $$
 SELECT p.id FROM papers_paper p
 WHERE to_tsvector('english'::regconfig, COALESCE(p.title, ''::text)) @@ q
 $$
+"""
+
+# Paper.search_vector: title (A), abstract (C), then topic and author names (B). The names come
+# last so that a change of names alone (the loader's topic rules and model, a curator's edit)
+# keeps the title's and abstract's lexemes as they are, positions included: ts_filter of the
+# old vector to weights A and C is exactly the vector of title and abstract, so the result is
+# the one a full parse gives, without parsing the abstract again (that parse is most of a
+# load's database time). The column is derived: whatever a statement writes to it is replaced.
+_NAMES_VECTOR = (
+    f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(NEW.topic_names, '')), 'B') || "
+    f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(NEW.author_names, '')), 'B')"
+)
+_TEXT_VECTOR = (
+    f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(NEW.title, '')), 'A') || "
+    f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(NEW.abstract, '')), 'C')"
+)
+
+SEARCH_VECTOR_TRIGGER = f"""
+CREATE OR REPLACE FUNCTION papers_paper_search_vector() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'UPDATE' AND OLD.search_vector IS NOT NULL
+       AND NEW.title IS NOT DISTINCT FROM OLD.title
+       AND NEW.abstract IS NOT DISTINCT FROM OLD.abstract THEN
+        IF NEW.topic_names IS NOT DISTINCT FROM OLD.topic_names
+           AND NEW.author_names IS NOT DISTINCT FROM OLD.author_names THEN
+            NEW.search_vector := OLD.search_vector;
+        ELSE
+            NEW.search_vector := ts_filter(OLD.search_vector, '{{a,c}}') || {_NAMES_VECTOR};
+        END IF;
+    ELSE
+        NEW.search_vector := {_TEXT_VECTOR} || {_NAMES_VECTOR};
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER papers_paper_search_vector
+BEFORE INSERT OR UPDATE ON papers_paper
+FOR EACH ROW EXECUTE FUNCTION papers_paper_search_vector();
+"""
+
+# Every paper's vector parsed afresh, as the trigger's full branch does (the migration that
+# introduced the trigger).
+FILL_SEARCH_VECTORS = (
+    "UPDATE papers_paper AS p SET search_vector = "
+    + f"{_TEXT_VECTOR} || {_NAMES_VECTOR}".replace("NEW.", "p.")
+)
+
+DROP_SEARCH_VECTOR_TRIGGER = """
+DROP TRIGGER IF EXISTS papers_paper_search_vector ON papers_paper;
+DROP FUNCTION IF EXISTS papers_paper_search_vector();
 """

@@ -11,10 +11,23 @@ from django.db import DatabaseError
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from .bulk import BATCH_SIZE, allocate_ids, analyze_tables, batched, copy_rows
+from .bulk import (
+    BATCH_SIZE,
+    allocate_ids,
+    analyze_tables,
+    batched,
+    copy_rows,
+    merge_pending_index_entries,
+    use_load_settings,
+)
 from .counts import refresh_counts
 from .curation import FILLABLE_FIELDS, fill_empty
-from .denormalise import refresh_author_names, refresh_lexemes, refresh_topic_names
+from .denormalise import (
+    refresh_author_names,
+    refresh_lexemes,
+    refresh_topic_names,
+    topic_names_deferred,
+)
 from .dump_blocks import venue_in_line
 from .load_guard import refused_copy_row
 from .models import Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
@@ -65,28 +78,53 @@ class RecordWriter:
         self.now = timezone.now()
 
     def write(self, parsed_files: list[ParsedFile]) -> None:
-        venue_records, records = merge_records(parsed_files)
-        venues = self.write_venues(venue_records)
-        topics = self.write_topics(records)
-        papers, changed_ids = self.write_papers(records, venues, topics)
-        changed_ids |= self.write_topic_links(records, papers, topics)
-        changed_ids |= self.write_authorships(records, papers)
+        timed = self.summary.timed
+        use_load_settings()
+        with timed("match and write papers"):
+            venue_records, records = merge_records(parsed_files)
+            venues = self.write_venues(venue_records)
+            topics = self.write_topics(records)
+            papers, changed_ids = self.write_papers(records, venues, topics)
+        with timed("topic and author links"):
+            changed_ids |= self.write_topic_links(records, papers, topics)
+            changed_ids |= self.write_authorships(records, papers)
         self.summary.updated = len(changed_ids - self.new_ids)
         self.summary.unchanged = len(papers) - self.summary.new - self.summary.updated
         if len(self.new_ids) >= ANALYZE_AFTER:
-            analyze_tables()
+            with timed("statistics"):
+                analyze_tables()
         if changed_ids or self.new_ids:
-            touched = changed_ids | self.new_ids
-            # New papers were written with their names already; these rewrite only rows
-            # whose names differ (existing papers that gained topics or authors).
-            refresh_topic_names(touched)
-            refresh_author_names(touched)
-            self.summary.rule_links = apply_topic_rules(paper_ids=touched)
-            tag_papers()
-            refresh_lexemes()
+            self.write_derived(changed_ids | self.new_ids)
         # The facet counts of the papers written (rules and the topic model refresh those
         # they change); always, so that the data version moves with any change of venues too.
-        refresh_counts(changed_ids | self.new_ids)
+        with timed("facet counts"):
+            refresh_counts(changed_ids | self.new_ids)
+
+    def write_derived(self, touched: set[int]) -> None:
+        """Names, topic rules, the topic model and word statistics, each in set-based passes.
+
+        New papers were written with their names already; the names passes rewrite only rows
+        whose names differ (existing papers that gained topics or authors, papers the rules and
+        the model tag), each row once (the rules and the model read only title and abstract).
+        """
+        timed = self.summary.timed
+        with timed("names"):
+            refresh_author_names(touched)
+        # A load that touched every paper applies the rules to all: the same papers, without
+        # sending their ids with each rule's statement.
+        rule_papers = None if len(touched) == Paper.objects.count() else touched
+        with topic_names_deferred() as pending:
+            pending.add(rule_papers)
+            with timed("topic rules"):
+                self.summary.rule_links = apply_topic_rules(paper_ids=rule_papers)
+            with timed("topic model"):
+                tag_papers()
+        with timed("names"):
+            refresh_topic_names(pending.ids)
+        with timed("word statistics"):
+            refresh_lexemes()
+        with timed("search indexes"):
+            merge_pending_index_entries(Paper)
 
     # Venues -------------------------------------------------------------
 
@@ -229,7 +267,12 @@ class RecordWriter:
 
     def insert_papers(self, papers: list[Paper]) -> None:
         """COPY the new papers in batches; PostgreSQL computes their search vectors."""
-        columns = [field for field in Paper._meta.concrete_fields if not field.generated]
+        # The database computes the generated columns and the search vector (its trigger).
+        columns = [
+            field
+            for field in Paper._meta.concrete_fields
+            if not field.generated and field.name != "search_vector"
+        ]
         for paper, pk in zip(papers, allocate_ids(Paper, len(papers)), strict=True):
             paper.pk, paper.created, paper.updated = pk, self.now, self.now
             paper._state.adding = False
@@ -294,9 +337,10 @@ class RecordWriter:
                 RemovedTopic.objects.filter(paper_id__in=chunk).values_list("paper_id", "topic_id")
             )
         missing = sorted(wanted - have)
-        PaperTopic.objects.bulk_create(
-            [PaperTopic(paper_id=p, topic_id=t, source=PaperTopic.Source.DUMP) for p, t in missing],
-            batch_size=BATCH_SIZE,
+        copy_rows(
+            PaperTopic,
+            ["paper_id", "topic_id", "source"],
+            ((p, t, PaperTopic.Source.DUMP.value) for p, t in missing),
         )
         return {paper_id for paper_id, _ in missing}
 

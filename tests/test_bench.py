@@ -11,7 +11,19 @@ from pathlib import Path
 import pytest
 
 from bench.quality import outside_topic_training, title_query
-from bench.run import build_corpus, parse_arguments, scale_records, synthetic_records
+from bench.report import LoadTiming, Row, checks, load_section, misses_section, verdict
+from bench.run import (
+    HttpTiming,
+    RequestSpec,
+    SqlTiming,
+    _combined,
+    build_corpus,
+    distinct_urls,
+    parse_arguments,
+    scale_records,
+    split_urls,
+    synthetic_records,
+)
 from papers.text import normalise_abstract, normalise_title
 from tests.factories import make_paper
 
@@ -102,10 +114,122 @@ def test_the_benchmark_runs_end_to_end_on_500_papers(tmp_path):
     report = output.read_text(encoding="utf-8")
     assert report in completed.stdout
     assert "| JSON Lines | 500 |" in report
-    for name in ('search: "language models"', "list + facets (home)", "paper page", "similar page"):
-        assert f"| {name} |" in report
+    for name in (
+        "search: common word",
+        "search: phrase",
+        "list + facets (home)",
+        "filter: venue",
+        "filter: year + q",
+        "paper page",
+        "similar page",
+    ):
+        assert f"| {name} | ≤ " in report
+    assert "| parse | " in report  # the load's phases
+    assert "## Misses, and why" in report
     assert "PostgreSQL" in report
     assert "200×" in report  # at least the list page answered
+
+
+def test_urls_are_distinct_and_later_pages_come_only_when_the_variants_run_out():
+    assert distinct_urls([{"q": "a"}, {"q": "b"}], 5) == [
+        "/?q=a",
+        "/?q=b",
+        "/?q=a&page=2",
+        "/?q=b&page=2",
+        "/?q=a&page=3",
+    ]
+    assert distinct_urls([{}], 2) == ["/", "/?page=2"]
+    assert distinct_urls([{"q": "x"}], 1, "/api/papers/") == ["/api/papers/?q=x"]
+    assert distinct_urls([], 3) == []
+
+
+def test_each_use_of_a_row_gets_urls_of_its_own_while_there_are_enough():
+    urls = [f"/u{n}" for n in range(12)]
+    parts = split_urls(urls, 3, 4)
+    assert parts == {
+        "c1": ["/u0", "/u1", "/u2"],
+        "c8": ["/u3", "/u4", "/u5", "/u6"],
+        "warm": ["/u7", "/u8"],
+        "sql": ["/u9", "/u10", "/u11"],
+    }
+    few = split_urls(["/a", "/b"], 3, 4)
+    assert few == {
+        "c1": ["/a", "/b"],
+        "c8": ["/a", "/b"],
+        "warm": ["/a", "/b"],
+        "sql": ["/a", "/b"],
+    }
+
+
+def test_pairs_of_the_first_items_come_first():
+    assert _combined(["v1", "v2"], ["t1", "t2", "t3"]) == [
+        ("v1", "t1"),
+        ("v1", "t2"),
+        ("v2", "t1"),
+        ("v1", "t3"),
+        ("v2", "t2"),
+        ("v2", "t3"),
+    ]
+
+
+def _timing(clients: int, latencies: list[float], seconds: float) -> HttpTiming:
+    return HttpTiming(clients=clients, latencies_ms=latencies, seconds=seconds)
+
+
+def _row(kind: str, one: list[float], eight: list[float], sql_ms: float, plan=()) -> Row:
+    spec = RequestSpec("filter: venue + topic + q=models", kind, ["/?q=models"])
+    sql = SqlTiming(queries=4, milliseconds=sql_ms, slowest_ms=sql_ms - 1, plan=list(plan))
+    return Row(spec, sql, {1: _timing(1, one, 1.0), 8: _timing(8, eight, 1.0)})
+
+
+def test_the_verdict_checks_every_target_of_issue_14():
+    # c1: p50 40, p95 60 (≤ 100); c8: p95 240 = 4× (≤ 5×), 20 requests in 1 s against 10: 2×.
+    met = _row("search", [40.0] * 9 + [60.0], [100.0] * 18 + [240.0] * 2, sql_ms=30.0)
+    assert verdict(met) == "c1 p95 ≤ 100 ✓, c8/c1 p95 4.0× ✓, c8/c1 req/s 2.0× ✓, app/SQL 1.3× ✓"
+    missed = _row("list", [90.0] * 10, [500.0] * 12, sql_ms=20.0)
+    assert [(c.name, c.passed) for c in checks(missed)] == [
+        ("p95", False),
+        ("c8 p95", False),
+        ("c8 req/s", False),
+        ("app/SQL", False),
+    ]
+    # The SQL under 10 ms is not held to app/SQL.
+    fast_sql = _row("page", [30.0] * 10, [60.0] * 20, sql_ms=5.0)
+    assert verdict(fast_sql) == "c1 p95 ≤ 40 ✓, c8/c1 p95 2.0× ✓, c8/c1 req/s 2.0× ✓"
+
+
+def test_a_miss_shows_the_plan_when_the_sql_is_the_cause():
+    plan = ["Nested Loop  (actual rows=5000 loops=1)", "  ->  Bitmap Heap Scan on papers_paper"]
+    slow_sql = _row("search", [300.0] * 10, [900.0] * 20, sql_ms=250.0, plan=plan)
+    lines = misses_section([slow_sql], [])
+    assert lines[2] == "- **filter: venue + topic + q=models**: c1 p95 ≤ 100 ✗."
+    assert "  Nested Loop  (actual rows=5000 loops=1)" in lines
+    slow_app = _row("search", [300.0] * 10, [900.0] * 20, sql_ms=20.0, plan=plan)
+    text = "\n".join(misses_section([slow_app], []))
+    assert "Nested Loop" not in text
+    assert "The SQL alone takes 20 ms: the rest is outside PostgreSQL" in text
+    assert misses_section([], []) == ["## Misses, and why", "", "None: every target met."]
+
+
+def test_the_load_section_says_what_the_headline_rate_counts():
+    phases = {
+        "parse": 2.0,
+        "match and write papers": 4.0,
+        "topic model": 2.0,
+        "similarity model": 2.0,
+    }
+    timing = LoadTiming("Anthology XML", 26_000, 10.0, phases)
+    assert timing.rate == 2600
+    assert timing.rate_without(("topic model", "similarity model")) == 26_000 / 6.0
+    lines = load_section([timing])
+    assert "| Anthology XML | 26,000 | 10.0 | 2,600 | ✓ | 4,333 |" in lines
+    assert "| parse | 2.0 (13,000) |" in lines
+    assert any("the commit and the similarity model" in line for line in lines)
+    slow = LoadTiming("JSON Lines", 74_000, 74.0, {"names": 30.0, "parse": 4.0})
+    assert misses_section([], [slow])[2] == (
+        "- **Load, JSON Lines: 1,000 papers/s against 2,000.** "
+        "The longest phases: names 30.0 s, parse 4.0 s."
+    )
 
 
 @pytest.mark.django_db

@@ -1,0 +1,138 @@
+"""What makes loads fast keeps them right: the search vector's trigger, one rewrite of topic
+names per load, parsing in several processes, the load's phases."""
+
+import os
+import pickle
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from papers import loading
+from papers.denormalise import refresh_topic_names, topic_names_deferred
+from papers.loading import load_files, parse_files
+from papers.models import Paper, PaperTopic
+from papers.records import DumpError
+from tests.factories import finish, make_paper, make_topic
+
+# The trigger's full branch, written out: what every paper's vector must equal.
+FULL_VECTOR = """
+SELECT count(*) FROM papers_paper p WHERE p.search_vector IS DISTINCT FROM (
+    setweight(to_tsvector('english', COALESCE(p.title, '')), 'A')
+    || setweight(to_tsvector('english', COALESCE(p.abstract, '')), 'C')
+    || setweight(to_tsvector('english', COALESCE(p.topic_names, '')), 'B')
+    || setweight(to_tsvector('english', COALESCE(p.author_names, '')), 'B'))
+"""
+
+
+def papers_whose_vector_differs() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(FULL_VECTOR)
+        return cursor.fetchone()[0]
+
+
+def lexemes(paper: Paper) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT search_vector::text FROM papers_paper WHERE id = %s", [paper.pk])
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.django_db
+def test_the_trigger_keeps_every_vector_equal_to_a_full_parse():
+    paper = make_paper(
+        "Parsing morphologically rich languages with graph networks.",
+        title="Graph parsing",
+        topics=["syntax"],
+        authors=["Ada Lovelace"],
+    )
+    finish()
+    # Title (A), abstract (C), then topic and author names (B), positions in that order.
+    assert lexemes(paper) == (
+        "'ada':11B 'graph':1A,8C 'languag':6C 'lovelac':12B 'morpholog':4C 'network':9C "
+        "'pars':2A,3C 'rich':5C 'syntax':10B"
+    )
+    # A names-only change (the trigger's cheap branch), a title change (the full branch).
+    Paper.objects.filter(pk=paper.pk).update(topic_names="semantics, dialogue systems")
+    assert "'dialogu'" in lexemes(paper) and "'syntax'" not in lexemes(paper)
+    assert papers_whose_vector_differs() == 0
+    Paper.objects.filter(pk=paper.pk).update(title="Tree parsing")
+    assert "'tree':1A" in lexemes(paper)
+    assert papers_whose_vector_differs() == 0
+
+
+@pytest.mark.django_db
+def test_a_statement_cannot_write_a_vector_of_its_own():
+    paper = make_paper("Speech recognition for low-resource languages.", title="ASR")
+    finish()
+    before = lexemes(paper)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE papers_paper SET search_vector = 'bogus'::tsvector WHERE id = %s", [paper.pk]
+        )
+    assert lexemes(paper) == before
+    assert "'bogus'" not in before
+
+
+@pytest.mark.django_db
+def test_deferred_topic_names_are_noted_then_rewritten_once():
+    paper = make_paper("Dialogue state tracking with slot memories.", title="Slots")
+    other = make_paper("Neural machine translation of idioms.", title="Idioms")
+    finish()
+    PaperTopic.objects.create(paper=paper, topic=make_topic("dialogue"))
+    with topic_names_deferred() as pending:
+        assert refresh_topic_names([paper.pk]) == 0
+        assert Paper.objects.get(pk=paper.pk).topic_names == ""
+    assert pending.ids == {paper.pk}
+    assert refresh_topic_names(pending.ids) == 1
+    assert Paper.objects.get(pk=paper.pk).topic_names == "dialogue"
+    assert Paper.objects.get(pk=other.pk).topic_names == ""
+    with topic_names_deferred() as pending:
+        refresh_topic_names([paper.pk])
+        refresh_topic_names()
+    assert pending.ids is None  # every paper
+
+
+def test_a_dump_error_survives_the_trip_back_from_a_parsing_process():
+    error = pickle.loads(pickle.dumps(DumpError("a.txt", "no abstract", 12)))
+    assert (error.source, error.reason, error.line, str(error)) == (
+        "a.txt",
+        "no abstract",
+        12,
+        "a.txt, line 12: no abstract",
+    )
+
+
+def test_several_processes_parse_as_one_does(monkeypatch, write_dump):
+    files = sorted(settings.FIXTURES_DIR.glob("0*.txt"))
+    alone = parse_files(files)
+    monkeypatch.setattr(loading, "PARALLEL_PARSE_BYTES", 0)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    seen = []
+    together = parse_files(files, on_file=lambda parsed: seen.append(parsed.source))
+    assert together == alone
+    assert seen == [parsed.source for parsed in alone]
+    bad = write_dump("zz_bad.txt", "")
+    with pytest.raises(DumpError) as raised:
+        parse_files([*files, bad])
+    assert raised.value.source.endswith("zz_bad.txt")
+    assert raised.value.reason == "the file is empty"
+
+
+@pytest.mark.django_db
+def test_a_load_reports_its_phases_in_the_order_they_ran():
+    summary = load_files([settings.FIXTURES_DIR])
+    assert list(summary.phases) == [
+        "parse",
+        "match and write papers",
+        "topic and author links",
+        "names",
+        "topic rules",
+        "topic model",
+        "word statistics",
+        "search indexes",
+        "facet counts",
+        "commit",
+        "similarity model",
+    ]
+    assert all(seconds >= 0 for seconds in summary.phases.values())
+    assert papers_whose_vector_differs() == 0
