@@ -48,7 +48,7 @@ def collection(db, monkeypatch):
         papers[f"mt{number}"] = make_paper(
             f"We train a neural machine translation system for {language} to English on "
             f"parallel corpora; the translations of {language} sentences gain 3 BLEU.",
-            title=f"Translating {language}",
+            title=f"Machine Translation of {language}",
         )
     for number, domain in enumerate(DOMAINS):
         papers[f"sum{number}"] = make_paper(
@@ -73,13 +73,15 @@ def test_the_model_links_each_paper_to_its_area_with_a_confidence(collection):
     )
     model_links = PaperTopic.objects.filter(source="model")
     assert set(model_links.values_list("paper__title", "topic__name")) == {
-        *((f"Translating {language}", "Machine Translation") for language in LANGUAGES),
+        *((f"Machine Translation of {language}", "Machine Translation") for language in LANGUAGES),
         *((f"Summarizing {d.title()} Documents", "Summarization") for d in DOMAINS),
     }
     assert all(0.9 < link.confidence <= 1.0 for link in model_links)
     assert not PaperTopic.objects.filter(source="model", confidence__isnull=True).exists()
     assert not PaperTopic.objects.filter(paper__title__startswith="Colouring").exists()
-    assert Paper.objects.get(title="Translating Welsh").topic_names == "Machine Translation"
+    assert (
+        Paper.objects.get(title="Machine Translation of Welsh").topic_names == "Machine Translation"
+    )
     again = tag_papers(training_file=None)
     assert (again.added, again.removed, again.model_links) == (0, 0, 24)
 
@@ -103,9 +105,9 @@ def test_the_model_keeps_curated_and_dump_links_and_removals(collection):
     PaperTopic.objects.create(paper=graph, topic=mt, source="rule")
     tag_papers(training_file=None)
     assert links([curated, removed, dumped, graph]) == {
-        ("Translating German", "Summarization", "curator"),
-        ("Translating German", "Machine Translation", "curator"),
-        ("Translating Czech", "Machine Translation", "dump"),
+        ("Machine Translation of German", "Summarization", "curator"),
+        ("Machine Translation of German", "Machine Translation", "curator"),
+        ("Machine Translation of Czech", "Machine Translation", "dump"),
         ("Colouring Road Networks", "Machine Translation", "rule"),
     }
     assert PaperTopic.objects.filter(paper=curated, confidence__isnull=False).count() == 0
@@ -125,7 +127,7 @@ def test_a_small_collection_gets_area_topics_from_rules_and_no_model_links(colle
         PaperTopic.objects.filter(topic__name="Machine Translation").values_list(
             "paper__title", "source"
         )
-    ) == {(f"Translating {language}", "rule") for language in LANGUAGES}
+    ) == {(f"Machine Translation of {language}", "rule") for language in LANGUAGES}
 
 
 def test_track_labels_train_the_model(collection, tmp_path):
