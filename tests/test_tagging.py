@@ -280,12 +280,23 @@ def test_topic_report_gives_coverage_largest_share_and_agreement(collection, tmp
         "  Machine Translation                         0.50 / 1.00     0.50 / 1.00",
         "  Summarization                               1.00 / 1.00     0.00 / 0.00",
     ]
+    out = io.StringIO()
+    call_command("topic_report", "--tracks", str(tracks), "--validate", stdout=out)
+    # Cross-validated, the summarization paper labelled Machine Translation is predicted by a
+    # model that never saw its label: Summarization, so translation's recall stays 0.50.
+    assert out.getvalue().splitlines()[3:] == [
+        "  topic                                            held out         tuning     validation",
+        "  Machine Translation                         0.50 / 1.00     0.50 / 1.00     0.50 / 1.00",
+        "  Summarization                               1.00 / 1.00     0.00 / 0.00     0.00 / 0.00",
+    ]
 
 
 def test_topic_report_refuses_what_it_cannot_read(db, tmp_path):
     with pytest.raises(CommandError, match="the collection has no papers"):
         call_command("topic_report")
     make_paper("A paper.", title="One")
+    with pytest.raises(CommandError, match="--validate needs --tracks"):
+        call_command("topic_report", "--validate")
     with pytest.raises(CommandError, match=r"cannot read .*missing\.csv: No such file"):
         call_command("topic_report", "--tracks", str(tmp_path / "missing.csv"))
     other = tmp_path / "other.csv"
