@@ -297,6 +297,10 @@ def test_topic_report_refuses_what_it_cannot_read(db, tmp_path):
     make_paper("A paper.", title="One")
     with pytest.raises(CommandError, match="--validate needs --tracks"):
         call_command("topic_report", "--validate")
+    labels = tmp_path / "labels.csv"
+    labels.write_text('anthology_id,track\n2020.acl-main.1,"Summarization"\n', encoding="utf-8")
+    with pytest.raises(CommandError, match="--validate needs at least 1000 papers"):
+        call_command("topic_report", "--tracks", str(labels), "--validate")
     with pytest.raises(CommandError, match=r"cannot read .*missing\.csv: No such file"):
         call_command("topic_report", "--tracks", str(tmp_path / "missing.csv"))
     other = tmp_path / "other.csv"

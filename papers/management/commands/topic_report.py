@@ -2,6 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from papers import tagging
 from papers.tagging import read_tracks
 from papers.topic_quality import FOLDS, agreement, coverage, cross_validation, topic_sizes
 
@@ -29,10 +30,17 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, tracks, validate, verbosity, **options):
+        if validate and not tracks:
+            raise CommandError("--validate needs --tracks")
         labels = self.read(tracks) if tracks else {}
         papers, tagged = coverage()
         if not papers:
             raise CommandError("the collection has no papers: load some first")
+        if validate and not tagging.areas_by_model():
+            raise CommandError(
+                f"--validate needs at least {tagging.MIN_PAPERS} papers: in a smaller collection the "
+                "area topics come from their rules, not from the model"
+            )
         sizes = topic_sizes()
         self.stdout.write(f"papers: {papers}, with a topic: {tagged} ({tagged / papers:.1%})")
         if sizes:
@@ -41,8 +49,6 @@ class Command(BaseCommand):
         if verbosity >= 2:
             for name, count in sizes:
                 self.stdout.write(f"  {name}: {count} ({count / papers:.1%})")
-        if validate and not labels:
-            raise CommandError("--validate needs --tracks")
         if labels:
             self.write_agreement(labels, validate)
 
