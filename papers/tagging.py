@@ -7,7 +7,7 @@ answering is not a question answering paper. Their rules make no links (papers/t
 they are this model's weak supervision, and its links are theirs.
 
 ``tag_papers()`` (called by the loader after the rules) fits the model on the whole collection
-and writes its links in one statement:
+and writes its links with one COPY and one statement:
 
 - Features: the distinct lexemes of each paper's title and of its title and abstract, read from
   the stored search vectors (the search configuration's stems, stop words left out), the title's
@@ -15,9 +15,12 @@ and writes its links in one statement:
   papers or in more than half are dropped.
 - Labels: the track labels of ``fixtures/topic_training.csv`` (ACL 2020, the part kept for
   training) and the curator and dump links to area topics, weighted ``SUPERVISED_WEIGHT``; then
-  weak labels from the area topics' rules over title and abstract, approximated on the lexemes
-  (a phrase matches when all its words occur, a ``-term`` excludes): a paper matched by exactly
-  one area's rule is labelled that area, a paper matched by none "none".
+  weak labels from the area topics' rules over the title alone, approximated on the lexemes (a
+  phrase matches when all its words occur, a ``-term`` excludes): a paper whose title matches
+  exactly one area's rule is labelled that area, a paper whose title matches none "none". The
+  title names a paper's subject; an abstract names its datasets and baselines too (rules over
+  title and abstract as weak labels gave IE precision 0.49 and Sentiment recall 0.40 in
+  cross-validation on the training labels, over titles 0.71 and 0.80).
 - Model: multinomial naive Bayes (fitted in one sparse product, so refitting at every load is
   cheap). A paper gets its most probable area, and any other area within ``MARGIN`` (natural
   log) of it, unless "none" is the most probable; the link's confidence is the area's
@@ -34,6 +37,7 @@ import csv
 import hashlib
 import re
 from dataclasses import dataclass
+from itertools import chain, count
 from pathlib import Path
 
 from django.conf import settings
@@ -78,7 +82,7 @@ TRAINING_FILE = Path(settings.FIXTURES_DIR) / "topic_training.csv"
 HELD_OUT_TENTHS = 3
 SUPERVISED_WEIGHT = 10.0
 SMOOTHING = 0.3
-MARGIN = 1.0
+MARGIN = 0.5
 MIN_DOCUMENTS = 3
 MIN_PAPERS = 1000
 TITLE_MARK = "^"
@@ -98,23 +102,31 @@ _TERM_LEXEMES_SQL = (
     "SELECT term, tsvector_to_array(to_tsvector('{config}', term)) FROM unnest(%s::text[]) term"
 )
 
-# One statement: the chosen links (minus curator removals) upserted as model links — an existing
-# dump, rule or curator link wins — and the model links no longer chosen deleted.
+# The chosen links are copied into a temporary table (one COPY) the planner has statistics for.
+_CHOSEN_TABLE_SQL = """
+CREATE TEMPORARY TABLE topic_model_chosen (
+    paper_id bigint NOT NULL, topic_id bigint NOT NULL, confidence float8 NOT NULL
+) ON COMMIT DROP
+"""
+
+# Then one statement: the chosen links (minus curator removals) upserted as model links — an
+# existing dump, rule or curator link wins — and the model links no longer chosen deleted. The
+# stale links are found by EXCEPT (hashed) rather than NOT EXISTS, which the planner runs as a
+# nested loop when the link table's statistics predate the load (seconds become minutes).
 _WRITE_LINKS_SQL = """
 WITH chosen AS (
     SELECT c.paper_id, c.topic_id, c.confidence
-    FROM unnest(%(papers)s::bigint[], %(topics)s::bigint[], %(confidences)s::float8[])
-         AS c(paper_id, topic_id, confidence)
+    FROM topic_model_chosen c
     WHERE NOT EXISTS (
         SELECT 1 FROM {removed_topic} r WHERE r.paper_id = c.paper_id AND r.topic_id = c.topic_id
     )
 ),
 deleted AS (
     DELETE FROM {paper_topic} pt
-    WHERE pt.source = '{model}'
-      AND NOT EXISTS (
-          SELECT 1 FROM chosen c WHERE c.paper_id = pt.paper_id AND c.topic_id = pt.topic_id
-      )
+    WHERE (pt.paper_id, pt.topic_id) IN (
+        SELECT paper_id, topic_id FROM {paper_topic} WHERE source = '{model}'
+        EXCEPT SELECT paper_id, topic_id FROM chosen
+    )
     RETURNING pt.paper_id
 ),
 upserted AS (
@@ -226,13 +238,13 @@ def lexeme_matrix(documents: list[str]):
     import numpy as np
     from scipy import sparse
 
-    words: dict[str, int] = {}
-    columns, lengths = [], []
-    for document in documents:
-        tokens = document.split()
-        lengths.append(len(tokens))
-        columns.extend(words.setdefault(token, len(words)) for token in tokens)
-    columns = np.asarray(columns, dtype=np.int64)
+    # Numbered without a Python loop over the words (millions at 100,000 papers): the distinct
+    # words in order of appearance, then one C-level lookup per word.
+    split = [document.split() for document in documents]
+    tokens = list(chain.from_iterable(split))
+    words = dict(zip(dict.fromkeys(tokens), count()))
+    columns = np.fromiter(map(words.__getitem__, tokens), dtype=np.int64, count=len(tokens))
+    lengths = np.fromiter(map(len, split), dtype=np.int64, count=len(split))
     frequency = np.bincount(columns, minlength=len(words))
     keep = frequency >= min(MIN_DOCUMENTS, len(documents))
     if len(documents) >= 2 * MIN_DOCUMENTS:
@@ -248,13 +260,22 @@ def lexeme_matrix(documents: list[str]):
     return matrix, vocabulary
 
 
+def title_vocabulary(vocabulary: dict[str, int]) -> dict[str, int]:
+    """The title's lexemes (the marked features), unmarked: rules looked up on titles alone."""
+    return {
+        word[len(TITLE_MARK) :]: column
+        for word, column in vocabulary.items()
+        if word.startswith(TITLE_MARK)
+    }
+
+
 def training_labels(areas: list[Topic], ids, external_ids, matrix, vocabulary, tracks):
     """Each paper's class (an index into areas, len(areas) for "none", -1 unlabelled) and weight."""
     import numpy as np
 
     none = len(areas)
     index = {topic.slug: number for number, topic in enumerate(areas)}
-    weak = rule_matches(matrix, vocabulary, [topic.rule for topic in areas])
+    weak = rule_matches(matrix, title_vocabulary(vocabulary), [topic.rule for topic in areas])
     matched = weak.sum(axis=1)
     labels = np.full(len(ids), -1)
     labels[matched == 1] = weak[matched == 1].argmax(axis=1)
@@ -302,11 +323,14 @@ def choose_areas(log_probability, none: int):
 
 def write_model_links(paper_ids: list[int], topic_ids: list[int], confidences: list[float]):
     """Replace the model links with these; returns (paper ids deleted, paper ids inserted)."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            sql(_WRITE_LINKS_SQL, model=MODEL),
-            {"papers": paper_ids, "topics": topic_ids, "confidences": confidences},
-        )
+    with transaction.atomic(), connection.wrap_database_errors, connection.cursor() as cursor:
+        cursor.execute("DROP TABLE IF EXISTS pg_temp.topic_model_chosen")
+        cursor.execute(_CHOSEN_TABLE_SQL)
+        with cursor.cursor.copy("COPY topic_model_chosen FROM STDIN") as copy:
+            for row in zip(paper_ids, topic_ids, confidences, strict=True):
+                copy.write_row(row)
+        cursor.execute("ANALYZE topic_model_chosen")
+        cursor.execute(sql(_WRITE_LINKS_SQL, model=MODEL))
         return cursor.fetchone()
 
 

@@ -2,8 +2,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from papers import tagging
 from papers.tagging import read_tracks
-from papers.topic_quality import agreement, coverage, topic_sizes
+from papers.topic_quality import FOLDS, agreement, coverage, cross_validation, topic_sizes
 
 
 class Command(BaseCommand):
@@ -19,12 +20,27 @@ class Command(BaseCommand):
             type=Path,
             help="A CSV with anthology_id and track columns, e.g. ../shared/data/miniconf/tracks.csv.",
         )
+        parser.add_argument(
+            "--validate",
+            action="store_true",
+            help=(
+                "With --tracks: also cross-validate the area model on the labels it trains on "
+                f"({FOLDS} folds, each predicted by a model fitted without it; no link written)."
+            ),
+        )
 
-    def handle(self, *args, tracks, verbosity, **options):
+    def handle(self, *args, tracks, validate, verbosity, **options):
+        if validate and not tracks:
+            raise CommandError("--validate needs --tracks")
         labels = self.read(tracks) if tracks else {}
         papers, tagged = coverage()
         if not papers:
             raise CommandError("the collection has no papers: load some first")
+        if validate and not tagging.areas_by_model():
+            raise CommandError(
+                f"--validate needs at least {tagging.MIN_PAPERS} papers: in a smaller collection the "
+                "area topics come from their rules, not from the model"
+            )
         sizes = topic_sizes()
         self.stdout.write(f"papers: {papers}, with a topic: {tagged} ({tagged / papers:.1%})")
         if sizes:
@@ -34,7 +50,7 @@ class Command(BaseCommand):
             for name, count in sizes:
                 self.stdout.write(f"  {name}: {count} ({count / papers:.1%})")
         if labels:
-            self.write_agreement(labels)
+            self.write_agreement(labels, validate)
 
     def read(self, path: Path) -> dict[str, str]:
         try:
@@ -47,18 +63,23 @@ class Command(BaseCommand):
             ) from None
         return labels
 
-    def write_agreement(self, labels: dict[str, str]) -> None:
+    def write_agreement(self, labels: dict[str, str], validate: bool) -> None:
         held, tuning = agreement(labels, held=True), agreement(labels, held=False)
+        validated = cross_validation(labels) if validate else [None] * len(held)
         self.stdout.write(
             f"against {len(labels)} track labels "
             f"({sum(a.papers for a in held)} held out, {sum(a.papers for a in tuning)} tuning, "
             "papers of tracks without a topic not counted): recall / precision"
         )
-        self.stdout.write(f"  {'topic':<42} {'held out':>14} {'tuning':>14}")
-        for out, tuned in zip(held, tuning, strict=True):
+        header = f"  {'topic':<42} {'held out':>14} {'tuning':>14}"
+        self.stdout.write(header + (f" {'validation':>14}" if validate else ""))
+        for out, tuned, checked in zip(held, tuning, validated, strict=True):
             if not (out.papers or tuned.papers):
                 continue  # no labelled paper of its tracks in the collection
-            self.stdout.write(
+            line = (
                 f"  {out.topic:<42} {out.recall:5.2f} / {out.precision:4.2f}"
                 f" {tuned.recall:8.2f} / {tuned.precision:4.2f}"
             )
+            if checked is not None:
+                line += f" {checked.recall:8.2f} / {checked.precision:4.2f}"
+            self.stdout.write(line)
