@@ -17,11 +17,12 @@ from .dump_blocks import (
     VENUE_NAME,
     YEAR,
     Block,
-    is_furniture,
     is_markup,
     is_title_like,
+    is_venue_line,
     venue_in_line,
 )
+from .dump_evidence import evidence
 from .records import VenueRecord
 
 _EVENT_PLACE_AND_DATES = re.compile(
@@ -63,7 +64,7 @@ def _parse_date(month: str, day: str, year: int) -> date | None:
 
 def extract_venue_metadata(blocks: list[Block], venues: list[VenueRecord], page_venue: str) -> None:
     """Full names, places, dates and welcome messages that the furniture gives."""
-    furniture = [block for block in blocks if is_furniture(block) or is_title_like(block)]
+    furniture = [block for block in blocks if _not_a_paper(block)]
     for block in furniture:
         text = block.folded
         for match in _FULL_NAME.finditer(text):
@@ -81,6 +82,16 @@ def extract_venue_metadata(blocks: list[Block], venues: list[VenueRecord], page_
             end_month = match["end_month"] or match["start_month"]
             venue.end_date = venue.end_date or _parse_date(end_month, match["end_day"], year)
     _extract_welcome_texts(blocks, venues, page_venue)
+
+
+def _not_a_paper(block: Block) -> bool:
+    """Furniture and short lines: what venue facts may be read from (never an abstract)."""
+    return (
+        is_markup(block)
+        or is_venue_line(block)
+        or is_title_like(block)
+        or evidence(block.folded).is_event
+    )
 
 
 def _continues_a_message(block: Block) -> bool:
