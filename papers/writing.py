@@ -1,7 +1,7 @@
 """Write merged records into the database: bulk writes, curated fields kept.
 
 Papers are matched to the collection by external ID, then normalised abstract, then title at the
-same venue; a match is merged — empty fields filled, topics and related titles added — and
+same venue, then the keys of papers a curator merged away (papers/merged_keys.py); a match is merged — empty fields filled, topics and related titles added — and
 fields a curator set (Paper.curated_fields) are never touched. New rows go in with COPY; the
 derived data (name columns, topic rules, word statistics) is refreshed for the papers touched.
 """
@@ -16,7 +16,9 @@ from .curation import FILLABLE_FIELDS, fill_empty
 from .denormalise import refresh_author_names, refresh_lexemes, refresh_topic_names
 from .dump_blocks import venue_in_line
 from .load_guard import refused_copy_row
+from .merged_keys import find_merged
 from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
+from .progress import Progress
 from .record_merging import VENUE_FIELDS, merge_records, same_paper_possible
 from .records import AuthorRecord, LoadSummary, PaperRecord, ParsedFile, VenueRecord
 from .tagging import tag_papers
@@ -66,12 +68,13 @@ class TopicResolver:
 
 
 class RecordWriter:
-    def __init__(self, summary: LoadSummary, on_progress=None):
+    def __init__(self, summary: LoadSummary, progress: Progress | None = None):
         self.summary = summary
-        self.on_progress = on_progress or (lambda done, total: None)
+        self.progress = progress or Progress()
         self.now = timezone.now()
 
     def write(self, parsed_files: list[ParsedFile]) -> None:
+        self.progress.phase("matching papers")
         venue_records, records = merge_records(parsed_files)
         venues = self.write_venues(venue_records)
         topics = self.write_topics(records)
@@ -88,8 +91,11 @@ class RecordWriter:
             # whose names differ (existing papers that gained topics or authors).
             refresh_topic_names(touched)
             refresh_author_names(touched)
+            self.progress.phase("topic rules")
             self.summary.rule_links = apply_topic_rules(paper_ids=touched)
+            self.progress.phase("topic model")
             tag_papers()
+            self.progress.phase("search words")
             refresh_lexemes()
 
     # Venues -------------------------------------------------------------
@@ -190,7 +196,11 @@ class RecordWriter:
             )
             if paper is not None:
                 found[index] = paper
-        return found
+        unmatched = {index: r for index, r in enumerate(records) if index not in found}
+        self.merged = find_merged(
+            unmatched, {index: venues[r.venue].pk for index, r in unmatched.items()}
+        )
+        return found | self.merged
 
     def write_papers(
         self, records: list[PaperRecord], venues: dict[str, Venue], topics: dict[str, Topic]
@@ -201,7 +211,12 @@ class RecordWriter:
         for index, record in enumerate(records):
             paper = existing.get(index)
             # An earlier record of this run may have given the paper another external ID.
-            if paper is not None and not same_paper_possible(paper.external_id, record.external_id):
+            # (A curator's merge stands even across external IDs.)
+            if (
+                paper is not None
+                and index not in self.merged
+                and not same_paper_possible(paper.external_id, record.external_id)
+            ):
                 paper = None
             if paper is None:
                 paper = self.new_paper(record, venues[record.venue], topics)
@@ -233,6 +248,7 @@ class RecordWriter:
 
     def insert_papers(self, papers: list[Paper]) -> None:
         """COPY the new papers in batches; PostgreSQL computes their search vectors."""
+        self.progress.phase("writing papers", len(papers), "papers")
         columns = [field for field in Paper._meta.concrete_fields if not field.generated]
         for paper, pk in zip(papers, allocate_ids(Paper, len(papers)), strict=True):
             paper.pk, paper.created, paper.updated = pk, self.now, self.now
@@ -248,7 +264,7 @@ class RecordWriter:
                 if row := refused_copy_row(error):
                     error.paper = chunk[row - 1]
                 raise
-            self.on_progress(done * BATCH_SIZE, len(papers))
+            self.progress.advance(min(done * BATCH_SIZE, len(papers)))
 
     def new_paper(self, record: PaperRecord, venue: Venue, topics: dict[str, Topic]) -> Paper:
         """An unsaved paper, its name columns filled as refresh_*_names would fill them, so
