@@ -134,8 +134,17 @@ def _parse_stream(stream: BinaryIO, source: str) -> ParsedFile:
 
 
 def read_source(path: Path, source: str | None = None) -> ParsedFile:
-    """Parse one file; ``source`` is its name as provenance (by default ``source_name``)."""
-    source = source or source_name(path)
+    """Parse one file; ``source`` is its name as provenance (by default ``source_name``).
+    A DumpError names the file as it was given, so that its reader can find it."""
+    try:
+        parsed = _read_checked(path, source or source_name(path))
+        clean_file(parsed)
+    except DumpError as error:
+        raise DumpError(str(path), error.reason, error.line) from None
+    return parsed
+
+
+def _read_checked(path: Path, source: str) -> ParsedFile:
     try:
         with path.open("rb") as stream:
             before = _fingerprint(stream)
@@ -147,5 +156,4 @@ def read_source(path: Path, source: str | None = None) -> ParsedFile:
                 )
     except OSError as error:
         raise DumpError(source, f"cannot be read ({error.strerror or error})") from None
-    clean_file(parsed)
     return parsed

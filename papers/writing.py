@@ -1,8 +1,8 @@
 """Write merged records into the database: bulk writes, curated fields kept.
 
 Papers are matched to the collection by external ID, then normalised abstract, then title at the
-same venue, then the keys of papers a curator merged away (papers/merged_keys.py); a match is merged — empty fields filled, topics and related titles added — and
-fields a curator set (Paper.curated_fields) are never touched. New rows go in with COPY; the
+same venue, then the keys of papers a curator merged away (papers/merged_keys.py); a match is
+merged — empty fields filled, topics and related titles added — and fields a curator set (Paper.curated_fields) are never touched. New rows go in with COPY; the
 derived data (name columns, topic rules, word statistics) is refreshed for the papers touched.
 """
 
@@ -79,6 +79,7 @@ class RecordWriter:
         venues = self.write_venues(venue_records)
         topics = self.write_topics(records)
         papers, changed_ids = self.write_papers(records, venues, topics)
+        self.progress.phase("topics, authors")
         changed_ids |= self.write_topic_links(records, papers, topics)
         changed_ids |= self.write_authorships(records, papers)
         self.summary.updated = len(changed_ids - self.new_ids)
