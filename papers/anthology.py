@@ -8,8 +8,9 @@ tags), an optional ``<frontmatter>`` (not a paper) and its ``<paper>`` elements.
   (papers/anthology_metadata.py).
 - Each ``<paper>`` becomes a :class:`PaperRecord` whose ``external_id`` is the Anthology ID
   ("2024.emnlp-main.3"): title and abstract flattened to their text (``<fixed-case>``,
-  ``<tex-math>``, ``<i>``, ``<url>`` … kept as text), authors in order, pages, DOI, URL,
-  bibkey and the line where the paper starts.
+  ``<tex-math>``, ``<i>``, ``<url>`` … kept as text), authors in order (with the person id
+  the Anthology gives people who share a name), pages, DOI, URL, bibkey and the line where the
+  paper starts.
 
 The XML is untrusted: it is streamed with defusedxml's iterparse (entity declarations and
 external entities are refused, so no "billion laughs" and no file or network access), each
@@ -29,10 +30,14 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser, ParseError
 from defusedxml.ElementTree import iterparse as defused_iterparse
 
-from .anthology_metadata import anthology_id, element_text, make_venue, paragraph_text
+from .anthology_metadata import (
+    ANTHOLOGY_URL,
+    anthology_id,
+    element_text,
+    make_venue,
+    paragraph_text,
+)
 from .records import AuthorRecord, Decision, DumpError, PaperRecord, ParsedFile, VenueRecord
-
-ANTHOLOGY_URL = "https://aclanthology.org/"
 
 # What comes before the root element: a BOM, the XML declaration, comments, a DOCTYPE.
 _PROLOG = re.compile(
@@ -100,7 +105,11 @@ def _author(element) -> AuthorRecord | None:
     name = " ".join(part for part in (first, last) if part) or element_text(element)
     if not name:
         return None
-    return AuthorRecord(name=name, orcid=(element.get("orcid") or "").strip())
+    return AuthorRecord(
+        name=name,
+        orcid=(element.get("orcid") or "").strip(),
+        person_id=(element.get("id") or "").strip(),
+    )
 
 
 def _paper_url(url_text: str, external_id: str) -> str:

@@ -14,6 +14,10 @@ import re
 
 from .records import VenueRecord
 
+ANTHOLOGY_URL = "https://aclanthology.org/"
+# The shapes of the Anthology's own paper IDs (as ``anthology_id`` writes them, lowercased).
+ANTHOLOGY_ID = r"(?:\d{4}\.[a-z0-9]+(?:-[a-z0-9]+)*\.\d+|[a-z]\d{2}-\d{4,5})"
+_PAPER_ID = re.compile(ANTHOLOGY_ID, re.IGNORECASE)
 # A new-style collection ID ("2024.emnlp"); old ones look like "P19" or "W18".
 _NEW_STYLE_ID = re.compile(r"^\d{4}\.[a-z0-9]+$", re.IGNORECASE)
 _OLD_STYLE_ID = re.compile(r"^[A-Z]\d{2}$")
@@ -71,6 +75,11 @@ def paragraph_text(element) -> str:
     raw = "".join(element.itertext())
     paragraphs = (fold(part) for part in _PARAGRAPH_BREAK.split(raw))
     return "\n\n".join(part for part in paragraphs if part)
+
+
+def is_anthology_id(text: str | None) -> bool:
+    """Whether an external ID is an Anthology paper's ("2024.emnlp-main.3", "P19-1001")."""
+    return bool(text and _PAPER_ID.fullmatch(text))
 
 
 def anthology_id(collection_id: str, volume_id: str, paper_id: str | None = None) -> str:

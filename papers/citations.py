@@ -1,10 +1,12 @@
-"""Citations of papers as reference managers read them: BibTeX, RIS and CSL-JSON (pure).
+"""Citations of papers as reference managers read them: BibTeX, RIS and CSL-JSON, the ACL
+style's plain reference and the citation meta tags (pure).
 
 Each format turns one paper (with its venue loaded) and its authors' names, in order, into one
 entry; ``FORMATS`` says how a file of entries opens, joins and closes, and its content type.
 A TACL paper (its venue's name starts with "TACL") is a journal article, every other paper a
-conference paper in the venue's proceedings. The callers leave untitled papers out: an entry
-never carries a title the source did not give.
+conference paper in the venue's proceedings. Titles are cited as plain text (their LaTeX read,
+papers/latex.py). An untitled paper has no citation: the callers leave it out, and an entry
+asked of one raises ``IncompleteRecord`` rather than carry a title the source did not give.
 """
 
 import json
@@ -12,9 +14,25 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .latex import plain_text
+
 _BIB_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}"}
 _VOLUME = re.compile(r"(.+?),?\s+Volume\s+([0-9]+)")
 _PAGE_SPLIT = re.compile(r"\s*(?:-+|–|—)\s*")
+_WORD = re.compile(r"[^\W_]+")
+_SMALL_WORD = 4  # words shorter than this ("of", "for") say nothing about a title's casing
+
+
+class IncompleteRecord(ValueError):
+    """A paper the source gives no title: no citation can be written for it."""
+
+
+def cited_title(paper) -> str:
+    """The title a citation carries: the source's, as plain text; never the derived stand-in."""
+    title = plain_text(paper.title).strip()
+    if not title:
+        raise IncompleteRecord(f"paper {paper.pk} has no title in its source")
+    return title
 
 
 def is_journal(venue) -> bool:
@@ -53,6 +71,39 @@ def split_name(name: str) -> tuple[str, str]:
 # --- BibTeX --------------------------------------------------------------------------------
 
 
+def _sentence_case(words: list[str]) -> bool:
+    """Whether a title is written in sentence case ("Parsing texts in Yoruba"): then a capital
+    inside it marks a proper name; in title case every word has one and says nothing."""
+    telling = [word for word in words[1:] if len(word) >= _SMALL_WORD and word.isalpha()]
+    capitalised = sum(1 for word in telling if word[0].isupper())
+    return bool(telling) and capitalised * 2 < len(telling)
+
+
+def bib_title(title: str) -> str:
+    """The escaped title with only what a style must not lowercase in braces: acronyms and
+    mixed-case words ({BERT}, {ModSCAN}, {LLaMA}), and, in a sentence-case title, capitalised
+    names ({Yoruba}); not the whole title, which would keep every style's casing out."""
+    escaped = bib_escape(title)
+    sentence = _sentence_case(_WORD.findall(escaped))
+    first = True
+
+    def protect(match: re.Match) -> str:
+        nonlocal first
+        word, opening = match.group(0), first
+        first = False
+        if any(char.isupper() for char in word[1:]):
+            return "{" + word + "}"
+        if sentence and not opening and word[0].isupper() and not _after_colon(match):
+            return "{" + word + "}"
+        return word
+
+    return _WORD.sub(protect, escaped)
+
+
+def _after_colon(match: re.Match) -> bool:
+    return match.string[: match.start()].rstrip().endswith(":")
+
+
 def bib_escape(text: str) -> str:
     text = " ".join((text or "").split())
     text = text.replace("\\", "")
@@ -74,7 +125,7 @@ def bibtex_key(paper, authors) -> str:
     authors = named(authors)
     surname = re.sub(r"[^a-z]", "", authors[0].split()[-1].lower()) if authors else ""
     first_word = next(
-        (w for w in re.findall(r"[a-z]+", paper.display_title.lower()) if len(w) > 3), "paper"
+        (w for w in re.findall(r"[a-z]+", cited_title(paper).lower()) if len(w) > 3), "paper"
     )
     year = paper.venue.year or ""
     return f"{surname or 'paper'}{year}{first_word}-{paper.pk}"
@@ -86,7 +137,7 @@ def bibtex(paper, authors: list[str]) -> str:
     authors = named(authors)
     venue = paper.venue
     journal = is_journal(venue)
-    fields = [("title", "{" + bib_escape(paper.display_title) + "}")]
+    fields = [("title", bib_title(cited_title(paper)))]
     if authors:
         fields.append(("author", " and ".join(bib_escape(name) for name in authors)))
     if journal:
@@ -126,7 +177,7 @@ def ris(paper, authors: list[str]) -> str:
     """A RIS record: CPAPER (JOUR for TACL), names as "Family, Given", ending with ER."""
     venue = paper.venue
     journal = is_journal(venue)
-    lines = [("TY", "JOUR" if journal else "CPAPER"), ("TI", paper.display_title)]
+    lines = [("TY", "JOUR" if journal else "CPAPER"), ("TI", cited_title(paper))]
     for name in named(authors):
         family, given = split_name(name)
         lines.append(("AU", f"{family}, {given}" if given else family))
@@ -165,7 +216,7 @@ def csl(paper, authors: list[str]) -> dict:
     item = {
         "id": str(paper.pk),
         "type": "article-journal" if journal else "paper-conference",
-        "title": paper.display_title,
+        "title": cited_title(paper),
     }
     names = [split_name(name) for name in named(authors)]
     if names:
@@ -197,6 +248,80 @@ def csl(paper, authors: list[str]) -> dict:
 
 def csl_json(paper, authors: list[str]) -> str:
     return json.dumps(csl(paper, authors), ensure_ascii=False, indent=2)
+
+
+# --- the ACL style's reference and the meta tags --------------------------------------------
+
+
+def _name_list(names: list[str]) -> str:
+    """ "A", "A and B", "A, B, and C": the ACL style's author list."""
+    if len(names) <= 2:
+        return " and ".join(names)
+    return ", ".join(names[:-1]) + ", and " + names[-1]
+
+
+def acl_citation(paper, authors: list[str]) -> str:
+    """The reference as the ACL style (acl_natbib.bst) prints it: "Ada Lovelace and Alan
+    Turing. 2025. Title. In Proceedings …, pages 1–10, Vienna." (a journal: "Journal, 12:1–10.")"""
+    venue = paper.venue
+    first, last = page_range(paper.pages)
+    pages = f"{first}–{last}" if last else first
+    parts = [_name_list(named(authors))] if named(authors) else []
+    if venue.year:
+        parts.append(str(venue.year))
+    parts.append(cited_title(paper))
+    if is_journal(venue):
+        journal, volume = journal_volume(venue)
+        where = journal + (f", {volume}" if volume else "") + (f":{pages}" if pages else "")
+    else:
+        details = [f"In {container_title(venue)}"]
+        if pages:
+            details.append(f"pages {pages}" if last else f"page {pages}")
+        if venue.location:
+            details.append(venue.location)
+        where = ", ".join(details)
+    parts.append(where)
+    return " ".join(part if part.endswith((".", "?", "!")) else part + "." for part in parts)
+
+
+def citation_meta(paper, authors: list[str], pdf_url: str = "") -> list[tuple[str, str]]:
+    """The Highwire-style citation_* meta tags (Google Scholar, Zotero) as (name, content)."""
+    venue = paper.venue
+    tags = [("citation_title", cited_title(paper))]
+    tags += [("citation_author", name) for name in named(authors)]
+    if venue.year:
+        tags.append(("citation_publication_date", str(venue.year)))
+    if is_journal(venue):
+        journal, volume = journal_volume(venue)
+        tags.append(("citation_journal_title", journal))
+        if volume:
+            tags.append(("citation_volume", volume))
+    else:
+        tags.append(("citation_conference_title", container_title(venue)))
+    first, last = page_range(paper.pages)
+    if first:
+        tags.append(("citation_firstpage", first))
+    if last:
+        tags.append(("citation_lastpage", last))
+    if paper.doi:
+        tags.append(("citation_doi", paper.doi))
+    if pdf_url:
+        tags.append(("citation_pdf_url", pdf_url))
+    return tags
+
+
+def page_citations(paper, authors: list[str]) -> dict:
+    """What a paper's page offers to cite it: the ACL reference, BibTeX, RIS, CSL-JSON and the
+    meta tags; {} for an untitled paper, whose record is incomplete."""
+    if not plain_text(paper.title).strip():
+        return {}
+    return {
+        "acl_citation": acl_citation(paper, authors),
+        "bibtex": bibtex(paper, authors),
+        "ris": ris(paper, authors),
+        "csl_json": csl_json(paper, authors),
+        "citation_meta": citation_meta(paper, authors, paper.pdf_url),
+    }
 
 
 # --- files of entries ----------------------------------------------------------------------

@@ -8,6 +8,7 @@ from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.urls import reverse
 
+from .anthology_metadata import ANTHOLOGY_URL, is_anthology_id
 from .expressions import display_order, in_sample, title_terms, title_vector, weighted_search_vector
 from .querysets import AuthorQuerySet, PaperQuerySet
 from .text import derive_title, make_slug, name_key
@@ -98,18 +99,39 @@ class TopicRedirect(models.Model):
 
 
 class Author(models.Model):
+    """A person the Anthology identifies (``person_id``, also the slug), or a name: the authors
+    no source identified, where no single person of that name is known (papers/people.py)."""
+
     name = models.CharField(max_length=300)
-    # Not unique: names that only a Unicode normalisation tells apart may already be two people.
+    # Not unique: people share names, and names that only a Unicode normalisation tells apart
+    # may already be two authors.
     key = models.CharField(
         max_length=300, db_index=True, editable=False, help_text="The normalised name."
     )
     slug = models.SlugField(max_length=300, unique=True, allow_unicode=True)
     orcid = models.CharField(max_length=40, blank=True)
+    person_id = models.CharField(
+        max_length=100,
+        blank=True,
+        default="",
+        help_text='The Anthology\'s id of this person ("yang-liu-edinburgh"); empty for a name.',
+    )
+    variants = ArrayField(
+        models.CharField(max_length=300),
+        default=list,
+        blank=True,
+        help_text="Other spellings of this person's name in the sources.",
+    )
 
     objects = AuthorQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["person_id"], condition=~Q(person_id=""), name="author_person_once"
+            )
+        ]
 
     def __str__(self):
         return self.name
@@ -209,6 +231,22 @@ class Paper(models.Model):
 
     def get_absolute_url(self):
         return reverse("paper-detail", args=[self.pk])
+
+    @property
+    def anthology_id(self) -> str:
+        """The Anthology ID ("2024.emnlp-main.713") when the paper has one, else ""."""
+        return self.external_id if is_anthology_id(self.external_id) else ""
+
+    def get_canonical_url(self):
+        """The stable name of the page: /papers/<Anthology ID>/ where there is one (the serial
+        id depends on the order of loads), else /papers/<id>/."""
+        if self.anthology_id:
+            return reverse("paper-by-anthology-id", args=[self.anthology_id])
+        return self.get_absolute_url()
+
+    @property
+    def pdf_url(self) -> str:
+        return f"{ANTHOLOGY_URL}{self.anthology_id}.pdf" if self.anthology_id else ""
 
     @property
     def has_title(self) -> bool:

@@ -270,6 +270,16 @@ class PaperQuerySet(models.QuerySet):
 
 
 class AuthorQuerySet(models.QuerySet):
+    def namesakes_of(self, author):
+        """The other authors of the same name (people the Anthology tells apart, and the name's
+        own page), each with ``paper_count``, most papers first."""
+        return (
+            self.filter(key=author.key)
+            .exclude(pk=author.pk)
+            .annotate(paper_count=Count("authorships"))
+            .order_by("-paper_count", "slug")
+        )
+
     def coauthors_of(self, author, limit: int = 30):
         """The author's co-authors, each with ``shared`` papers, most shared first."""
         papers = author.authorships.values("paper_id")

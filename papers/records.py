@@ -19,6 +19,8 @@ class DumpError(Exception):
 class AuthorRecord:
     name: str
     orcid: str = ""
+    # The Anthology's id of the person ("yang-liu-edinburgh"), where the source gives one.
+    person_id: str = ""
 
 
 @dataclass

@@ -9,6 +9,7 @@ import re
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from .latex import HTML, convert
 from .querysets import MARK_START, MARK_STOP
 
 _BRACED = r"\{([^{}]*)\}"
@@ -86,7 +87,16 @@ def highlight(headline: str) -> SafeString:
     The data had the sentinels stripped before ts_headline ran, so each one here is a mark
     ts_headline placed; an unpaired mark is closed at the end.
     """
-    escaped = escape(headline or "")
+    return mark_safe(_marks(escape(headline or "")))  # escaped here
+
+
+def render_title(title: str) -> SafeString:
+    """A title (or its ts_headline) as HTML: escaped, then its LaTeX bits (\\texttt{ModSCAN},
+    L\\_2, \\inftyBench) rendered as the abstracts' are and the highlight marks placed."""
+    return mark_safe(_marks(convert(escape(title or ""), HTML)))  # escaped before any markup
+
+
+def _marks(escaped: str) -> str:
     opened = 0
     out = []
     for char in escaped:
@@ -100,7 +110,7 @@ def highlight(headline: str) -> SafeString:
             out.append(char)
     if opened:
         out.append("</mark>")
-    return mark_safe("".join(out))  # escaped above
+    return "".join(out)
 
 
 def plain_snippet(text: str, words: int = 45) -> str:

@@ -4,8 +4,9 @@ An Anthology ID (``2021.naacl-main.463``, old style ``P19-1001``), a DOI
 (``10.18653/v1/2021.naacl-main.463``, also as a doi.org link) or an Anthology URL (the paper's
 page or its PDF) names one paper: ``identified_paper`` finds it (one indexed query, run only
 when the text has an identifier's shape). A query that is a person's name, compared as slugs
-compare (case and accents folded), offers that author's page: ``authors_named`` lists each
-author of that name (a second person of one name has the slug "name-2") with a paper count.
+compare (case and accents folded) or as normalised names, offers that author's page:
+``authors_named`` lists each author of that name (the people the Anthology tells apart, and a
+second author of one name with the slug "name-2") with a paper count.
 """
 
 import re
@@ -13,11 +14,10 @@ import re
 from django.db.models import Count, Q
 from django.db.models.functions import Lower
 
+from .anthology_metadata import ANTHOLOGY_ID
 from .models import Author, Paper
-from .text import make_slug
+from .text import make_slug, name_key
 
-# The shapes of the Anthology's own IDs (papers/anthology.py: anthology_id).
-ANTHOLOGY_ID = r"(?:\d{4}\.[a-z0-9]+(?:-[a-z0-9]+)*\.\d+|[a-z]\d{2}-\d{4,5})"
 _IDENTIFIER = re.compile(
     rf"(?:https?://(?:www\.)?aclanthology\.org/(?P<url>{ANTHOLOGY_ID})(?:/|\.pdf|\.bib)?"
     r"|(?:https?://(?:dx\.)?doi\.org/|doi:\s*)?(?P<doi>10\.\d{4,9}/\S+)"
@@ -78,7 +78,7 @@ def authors_named(text: str, limit: int = 10) -> list:
         return []
     namesakes = Q(slug__startswith=f"{slug}-") & Q(slug__regex=rf"^{re.escape(slug)}-[0-9]+$")
     return list(
-        Author.objects.filter(Q(slug=slug) | namesakes)
+        Author.objects.filter(Q(slug=slug) | namesakes | Q(key=name_key(text)))
         .annotate(paper_count=Count("authorships"))
         .order_by("-paper_count", "slug")[:limit]
     )

@@ -2,7 +2,7 @@ from django.urls import path, register_converter
 from django.urls.converters import SlugConverter
 
 from . import api, feeds, views
-from .understanding import ANTHOLOGY_ID
+from .anthology_metadata import ANTHOLOGY_ID
 
 
 class UnicodeSlugConverter(SlugConverter):
@@ -12,7 +12,7 @@ class UnicodeSlugConverter(SlugConverter):
 
 
 class AnthologyIdConverter:
-    regex = ANTHOLOGY_ID.replace("[a-z]", "[A-Za-z]")
+    regex = f"(?i:{ANTHOLOGY_ID})"  # any case: the view redirects to the ID as stored
 
     def to_python(self, value):
         return value
@@ -32,7 +32,11 @@ urlpatterns = [
     path("papers/<int:pk>-<slug:slug>/", views.paper_detail),
     path("papers/<int:pk>/similar/", views.paper_similar, name="paper-similar"),
     path("papers/<int:pk>/<slug:slug>/", views.paper_detail),
-    path("papers/<anthology:anthology_id>/", views.paper_by_anthology_id),
+    path(
+        "papers/<anthology:anthology_id>/",
+        views.paper_by_anthology_id,
+        name="paper-by-anthology-id",
+    ),
     path("similar/", views.similar_text, name="similar-text"),
     path("venues/", views.venue_index, name="venue-list"),
     path("venues/<uslug:slug>/", views.venue_detail, name="venue-detail"),

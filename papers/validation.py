@@ -40,6 +40,9 @@ VENUE_LIMITS = {
 }
 AUTHOR_NAME_LIMIT = 300
 ORCID_LIMIT = 40
+# A person id becomes the person's slug and URL: the Anthology's are lowercase ASCII slugs.
+PERSON_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+PERSON_ID_LIMIT = 100
 TOPIC_NAME_LIMIT = 200
 RELATED_TITLE_LIMIT = 1_000
 MAX_AUTHORS = 500
@@ -111,7 +114,7 @@ def _clean_authors(
             raise DumpError(source, "an author with an empty name", line)
         _check_text(name, "an author's name", AUTHOR_NAME_LIMIT, source, line)
         _check_text(author.orcid, "an author's ORCID", ORCID_LIMIT, source, line)
-        cleaned.append(AuthorRecord(name=name, orcid=author.orcid))
+        cleaned.append(AuthorRecord(name, author.orcid, _person_id(author.person_id)))
     total = sum(len(author.name) for author in cleaned)
     if total > AUTHOR_NAMES_LIMIT:
         raise DumpError(
@@ -121,8 +124,15 @@ def _clean_authors(
         )
     by_key = {}
     for author in cleaned:
-        by_key.setdefault(name_key(author.name), author)
+        by_key.setdefault(author.person_id or name_key(author.name), author)
     return list(by_key.values())
+
+
+def _person_id(person_id: str) -> str:
+    """The id if it can be a slug, else none: the author is then known by name alone."""
+    if len(person_id) <= PERSON_ID_LIMIT and PERSON_ID.fullmatch(person_id):
+        return person_id
+    return ""
 
 
 def _clean_list(

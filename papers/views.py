@@ -10,7 +10,7 @@ the closest titles when nothing at all is shown; a query that is an identifier 1
 redirect to the paper); paper page 5 (paper,
 topics, authors, similar ids, similar papers; +1 with related titles); similar page 4; venue
 and topic pages 6 (page object, chart — on a topic page the same query gives the trend — and
-the list's 4); author page 6; index pages 1; a reading list 1; /trends/ 2 + 1 per series.
+the list's 4); author page 7 (author, namesakes, co-authors and the list's 4); index pages 1; a reading list 1; /trends/ 2 + 1 per series.
 With ``format=`` the list pages and the reading list answer a citation file instead
 (papers/downloads.py).
 """
@@ -24,7 +24,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
-from .citations import FORMATS, bibtex
+from .citations import FORMATS, page_citations
 from .downloads import export_ids, export_queryset
 from .errors import RETRY_AFTER_SECONDS
 from .feeds import search_feed_url
@@ -35,7 +35,7 @@ from .search import PaperFilterSet, search_page
 from .similar import method
 from .similar_text import SORTS, SimilarTextForm, papers_like_text
 from .trends import MAX_SERIES, comparison, topic_trend, venue_rows_with_totals
-from .understanding import identified_paper
+from .understanding import canonical_anthology_id
 
 SIMILAR_ON_PAPER = 5
 SIMILAR_PAGE = 20
@@ -91,9 +91,7 @@ def paper_list(request):
     return _render_list(request, "papers/paper_list.html", context)
 
 
-@require_safe
-def paper_detail(request, pk, slug=None):
-    paper = get_object_or_404(Paper.objects.with_related(), pk=pk)
+def _paper_page(request, paper):
     authors = [authorship.author for authorship in paper.authorships.all()]
     related = []
     if paper.related_titles:
@@ -105,19 +103,26 @@ def paper_detail(request, pk, slug=None):
         "abstract_html": render_abstract(paper.abstract),
         "related": related,
         "similar": Paper.objects.similar_to(paper, SIMILAR_ON_PAPER),
-        "bibtex": bibtex(paper, [author.name for author in authors]),
-        "canonical": request.build_absolute_uri(paper.get_absolute_url()),
+        "canonical": request.build_absolute_uri(paper.get_canonical_url()),
+        **page_citations(paper, [author.name for author in authors]),
     }
     return render(request, "papers/paper_detail.html", context)
 
 
 @require_safe
+def paper_detail(request, pk, slug=None):
+    return _paper_page(request, get_object_or_404(Paper.objects.with_related(), pk=pk))
+
+
+@require_safe
 def paper_by_anthology_id(request, anthology_id):
-    """/papers/<Anthology ID>/: a redirect to the paper's own page."""
-    paper = identified_paper(anthology_id)
-    if paper is None:
-        raise Http404("No paper with that Anthology ID.")
-    return redirect(paper)
+    """/papers/<Anthology ID>/: the paper's page under its stable name (the same page, the same
+    canonical link, as /papers/<id>/); another spelling of the ID redirects to it."""
+    canonical = canonical_anthology_id(anthology_id)
+    if canonical != anthology_id:
+        return redirect("paper-by-anthology-id", canonical, permanent=True)
+    papers = Paper.objects.with_related()
+    return _paper_page(request, get_object_or_404(papers, external_id=anthology_id))
 
 
 @require_safe
@@ -232,6 +237,7 @@ def author_detail(request, slug):
     authored = Authorship.objects.filter(author=author).values("paper_id")
     context = {
         "author": author,
+        "namesakes": list(Author.objects.namesakes_of(author)),
         "coauthors": Author.objects.coauthors_of(author),
         "feed_url": reverse("feed-author", args=[author.slug]),
     }

@@ -2,12 +2,12 @@
 
 Papers are matched to the collection by external ID, then normalised abstract, then title at the
 same venue, then the keys of papers a curator merged away (papers/merged_keys.py); a match is
-merged — empty fields filled, topics and related titles added — and fields a curator set (Paper.curated_fields) are never touched. New rows go in with COPY; the
-derived data (name columns, topic rules, word statistics) is refreshed for the papers touched.
+merged — empty fields filled, topics and related titles added — and fields a curator set
+(Paper.curated_fields) are never touched. New rows go in with COPY; the derived data (name
+columns, topic rules, word statistics) is refreshed for the papers touched.
 """
 
 from django.db import DatabaseError
-from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -17,10 +17,11 @@ from .denormalise import refresh_author_names, refresh_lexemes, refresh_topic_na
 from .dump_blocks import venue_in_line
 from .load_guard import refused_copy_row
 from .merged_keys import find_merged
-from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
+from .models import Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
+from .people import AuthorWriter, author_ref, relink, unique_slug
 from .progress import Progress
 from .record_merging import VENUE_FIELDS, merge_records, same_paper_possible
-from .records import AuthorRecord, LoadSummary, PaperRecord, ParsedFile, VenueRecord
+from .records import LoadSummary, PaperRecord, ParsedFile, VenueRecord
 from .tagging import tag_papers
 from .text import abstract_key, fold_whitespace, make_slug, name_key
 from .topic_rules import apply_topic_rules
@@ -29,15 +30,6 @@ from .validation import MAX_RELATED_TITLES
 # After this many new papers the planner's statistics are refreshed before the statements
 # that join the new rows: on a fresh database, stale statistics make them quadratic.
 ANALYZE_AFTER = 1000
-
-
-def _unique_slug(base: str, taken: set[str]) -> str:
-    slug, number = base, 2
-    while slug in taken:
-        slug = f"{base}-{number}"
-        number += 1
-    taken.add(slug)
-    return slug
 
 
 class TopicResolver:
@@ -62,7 +54,7 @@ class TopicResolver:
 
     def add(self, topic: Topic) -> Topic:
         """Give an unsaved topic a free slug and remember it."""
-        topic.slug = _unique_slug(topic.slug or make_slug(topic.name, "topic"), self.taken)
+        topic.slug = unique_slug(topic.slug or make_slug(topic.name, "topic"), self.taken)
         self.by_name[name_key(topic.name)] = topic
         return topic
 
@@ -107,7 +99,7 @@ class RecordWriter:
         new = []
         for name in records:
             if name not in venues:
-                venue = Venue(name=name, slug=_unique_slug(make_slug(name, "venue"), taken))
+                venue = Venue(name=name, slug=unique_slug(make_slug(name, "venue"), taken))
                 venues[name] = venue
                 new.append(venue)
         changed = []
@@ -322,7 +314,8 @@ class RecordWriter:
         return {paper_id for paper_id, _ in missing}
 
     def write_authorships(self, records, papers: dict[int, Paper]) -> set[int]:
-        """Authors for papers that have none yet; a paper's existing author list is kept."""
+        """Authors for papers that have none yet; a paper's existing author list is kept, but
+        for the people a source now identifies in it (papers/people.py: relink)."""
         wanting = {
             papers[index].pk: record.authors
             for index, record in enumerate(records)
@@ -330,65 +323,25 @@ class RecordWriter:
         }
         if not wanting:
             return set()
+        identified = {}
         for chunk in batched(list(wanting)):
             for paper_id in set(
                 Authorship.objects.filter(paper_id__in=chunk).values_list("paper_id", flat=True)
             ):
-                del wanting[paper_id]
-        authors = self.write_authors([a for names in wanting.values() for a in names])
+                names = wanting.pop(paper_id)
+                if any(author.person_id for author in names):
+                    identified[paper_id] = names
+        writer = AuthorWriter()
+        people = [a for names in identified.values() for a in names if a.person_id]
+        authors = writer.write([a for names in wanting.values() for a in names] + people)
+        self.summary.authors_new = writer.new
         copy_rows(
             Authorship,
             ["paper_id", "author_id", "position"],
             (
-                (paper_id, authors[_author_key(author)], position)
+                (paper_id, authors[author_ref(author)], position)
                 for paper_id, names in wanting.items()
                 for position, author in enumerate(names, start=1)
             ),
         )
-        return set(wanting)
-
-    def write_authors(self, records: list[AuthorRecord]) -> dict[str, int]:
-        """The id of each record's author, by normalised name; authors not yet known are
-        created, each with a slug of its own."""
-        wanted = {}
-        for record in records:
-            wanted.setdefault(_author_key(record), record)
-        ids = {}
-        for chunk in batched(list(wanted)):
-            # Names told apart only by an older normalisation: the first author keeps them.
-            for key, pk in (
-                Author.objects.filter(key__in=chunk).order_by("-id").values_list("key", "id")
-            ):
-                ids[key] = pk
-        new = [(key, record) for key, record in wanted.items() if key not in ids]
-        slugs = self.author_slugs([record.name for _, record in new])
-        new_ids = allocate_ids(Author, len(new))
-        copy_rows(
-            Author,
-            ["id", "name", "key", "slug", "orcid"],
-            (
-                (pk, record.name, key, slug, record.orcid)
-                for pk, (key, record), slug in zip(new_ids, new, slugs, strict=True)
-            ),
-        )
-        ids.update((key, pk) for pk, (key, _) in zip(new_ids, new, strict=True))
-        self.summary.authors_new = len(new)
-        return ids
-
-    @staticmethod
-    def author_slugs(names: list[str]) -> list[str]:
-        """A free slug for each new author: the name's, with a number where it is taken."""
-        bases = [make_slug(name, "author") for name in names]
-        taken = set()
-        for chunk in batched(sorted(set(bases))):
-            taken.update(Author.objects.filter(slug__in=chunk).values_list("slug", flat=True))
-        for chunk in batched(sorted(taken), 500):
-            numbered = Q()
-            for base in chunk:
-                numbered |= Q(slug__startswith=f"{base}-")
-            taken.update(Author.objects.filter(numbered).values_list("slug", flat=True))
-        return [_unique_slug(base, taken) for base in bases]
-
-
-def _author_key(author: AuthorRecord) -> str:
-    return name_key(author.name)
+        return set(wanting) | relink(identified, authors) | writer.fold_names()

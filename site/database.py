@@ -41,11 +41,11 @@ def read_dotenv(path: Path) -> None:
             os.environ.setdefault(name.strip(), value.strip())
 
 
-def config_from_url(url: str) -> dict:
+def config_from_url(url: str, variable: str = "DATABASE_URL") -> dict:
     """Django DATABASES settings for a postgres://user:pass@host:port/db URL."""
     parts = urlsplit(url)
     if parts.scheme not in {"postgres", "postgresql"}:
-        raise ValueError(f"DATABASE_URL must start with postgres://, not {parts.scheme}://")
+        raise ValueError(f"{variable} must start with postgres://, not {parts.scheme}://")
     query = parse_qs(parts.query)
     return {
         "NAME": unquote(parts.path.lstrip("/")) or "postgres",

@@ -6,7 +6,7 @@ from pathlib import Path
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from database import database_config, read_dotenv
+from database import config_from_url, database_config, read_dotenv
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -105,6 +105,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",
+    "replica.ReplicaReadsMiddleware",
 ]
 
 ROOT_URLCONF = "urls"
@@ -143,6 +144,17 @@ DATABASES = {
         },
     }
 }
+# DATABASE_REPLICA_URL: a streaming replica of the primary that serves the public pages
+# reads (site/replica.py); unset, everything reads from the primary.
+REPLICA_URL = os.environ.get("DATABASE_REPLICA_URL", "").strip()
+REPLICA_PIN_SECONDS = int(os.environ.get("DJANGO_REPLICA_PIN_SECONDS", "10"))
+if REPLICA_URL:
+    DATABASES["replica"] = {
+        **DATABASES["default"],
+        **config_from_url(REPLICA_URL, "DATABASE_REPLICA_URL"),
+        "TEST": {"MIRROR": "default"},
+    }
+    DATABASE_ROUTERS = ["replica.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en-us"

@@ -166,3 +166,40 @@ def browser():
         )
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="module")
+def standby(django_db_setup, django_db_blocker):
+    """A hot standby of the test server (pg_basebackup, streaming) as the "replica" alias, a
+    mirror of the test database as DATABASE_REPLICA_URL makes it; set up before the tests'
+    own database fixtures, which must know every alias they may touch."""
+    from django.db import connections
+
+    from tests.standby import StandbyUnavailable, standby_of
+
+    primary = connections["default"].settings_dict
+    try:
+        with django_db_blocker.unblock(), standby_of(primary) as port:
+            connections.settings["replica"] = {
+                **primary,
+                "HOST": "127.0.0.1",
+                "PORT": str(port),
+                "TEST": {**primary["TEST"], "MIRROR": "default"},
+            }
+            yield port
+            connections["replica"].close()
+    except StandbyUnavailable as reason:
+        pytest.skip(f"no replica of the test server: {reason}")
+    finally:
+        connections.settings.pop("replica", None)
+        if hasattr(connections._connections, "replica"):
+            delattr(connections._connections, "replica")
+
+
+@pytest.fixture
+def replica(standby, settings):
+    """The replica's connection, with ReplicaRouter on as DATABASE_REPLICA_URL turns it on."""
+    from django.db import connections
+
+    settings.DATABASE_ROUTERS = ["replica.ReplicaRouter"]
+    return connections["replica"]

@@ -77,7 +77,7 @@ def test_search_facet_paper_similar_copy(transactional_db, corpus, page):
     page.get_by_text("Copied to the clipboard.").wait_for()
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied.startswith("@inproceedings{lovelace2025quantised-")
-    assert "title = {{Quantised KV Cache Compression}}" in copied
+    assert "title = {Quantised {KV} Cache Compression}" in copied
 
     page.get_by_role("link", name="More similar papers, with scores").click()
     page.wait_for_url(f"**/papers/{corpus['cache2'].pk}/similar/")

@@ -145,10 +145,15 @@ def test_an_unknown_identifier_is_searched_as_text(client, identified):
 
 
 def test_papers_by_anthology_id_resolve(client, identified):
+    """/papers/<Anthology ID>/ is the paper's page itself, under its stable name."""
     response = client.get("/papers/2021.naacl-main.463/")
-    assert (response.status_code, response["Location"]) == (302, f"/papers/{identified['kv'].pk}/")
+    assert response.status_code == 200
+    assert parse(response).find("h1").text == identified["kv"].title
     response = client.get("/papers/P19-1001/")
-    assert response["Location"] == f"/papers/{identified['speech'].pk}/"
+    canonical = parse(response).find("link", rel="canonical").attrs["href"]
+    assert canonical == "http://testserver/papers/P19-1001/"
+    response = client.get("/papers/p19-1001/")
+    assert (response.status_code, response["Location"]) == (301, "/papers/P19-1001/")
     assert client.get("/papers/2099.acl-main.1/").status_code == 404
 
 

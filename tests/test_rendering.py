@@ -4,7 +4,7 @@ from types import SimpleNamespace
 
 from papers.citations import bibtex
 from papers.querysets import MARK_START, MARK_STOP
-from papers.rendering import bar_chart, highlight, render_abstract
+from papers.rendering import bar_chart, highlight, render_abstract, render_title
 
 
 def test_latex_and_markdown_bits():
@@ -71,7 +71,7 @@ def test_bibtex():
     paper = SimpleNamespace(
         pk=7,
         bibkey="",
-        display_title="Caching {KV} & 50% Less_Memory",
+        title="Caching {KV} & 50% Less_Memory",
         venue=venue,
         pages="1-10",
         doi="10.1/x",
@@ -79,7 +79,7 @@ def test_bibtex():
     )
     assert bibtex(paper, ["Ada Lovelace", "Alan Turing"]) == (
         "@inproceedings{lovelace2025caching-7,\n"
-        "    title = {{Caching \\{KV\\} \\& 50\\% Less\\_Memory}},\n"
+        "    title = {Caching \\{{KV}\\} \\& 50\\% Less\\_Memory},\n"
         "    author = {Ada Lovelace and Alan Turing},\n"
         "    booktitle = {Annual Meeting of the ACL},\n"
         "    year = {2025},\n"
@@ -89,6 +89,30 @@ def test_bibtex():
         "    doi = {10.1/x},\n"
         "    url = {https://aclanthology.org/x}\n"
         "}"
+    )
+
+
+def test_titles_render_their_latex_like_abstracts():
+    assert render_title(r"\texttt{ModSCAN}: Measuring <Bias> & More") == (
+        "<code>ModSCAN</code>: Measuring &lt;Bias&gt; &amp; More"
+    )
+    assert render_title(r"A Simple and Effective L\_2 Norm-Based Strategy") == (
+        "A Simple and Effective L_2 Norm-Based Strategy"
+    )
+    assert render_title(r"\inftyBench: Extending Long Context") == "∞Bench: Extending Long Context"
+    assert render_title(r"Refer360^{\circ}: RED^{\textrm{FM}} by \ell_{1}") == (
+        "Refer360<sup>°</sup>: RED<sup>FM</sup> by ℓ<sub>1</sub>"
+    )
+    assert render_title(r"Once Upon a {\it Time} in \textit{Graph}") == (
+        "Once Upon a <em>Time</em> in <em>Graph</em>"
+    )
+    # A highlighted title keeps its marks around the rendered text.
+    assert render_title(f"\\texttt{{{MARK_START}ModSCAN{MARK_STOP}}}: x") == (
+        "<code><mark>ModSCAN</mark></code>: x"
+    )
+    # Markup in the data never survives: it is escaped before any rule runs.
+    assert render_title(r"\textbf{<script>x</script>}") == (
+        "<strong>&lt;script&gt;x&lt;/script&gt;</strong>"
     )
 
 

@@ -208,7 +208,7 @@ def test_every_public_page_shows_the_payloads_as_text(client, hostile):
     assert "&lt;script&gt;window.__xss=&#x27;related&#x27;&lt;/script&gt; Related" in detail
     assert "&lt;script&gt;window.__xss=&#x27;author&#x27;&lt;/script&gt; Mallory" in detail
     # BibTeX is text inside <pre><code>: escaped too.
-    assert "{{&lt;script&gt;window.\\_\\_xss=&#x27;title&#x27;&lt;/script&gt;" in detail
+    assert "title = {&lt;script&gt;window.\\_\\_xss=&#x27;title&#x27;&lt;/script&gt;" in detail
 
     # The list with highlighted title and snippet: <mark> is the only markup added. (The
     # snippet is cut by ts_headline, which leaves tags out; the title keeps them, escaped.)

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('papers', '0001_initial'),
+        ('papers', '0002_paperpage_people'),
     ]
 
     operations = [

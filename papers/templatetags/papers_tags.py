@@ -1,10 +1,11 @@
-"""Template helpers: query strings that toggle a filter, highlighting, rendered abstracts."""
+"""Template helpers: query strings that toggle a filter, highlighting, rendered titles."""
 
 from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from papers import rendering
+from papers.latex import plain_text
 from papers.text import has_bidi_controls, isolate_bidi
 
 register = template.Library()
@@ -59,6 +60,19 @@ def page_query(context, number):
 @register.filter
 def highlighted(headline) -> SafeString:
     return rendering.highlight(headline)
+
+
+@register.filter
+def title_html(title) -> SafeString:
+    """A title, or a title's ts_headline with its marks, as HTML: LaTeX rendered
+    (\\texttt{ModSCAN} as code, L\\_2, \\inftyBench as ∞Bench) and bidi controls isolated."""
+    return bidi_isolated(rendering.render_title(str(title)))
+
+
+@register.filter
+def title_text(title) -> str:
+    """A title as plain text, LaTeX read (for <title>, meta tags and attributes)."""
+    return plain_text(str(title))
 
 
 @register.filter

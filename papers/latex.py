@@ -1,0 +1,146 @@
+"""The LaTeX that titles carry, read as text (pure): as HTML markup or as plain text.
+
+The Anthology's titles keep their ``<tex-math>`` as LaTeX source ("\\texttt{ModSCAN}: …",
+"A Simple and Effective L\\_2 Norm-Based Strategy", "\\inftyBench"). ``convert`` reads the
+few constructs titles use — font commands and their old-style switches, symbols, super- and
+subscripts, escaped characters, math dollars and grouping braces — and writes each through a
+``Style``: HTML tags (papers/rendering.py escapes the text first) or nothing but text (for
+citations, <title> and meta tags). Anything else is left as written.
+"""
+
+import re
+from dataclasses import dataclass
+
+# \texttt{X} and friends: the tag each is shown with ("" for text without markup).
+_FONT_COMMANDS = {
+    "texttt": "code",
+    "textit": "em",
+    "emph": "em",
+    "mathit": "em",
+    "textbf": "strong",
+    "mathbf": "strong",
+    "boldsymbol": "strong",
+    "underline": "u",
+    "textrm": "",
+    "text": "",
+    "mathrm": "",
+    "mathcal": "",
+    "mathbb": "",
+    "mathsf": "",
+    "textsf": "",
+    "textsc": "",
+    "mbox": "",
+    "operatorname": "",
+}
+# {\it X}: the old switches, inside their group.
+_SWITCHES = {"it": "em", "em": "em", "bf": "strong", "tt": "code", "rm": "", "sc": "", "sf": ""}
+_SYMBOLS = {
+    "infty": "∞",
+    "approx": "≈",
+    "sharp": "♯",
+    "ell": "ℓ",
+    "times": "×",
+    "sim": "~",
+    "pm": "±",
+    "leq": "≤",
+    "geq": "≥",
+    "le": "≤",
+    "ge": "≥",
+    "rightarrow": "→",
+    "to": "→",
+    "cdot": "·",
+    "circ": "∘",
+    "dagger": "†",
+    "checkmark": "✓",
+    "alpha": "α",
+    "beta": "β",
+    "gamma": "γ",
+    "delta": "δ",
+    "epsilon": "ε",
+    "theta": "θ",
+    "lambda": "λ",
+    "mu": "μ",
+    "pi": "π",
+    "sigma": "σ",
+    "tau": "τ",
+    "phi": "φ",
+    "psi": "ψ",
+    "omega": "ω",
+}
+_SUPERSCRIPTS = str.maketrans("0123456789+-=()n∘", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ°")
+_SUBSCRIPTS = str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
+
+_GROUP = r"\{([^{}]*)\}"
+_FONT = re.compile(r"\\(" + "|".join(_FONT_COMMANDS) + r")\s*" + _GROUP)
+_SWITCH = re.compile(r"\{\\(" + "|".join(_SWITCHES) + r")\s+([^{}]*)\}")
+_BARE_SWITCH = re.compile(r"\\(?:rm|it|bf|tt|sc|sf)(?![A-Za-z])\s*")
+# A symbol's name may run into the next word ("\inftyBench", "\muPLAN") but not into more
+# lowercase letters ("\left" is not "\le" + "ft").
+_SYMBOL = re.compile(r"\\(" + "|".join(sorted(_SYMBOLS, key=len, reverse=True)) + r")(?![a-z])")
+# x^2, x^{FM}, 360^∘ and x_{1}, x_2; an escaped \_ is an underscore, and "_" before a letter
+# is a word's own ("snake_case").
+_SCRIPT = re.compile(
+    r"(?<!\\)(?:(\^)(?:" + _GROUP + r"|([0-9A-Za-z∘+]))|(_)(?:" + _GROUP + r"|([0-9])))"
+)
+_ESCAPED = re.compile(r"\\([_%#$]|&amp;|&)")
+_MATH = re.compile(r"(?<!\\)\$([^$]+)(?<!\\)\$")
+_BRACES = re.compile(r"(?<!\\)" + _GROUP)
+
+
+@dataclass(frozen=True)
+class Style:
+    """How converted pieces are written: ``tag`` wraps text in markup, ``script`` writes a
+    superscript ("^") or subscript ("_")."""
+
+    html: bool
+
+    def tag(self, name: str, text: str) -> str:
+        return f"<{name}>{text}</{name}>" if self.html and name else text
+
+    def script(self, kind: str, text: str) -> str:
+        if self.html:
+            return self.tag("sup" if kind == "^" else "sub", text.replace("∘", "°"))
+        converted = text.translate(_SUPERSCRIPTS if kind == "^" else _SUBSCRIPTS)
+        if all(char != old for char, old in zip(converted, text, strict=True)):
+            return converted
+        return kind + text.replace("∘", "°")
+
+
+HTML = Style(html=True)
+PLAIN = Style(html=False)
+
+
+def _script(style: Style):
+    def write(match: re.Match) -> str:
+        if match[1]:
+            return style.script("^", match[2] if match[2] is not None else match[3])
+        return style.script("_", match[5] if match[5] is not None else match[6])
+
+    return write
+
+
+def has_latex(text: str) -> bool:
+    return "\\" in text or "$" in text or "^" in text or "_{" in text
+
+
+def convert(text: str, style: Style) -> str:
+    """The title's LaTeX bits written in ``style`` (for HTML, ``text`` is escaped already)."""
+    if not has_latex(text):
+        return text
+    text = _MATH.sub(r"\1", text)
+    text = _SYMBOL.sub(lambda m: _SYMBOLS[m[1]], text)
+    for _ in range(4):  # nested groups, innermost first: RED^{\textrm{FM}}
+        before = text
+        text = _FONT.sub(lambda m: style.tag(_FONT_COMMANDS[m[1]], m[2]), text)
+        text = _SWITCH.sub(lambda m: style.tag(_SWITCHES[m[1]], m[2]), text)
+        text = _SCRIPT.sub(_script(style), text)
+        text = _BRACES.sub(r"\1", text)
+        if text == before:
+            break
+    text = _BARE_SWITCH.sub("", text)
+    return _ESCAPED.sub(lambda m: m[1], text)
+
+
+def plain_text(text: str) -> str:
+    """The title as plain text: "\\texttt{ModSCAN}: …" → "ModSCAN: …", "\\inftyBench" → "∞Bench"."""
+    return convert(text or "", PLAIN)

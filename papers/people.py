@@ -1,0 +1,207 @@
+"""People: the loader's authors, one per person the Anthology identifies, else one per name.
+
+The Anthology tells apart people who share a name (``<author id="yang-liu-edinburgh">`` and
+eleven more "Yang Liu"s). A record with such a person id is that person: one Author per id,
+its slug the id itself (``/authors/yang-liu-edinburgh/``), the other spellings it appears under
+kept as ``variants``. A record without an id (every dump author, most Anthology authors) goes by
+its normalised name: to the one person known by that name, else to the name's own Author
+(``person_id`` empty), whose page lists the people of that name when there are several.
+
+Loads come in any order, so two repairs follow each write: a paper loaded before the Anthology
+named its people has the name's Author at that position replaced by the person (``relink``),
+and a name whose only person arrived later is folded into that person (``fold_names``).
+"""
+
+from collections import defaultdict
+
+from django.db.models import Count, Q
+
+from .bulk import allocate_ids, batched, copy_rows
+from .models import Author, Authorship
+from .records import AuthorRecord
+from .text import make_slug, name_key
+
+AUTHOR_COLUMNS = ["id", "name", "key", "slug", "orcid", "person_id", "variants"]
+
+
+def author_ref(record: AuthorRecord) -> tuple[str, str]:
+    """What a record's author is known by: its person id, else its normalised name."""
+    if record.person_id:
+        return ("person", record.person_id)
+    return ("name", name_key(record.name))
+
+
+def unique_slug(base: str, taken: set[str]) -> str:
+    slug, number = base, 2
+    while slug in taken:
+        slug = f"{base}-{number}"
+        number += 1
+    taken.add(slug)
+    return slug
+
+
+def taken_slugs(bases: list[str]) -> set[str]:
+    """The slugs among ``bases``, and their numbered forms ("name-2"), already in use."""
+    taken = set()
+    for chunk in batched(sorted(set(bases))):
+        taken.update(Author.objects.filter(slug__in=chunk).values_list("slug", flat=True))
+    for chunk in batched(sorted(taken), 500):
+        numbered = Q()
+        for base in chunk:
+            numbered |= Q(slug__startswith=f"{base}-")
+        taken.update(Author.objects.filter(numbered).values_list("slug", flat=True))
+    return taken
+
+
+def people_by_key(keys: set[str]) -> dict[str, set[int]]:
+    """{normalised name: ids of the people known by it} for these keys: a person is known by
+    its name and by each of its variants."""
+    found = defaultdict(set)
+    people = [Author.objects.exclude(person_id="").exclude(variants=[])]
+    people += [
+        Author.objects.exclude(person_id="").filter(key__in=chunk)
+        for chunk in batched(sorted(keys))
+    ]
+    for queryset in people:
+        for pk, name, variants in queryset.values_list("pk", "name", "variants"):
+            for known in map(name_key, (name, *variants)):
+                if known in keys:
+                    found[known].add(pk)
+    return found
+
+
+class AuthorWriter:
+    """Writes the authors of a load's records; ``write`` answers {author_ref: Author id}."""
+
+    def __init__(self):
+        self.new = 0
+        self.people_names: dict[str, list[str]] = {}
+
+    def write(self, records: list[AuthorRecord]) -> dict[tuple[str, str], int]:
+        first: dict[tuple[str, str], AuthorRecord] = {}
+        spellings = defaultdict(list)
+        for record in records:
+            first.setdefault(author_ref(record), record)
+            if record.person_id and record.name not in spellings[record.person_id]:
+                spellings[record.person_id].append(record.name)
+        self.people_names = dict(spellings)
+        ids = self.write_people(first)
+        ids.update(self.write_names(first))
+        return ids
+
+    def write_people(self, first: dict) -> dict[tuple[str, str], int]:
+        existing = {}
+        for chunk in batched(list(self.people_names)):
+            existing.update(
+                {author.person_id: author for author in Author.objects.filter(person_id__in=chunk)}
+            )
+        grown = []
+        for person_id, author in existing.items():
+            extra = [
+                name
+                for name in self.people_names[person_id]
+                if name != author.name and name not in author.variants
+            ]
+            if extra:
+                author.variants = [*author.variants, *extra]
+                grown.append(author)
+        Author.objects.bulk_update(grown, ["variants"], batch_size=1000)
+        new = [person_id for person_id in self.people_names if person_id not in existing]
+        free_slugs(new)
+        new_ids = allocate_ids(Author, len(new))
+        copy_rows(Author, AUTHOR_COLUMNS, self.person_rows(new, new_ids, first))
+        self.new += len(new)
+        ids = {("person", pid): author.pk for pid, author in existing.items()}
+        ids.update((("person", pid), pk) for pid, pk in zip(new, new_ids, strict=True))
+        return ids
+
+    def person_rows(self, person_ids: list[str], pks: list[int], first: dict):
+        for person_id, pk in zip(person_ids, pks, strict=True):
+            name, *variants = self.people_names[person_id]
+            orcid = first[("person", person_id)].orcid
+            yield (pk, name, name_key(name), person_id, orcid, person_id, variants)
+
+    def write_names(self, first: dict) -> dict[tuple[str, str], int]:
+        """Each name without a person id: its only person, else the name's own Author."""
+        keys = {key for kind, key in first if kind == "name"}
+        people = people_by_key(keys)
+        ids = {("name", key): next(iter(people[key])) for key in keys if len(people[key]) == 1}
+        unresolved = sorted(key for key in keys if ("name", key) not in ids)
+        for chunk in batched(unresolved):
+            # Names told apart only by an older normalisation: the first author keeps them.
+            rows = Author.objects.filter(key__in=chunk, person_id="").order_by("-id")
+            ids.update((("name", key), pk) for key, pk in rows.values_list("key", "id"))
+        new = [first[("name", key)] for key in unresolved if ("name", key) not in ids]
+        slugs = name_slugs([record.name for record in new])
+        new_ids = allocate_ids(Author, len(new))
+        copy_rows(
+            Author,
+            AUTHOR_COLUMNS,
+            (
+                (pk, record.name, name_key(record.name), slug, record.orcid, "", [])
+                for pk, record, slug in zip(new_ids, new, slugs, strict=True)
+            ),
+        )
+        ids.update((author_ref(record), pk) for record, pk in zip(new, new_ids, strict=True))
+        self.new += len(new)
+        return ids
+
+    def fold_names(self) -> set[int]:
+        """Names whose only person is among this load's people: their papers go to that
+        person and the name's Author goes. Answers the papers whose author changed."""
+        keys = {name_key(name) for names in self.people_names.values() for name in names}
+        people = people_by_key(keys)
+        moved = set()
+        for chunk in batched(sorted(keys)):
+            for row in Author.objects.filter(key__in=chunk, person_id=""):
+                if len(people[row.key]) == 1:
+                    authorships = Authorship.objects.filter(author=row)
+                    moved.update(authorships.values_list("paper_id", flat=True))
+                    authorships.update(author_id=next(iter(people[row.key])))
+                    row.delete()
+        return moved
+
+
+def name_slugs(names: list[str]) -> list[str]:
+    """A free slug for each new name: the name's, with a number where it is taken."""
+    bases = [make_slug(name, "author") for name in names]
+    taken = taken_slugs(bases)
+    return [unique_slug(base, taken) for base in bases]
+
+
+def free_slugs(person_ids: list[str]) -> None:
+    """A person's slug is its id: a name's Author holding that slug moves to a numbered one."""
+    holders = []
+    for chunk in batched(person_ids):
+        holders += list(Author.objects.filter(slug__in=chunk, person_id=""))
+    if not holders:
+        return
+    taken = taken_slugs([make_slug(author.name, "author") for author in holders]) | set(person_ids)
+    for author in holders:
+        author.slug = unique_slug(make_slug(author.name, "author"), taken)
+    Author.objects.bulk_update(holders, ["slug"])
+
+
+def relink(identified: dict[int, list[AuthorRecord]], ids: dict[tuple[str, str], int]) -> set[int]:
+    """Papers whose authors were written before a source identified them: the name's Author
+    at each position where the record names a person of that same name becomes that person.
+    Answers the papers changed; names left without papers are deleted."""
+    wanted = {
+        (paper_id, position): (ids[author_ref(record)], name_key(record.name))
+        for paper_id, records in identified.items()
+        for position, record in enumerate(records, start=1)
+        if record.person_id
+    }
+    changed, replaced = [], set()
+    for chunk in batched(list(identified)):
+        rows = Authorship.objects.filter(paper_id__in=chunk, author__person_id="")
+        for authorship in rows.select_related("author"):
+            person, key = wanted.get((authorship.paper_id, authorship.position), (None, None))
+            if person is not None and authorship.author.key == key:
+                replaced.add(authorship.author_id)
+                authorship.author_id = person
+                changed.append(authorship)
+    Authorship.objects.bulk_update(changed, ["author"], batch_size=1000)
+    orphans = Author.objects.filter(pk__in=replaced).annotate(papers_left=Count("authorships"))
+    Author.objects.filter(pk__in=orphans.filter(papers_left=0).values("pk")).delete()
+    return {authorship.paper_id for authorship in changed}

@@ -1,0 +1,48 @@
+"""Titles' LaTeX read as plain text: what citations, <title> and meta tags carry."""
+
+import pytest
+
+from papers.latex import plain_text
+
+
+@pytest.mark.parametrize(
+    ("title", "plain"),
+    [
+        (
+            r"\texttt{ModSCAN}: Measuring Stereotypical Bias",
+            "ModSCAN: Measuring Stereotypical Bias",
+        ),
+        (
+            r"A Simple and Effective L\_2 Norm-Based Strategy",
+            "A Simple and Effective L_2 Norm-Based Strategy",
+        ),
+        (
+            r"\inftyBench: Extending Long Context Evaluation",
+            "∞Bench: Extending Long Context Evaluation",
+        ),
+        (r"\muPLAN: Summarizing using a Content Plan", "μPLAN: Summarizing using a Content Plan"),
+        (
+            r"Knowledge Distillation \approx Label Smoothing",
+            "Knowledge Distillation ≈ Label Smoothing",
+        ),
+        (r"\rm SP^3: Enhancing Structured Pruning", "SP³: Enhancing Structured Pruning"),
+        (
+            r"Refer360^{\circ}: A Dataset in 360^{\circ} Images",
+            "Refer360°: A Dataset in 360° Images",
+        ),
+        (r"Embedding Refinement by \ell_{1} Norm", "Embedding Refinement by ℓ₁ Norm"),
+        (r"RED^{\textrm{FM}}: a Filtered Dataset", "RED^FM: a Filtered Dataset"),
+        (r"\textrm{DuReader}_{\textrm{vis}}: A Chinese Dataset", "DuReader_vis: A Chinese Dataset"),
+        (r"P\text{M}^2\text{F}^2N: Patient Networks", "PM²F²N: Patient Networks"),
+        (r"Once Upon a {\it Time} in {\it Graph}", "Once Upon a Time in Graph"),
+        (r"USDC: \underline{U}ser \underline{S}tance", "USDC: User Stance"),
+        (r"\mathcal{S}^2IT: Stepwise Syntax", "S²IT: Stepwise Syntax"),
+        # Not LaTeX: left as written.
+        ("#Turki$hTweets: A Benchmark", "#Turki$hTweets: A Benchmark"),
+        ("snake_case and x_1 stay", "snake_case and x_1 stay"),
+        (r"\left( is no \le", r"\left( is no ≤"),
+        ("", ""),
+    ],
+)
+def test_plain_text(title, plain):
+    assert plain_text(title) == plain

@@ -1,0 +1,301 @@
+"""The paper page a researcher expects: the PDF first, citations that cite, honest gaps."""
+
+import json
+import re
+from types import SimpleNamespace
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from papers.citations import (
+    IncompleteRecord,
+    acl_citation,
+    bib_title,
+    bibtex,
+    citation_meta,
+    csl,
+    ris,
+)
+from tests.factories import finish, make_paper, make_venue
+from tests.support import parse
+
+pytestmark = pytest.mark.django_db
+
+PDF = "https://aclanthology.org/2024.emnlp-main.713.pdf"
+
+
+@pytest.fixture
+def modscan(db):
+    """An Anthology paper with a LaTeX title, pages, a DOI and no abstract."""
+    venue = make_venue(
+        "EMNLP 2024",
+        2024,
+        booktitle="Proceedings of the 2024 Conference on Empirical Methods in Natural Language "
+        "Processing",
+        location="Miami, Florida, USA",
+        month="November",
+    )
+    paper = make_paper(
+        "",
+        title=r"\texttt{ModSCAN}: Measuring Stereotypical Bias in Vision-Language Models",
+        venue=venue,
+        authors=["Yukun Jiang", "Zheng Li", "Yang Zhang"],
+        external_id="2024.emnlp-main.713",
+        pages="12814–12845",
+        doi="10.18653/v1/2024.emnlp-main.713",
+        url="https://aclanthology.org/2024.emnlp-main.713",
+        bibkey="jiang-etal-2024-modscan",
+    )
+    finish()
+    return paper
+
+
+def meta(page) -> list[tuple[str, str]]:
+    return [
+        (tag.attrs["name"], tag.attrs["content"])
+        for tag in page.find_all("meta")
+        if tag.attrs.get("name", "").startswith("citation_")
+    ]
+
+
+def test_the_pdf_is_the_first_action_and_in_the_meta_tags(client, modscan):
+    page = parse(client.get(f"/papers/{modscan.pk}/"))
+    actions = [
+        (link.text, link.attrs["href"], link.attrs["class"])
+        for link in page.find("div", class_="paper-actions").find_all("a")
+    ]
+    assert actions == [
+        ("PDF", PDF, "action primary"),
+        ("Anthology page", "https://aclanthology.org/2024.emnlp-main.713", "action"),
+        ("Cite", "#cite-heading", "action"),
+    ]
+    canonical = "http://testserver/papers/2024.emnlp-main.713/"
+    assert meta(page) == [
+        ("citation_title", "ModSCAN: Measuring Stereotypical Bias in Vision-Language Models"),
+        ("citation_author", "Yukun Jiang"),
+        ("citation_author", "Zheng Li"),
+        ("citation_author", "Yang Zhang"),
+        ("citation_publication_date", "2024"),
+        (
+            "citation_conference_title",
+            "Proceedings of the 2024 Conference on Empirical Methods in Natural Language "
+            "Processing",
+        ),
+        ("citation_firstpage", "12814"),
+        ("citation_lastpage", "12845"),
+        ("citation_doi", "10.18653/v1/2024.emnlp-main.713"),
+        ("citation_pdf_url", PDF),
+        ("citation_abstract_html_url", canonical),
+        ("citation_public_url", "https://aclanthology.org/2024.emnlp-main.713"),
+    ]
+
+
+def test_a_latex_title_is_rendered_and_plain_where_text_is_needed(client, modscan):
+    response = client.get(f"/papers/{modscan.pk}/")
+    html = response.content.decode()
+    assert (
+        '<h1 id="paper-title"><code>ModSCAN</code>: Measuring Stereotypical Bias in '
+        "Vision-Language Models</h1>"
+    ) in html
+    assert (
+        "<title>ModSCAN: Measuring Stereotypical Bias in Vision-Language Models · Paper browser"
+        "</title>"
+    ) in html
+    assert "texttt" not in html
+
+
+def test_the_anthology_id_names_the_same_page(client, modscan):
+    with CaptureQueriesContext(connection) as by_id_queries:
+        by_id = client.get(f"/papers/{modscan.pk}/")
+    with CaptureQueriesContext(connection) as queries:
+        by_name = client.get("/papers/2024.emnlp-main.713/")
+    assert by_name.status_code == 200
+    # The same page: only the first query differs (the paper by its ID instead of its id).
+    assert len(queries.captured_queries) == len(by_id_queries.captured_queries) == 4
+    canonical = '<link rel="canonical" href="http://testserver/papers/2024.emnlp-main.713/">'
+    assert canonical in by_id.content.decode()
+    assert canonical in by_name.content.decode()
+    assert parse(by_id).find("h1").text == parse(by_name).find("h1").text
+    moved = client.get("/papers/2024.EMNLP-main.713/")
+    assert (moved.status_code, moved["Location"]) == (301, "/papers/2024.emnlp-main.713/")
+    assert client.get("/papers/2024.emnlp-main.99999/").status_code == 404
+
+
+def test_a_paper_without_an_abstract_says_so_and_points_to_the_pdf(client, modscan):
+    section = parse(client.get(f"/papers/{modscan.pk}/")).find(
+        "section", aria_labelledby="abstract-heading"
+    )
+    assert section.find("h2").text == "Abstract"
+    note = section.find("p", class_="missing")
+    assert note.text == "The sources give no abstract for this paper. Read the paper (PDF)."
+    assert note.find("a").attrs["href"] == PDF
+    assert section.find_all("div", class_="abstract") == []
+
+
+def test_the_page_offers_every_citation(client, modscan):
+    page = parse(client.get(f"/papers/{modscan.pk}/"))
+    assert page.find("p", class_="acl-citation").text == (
+        "Yukun Jiang, Zheng Li, and Yang Zhang. 2024. ModSCAN: Measuring Stereotypical Bias in "
+        "Vision-Language Models. In Proceedings of the 2024 Conference on Empirical Methods in "
+        "Natural Language Processing, pages 12814–12845, Miami, Florida, USA."
+    )
+    assert page.find("pre", id="bibtex").text_raw() == (
+        "@inproceedings{jiang-etal-2024-modscan,\n"
+        "    title = {{ModSCAN}: Measuring Stereotypical Bias in Vision-Language Models},\n"
+        "    author = {Yukun Jiang and Zheng Li and Yang Zhang},\n"
+        "    booktitle = {Proceedings of the 2024 Conference on Empirical Methods in Natural "
+        "Language Processing},\n"
+        "    year = {2024},\n"
+        "    month = {November},\n"
+        "    address = {Miami, Florida, USA},\n"
+        "    pages = {12814--12845},\n"
+        "    doi = {10.18653/v1/2024.emnlp-main.713},\n"
+        "    url = {https://aclanthology.org/2024.emnlp-main.713}\n"
+        "}"
+    )
+    assert page.find("pre", id="ris").text_raw() == (
+        "TY  - CPAPER\n"
+        "TI  - ModSCAN: Measuring Stereotypical Bias in Vision-Language Models\n"
+        "AU  - Jiang, Yukun\n"
+        "AU  - Li, Zheng\n"
+        "AU  - Zhang, Yang\n"
+        "T2  - Proceedings of the 2024 Conference on Empirical Methods in Natural Language "
+        "Processing\n"
+        "PY  - 2024\n"
+        "CY  - Miami, Florida, USA\n"
+        "SP  - 12814\n"
+        "EP  - 12845\n"
+        "DO  - 10.18653/v1/2024.emnlp-main.713\n"
+        "UR  - https://aclanthology.org/2024.emnlp-main.713\n"
+        f"ID  - {modscan.pk}\n"
+        "ER  - \n"
+    )
+    item = json.loads(page.find("pre", id="csl-json").text_raw())
+    assert item["title"] == "ModSCAN: Measuring Stereotypical Bias in Vision-Language Models"
+    assert (item["page"], item["page-first"]) == ("12814-12845", "12814")
+    assert item["author"][0] == {"family": "Jiang", "given": "Yukun"}
+    downloads = [link.attrs["href"] for link in page.find("p", class_="exports").find_all("a")]
+    assert downloads == [
+        f"/list/?ids={modscan.pk}&format={name}" for name in ("bibtex", "ris", "csljson")
+    ]
+
+
+def test_an_untitled_paper_is_never_cited_with_its_derived_title(client, db):
+    paper = make_paper(
+        "Large language models are increasingly deployed in settings where their outputs must "
+        "be verified by people who cannot read the inputs, which we study here. More follows.",
+        venue=make_venue(),
+        authors=["Ann Lee"],
+        external_id="2025.acl-long.77",
+        url="https://aclanthology.org/2025.acl-long.77",
+    )
+    finish()
+    assert paper.display_title.endswith("…")
+    response = client.get(f"/papers/{paper.pk}/")
+    page = parse(response)
+    assert meta(page) == []
+    assert page.find("h1").text == paper.display_title
+    cite = page.find("section", aria_labelledby="cite-heading")
+    assert "…" not in cite.text
+    assert cite.find("p", class_="missing").text.startswith(
+        "This record is incomplete: the source gives no title, so there is no citation to copy"
+    )
+    assert cite.find_all("pre") == []
+    for name in ("bibtex", "ris", "csljson"):
+        body = b"".join(client.get(f"/list/?ids={paper.pk}&format={name}").streaming_content)
+        assert "…" not in body.decode()
+        assert "Large language models" not in body.decode()
+    with pytest.raises(IncompleteRecord):
+        bibtex(paper, ["Ann Lee"])
+
+
+# --- the citations themselves (pure) -------------------------------------------------------
+
+VENUE = SimpleNamespace(
+    name="ACL 2025",
+    year=2025,
+    booktitle="Proceedings of ACL",
+    full_name="",
+    month="",
+    location="Vienna",
+)
+TACL = SimpleNamespace(
+    name="TACL 2024",
+    year=2024,
+    booktitle="Transactions of the Association for Computational Linguistics, Volume 12",
+    full_name="",
+    month="",
+    location="",
+)
+
+
+def cited(title, pages="", venue=VENUE):
+    return SimpleNamespace(
+        pk=3, title=title, venue=venue, pages=pages, doi="", url="", bibkey="", pdf_url=""
+    )
+
+
+@pytest.mark.parametrize(
+    ("title", "braced"),
+    [
+        (
+            "BERT: Pre-training of Deep Bidirectional Transformers",
+            "{BERT}: Pre-training of Deep Bidirectional Transformers",
+        ),
+        ("Parsing texts in Yoruba with little data", "Parsing texts in {Yoruba} with little data"),
+        (
+            "LLaMA adapters: a study of Chinese dialect transfer",
+            "{LLaMA} adapters: a study of {Chinese} dialect transfer",
+        ),
+        (
+            "Evicting the KV Cache for Long-Context Inference",
+            "Evicting the {KV} Cache for Long-Context Inference",
+        ),
+        ("What Attention Heads Do", "What Attention Heads Do"),
+        ("Caching & 50% Less_Memory", r"Caching \& 50\% Less\_Memory"),
+    ],
+)
+def test_bibtex_titles_brace_only_what_must_keep_its_case(title, braced):
+    assert bib_title(title) == braced
+
+
+@pytest.mark.parametrize("pages", ["5798–5809", "5798--5809", "5798-5809", "5798 — 5809"])
+def test_page_ranges_are_always_written_one_way(pages):
+    paper = cited("A Title", pages)
+    assert bibtex(paper, []).endswith("    pages = {5798--5809}\n}")
+    assert "SP  - 5798\nEP  - 5809\n" in ris(paper, [])
+    assert csl(paper, [])["page"] == "5798-5809"
+    assert ("citation_firstpage", "5798") in citation_meta(paper, [])
+    assert ("citation_lastpage", "5809") in citation_meta(paper, [])
+    assert "pages 5798–5809" in acl_citation(paper, [])
+
+
+def test_acl_style_references():
+    assert acl_citation(cited("Is It Good?", "7"), ["Ada Lovelace"]) == (
+        "Ada Lovelace. 2025. Is It Good? In Proceedings of ACL, page 7, Vienna."
+    )
+    assert acl_citation(cited("What Attention Heads Do", "12–34", TACL), ["A B", "C D"]) == (
+        "A B and C D. 2024. What Attention Heads Do. Transactions of the Association for "
+        "Computational Linguistics, 12:12–34."
+    )
+    assert re.fullmatch(
+        r"2025\. No Authors\. In Proceedings of ACL, Vienna\.",
+        acl_citation(cited("No Authors"), []),
+    )
+    assert citation_meta(cited("What Attention Heads Do", venue=TACL), []) == [
+        ("citation_title", "What Attention Heads Do"),
+        ("citation_publication_date", "2024"),
+        (
+            "citation_journal_title",
+            "Transactions of the Association for Computational Linguistics",
+        ),
+        ("citation_volume", "12"),
+    ]
+
+
+def test_latex_titles_render_in_the_other_lists_of_papers(client, modscan):
+    for url in (f"/list/?ids={modscan.pk}", f"/papers/{modscan.pk}/similar/"):
+        html = client.get(url).content.decode()
+        assert "<code>ModSCAN</code>: Measuring Stereotypical Bias" in html, url
+        assert "texttt" not in html, url

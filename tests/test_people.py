@@ -1,0 +1,177 @@
+"""People as the Anthology tells them apart: one page per person id, names without one."""
+
+import json
+
+import pytest
+
+from papers.loading import load_files
+from papers.models import Author, Authorship, Paper
+from tests.support import parse
+
+pytestmark = pytest.mark.django_db
+
+
+def author(name: str, person_id: str = "") -> str:
+    first, last = name.rsplit(" ", 1)
+    attribute = f' id="{person_id}"' if person_id else ""
+    return f"<author{attribute}><first>{first}</first><last>{last}</last></author>"
+
+
+def anthology_xml(*papers: tuple[str, list[str]]) -> str:
+    """A one-volume collection 2024.acl whose papers have these titles and author elements."""
+    body = "".join(
+        f'<paper id="{number}"><title>{title}</title>{"".join(authors)}'
+        f"<abstract>Abstract of {title}, paper {number}.</abstract></paper>"
+        for number, (title, authors) in enumerate(papers, start=1)
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?><collection id="2024.acl"><volume id="long">'
+        "<meta><booktitle>Proceedings of ACL 2024 (Volume 1: Long Papers)</booktitle>"
+        "<year>2024</year><venue>acl</venue></meta>"
+        f"{body}</volume></collection>"
+    )
+
+
+def dump_jsonl(*papers: tuple[str, list[str]]) -> str:
+    return "".join(
+        json.dumps(
+            {"title": title, "abstract": f"A dump abstract about {title}.", "venue": "ACL 2024"}
+            | {"authors": names}
+        )
+        + "\n"
+        for title, names in papers
+    )
+
+
+PEOPLE = anthology_xml(
+    ("Edinburgh Parsing", [author("Yang Liu", "yang-liu-edinburgh"), author("Ann Lee")]),
+    ("ICT Translation", [author("Yang Liu", "yang-liu-ict")]),
+    ("Unattributed Work", [author("Yang Liu")]),
+    ("Thomas One", [author("Christopher Thomas", "chris-thomas")]),
+    ("Thomas Two", [author("Chris Thomas", "chris-thomas")]),
+    ("Singh Paper", [author("Mayank Singh", "mayank-singh")]),
+)
+
+
+def authors_of(title: str) -> list[str]:
+    paper = Paper.objects.get(title=title)
+    return [a.author.slug for a in paper.authorships.select_related("author")]
+
+
+def test_each_person_the_anthology_separates_has_a_page(client, write_dump):
+    load_files([write_dump("2024.acl.xml", PEOPLE)])
+    assert authors_of("Edinburgh Parsing") == ["yang-liu-edinburgh", "ann-lee"]
+    assert authors_of("ICT Translation") == ["yang-liu-ict"]
+    # Two people share the name: an author without an id is the name's, not one of them.
+    assert authors_of("Unattributed Work") == ["yang-liu"]
+    assert Author.objects.get(slug="yang-liu").person_id == ""
+
+    page = parse(client.get("/authors/yang-liu-edinburgh/"))
+    assert page.find("h1").text == "Yang Liu"
+    assert page.find(id="namesakes-heading").text == "Other people named Yang Liu"
+    others = [
+        (item.find("a").attrs["href"], item.text)
+        for item in page.find("section", class_="namesakes").find_all("li")
+    ]
+    assert others == [
+        ("/authors/yang-liu/", "Yang Liu (papers not attributed to one person), 1 paper"),
+        ("/authors/yang-liu-ict/", "Yang Liu (yang-liu-ict), 1 paper"),
+    ]
+    assert [h.text for h in page.find_all("h3", class_="card-title")] == ["Edinburgh Parsing"]
+
+    name_page = parse(client.get("/authors/yang-liu/"))
+    assert name_page.find(id="namesakes-heading").text == "People named Yang Liu"
+    namesakes = name_page.find("section", class_="namesakes")
+    listed = [item.find("a").attrs["href"] for item in namesakes.find_all("li")]
+    assert listed == ["/authors/yang-liu-edinburgh/", "/authors/yang-liu-ict/"]
+    assert [h.text for h in name_page.find_all("h3", class_="card-title")] == ["Unattributed Work"]
+
+
+def test_a_person_keeps_the_spellings_of_their_name(client, write_dump):
+    load_files([write_dump("2024.acl.xml", PEOPLE)])
+    person = Author.objects.get(person_id="chris-thomas")
+    assert (person.name, person.slug, person.variants) == (
+        "Christopher Thomas",
+        "chris-thomas",
+        ["Chris Thomas"],
+    )
+    page = parse(client.get("/authors/chris-thomas/"))
+    assert page.find("p", class_="name-variants").text == "Also published as: Chris Thomas"
+    assert page.find_all("section", class_="namesakes") == []
+    assert "2 papers" in page.text
+
+
+def test_a_dump_author_goes_to_the_one_person_of_that_name(write_dump):
+    # The dump comes first: its "Mayank Singh" is a name, until the Anthology names the person.
+    load_files([write_dump("early.jsonl", dump_jsonl(("Early Singh", ["Mayank Singh"])))])
+    assert Author.objects.get(slug="mayank-singh").person_id == ""
+    summary = load_files([write_dump("2024.acl.xml", PEOPLE)])
+    assert authors_of("Early Singh") == ["mayank-singh"]
+    assert authors_of("Singh Paper") == ["mayank-singh"]
+    assert Author.objects.filter(key="mayank singh").count() == 1
+    assert Author.objects.get(key="mayank singh").person_id == "mayank-singh"
+    assert summary.updated == 1  # Early Singh: its author is now the person
+    # And a dump after the Anthology goes to the person at once.
+    load_files([write_dump("late.jsonl", dump_jsonl(("Late Singh", ["Mayank Singh"])))])
+    assert authors_of("Late Singh") == ["mayank-singh"]
+    load_files([write_dump("many.jsonl", dump_jsonl(("Liu Again", ["Yang Liu"])))])
+    assert authors_of("Liu Again") == ["yang-liu"]  # several people: the name's page
+
+
+def test_a_paper_loaded_before_its_people_were_named_is_relinked(write_dump):
+    """A database loaded when person ids were ignored gains its people on the next load."""
+    merged = anthology_xml(
+        ("Edinburgh Parsing", [author("Yang Liu"), author("Ann Lee")]),
+        ("ICT Translation", [author("Yang Liu")]),
+    )
+    load_files([write_dump("2024.acl.xml", merged)])
+    assert authors_of("ICT Translation") == ["yang-liu"]
+    assert Author.objects.get(slug="yang-liu").authorships.count() == 2
+
+    summary = load_files([write_dump("2024.acl.xml", PEOPLE)])
+    assert authors_of("Edinburgh Parsing") == ["yang-liu-edinburgh", "ann-lee"]
+    assert authors_of("ICT Translation") == ["yang-liu-ict"]
+    assert authors_of("Unattributed Work") == ["yang-liu"]
+    assert summary.updated == 2
+    assert not Authorship.objects.filter(author__person_id="", author__key="yang liu").exclude(
+        paper__title="Unattributed Work"
+    )
+    again = load_files([write_dump("2024.acl.xml", PEOPLE)])
+    assert (again.new, again.updated) == (0, 0)
+
+
+def test_a_person_id_takes_its_slug_from_a_name_holding_it(client, write_dump):
+    load_files([write_dump("early.jsonl", dump_jsonl(("Early Liu", ["Yang Liu"])))])
+    assert authors_of("Early Liu") == ["yang-liu"]
+    xml = anthology_xml(
+        ("Catch All", [author("Yang Liu", "yang-liu")]),
+        ("ICT Translation", [author("Yang Liu", "yang-liu-ict")]),
+    )
+    load_files([write_dump("2024.acl.xml", xml)])
+    assert Author.objects.get(slug="yang-liu").person_id == "yang-liu"
+    assert authors_of("Early Liu") == ["yang-liu-2"]
+    assert client.get("/authors/yang-liu-2/").status_code == 200
+
+
+def test_the_search_offers_every_person_of_a_name(client, write_dump):
+    load_files([write_dump("2024.acl.xml", PEOPLE)])
+    page = parse(client.get("/?q=Yang+Liu"))
+    links = {link.attrs["href"] for link in page.find_all("a")}
+    offered = {href for href in links if href.startswith("/authors/yang-liu")}
+    assert offered == {
+        "/authors/yang-liu/",
+        "/authors/yang-liu-edinburgh/",
+        "/authors/yang-liu-ict/",
+    }
+
+
+@pytest.mark.anthology
+def test_the_real_anthology_separates_the_yang_lius(client, anthology_files):
+    two = [path for path in anthology_files if path.name in {"2020.acl.xml", "2021.acl.xml"}]
+    load_files(two)
+    response = client.get("/authors/yang-liu-ict/")
+    assert response.status_code == 200
+    people = Author.objects.filter(key="yang liu").exclude(person_id="")
+    assert sorted(people.values_list("slug", flat=True)) == ["yang-liu", "yang-liu-ict"]
+    ict = Author.objects.get(slug="yang-liu-ict")
+    assert ict.authorships.count() == 2
