@@ -132,10 +132,12 @@ def _page_paper_lines(reader: _PageReader, position: int):
 
 
 def _is_topic(block: Block, venue_name: str) -> bool:
-    """A short line under the title, unless it is a prompt or greeting ("Please log in")."""
-    return (
-        is_topic_like(block) and not evidence(block.folded, venue_name.rsplit(" ", 1)[0]).is_event
-    )
+    """A short line under the title, unless it is a prompt or greeting ("Please log in"),
+    exclaims ("Welcome!") or names the event ("Celebrate 30 Years of EMNLP!")."""
+    if not is_topic_like(block) or block.lines[0].endswith("!"):
+        return False
+    about = evidence(block.folded, venue_record(venue_name).acronym)
+    return not about.is_event and not any(cue.startswith("names the event") for cue in about.event)
 
 
 def _title_and_topics(reader: _PageReader, position: int, venue_name: str):

@@ -10,6 +10,7 @@ import os
 import pytest
 
 from papers.dumps import parse_dump
+from tests.conftest import SEED_FILES
 from tests.factories import ABSTRACT_A, ABSTRACT_B, ABSTRACT_C
 from tests.pagegen import generate, pages, score
 
@@ -90,7 +91,16 @@ def test_a_multi_paragraph_abstract_still_joins_after_event_prose():
     assert papers_of(page)[1] == ("Two Paragraphs", f"{ABSTRACT_B}\n\n{ABSTRACT_C}")
 
 
-@pytest.mark.parametrize("prompt", ["Please log in", "Please register!", "欢迎参加 EACL 2024！"])
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "Please log in",
+        "Please register!",
+        "欢迎参加 EACL 2024！",
+        "Welcome!",
+        "Celebrate EACL in Malta",
+    ],
+)
 def test_prompts_right_after_the_topics_are_not_topics(prompt):
     parsed = parse_dump(lecture(prompt, ABSTRACT_B, "Accent Adapters"), "page.txt")
     assert parsed.papers[0].topics == ["multilinguality"]
@@ -124,3 +134,20 @@ def test_an_abstract_about_online_events_stays_an_abstract():
     )
     page = lecture(abstract, "Forum Replies")
     assert papers_of(page)[1] == ("Forum Replies", abstract)
+
+
+def test_a_seed_shaped_page_of_another_event_without_dates_reads_as_the_seed_does():
+    seed = SEED_FILES[4].read_text(encoding="utf-8")
+    dated = (
+        "EMNLP 2024 will take place in Miami, Florida from Nov 12th to Nov 16th, 2024, at the "
+        "Hyatt Regency Miami Hote and on Underline for remote participants."
+    )
+    assert dated in seed
+    other = seed.replace(dated, EVENT_PROSE[0]).replace("EMNLP 2024", "EACL 2024")
+    expected = [
+        (paper.title, paper.abstract, paper.topics, paper.country)
+        for paper in parse_dump(seed, "seed.txt").papers
+    ]
+    parsed = parse_dump(other, "other.txt")
+    assert [(p.title, p.abstract, p.topics, p.country) for p in parsed.papers] == expected
+    assert {paper.venue for paper in parsed.papers} == {"EACL 2024"}
