@@ -9,9 +9,11 @@ Two shapes of page are understood, recognised by their structure:
   papers of the page's venue as abstract + title pairs; and a footer ("Downloads",
   "Next from <venue>" + a title, "Similar lecture" + a title).
 
-A page is read as blocks (runs of non-blank lines). Each block is classified by its shape —
-prose, a title-like line, a venue line, markdown furniture, a footer label — and the papers
-are assembled from what follows what.
+A page is read as blocks (runs of non-blank lines). Each block gets a role — country, abstract,
+venue, title, topic, markup, site prompt, event prose, another event's card, footer … — with the
+evidence for it (`load_papers -v 2` prints both): its shape (papers/dump_blocks.py), its place
+relative to the page's paper and the abstract + title pairs, and for prose what it is about
+(papers/dump_evidence.py). Prose about the event is never joined to an abstract.
 """
 
 import re

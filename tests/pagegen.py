@@ -130,15 +130,15 @@ FURNITURE = [
     ),
     ("welcome", "欢迎参加 {ev}！"),
     ("login", "Sign in with the account you used for {ev} to watch the recordings."),
-    ("login", "Please log in"),
+    ("login", "Log in, please"),
     ("login", "Log in to ask questions in the live Q&A of each session."),
-    ("register", "Please register!"),
+    ("register", "Please register to continue!"),
     ("register", "Registration for {ev} closes soon: register now to secure your place."),
     (
         "register",
         "You need to register for {acr} {year} before the lecture videos are shown to you.",
     ),
-    ("announce-dated", "{ev} will be held in {place} from {dates}, {year}."),
+    ("announce-dated", "The {acr} conference is held in {place}, {dates}, {year}."),
     ("announce-dated", "Join us in {town} for {ev}, {dates}, {year}, in person or online."),
     (
         "announce",

@@ -103,3 +103,24 @@ def test_a_merge_into_a_paper_later_merged_again_follows_the_last_survivor(write
     count = Paper.objects.count()
     assert load_files([listed]).new == 0
     assert Paper.objects.count() == count
+
+
+def test_a_merge_of_papers_with_two_external_ids_survives_a_reload(write_dump):
+    """Two Anthology records of one paper (an erratum's new ID): the curator's word stands."""
+    lines = [
+        {"external_id": "2031.acl-1", "title": "Yoruba Data", "abstract": ABSTRACT_A},
+        {"external_id": "2031.acl-99", "title": "Yoruba Data, Again", "abstract": ABSTRACT_B},
+    ]
+    path = write_dump(
+        "two.jsonl", "".join(json.dumps({**line, "venue": "ACL 2031"}) + "\n" for line in lines)
+    )
+    load_files([path])
+    survivor = Paper.objects.get(external_id="2031.acl-1")
+    curation.merge_papers(survivor, [Paper.objects.get(external_id="2031.acl-99")])
+    summary = load_files([path])
+    # Both records find the survivor and change nothing.
+    assert (summary.new, summary.updated, summary.unchanged) == (0, 0, 2)
+    assert list(Paper.objects.values_list("external_id", "title")) == [
+        ("2031.acl-1", "Yoruba Data")
+    ]
+    assert sorted(MergedKey.objects.values_list("kind", flat=True)) == ["abstract", "id", "title"]
