@@ -1,4 +1,4 @@
-"""The search expressions, each written once.
+"""The search and order expressions, each written once.
 
 The models' generated columns and indexes (papers/models.py) and the queries that must match
 those indexes (papers/querysets.py, papers/facets.py) build their SQL from these functions, so
@@ -7,8 +7,8 @@ an index and the query meant to use it can never drift apart.
 
 from django.contrib.postgres.search import SearchVector
 from django.db import models
-from django.db.models import F, Func, Q, Value
-from django.db.models.functions import Coalesce, Left, Lower, Mod, NullIf
+from django.db.models import Case, ExpressionWrapper, F, Func, Q, Value, When
+from django.db.models.functions import Cast, Coalesce, Left, Lower, Mod, NullIf
 from django.db.models.lookups import Exact
 
 SEARCH_CONFIG = "english"
@@ -19,6 +19,7 @@ SAMPLE_EVERY = 16
 # Characters of the display key kept in the index: an untitled paper's abstract can be long,
 # and a B-tree entry cannot be.
 DISPLAY_KEY_LENGTH = 200
+MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
 def weighted_search_vector() -> SearchVector:
@@ -49,3 +50,43 @@ def display_order() -> Lower:
 def in_sample() -> Q:
     """The papers of the facet sample (see SAMPLE_EVERY)."""
     return Q(Exact(Mod(F("id"), SAMPLE_EVERY), 0))
+
+
+def is_complete() -> ExpressionWrapper:
+    """A record a reader can use: it has a title and authors (Paper.complete). The browse
+    orders put the others after every complete one, so they never crowd the first pages."""
+    return ExpressionWrapper(~Q(title="") & ~Q(author_names=""), output_field=models.BooleanField())
+
+
+def paper_number() -> Cast:
+    """The paper's number in its volume, from its Anthology ID (2024.acl-long.123 → 123,
+    P19-1001 → 1001): the proceedings order (Paper.number); NULL without an ID."""
+    digits = Func(F("external_id"), Value(r"(\d{1,9})$"), function="substring")
+    return Cast(digits, models.IntegerField())
+
+
+def venue_held_on() -> Coalesce:
+    """When a venue was held (Venue.held_on): its start date, else the first of its month,
+    else 1 January of its year (a journal volume), else NULL."""
+    named = Lower(Left("month", 3))
+    month = Case(
+        *[When(Exact(named, Value(name)), then=number) for number, name in enumerate(MONTHS, 1)],
+        default=1,
+        output_field=models.IntegerField(),
+    )
+    first = Func(F("year"), month, Value(1), function="make_date", output_field=models.DateField())
+    return Coalesce(F("start_date"), first, output_field=models.DateField())
+
+
+def venue_order(prefix: str = "") -> list:
+    """Newest venue first, by date; a conference's volumes (Findings, demos …) follow its main
+    volume, whatever month each names. ``prefix`` reaches the venue from another model
+    ("venue__")."""
+    parent = f"{prefix}parent"
+    return [
+        Coalesce(F(f"{parent}__held_on"), F(f"{prefix}held_on")).desc(nulls_last=True),
+        Coalesce(F(f"{parent}__name"), F(f"{prefix}name")).asc(),
+        F(parent).asc(nulls_first=True),
+        F(f"{prefix}name").asc(),
+        F(f"{prefix}id").asc(),
+    ]

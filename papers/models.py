@@ -9,7 +9,16 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 
 from .anthology_metadata import ANTHOLOGY_URL, is_anthology_id
-from .expressions import display_order, in_sample, title_terms, title_vector, weighted_search_vector
+from .expressions import (
+    display_order,
+    in_sample,
+    is_complete,
+    paper_number,
+    title_terms,
+    title_vector,
+    venue_held_on,
+    weighted_search_vector,
+)
 from .querysets import AuthorQuerySet, PaperQuerySet
 from .text import derive_title, make_slug, name_key
 
@@ -40,6 +49,10 @@ class Venue(models.Model):
         help_text="The conference a Findings, demo or workshop volume belongs to.",
     )
     curated_fields = ArrayField(models.CharField(max_length=40), default=list, blank=True)
+    # What "newest venue first" orders by (expressions.venue_order).
+    held_on = models.GeneratedField(
+        expression=venue_held_on(), output_field=models.DateField(), db_persist=True
+    )
 
     class Meta:
         ordering = ["-year", "name"]
@@ -49,6 +62,13 @@ class Venue(models.Model):
 
     def get_absolute_url(self):
         return reverse("venue-detail", args=[self.slug])
+
+    @property
+    def when(self) -> str:
+        """Month and year as far as known: "July 2025", "2025", or ""."""
+        if self.start_date:
+            return f"{self.start_date:%B %Y}"
+        return " ".join(part for part in (self.month, str(self.year or "")) if part)
 
 
 class TopicManager(models.Manager):
@@ -153,7 +173,10 @@ class Paper(models.Model):
     abstract_key = models.CharField(
         max_length=64, blank=True, editable=False, help_text="Hash of the normalised abstract."
     )
-    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="papers")
+    # Indexed by paper_venue_complete, which leads with it.
+    venue = models.ForeignKey(
+        Venue, on_delete=models.PROTECT, related_name="papers", db_index=False
+    )
     topics = models.ManyToManyField(Topic, through="PaperTopic", related_name="papers", blank=True)
     authors = models.ManyToManyField(
         Author, through="Authorship", related_name="papers", blank=True
@@ -193,6 +216,13 @@ class Paper(models.Model):
     title_terms = models.GeneratedField(
         expression=title_terms(), output_field=models.IntegerField(), db_persist=True
     )
+    # The browse orders: complete records first, then by venue, then in proceedings order.
+    complete = models.GeneratedField(
+        expression=is_complete(), output_field=models.BooleanField(), db_persist=True
+    )
+    number = models.GeneratedField(
+        expression=paper_number(), output_field=models.IntegerField(), db_persist=True
+    )
 
     objects = PaperQuerySet.as_manager()
 
@@ -205,7 +235,19 @@ class Paper(models.Model):
             GinIndex(OpClass("title", name="gin_trgm_ops"), name="paper_title_trgm"),
             # The default order inside a venue: any page of the newest-first list is read from
             # here, venue by venue, instead of sorting the collection (PaperQuerySet.newest_ids).
-            models.Index(F("venue"), display_order(), F("id"), name="paper_venue_order"),
+            models.Index(
+                F("venue"),
+                F("complete"),
+                F("number"),
+                display_order(),
+                F("id"),
+                name="paper_venue_order",
+            ),
+            # A venue's papers (the foreign key's index), and the newest-first list's count of
+            # each venue's complete and incomplete records (PaperQuerySet.newest_ids), narrow.
+            models.Index(fields=["venue", "complete"], name="paper_venue_complete"),
+            # Title A–Z, complete records first: the first pages without a sort.
+            models.Index(F("complete").desc(), display_order(), F("id"), name="paper_title_order"),
             models.Index(fields=["id"], condition=in_sample(), name="paper_sample"),
             models.Index(fields=["source_file"], name="paper_source_file"),
             # A DOI pasted into the search box (papers/understanding.py), in any case.
@@ -255,6 +297,11 @@ class Paper(models.Model):
     @property
     def display_title(self) -> str:
         return self.title or derive_title(self.abstract) or f"Paper {self.pk}"
+
+    @property
+    def anthology_url(self) -> str:
+        """The paper's page on the Anthology, or "" for a paper that is not from it."""
+        return f"{ANTHOLOGY_URL}{self.anthology_id}/" if self.anthology_id else ""
 
 
 class PaperTopic(models.Model):

@@ -5,10 +5,18 @@ the vectors into about sqrt(N) clusters and each cluster's vectors are compared 
 of its nearest clusters only (about ``PROBE_CANDIDATES``), so the search stays near-linear in N.
 The vectors need not be unit length (papers/similarity.py appends its venue and year signals
 to the text vectors): the inner product is the score, the clusters only choose candidates.
+
+The blocks of queries are searched by ``THREADS`` threads: numpy's products and partitions
+release the GIL, and each block writes rows of its own, so the two cores of a small server
+share the search (the caller keeps BLAS itself to one thread per call).
 """
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+THREADS = max(1, min(2, os.cpu_count() or 1))
 EXACT_LIMIT = 8_000
 PROBE_CANDIDATES = 1_500
 BLOCK = 1_000
@@ -35,27 +43,49 @@ def nearest(vectors, k: int):
     if k <= 0:
         return near, best
     if n <= EXACT_LIMIT:
-        for start in range(0, n, BLOCK):
-            queries = np.arange(start, min(start + BLOCK, n))
-            _top(vectors[queries] @ vectors.T, queries, np.arange(n), k, near, best, own=queries)
+        everything = np.arange(n)
+        _in_threads(
+            lambda start: _search(
+                vectors, everything[start : start + BLOCK], everything, start, k, near, best
+            ),
+            range(0, n, BLOCK),
+        )
         return near, best
     centroids, labels = _clusters(vectors)
     members = [np.flatnonzero(labels == c) for c in range(len(centroids))]
     size = max(1.0, n / len(centroids))
     probe = int(min(len(centroids), max(2, round(PROBE_CANDIDATES / size))))
     closest = np.argsort(-(centroids @ centroids.T), axis=1)[:, :probe]
-    for c, queries in enumerate(members):
-        if not len(queries):
-            continue
+
+    def cluster(c):
+        queries = members[c]
         # the cluster itself first, so the query's own column is its position in `queries`
         others = [members[o] for o in closest[c] if o != c]
         candidates = np.concatenate([queries, *others])
         for start in range(0, len(queries), BLOCK):
-            chunk = queries[start : start + BLOCK]
-            scores = vectors[chunk] @ vectors[candidates].T
-            own = np.arange(start, start + len(chunk))
-            _top(scores, chunk, candidates, k, near, best, own)
+            _search(vectors, queries[start : start + BLOCK], candidates, start, k, near, best)
+
+    _in_threads(cluster, [c for c in range(len(centroids)) if len(members[c])])
     return near, best
+
+
+def _in_threads(work, items) -> None:
+    """``work`` on every item, by THREADS threads (errors re-raised here)."""
+    if THREADS == 1:
+        for item in items:
+            work(item)
+        return
+    with ThreadPoolExecutor(max_workers=THREADS) as pool:
+        for _ in pool.map(work, items):
+            pass
+
+
+def _search(vectors, chunk, candidates, offset, k, near, best) -> None:
+    """The chunk's k best among ``candidates``, where chunk[i] is candidates[offset + i]."""
+    import numpy as np
+
+    scores = vectors[chunk] @ vectors[candidates].T
+    _top(scores, chunk, candidates, k, near, best, np.arange(offset, offset + len(chunk)))
 
 
 def _top(scores, queries, candidates, k, near, best, own):
@@ -99,3 +129,67 @@ def _clusters(vectors, iterations: int = 6):
         [np.argmax(vectors[s : s + 10_000] @ centroids.T, axis=1) for s in range(0, n, 10_000)]
     )
     return centroids, labels
+
+
+def merge_best(lists, extra, k: int, chunk: int = 4_096):
+    """Each row's k best of several candidate lists, as (indices, scores) padded with -1.
+
+    ``lists`` are (indices [n, m], scores [n, m]) pairs, as ``nearest`` returns them; ``extra``
+    is (rows, columns, scores) of further candidates sorted by row (the caller's own signals).
+    A candidate found more than once keeps its best score; ties go to the lower index. Blocks of
+    rows are merged as matrices (row-wise sorts in numpy), never row by row in Python.
+    """
+    import numpy as np
+
+    n = len(lists[0][0])
+    near = np.full((n, k), -1, dtype=np.int64)
+    best = np.zeros((n, k), dtype=np.float32)
+    extra_rows, extra_columns, extra_scores = (np.asarray(part) for part in extra)
+    for start in range(0, n, chunk):
+        stop = min(start + chunk, n)
+        low, high = np.searchsorted(extra_rows, [start, stop])
+        padded = _padded(
+            extra_rows[low:high] - start,
+            extra_columns[low:high],
+            extra_scores[low:high],
+            stop - start,
+        )
+        columns = np.hstack([indices[start:stop] for indices, _ in lists] + [padded[0]])
+        scores = np.hstack([values[start:stop] for _, values in lists] + [padded[1]])
+        found, values = _best_distinct(columns, scores, np.arange(start, stop), len(lists) + 1, k)
+        near[start:stop, : found.shape[1]] = found
+        best[start:stop, : values.shape[1]] = values
+    return near, best
+
+
+def _padded(rows, columns, scores, height: int):
+    """The (row, column, score) triples as two [height, widest row] matrices, -1 padded."""
+    import numpy as np
+
+    counts = np.bincount(rows, minlength=height)
+    width = int(counts.max()) if len(rows) else 0
+    place = np.arange(len(rows)) - (np.cumsum(counts) - counts)[rows]
+    padded_columns = np.full((height, width), -1, dtype=np.int64)
+    padded_scores = np.zeros((height, width), dtype=np.float32)
+    padded_columns[rows, place] = columns
+    padded_scores[rows, place] = scores
+    return padded_columns, padded_scores
+
+
+def _best_distinct(columns, scores, own, sources: int, k: int):
+    """Each row's k best distinct columns (a column repeats at most ``sources`` times a row)."""
+    import numpy as np
+
+    scores = np.where((columns >= 0) & (columns != own[:, None]), scores, -np.inf)
+    order = np.argsort(columns, axis=1, kind="stable")
+    columns = np.take_along_axis(columns, order, axis=1)
+    scores = np.take_along_axis(scores, order, axis=1).astype(np.float32)
+    repeated = columns[:, 1:] == columns[:, :-1]
+    for _ in range(sources - 1):  # carry each run's best score to its last entry
+        scores[:, 1:] = np.where(repeated, np.maximum(scores[:, 1:], scores[:, :-1]), scores[:, 1:])
+    scores[:, :-1][repeated] = -np.inf
+    order = np.argsort(-scores, axis=1, kind="stable")[:, :k]  # ties: the lower column first
+    columns = np.take_along_axis(columns, order, axis=1)
+    scores = np.take_along_axis(scores, order, axis=1)
+    kept = np.isfinite(scores)
+    return np.where(kept, columns, -1), np.where(kept, scores, 0).astype(np.float32)

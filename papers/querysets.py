@@ -20,13 +20,14 @@ at any depth. Facets are counted by papers/facets.py, similar papers by papers/s
 
 import re
 
+from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.search import SearchQuery, TrigramWordSimilarity
 from django.db import connection, models
-from django.db.models import Count, F, Prefetch
+from django.db.models import Count, F, OuterRef, Prefetch, Window
 from django.db.models.expressions import RawSQL
-from django.db.models.functions import Lower
+from django.db.models.functions import JSONObject, Lower, RowNumber
 
-from .expressions import SEARCH_CONFIG, display_order, title_vector
+from .expressions import SEARCH_CONFIG, display_order, title_vector, venue_order
 from .facets import Facets, count_facets
 from .relevance import relevance, words_sql
 from .similar import explanation, similar_rows
@@ -46,6 +47,8 @@ HEADLINE_OPTIONS = (
 TITLE_HEADLINE_OPTIONS = f"StartSel={MARK_START}, StopSel={MARK_STOP}, HighlightAll=true"
 # websearch_to_tsquery's exclusion: a "-" opening a word.
 NEGATION = re.compile(r"(?:^|[\s(])-\w")
+# Authors named on a result card; "et al." stands for the rest.
+CARD_AUTHORS = 3
 
 
 def web_query(text: str) -> SearchQuery:
@@ -148,36 +151,51 @@ class PaperQuerySet(models.QuerySet):
             return [(row[0], float(row[1])) for row in cursor.fetchall()]
 
     def newest_ids(self, limit: int, offset: int = 0, text: str = "") -> list[int]:
-        """One page of ids in the default order (newest venue first, then title), any depth.
+        """One page of ids in the default order (``in_order("newest")``), at any depth.
 
         ``self`` carries the filters. Rather than sorting every paper to skip ``offset`` of
-        them, one statement counts the papers per venue (narrow index), finds the venues the
-        page falls in from the running totals in venue order, and reads each of those venues'
-        papers from the index paper_venue_order (venue, display order, id), skipping into it.
+        them, one statement counts the papers per (completeness, venue) segment (narrow
+        index), finds the segments the page falls in from the running totals in that order,
+        and reads each one's papers from the index paper_venue_order (venue, complete, number,
+        display order, id), skipping into it.
         """
+        from .models import Venue
+
         base = (self.matching(text) if text else self).order_by()
-        counts_sql, counts_params = base.values("venue_id").query.sql_with_params()
+        counts_sql, counts_params = base.values("venue_id", "complete").query.sql_with_params()
+        ranks = Venue.objects.annotate(rank=Window(RowNumber(), order_by=venue_order()))
+        ranks_sql, ranks_params = ranks.values("id", "rank").query.sql_with_params()
         inner = (
-            base.filter(venue_id=RawSQL("w.venue_id", []))
-            .order_by(display_order(), "pk")
+            base.filter(venue_id=RawSQL("w.venue_id", []), complete=RawSQL("w.complete", []))
+            .order_by("number", display_order(), "pk")
             .values("id")
         )
         inner_sql, inner_params = inner.query.sql_with_params()
-        statement = sql(_NEWEST_SQL, counts=counts_sql, inner=inner_sql)
-        params = [*counts_params, offset + limit, offset, *inner_params, offset, limit, limit]
+        statement = sql(_NEWEST_SQL, counts=counts_sql, ranks=ranks_sql, inner=inner_sql)
+        params = [
+            *counts_params,
+            *ranks_params,
+            offset + limit,
+            offset,
+            *inner_params,
+            offset,
+            limit,
+            limit,
+        ]
         with connection.cursor() as cursor:
             cursor.execute(statement, params)
             return [row[0] for row in cursor.fetchall()]
 
     def in_order(self, sort: str):
-        """The queryset in a list order: "title" (A–Z), "newest" (newest venue first, then
-        title), or "relevance" (left as it is: ranked by ``search``)."""
+        """The queryset in a list order: "title" (A–Z), "newest" (newest venue first by date,
+        a volume's papers in proceedings order), or "relevance" (left as it is: ranked by
+        ``search``). Both browse orders put complete records (title and authors) first."""
         if sort == "title":
-            return self.order_by(display_order(), "pk")
+            return self.order_by(F("complete").desc(), display_order(), "pk")
         if sort == "relevance":
             return self
         return self.order_by(
-            F("venue__year").desc(nulls_last=True), "venue__name", display_order(), "pk"
+            F("complete").desc(), *venue_order("venue__"), "number", display_order(), "pk"
         )
 
     def cards(self, ids, text: str = ""):
@@ -186,7 +204,22 @@ class PaperQuerySet(models.QuerySet):
         With a query, ``title_headline`` and ``headline`` come from ts_headline, computed only
         here, i.e. only for the papers of the page shown.
         """
-        qs = self.filter(pk__in=list(ids)).select_related("venue").prefetch_related("topics")
+        from .models import Authorship
+
+        first_authors = Authorship.objects.filter(paper=OuterRef("pk")).order_by("position")
+        qs = (
+            self.filter(pk__in=list(ids))
+            .select_related("venue")
+            .prefetch_related("topics")
+            .annotate(
+                # The first authors and their number, in the cards' own query.
+                first_authors=ArraySubquery(
+                    first_authors.values(json=JSONObject(name="author__name", slug="author__slug"))[
+                        : CARD_AUTHORS + 1
+                    ]
+                )
+            )
+        )
         if text:
             qs = qs.annotate(
                 headline=Headline("abstract", text, HEADLINE_OPTIONS),
@@ -291,21 +324,24 @@ class AuthorQuerySet(models.QuerySet):
         )
 
 
-# The venues the page falls in, from running totals in the default venue order, then each of
-# those venues' papers read from the index paper_venue_order. {counts}: the filtered papers'
-# venue ids; {inner}: one venue's filtered ids in display order (venue w.venue_id).
+# The segments (complete or not, venue) the page falls in, from running totals in the default
+# order, then each segment's papers read from the index paper_venue_order. {counts}: the
+# filtered papers' venue ids and completeness; {ranks}: each venue's place in venue_order();
+# {inner}: one segment's filtered ids in proceedings order (w.venue_id, w.complete).
 _NEWEST_SQL = """
 WITH counts AS (
-    SELECT c.venue_id, count(*) AS n FROM ({counts}) AS c GROUP BY c.venue_id
+    SELECT c.venue_id, c.complete, count(*) AS n FROM ({counts}) AS c
+    GROUP BY c.venue_id, c.complete
 ),
+ranks AS ({ranks}),
 ordered AS (
-    SELECT c.venue_id, c.n,
-           sum(c.n) OVER (ORDER BY v.year DESC NULLS LAST, v.name, v.id
-                          ROWS UNBOUNDED PRECEDING) - c.n AS start
-    FROM counts c JOIN {venue} v ON v.id = c.venue_id
+    SELECT c.venue_id, c.complete, c.n,
+           sum(c.n) OVER (ORDER BY c.complete DESC, r.rank ROWS UNBOUNDED PRECEDING) - c.n
+           AS start
+    FROM counts c JOIN ranks r ON r.id = c.venue_id
 ),
 w AS MATERIALIZED (
-    SELECT venue_id, start FROM ordered WHERE start < %s AND start + n > %s
+    SELECT venue_id, complete, start FROM ordered WHERE start < %s AND start + n > %s
 )
 SELECT page.id FROM w CROSS JOIN LATERAL (
     SELECT x.id, row_number() OVER () AS rn FROM (

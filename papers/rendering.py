@@ -120,33 +120,39 @@ def plain_snippet(text: str, words: int = 45) -> str:
 
 # --- charts ---------------------------------------------------------------------------------
 
+# Bars a chart shows before the rest (a topic's venues can be a hundred).
+CHART_TOP = 15
 
-def bar_chart(items, title: str) -> SafeString:
-    """A horizontal bar chart as inline SVG drawn here: items are (label, count, href)."""
+
+def bar_chart(items, title: str, top: int = CHART_TOP) -> SafeString:
+    """A horizontal bar chart as an HTML list (label, bar, count): items are (label, count,
+    href). Labels are text, so they wrap and keep their size on a phone; the first ``top``
+    rows are shown and the rest follow behind "more"."""
     items = [item for item in items if item[1] > 0]
     if not items:
         return mark_safe("")
-    label_width, bar_width, row, pad = 230, 300, 26, 4
-    width = label_width + bar_width + 60
-    height = row * len(items) + pad * 2
-    top = max(count for _, count, _ in items)
-    rows = []
-    for index, (label, count, href) in enumerate(items):
-        y = pad + index * row
-        length = max(2, round(bar_width * count / top))
-        short = label if len(label) <= 32 else label[:31] + "…"
-        rows.append(
-            f'<a href="{escape(href)}"><g class="chart-row">'
-            f"<title>{escape(label)}: {count} papers</title>"
-            f'<text x="{label_width - 8}" y="{y + 17}" class="chart-label" text-anchor="end">'
-            f"{escape(short)}</text>"
-            f'<rect x="{label_width}" y="{y + 4}" width="{length}" height="{row - 8}" class="chart-bar"/>'
-            f'<text x="{label_width + length + 6}" y="{y + 17}" class="chart-count">{count}</text>'
-            "</g></a>"
+    peak = max(count for _, count, _ in items)
+    html = f'<ol class="bar-chart" aria-label="{escape(title)}">{_bars(items[:top], peak)}</ol>'
+    rest = items[top:]
+    if rest:
+        papers = sum(count for _, count, _ in rest)
+        html += (
+            f'<details class="chart-rest"><summary>{len(rest)} more ({papers:,} papers)</summary>'
+            f'<ol class="bar-chart" start="{top + 1}" aria-label="{escape(title)}, continued">'
+            f"{_bars(rest, peak)}</ol></details>"
         )
-    svg = (
-        f'<svg class="chart" viewBox="0 0 {width} {height}" width="100%" role="group" '
-        f'aria-label="{escape(title)}" preserveAspectRatio="xMinYMin meet">'
-        f"<title>{escape(title)}</title>{''.join(rows)}</svg>"
-    )
-    return mark_safe(svg)  # every text escaped above
+    return mark_safe(html)  # every text escaped in _bars and above
+
+
+def _bars(items, peak: int) -> str:
+    rows = []
+    for label, count, href in items:
+        length = max(4, round(1000 * count / peak))
+        rows.append(
+            f'<li><a class="bar-label" href="{escape(href)}">{escape(label)}</a>'
+            '<svg class="bar" viewBox="0 0 1000 10" preserveAspectRatio="none" '
+            f'aria-hidden="true" focusable="false"><rect width="{length}" height="10"/></svg>'
+            f'<span class="bar-count">{count:,}<span class="visually-hidden"> papers</span>'
+            "</span></li>"
+        )
+    return "".join(rows)

@@ -273,7 +273,8 @@ class PaperFilterSet(django_filters.FilterSet):
 
 
 def _count_notices(results: Results, ranked: bool) -> None:
-    if results.facets.estimated:
+    # Nothing found is said once: "No papers found", not also "more than 5,000 match".
+    if results.facets.estimated and results.count:
         counted = "The number of papers and the" if results.facets.total_estimated else "The"
         results.notices.append(
             f"{counted} counts beside the results are estimates (from one paper in "

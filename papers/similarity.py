@@ -24,9 +24,14 @@ or a newly saved paper into it (papers/similarity_model.py).
 Measured in the app's own setting (bench/quality.py --only similar-app: the whole Anthology
 loaded, 26,014 papers; each labelled ACL 2020 paper's first five labelled papers among its 100
 similar papers, missing slots counted as misses), P@5 same-track on the 753 papers of
-tracks.csv: 0.459 (0.471 on the half the weights were chosen on, 0.446 on the other half),
-P@10 0.41; TF-IDF cosine in the same setting about 0.32. The fit took 25 s of CPU at 26,000
-papers (2.5 minutes of wall time on a shared, loaded 2-core machine); it grows about linearly.
+tracks.csv: 0.508 (0.526 on the half the weights were chosen on, 0.491 on the other half),
+P@10 0.45; TF-IDF cosine in the same setting 0.32. Those figures are flattered: a shared area
+topic adds to the score (papers/similar.py) and the area-topic model trained on the tracks of
+519 of these papers; on the 234 it never trained on, P@5 is 0.454. A refresh costs about 25 s of CPU at
+26,000 papers (imports included) and 36 s at 100,000 (the Anthology grown by copies with a
+quarter of their words dropped: fit 15 s, neighbours 19 s over two threads, COPY 2 s), plus the
+database's own work on the COPY; the wall time on a shared 2-core machine is that many times
+longer as it is loaded (90 s at 26,000 with a load of 8).
 
 A refresh is skipped when the collection's fingerprint (count and a hash of every id, title and
 abstract) is the one the stored rows were computed from. numpy, scipy and scikit-learn are
@@ -42,7 +47,7 @@ from dataclasses import dataclass
 
 from django.db import connection, transaction
 
-from .neighbours import SEED, nearest, normalise
+from .neighbours import SEED, merge_best, nearest, normalise
 from .tables import sql
 
 log = logging.getLogger(__name__)
@@ -278,7 +283,8 @@ def neighbour_rows(collection: Collection, fitted: dict, shared) -> list[str]:
     Candidates: the approximate search over the whole collection, the search within the paper's
     own year (exact up to EXACT_LIMIT papers a year: the same-year signal puts most of a
     paper's best neighbours there, where the clusters of the whole collection miss some), and
-    the papers sharing its authors; each scored exactly."""
+    the papers sharing its authors; each by its exact fused inner product (the searches' own
+    scores), merged over whole blocks of rows (papers/neighbours.py merge_best)."""
     import numpy as np
 
     valid = fitted["valid"]
@@ -291,54 +297,46 @@ def neighbour_rows(collection: Collection, fitted: dict, shared) -> list[str]:
         codes(collection.years),
         codes(collection.events),
     )
-    shared = shared[index][:, index].tocsr()
+    shared = shared[index][:, index].tocoo()
     k = min(NEIGHBOURS, len(index) - 1)
-    near, _ = nearest(vectors, k)
-    same_year = _nearest_within_years(vectors, years, k)
+    # papers sharing authors: their fused score plus AUTHOR_BOOST per shared author (capped)
+    coauthored = np.einsum("ij,ij->i", vectors[shared.row], vectors[shared.col])
+    coauthored += AUTHOR_BOOST * np.minimum(shared.data, AUTHOR_CAP)
+    found, fused = merge_best(
+        [nearest(vectors, k), _nearest_within_years(vectors, years, k)],
+        (shared.row, shared.col, coauthored),
+        k,
+    )
     id_array = np.asarray(collection.ids)[index]
     embeddings = fitted["embeddings"][index].tolist()
+    counts = (found >= 0).sum(axis=1).tolist()
+    found_ids = id_array[np.maximum(found, 0)].tolist()
+    fused = fused.astype(np.float64).tolist()
     # One %-format per row: formatting element by element was most of the refresh's time.
     embedding_format = ",".join(["%.5g"] * fitted["embeddings"].shape[1])
     lines = []
-    for row in range(len(index)):
-        found, values = _best(row, (near[row], same_year[row]), vectors, shared, k)
+    for row, count in enumerate(counts):
         embedding = embedding_format % tuple(embeddings[row])
-        neighbours = ",".join(map(str, id_array[found].tolist()))
-        fused = ",".join(["%.4f"] * len(values)) % tuple(values.tolist())
-        lines.append(f"{id_array[row]}\t{{{embedding}}}\t{{{neighbours}}}\t{{{fused}}}\n")
+        neighbours = ",".join(map(str, found_ids[row][:count]))
+        scores = ",".join(["%.4f"] * count) % tuple(fused[row][:count])
+        lines.append(f"{id_array[row]}\t{{{embedding}}}\t{{{neighbours}}}\t{{{scores}}}\n")
     return lines
 
 
 def _nearest_within_years(vectors, years, k: int):
-    """Each row's k nearest rows of the same (known) year, as indices into ``vectors``."""
+    """Each row's k nearest rows of the same (known) year: (indices into ``vectors``, scores)."""
     import numpy as np
 
     near = np.full((len(vectors), k), -1, dtype=np.int64)
+    best = np.zeros((len(vectors), k), dtype=np.float32)
     for year in np.unique(years[years > 0]):
         members = np.flatnonzero(years == year)
         if len(members) < 2:
             continue
-        local, _ = nearest(vectors[members], min(k, len(members) - 1))
+        local, scores = nearest(vectors[members], min(k, len(members) - 1))
         near[members, : local.shape[1]] = np.where(local >= 0, members[local], -1)
-    return near
-
-
-def _best(row, candidate_lists, vectors, shared, k):
-    """The row's best k (indices, fused scores) among the candidates and the papers sharing
-    its authors, AUTHOR_BOOST per shared author (at most AUTHOR_CAP)."""
-    import numpy as np
-
-    candidates = np.concatenate(candidate_lists)
-    start, end = shared.indptr[row], shared.indptr[row + 1]
-    others = shared.indices[start:end]
-    candidates = np.union1d(candidates[candidates >= 0], others)
-    candidates = candidates[candidates != row]
-    values = vectors[candidates] @ vectors[row]
-    if len(others):
-        boost = AUTHOR_BOOST * np.minimum(shared.data[start:end], AUTHOR_CAP)
-        values[np.searchsorted(candidates, others)] += boost
-    order = np.argsort(-values, kind="stable")[:k]
-    return candidates[order], values[order]
+        best[members, : scores.shape[1]] = scores
+    return near, best
 
 
 def model_blob(collection: Collection, fitted: dict) -> bytes:

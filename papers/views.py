@@ -2,15 +2,17 @@
 
 Only GET and HEAD are answered (405 otherwise), but for the "papers like this text" page,
 which takes its text by POST (a text of up to 10,000 characters does not fit a URL). Queries
-per page (whatever it shows): list/search 4 (facets and total in one statement, page ids, cards,
-topics); a query of two to five words that could be a name +1 (the authors of that name, first
+per page (whatever it shows): the front page 4 (venues, newest ids, cards, topics); list/search 5
+(facets and total in one statement, the venues for the facet's tree and the filters' names, page
+ids, cards, topics; +1 per topic or author filter the facets do not name); a query of two to five words that could be a name +1 (the authors of that name, first
 page); a ranked query whose words all match fewer than a page +1 (papers matching some of
 them); a query matching nothing +2 for did-you-mean and +1 for the respelling's facets, +1 for
 the closest titles when nothing at all is shown; a query that is an identifier 1 (then a
 redirect to the paper); paper page 5 (paper,
 topics, authors, similar ids, similar papers; +1 with related titles); similar page 4; venue
-and topic pages 6 (page object, chart — on a topic page the same query gives the trend — and
-the list's 4); author page 7 (author, namesakes, co-authors and the list's 4); index pages 1; a reading list 1; /trends/ 2 + 1 per series.
+page 8 (page object, chart, its other volumes, and the list's 5), topic page 7 (page object,
+chart — the same query gives the trend — and the list's 5); author page 8 (author, namesakes,
+co-authors and the list's 5); index pages 1; a reading list 1; /trends/ 2 + 1 per series.
 With ``format=`` the list pages and the reading list answer a citation file instead
 (papers/downloads.py).
 """
@@ -27,7 +29,9 @@ from django.views.decorators.http import require_http_methods, require_safe
 from .citations import FORMATS, page_citations
 from .downloads import export_ids, export_queryset
 from .errors import RETRY_AFTER_SECONDS
+from .facet_display import facet_context
 from .feeds import search_feed_url
+from .front_page import front_page
 from .models import Author, Authorship, Paper, PaperTopic, Topic, TopicRedirect, Venue
 from .reading_lists import BadList, list_papers, parse_ids
 from .rendering import bar_chart, render_abstract
@@ -36,6 +40,7 @@ from .similar import method
 from .similar_text import SORTS, SimilarTextForm, papers_like_text
 from .trends import MAX_SERIES, comparison, topic_trend, venue_rows_with_totals
 from .understanding import canonical_anthology_id
+from .venue_series import venue_series
 
 SIMILAR_ON_PAPER = 5
 SIMILAR_PAGE = 20
@@ -81,13 +86,22 @@ def _render_list(request, template: str, context: dict, fixed=None, name: str = 
     results = search_page(filterset)
     if results.identified is not None:
         return redirect(results.identified)
-    context = {**context, "filter": filterset, "results": results}
+    context = {
+        **context,
+        **facet_context(filterset, results.facets),
+        "filter": filterset,
+        "results": results,
+    }
     return render(request, template, context)
 
 
 @require_safe
 def paper_list(request):
+    """The list, or without any parameter the front page (a search box, the venues, the
+    newest complete records)."""
     context = {"feed_url": search_feed_url(request.GET)}
+    if not request.GET:
+        return render(request, "papers/front_page.html", {**front_page(), **context})
     return _render_list(request, "papers/paper_list.html", context)
 
 
@@ -164,8 +178,7 @@ def similar_text(request):
 
 @require_safe
 def venue_index(request):
-    venues = Venue.objects.annotate(paper_count=Count("papers")).order_by("-year", "name")
-    return render(request, "papers/venue_index.html", {"venues": venues})
+    return render(request, "papers/venue_index.html", {"series": venue_series()})
 
 
 @require_safe
@@ -209,10 +222,11 @@ def topic_detail(request, slug):
         return redirect(moved.topic, permanent=True)
     linked = PaperTopic.objects.filter(topic=topic).values("paper_id")
     rows = list(venue_rows_with_totals(linked))
+    # The venues with the most papers first: the chart shows the top ones, the rest behind.
     chart = bar_chart(
         [
             (row["venue__name"], row["n"], reverse("venue-detail", args=[row["venue__slug"]]))
-            for row in rows
+            for row in sorted(rows, key=lambda row: -row["n"])
         ],
         f"Papers per venue on {topic.name}",
     )

@@ -8,9 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench.quality import title_query
+import pytest
+
+from bench.quality import outside_topic_training, title_query
 from bench.run import build_corpus, parse_arguments, scale_records, synthetic_records
 from papers.text import normalise_abstract, normalise_title
+from tests.factories import make_paper
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 
@@ -103,3 +106,11 @@ def test_the_benchmark_runs_end_to_end_on_500_papers(tmp_path):
         assert f"| {name} |" in report
     assert "PostgreSQL" in report
     assert "200×" in report  # at least the list page answered
+
+
+@pytest.mark.django_db
+def test_quality_keeps_apart_the_papers_the_topic_model_trained_on():
+    trained = make_paper("One abstract.", "One", external_id="2020.acl-main.7")
+    untrained = make_paper("Two abstract.", "Two", external_id="2020.acl-main.8")
+    seed = make_paper("Three abstract.", "Three")
+    assert outside_topic_training([trained.pk, untrained.pk, seed.pk]) == [untrained.pk, seed.pk]

@@ -1,12 +1,14 @@
 """Every page through the test client: content, links, query counts, hostile parameters."""
 
+import datetime
+
 import pytest
 from django.contrib.staticfiles import finders
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from pytest_django.asserts import assertContains
 
-from papers.models import Topic, TopicRedirect
+from papers.models import Paper, Topic, TopicRedirect, Venue
 from tests.factories import finish, make_paper, make_venue, many_papers
 from tests.support import parse
 
@@ -39,19 +41,89 @@ def derived_title_badges(response) -> list:
     ]
 
 
-def test_home_lists_every_paper_newest_venue_first(client, corpus):
-    response = get(client, "/")
-    assert "5 papers" in response.content.decode()
-    titles = [link.text for link in card_links(response)]
-    # ACL 2025 (2025) before EMNLP 2024, then title A–Z (untitled by their abstract).
-    assert titles == [
+def test_front_page_shows_the_venues_and_the_newest_complete_papers(client, corpus):
+    queries, response = count_queries(client, "/")
+    page = parse(response)
+    assert queries == 4  # venues, the newest ids, their cards (2)
+    grid = page.find("table", class_="venue-grid")
+    assert [th.text for th in grid.find("thead").find_all("th")] == ["Series", "2025", "2024"]
+    rows = [
+        [cell.text for cell in row.find_all() if cell.tag in ("th", "td")]
+        for row in grid.find("tbody").find_all("tr")
+    ]
+    assert rows == [["ACL", "3", ""], ["EMNLP", "", "2"]]
+    assert grid.find("tbody").find("a").attrs == {
+        "href": "/venues/acl-2025/",
+        "aria_label": "ACL 2025: 3 papers",
+    }
+    # Newest venue first, complete records only: the untitled speech paper is left out.
+    assert [link.text for link in card_links(response)] == [
         "Evicting the KV Cache for Long-Context Inference",
         "Quantised KV Cache Compression",
-        "Speech recognition systems struggle with accented speech",
         "Noisy Retrieval Hurts Faithfulness",
         "Parallel Data for Yoruba Translation",
     ]
-    assert len(derived_title_badges(response)) == 1
+    browse = [link for link in page.find_all("a") if link.text.startswith("Browse all")]
+    assert [(link.text, link.attrs["href"]) for link in browse] == [
+        ("Browse all 5 papers, newest venue first", "?sort=newest")
+    ]
+
+
+def test_browse_orders_put_incomplete_records_last(client, corpus):
+    newest = [link.text for link in card_links(get(client, "/?sort=newest"))]
+    # ACL 2025 (2025) before EMNLP 2024, title A–Z within each; the untitled paper last.
+    assert newest == [
+        "Evicting the KV Cache for Long-Context Inference",
+        "Quantised KV Cache Compression",
+        "Noisy Retrieval Hurts Faithfulness",
+        "Parallel Data for Yoruba Translation",
+        "Speech recognition systems struggle with accented speech",
+    ]
+    by_title = [link.text for link in card_links(get(client, "/?sort=title"))]
+    assert by_title == [
+        "Evicting the KV Cache for Long-Context Inference",
+        "Noisy Retrieval Hurts Faithfulness",
+        "Parallel Data for Yoruba Translation",
+        "Quantised KV Cache Compression",
+        "Speech recognition systems struggle with accented speech",
+    ]
+
+
+def test_newest_venue_first_is_by_date_and_proceedings_order(client, db):
+    acl = make_venue("ACL 2025", 2025, month="July")
+    venues = {
+        "naacl": make_venue("NAACL 2025", 2025, month="April"),
+        "acl": acl,
+        # Its month is earlier, but a conference's volumes follow its main volume.
+        "findings": make_venue("Findings of ACL 2025", 2025, month="June", parent=acl),
+        # No month: a journal's volume counts from 1 January.
+        "tacl": make_venue("TACL 2025", 2025),
+        "emnlp": make_venue("EMNLP 2024", 2024, start_date=datetime.date(2024, 11, 12)),
+    }
+    papers = [
+        ("acl", "2025.acl-long.10", "Alpha"),
+        ("acl", "2025.acl-long.2", "Zulu"),
+        ("findings", "2025.findings-acl.1", "Bravo"),
+        ("naacl", "2025.naacl-long.7", "Charlie"),
+        ("tacl", "2025.tacl-1.1", "Delta"),
+        ("emnlp", "2024.emnlp-main.3", "Echo"),
+    ]
+    for venue, external_id, title in papers:
+        make_paper(
+            f"An abstract about {title}.",
+            title=title,
+            venue=venues[venue],
+            external_id=external_id,
+            authors=["Ada Lovelace"],
+        )
+    finish()
+    expected = ["Zulu", "Alpha", "Bravo", "Charlie", "Delta", "Echo"]
+    assert [link.text for link in card_links(get(client, "/?sort=newest"))] == expected
+    ordered = Paper.objects.in_order("newest")
+    assert [paper.title for paper in ordered] == expected
+    # Any page of the list is read by newest_ids: the same order at any offset.
+    pages = [Paper.objects.newest_ids(2, offset) for offset in (0, 2, 4)]
+    assert [pk for page in pages for pk in page] == [paper.pk for paper in ordered]
 
 
 def test_search_puts_the_paper_on_the_subject_first(client, corpus):
@@ -70,9 +142,13 @@ def test_facet_links_toggle_filters_and_counts_follow_other_filters(client, corp
     assert selected.find(class_="facet-name").text == "ACL 2025"
     assert selected.find(class_="count").text == "2 papers, selected: click to remove"
     added = page.find("a", class_="facet-link", href="?q=attention&venue=acl-2025&venue=emnlp-2024")
+    # In the tree, under its series: the year, the series named for screen readers.
     assert added.find(class_="facet-name").text == "EMNLP 2024"
+    assert added.find(class_="facet-name").find(class_="visually-hidden").text == "EMNLP"
     assert added.find(class_="count").text == "1 papers"
-    assert page.find_all("a", aria_label="Remove filter Venue acl-2025")
+    [chip] = page.find("ul", class_="active-filters").find_all("a")
+    assert chip.attrs["aria_label"] == "Remove filter Venue ACL 2025"
+    assert chip.text == "Venue: ACL 2025 ×"
 
 
 def test_list_query_count_is_fixed(client, corpus):
@@ -83,7 +159,8 @@ def test_list_query_count_is_fixed(client, corpus):
     browse, _ = count_queries(client, "/?venue=acl-2025&page=2")
     # "kv cache" is name-like (+1: authors of that name) and matches fewer than a page
     # (+1: papers matching some of its words); "corpus" fills pages, browsing has no query.
-    assert (small, large, browse) == (6, 4, 4)
+    # Each +1 for the venues (the facet's tree and the filters' names).
+    assert (small, large, browse) == (7, 5, 5)
     assert len(parse(response).find_all("li", class_="card")) == 25
 
 
@@ -93,7 +170,8 @@ def test_no_results_offers_closest_titles(client, corpus):
     assert "No papers found" in response.content.decode()
     closest = [link.text for link in parse(response).find_all("a")]
     assert "Evicting the KV Cache for Long-Context Inference" in closest
-    assert queries == 5  # facets, papers matching some words, their cards (2), closest titles
+    # Facets, the venues, papers matching some words, their cards (2), closest titles.
+    assert queries == 6
 
 
 def test_pagination_edges(client, corpus):
@@ -234,15 +312,36 @@ def test_similar_page(client, corpus):
 
 
 def test_venue_pages(client, corpus):
+    make_venue("Findings of ACL 2025", 2025, parent=Venue.objects.get(slug="acl-2025"))
     queries, response = count_queries(client, "/venues/")
     assert queries == 1
-    assertContains(response, '<a href="/venues/acl-2025/">ACL 2025</a>', html=True)
-    assertContains(response, '<td class="num">3</td>', html=True)
+    series = parse(response).find_all("section", class_="series-block")
+    assert [block.find("h2").text for block in series] == ["ACL 3 papers", "EMNLP 2 papers"]
+    [acl] = series[0].find_all("li", class_="conference")
+    assert acl.find("h3").text == "ACL 2025 3 papers"
+    assert acl.find("p", class_="meta").text == "Annual Meeting of the ACL · Vienna"
+    [volume] = acl.find("ul", class_="volumes-list").find_all("li")
+    assert (volume.find("a").text, volume.find("a").attrs["href"]) == (
+        "Findings",
+        "/venues/findings-of-acl-2025/",
+    )
+    assert parse(response).find("main").find_all("table") == []
     queries, response = count_queries(client, "/venues/acl-2025/?q=cache")
     html = response.content.decode()
-    assert queries == 7  # 6, +1: fewer than a page match, so partial matches are looked for
-    assert parse(response).find_all("svg", class_="chart")
-    assert "efficiency: 2 papers" in html
+    # 8 (the list's 5, the venue, its chart, its other volumes), +1: fewer than a page match,
+    # so partial matches are looked for.
+    assert queries == 9
+    [volume] = parse(response).find("ul", class_="volumes-list").find_all("a")
+    assert (volume.text, volume.attrs["href"]) == (
+        "Findings of ACL 2025",
+        "/venues/findings-of-acl-2025/",
+    )
+    bars = parse(response).find("ol", class_="bar-chart").find_all("li")
+    assert [bar.text for bar in bars] == [
+        "efficiency2 papers",
+        "attention1 papers",
+        "speech1 papers",
+    ]
     assert "2 papers" in html
     get(client, "/venues/nowhere/", status=404)
 
@@ -251,9 +350,10 @@ def test_topic_pages_and_redirects(client, corpus):
     assertContains(get(client, "/topics/"), '<a href="/topics/attention/">attention</a>', html=True)
     queries, response = count_queries(client, "/topics/attention/")
     html = response.content.decode()
-    assert queries == 6
+    assert queries == 7
     assert "2 papers" in html
-    assert "ACL 2025: 1 papers" in html
+    bars = parse(response).find("ol", class_="bar-chart").find_all("li")
+    assert [bar.text for bar in bars] == ["ACL 20251 papers", "EMNLP 20241 papers"]
     TopicRedirect.objects.create(old_slug="attn", topic=Topic.objects.get(slug="attention"))
     response = get(client, "/topics/attn/", status=301)
     assert response["Location"] == "/topics/attention/"

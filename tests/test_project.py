@@ -2,6 +2,7 @@
 
 import os
 import re
+import runpy
 import shutil
 import signal
 import subprocess
@@ -200,3 +201,15 @@ def test_make_run_serves_the_site(tmp_path):
     finally:
         os.killpg(process.pid, signal.SIGINT)
         process.wait(timeout=30)
+
+
+def test_gunicorn_writes_no_control_socket():
+    """gunicorn 25+ opens a control socket in $HOME/.gunicorn/ unless told not to."""
+    from gunicorn.config import Config
+
+    config = Config()
+    namespace = runpy.run_path(str(PROJECT_DIR / "gunicorn.conf.py"))
+    for name, value in namespace.items():
+        if name in config.settings:
+            config.set(name, value)
+    assert config.control_socket_disable is True

@@ -43,7 +43,7 @@ def attention_paper(corpus):
 
 def test_the_home_forms_new_query_is_ranked_by_relevance(client, attention_paper):
     fields = form_fields(client.get("/"))
-    assert fields == {"q": "", "sort": ""}
+    assert fields == {"q": ""}
     response = client.get("/?" + urlencode({**fields, "q": "attention"}))
     # Relevance: the title match first, although its venue is the oldest.
     shown = titles(response)

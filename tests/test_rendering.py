@@ -5,6 +5,7 @@ from types import SimpleNamespace
 from papers.citations import bibtex
 from papers.querysets import MARK_START, MARK_STOP
 from papers.rendering import bar_chart, highlight, render_abstract, render_title
+from tests.support import parse
 
 
 def test_latex_and_markdown_bits():
@@ -117,11 +118,26 @@ def test_titles_render_their_latex_like_abstracts():
 
 
 def test_bar_chart_escapes_labels():
-    svg = bar_chart([("<x>", 4, "/t/x/"), ("b", 2, "/t/b/"), ("none", 0, "/t/n/")], "Per <topic>")
-    assert svg.startswith('<svg class="chart" viewBox="0 0 590 60"')
-    assert 'aria-label="Per &lt;topic&gt;"' in svg
-    assert "<title>&lt;x&gt;: 4 papers</title>" in svg
-    assert 'width="300" height="18" class="chart-bar"' in svg
-    assert 'width="150" height="18" class="chart-bar"' in svg
-    assert "none" not in svg
+    html = bar_chart([("<x>", 4, "/t/x/"), ("b", 2, "/t/b/"), ("none", 0, "/t/n/")], "Per <topic>")
+    assert html.startswith('<ol class="bar-chart" aria-label="Per &lt;topic&gt;"><li>')
+    assert '<a class="bar-label" href="/t/x/">&lt;x&gt;</a>' in html
+    assert '<rect width="1000" height="10"/>' in html
+    assert '<rect width="500" height="10"/>' in html
+    assert '<span class="bar-count">4<span class="visually-hidden"> papers</span>' in html
+    assert "/t/n/" not in html
+    assert "<details" not in html
     assert bar_chart([], "empty") == ""
+
+
+def test_bar_chart_shows_the_top_bars_and_the_rest_behind_more():
+    items = [(f"Venue {n}", 20 - n, f"/v/{n}/") for n in range(18)]
+    page = parse(bar_chart(items, "Per venue", top=15))
+    shown, rest = page.find_all("ol", class_="bar-chart")
+    assert [bar.find("a").text for bar in shown.find_all("li")] == [f"Venue {n}" for n in range(15)]
+    assert page.find("summary").text == "3 more (12 papers)"
+    assert (rest.attrs["start"], rest.attrs["aria_label"]) == ("16", "Per venue, continued")
+    assert [bar.find("a").text for bar in rest.find_all("li")] == [
+        "Venue 15",
+        "Venue 16",
+        "Venue 17",
+    ]

@@ -147,3 +147,40 @@ def test_inverted_file_search_agrees_with_exact_search(monkeypatch):
     assert (np.diff(cosines, axis=1) <= 1e-6).all()  # best first
     recall = np.mean([len(set(a) & set(e)) / 10 for a, e in zip(approximate, exact, strict=True)])
     assert recall > 0.9
+
+
+def test_merge_best_keeps_each_candidate_once_with_its_best_score():
+    # row 0: column 2 in both lists (0.5 and 0.5) and again as an extra (0.9, e.g. a shared
+    # author); columns 3 and 4 tie at 0.4 (the lower index first); -1 pads and itself are out
+    near = np.array([[2, 3, -1], [0, 2, 4]])
+    near_scores = np.array([[0.5, 0.4, 0.0], [0.8, 0.3, 0.2]], dtype=np.float32)
+    year = np.array([[4, 2, 0], [3, -1, -1]])
+    year_scores = np.array([[0.4, 0.5, 0.7], [0.6, 0.0, 0.0]], dtype=np.float32)
+    extra = (np.array([0, 1]), np.array([2, 1]), np.array([0.9, 0.99], dtype=np.float32))
+    found, scores = neighbours.merge_best(
+        [(near, near_scores), (year, year_scores)], extra, k=3, chunk=1
+    )
+    assert found.tolist() == [[2, 3, 4], [0, 3, 2]]
+    assert scores.astype(np.float64).round(2).tolist() == [[0.9, 0.4, 0.4], [0.8, 0.6, 0.3]]
+
+
+def test_merge_best_pads_rows_with_fewer_candidates():
+    near = np.array([[1], [-1]])
+    found, scores = neighbours.merge_best(
+        [(near, np.array([[0.7], [0.0]], dtype=np.float32))],
+        (np.array([], dtype=np.int64), np.array([], dtype=np.int64), np.array([])),
+        k=2,
+    )
+    assert found.tolist() == [[1, -1], [-1, -1]]
+    assert scores.astype(np.float64).round(2).tolist() == [[0.7, 0.0], [0.0, 0.0]]
+
+
+def test_search_in_threads_equals_search_in_one(monkeypatch):
+    vectors = np.random.default_rng(2).standard_normal((2500, 16)).astype(np.float32)
+    monkeypatch.setattr(neighbours, "EXACT_LIMIT", 100)
+    monkeypatch.setattr(neighbours, "THREADS", 2)
+    threaded = neighbours.nearest(vectors, 5)
+    monkeypatch.setattr(neighbours, "THREADS", 1)
+    single = neighbours.nearest(vectors, 5)
+    assert (threaded[0] == single[0]).all()
+    assert (threaded[1] == single[1]).all()

@@ -1,11 +1,12 @@
 """Template helpers: query strings that toggle a filter, highlighting, rendered titles."""
 
 from django import template
-from django.utils.html import conditional_escape
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from papers import rendering
 from papers.latex import plain_text
+from papers.querysets import CARD_AUTHORS
 from papers.text import has_bidi_controls, isolate_bidi
 
 register = template.Library()
@@ -36,6 +37,28 @@ def toggle_query(context, name, value):
     query.setlist(name, values)
     query.pop("page", None)
     return _encode(query)
+
+
+@register.simple_tag(takes_context=True)
+def facet_link(context, name, value, label, count, selected, estimated=False, prefix=""):
+    """One facet value's link, toggling it; ``prefix`` is read before ``label`` by screen
+    readers only (the series before a year in the venue tree). Built here, not by an included
+    template: a facet tree has a couple of hundred of them."""
+    state = ", selected: click to remove" if selected else ""
+    return format_html(
+        '<a class="facet-link{}" href="{}"{}{}><span class="facet-box" aria-hidden="true">{}'
+        '</span><span class="facet-name">{}{}</span> <span class="count">{}'
+        '<span class="visually-hidden"> papers{}</span></span></a>',
+        " is-active" if selected else "",
+        toggle_query(context, name, value),
+        format_html(' data-venue="{}"', value) if name == "venue" else "",
+        mark_safe(' aria-current="true"') if selected else "",
+        "✓" if selected else "",
+        format_html('<span class="visually-hidden">{} </span>', prefix) if prefix else "",
+        label,
+        count_label(count, estimated),
+        state,
+    )
 
 
 @register.simple_tag(takes_context=True)
@@ -97,6 +120,25 @@ def snippet(text) -> str:
 
 
 @register.filter
+def thousands(count) -> str:
+    """A count with thousands separators: 26,093."""
+    return f"{int(count):,}"
+
+
+@register.filter
+def slice_from(values, start) -> list:
+    """The values from index ``start`` on (the rest after a facet's first rows)."""
+    return list(values)[int(start) :]
+
+
+@register.filter
+def first_few(authors) -> dict:
+    """A card's authors: the first CARD_AUTHORS to name, and whether "et al." follows."""
+    authors = authors or []
+    return {"shown": authors[:CARD_AUTHORS], "more": len(authors) > CARD_AUTHORS}
+
+
+@register.filter
 def facet_label(name) -> str:
     return {
         "venue": "Venue",
@@ -109,8 +151,8 @@ def facet_label(name) -> str:
 
 @register.filter
 def count_label(count, estimated=False) -> str:
-    """A count as shown: "about 71,000" when it was estimated from a sample, else "71"."""
-    return f"about {int(count):,}" if estimated else str(count)
+    """A count as shown: "about 71,000" when it was estimated from a sample, else "1,234"."""
+    return f"about {int(count):,}" if estimated else f"{int(count):,}"
 
 
 @register.filter

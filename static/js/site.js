@@ -1,5 +1,6 @@
-// Small additions on top of pages that work without JavaScript:
-// a copy button for the BibTeX block, and submitting the search form when a select changes.
+// Small additions on top of pages that work without JavaScript: a copy button for the BibTeX
+// block, submitting the search form when a select changes, the search forms showing the URL's
+// state after Back, the filters open on wide screens, and a filter box in long facets.
 (function () {
   "use strict";
 
@@ -40,5 +41,48 @@
         if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); }
       });
     });
+  });
+
+  // A page shown again by Back (from the back-forward cache, or with the fields the browser
+  // refilled) shows what its URL asks for: the values the server wrote, not the later ones.
+  window.addEventListener("pageshow", function () {
+    document.querySelectorAll("form[role=search]").forEach(function (form) { form.reset(); });
+    document.querySelectorAll("[data-facet-filter]").forEach(function (box) {
+      box.value = "";
+      filterFacet(box);
+    });
+  });
+
+  // The filters are a disclosure on narrow screens (results first) and always open on wide.
+  var wide = window.matchMedia("(min-width: 52.01rem)");
+  function placeFilters() {
+    document.querySelectorAll("details[data-filters]").forEach(function (details) {
+      if (wide.matches) { details.open = true; }
+    });
+  }
+  placeFilters();
+  if (wide.addEventListener) { wide.addEventListener("change", placeFilters); }
+
+  // A filter box hides the rows of its facet whose names lack the text, and opens the
+  // "Show all" part and any volumes so that every match is in sight.
+  function filterFacet(box) {
+    var facet = box.closest("[data-facet]");
+    var text = box.value.trim().toLowerCase();
+    facet.querySelectorAll("[data-filter-text]").forEach(function (row) {
+      var hit = !text || row.getAttribute("data-filter-text").indexOf(text) !== -1;
+      row.hidden = !hit;
+      var volumes = row.querySelector("details.volumes");
+      if (volumes) { volumes.open = text ? hit : volumes.hasAttribute("data-selected"); }
+    });
+    facet.querySelectorAll(".series").forEach(function (series) {
+      series.hidden = !series.querySelector("[data-filter-text]:not([hidden])");
+    });
+    facet.querySelectorAll("details.facet-more").forEach(function (more) {
+      if (text) { more.open = true; }
+    });
+  }
+  document.querySelectorAll("[data-facet-filter]").forEach(function (box) {
+    box.hidden = false;
+    box.addEventListener("input", function () { filterFacet(box); });
   });
 })();

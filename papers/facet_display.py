@@ -1,0 +1,169 @@
+"""How the list's facets and active filters are shown: the venue facet as a tree (series, then
+each year's conference with its volumes nested), the selected values pinned first, and the
+active filters named as readers know them, not by slug.
+
+Presentation only: the counts are papers/facets.py's, shown as they are. A link's count is
+what clicking it gives, so each row toggles exactly the venue whose count it shows.
+"""
+
+from dataclasses import dataclass, field
+
+from .facets import FacetOption
+from .models import Author, Topic, Venue
+from .venue_series import series_name, volume_label
+
+# Rows a facet shows before "Show all"; a filter box appears in facets longer than that.
+FACET_TOP = 8
+
+
+@dataclass
+class VenueRow:
+    slug: str
+    name: str
+    label: str  # short, within its conference: "Findings", "Demos", or the year
+    count: int
+    selected: bool
+
+
+@dataclass
+class Event:
+    """A conference (or a journal's volume) of one year: its main volume and the others."""
+
+    name: str
+    year: int | None
+    main: VenueRow | None = None  # None when the main volume has no matching paper
+    volumes: list[VenueRow] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return sum(row.count for row in self.rows)
+
+    @property
+    def rows(self) -> list[VenueRow]:
+        return ([self.main] if self.main else []) + self.volumes
+
+    @property
+    def open(self) -> bool:
+        return any(row.selected for row in self.volumes)
+
+    @property
+    def filter_text(self) -> str:
+        return " ".join(row.name for row in self.rows).lower()
+
+
+@dataclass
+class Series:
+    name: str
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return sum(event.total for event in self.events)
+
+
+@dataclass
+class VenueFacet:
+    top: list[Series]  # shown at once: at least one series, up to about FACET_TOP conferences
+    rest: list[Series]  # behind "Show all"
+    pinned: list[VenueRow]  # the selected venues, by name, first
+    events: int  # conferences in all
+
+    @property
+    def rest_open(self) -> bool:
+        """Whether a selected venue is behind "Show all" (which then starts open)."""
+        return any(row.selected for group in self.rest for e in group.events for row in e.rows)
+
+    @property
+    def venues(self) -> int:
+        return sum(len(event.rows) for group in self.top + self.rest for event in group.events)
+
+
+def venue_facet(options: list[FacetOption], selected: list[str], venues: dict) -> VenueFacet:
+    """The venue facet's tree from the counted ``options`` (slug → count), the ``selected``
+    slugs and ``venues`` (every Venue by id, with parents)."""
+    by_slug = {venue.slug: venue for venue in venues.values()}
+    counts = {option.value: option.count for option in options}
+    events: dict[int, Event] = {}
+    series: dict[str, Series] = {}
+    for slug in [*counts, *(slug for slug in selected if slug not in counts)]:
+        venue = by_slug.get(slug)
+        if venue is None:
+            continue
+        head = venues.get(venue.parent_id, venue)
+        event = events.get(head.pk)
+        if event is None:
+            event = events[head.pk] = Event(head.name, head.year)
+            series.setdefault(series_name(head), Series(series_name(head))).events.append(event)
+        label = (
+            str(head.year or head.name) if venue is head else volume_label(venue.name, head.name)
+        )
+        row = VenueRow(slug, venue.name, label, counts.get(slug, 0), slug in selected)
+        if venue is head:
+            event.main = row
+        else:
+            event.volumes.append(row)
+    for group in series.values():
+        group.events.sort(key=lambda event: (-(event.year or 0), event.name))
+        for event in group.events:
+            event.volumes.sort(key=lambda row: (-row.count, row.label))
+    ordered = sorted(series.values(), key=lambda group: (-group.total, group.name))
+    shown, top = 0, []
+    for group in ordered:
+        if top and shown + len(group.events) > FACET_TOP:
+            break
+        top.append(group)
+        shown += len(group.events)
+    pinned = [
+        VenueRow(slug, by_slug[slug].name, by_slug[slug].name, counts.get(slug, 0), True)
+        for slug in selected
+        if slug in by_slug
+    ]
+    return VenueFacet(top, ordered[len(top) :], pinned, len(events))
+
+
+def pinned_first(options: list[FacetOption], selected: list[str]) -> list[FacetOption]:
+    """The options with the selected ones first (each keeps its place otherwise)."""
+    chosen = set(selected or ())
+    return [o for o in options if o.value in chosen] + [o for o in options if o.value not in chosen]
+
+
+def chip_labels(active: dict[str, list[str]], facets, venues: dict) -> list[tuple[str, str, str]]:
+    """[(facet, value, name)] of the active filters: venues, topics and authors by name (from
+    the facets when they list the value, else one query per kind), years and countries as
+    they are."""
+    known = {
+        "venue": {venue.slug: venue.name for venue in venues.values()},
+        "topic": {option.value: option.label for option in facets.topic},
+        "author": {option.value: option.label for option in facets.author},
+    }
+    for name, model in (("topic", Topic), ("author", Author)):
+        missing = [value for value in active.get(name, []) if value not in known[name]]
+        if missing:
+            rows = model.objects.filter(slug__in=missing).values_list("slug", "name")
+            known[name].update(rows)
+    return [
+        (name, value, known.get(name, {}).get(value, value))
+        for name, values in active.items()
+        for value in values
+    ]
+
+
+def all_venues() -> dict:
+    """Every venue by id (one query): the facet's tree and the filters' names need them."""
+    fields = ("slug", "name", "acronym", "year", "parent")
+    return {venue.pk: venue for venue in Venue.objects.only(*fields).order_by()}
+
+
+def facet_context(filterset, facets) -> dict:
+    """What the list templates show of the facets and filters (one query: the venues)."""
+    venues = all_venues()
+    active = filterset.active()
+    return {
+        "venue_facet": venue_facet(facets.venue, active.get("venue", []), venues),
+        "facet_options": {
+            name: pinned_first(getattr(facets, name), active.get(name, []))
+            for name in ("topic", "year", "country", "author")
+        },
+        "chips": chip_labels(active, facets, venues),
+        "facet_top": FACET_TOP,
+    }

@@ -1,0 +1,20 @@
+"""The front page: a search box, the venues by series and year, the newest complete records."""
+
+from .models import Paper
+from .venue_series import venue_grid, venue_series
+
+RECENT_PAPERS = 10
+
+
+def front_page() -> dict:
+    """The front page's context (4 queries: venues, the newest ids, their cards)."""
+    series = venue_series()
+    years, rows = venue_grid(series)
+    recent_ids = Paper.objects.filter(complete=True).newest_ids(RECENT_PAPERS)
+    return {
+        "years": years,
+        "grid": rows,
+        "paper_count": sum(group.papers for group in series),
+        "venue_count": sum(1 + len(c.volumes) for group in series for c in group.conferences),
+        "recent": Paper.objects.cards(recent_ids),
+    }

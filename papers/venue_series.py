@@ -1,0 +1,91 @@
+"""Venues as the Anthology arranges them: by series (ACL, EMNLP …) and year, each year's
+conference with its volumes (Findings, demos, short papers …) under its main volume.
+
+The front page's venue × year grid and the venue index read one query from here; the list's
+venue facet (papers/facet_display.py) names series and volumes the same way.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+from django.db.models import Count
+
+from .expressions import venue_order
+from .models import Venue
+
+
+def series_name(venue: Venue) -> str:
+    """The series a venue belongs to: its acronym, else its name without the year."""
+    return venue.acronym or re.sub(r"\s*\b\d{4}\b\s*", " ", venue.name).strip() or venue.name
+
+
+def volume_label(name: str, event: str) -> str:
+    """A volume's name within its conference: "ACL 2024 (Demos)" → "Demos",
+    "Findings of ACL 2024" → "Findings"; any other name as it is."""
+    if name.startswith(event):
+        return name[len(event) :].strip(" ()") or name
+    if name == f"Findings of {event}":
+        return "Findings"
+    return name
+
+
+@dataclass
+class Conference:
+    """One year of a series: the main volume and the others, each with ``paper_count``."""
+
+    main: Venue
+    volumes: list[Venue] = field(default_factory=list)
+
+    @property
+    def papers(self) -> int:
+        return self.main.paper_count + sum(volume.paper_count for volume in self.volumes)
+
+    @property
+    def named_volumes(self) -> list[tuple[str, Venue]]:
+        return [(volume_label(volume.name, self.main.name), volume) for volume in self.volumes]
+
+
+@dataclass
+class Series:
+    name: str
+    conferences: list[Conference] = field(default_factory=list)
+
+    @property
+    def papers(self) -> int:
+        return sum(conference.papers for conference in self.conferences)
+
+
+def venue_series() -> list[Series]:
+    """Every venue with its paper count, grouped: series with the most papers first, each
+    one's conferences newest first (one query)."""
+    venues = list(
+        Venue.objects.annotate(paper_count=Count("papers"))
+        .defer("welcome_text")
+        .order_by(*venue_order())
+    )
+    conferences: dict[int, Conference] = {}
+    for venue in venues:
+        if venue.parent_id is None or venue.parent_id not in conferences:
+            conferences[venue.pk] = Conference(venue)
+        else:
+            conferences[venue.parent_id].volumes.append(venue)
+    series: dict[str, Series] = {}
+    for conference in conferences.values():
+        conference.volumes.sort(key=lambda volume: (-volume.paper_count, volume.name))
+        name = series_name(conference.main)
+        series.setdefault(name, Series(name)).conferences.append(conference)
+    return sorted(series.values(), key=lambda group: (-group.papers, group.name))
+
+
+def venue_grid(series: list[Series]) -> tuple[list[int], list[tuple[Series, list]]]:
+    """(years newest first, [(series, [its conference of each year, or None])]): the front
+    page's venue × year grid. Conferences without a year are left to the venue index."""
+    years = sorted(
+        {c.main.year for group in series for c in group.conferences if c.main.year}, reverse=True
+    )
+    rows = []
+    for group in series:
+        by_year = {c.main.year: c for c in group.conferences if c.main.year}
+        if by_year:
+            rows.append((group, [by_year.get(year) for year in years]))
+    return years, rows

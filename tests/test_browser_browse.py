@@ -1,0 +1,271 @@
+"""Browsing as a reader does, in Chromium at 1366 px and on a 390 px phone, light and dark: no
+page wider than the screen, the first result on the phone's first screen, facet counts equal to
+what a click gives, every venue reachable from its facet, the form showing the URL after Back,
+result rows with their links, and axe finding nothing serious anywhere.
+
+Needs Debian's Chromium at /usr/bin/chromium, as tests/test_browser.py does.
+"""
+
+import re
+
+import pytest
+
+from papers.models import Paper, Venue
+from tests.conftest import CHROMIUM
+from tests.factories import finish, make_paper, make_venue
+from tests.test_browser import assert_accessible
+from tests.test_browser_features import Browsing
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="browser tests need Chromium at /usr/bin/chromium (apt-get install chromium)",
+    ),
+]
+expect = pytest.importorskip("playwright.sync_api").expect
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 900}
+SCREENS = [
+    pytest.param(DESKTOP, "light", id="1366-light"),
+    pytest.param(DESKTOP, "dark", id="1366-dark"),
+    pytest.param(PHONE, "light", id="390-light"),
+    pytest.param(PHONE, "dark", id="390-dark"),
+]
+VOLUMES = ("Short Papers", "System Demonstrations", "Student Research Workshop")
+AUTHORS = ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Katherine Johnson", "Edsger Dijkstra"]
+
+
+@pytest.fixture
+def collection(corpus):
+    """The corpus, plus conferences of six years with their Findings and other volumes, papers
+    with Anthology IDs and up to five authors, long topic and venue names: enough venues (20,
+    in 11 conferences) and topics (10) that the facets fold and take more than a phone's
+    screen."""
+    acl = Venue.objects.get(slug="acl-2025")
+    make_venue("Findings of ACL 2025", 2025, parent=acl, month="July")
+    for year in range(2020, 2025):
+        naacl = make_venue(f"NAACL {year}", year, acronym="NAACL", month="June")
+        make_venue(f"Findings of NAACL {year}", year, acronym="NAACL", parent=naacl, month="June")
+        if year > 2020:
+            make_venue(f"EACL {year}", year, acronym="EACL", month="March")
+    for name in VOLUMES:
+        make_venue(f"ACL 2025 ({name})", 2025, parent=acl, month="July")
+    for number, venue in enumerate(Venue.objects.exclude(slug__in=["acl-2025", "emnlp-2024"])):
+        volume = f"{venue.year}.{venue.slug.replace(f'-{venue.year}', '')}.{number + 1}"
+        make_paper(
+            f"We study cross-lingual transfer of parsers, paper {number}, on treebanks.",
+            title=f"Cross-lingual Parsing Study {number}",
+            venue=venue,
+            topics=[f"Multilinguality and Low-Resource Language Processing {number % 6}"],
+            authors=AUTHORS[: 1 + number % 5],
+            external_id=volume,
+        )
+    finish()
+    return corpus
+
+
+@pytest.fixture
+def browsing(browser, live_server):
+    session = Browsing(browser, live_server)
+    yield session
+    session.close()
+    assert session.errors == []
+
+
+def screen(browsing, viewport, scheme="light", **options):
+    return browsing.page(browsing.context(viewport=viewport, color_scheme=scheme, **options))
+
+
+def every_page(corpus) -> list[str]:
+    kv = corpus["kv"].pk
+    return [
+        "/",
+        "/?q=cache",
+        "/?sort=newest&venue=acl-2025",
+        "/?q=nothingmatcheszz",
+        f"/papers/{kv}/",
+        f"/papers/{kv}/similar/",
+        "/similar/",
+        "/authors/ada-lovelace/",
+        "/venues/",
+        "/venues/acl-2025/",
+        "/topics/",
+        "/topics/attention/",
+        "/trends/?topic=attention&topic=efficiency",
+        f"/list/?ids={kv}",
+        "/admin/login/",
+    ]
+
+
+def results_count(page) -> str:
+    return page.locator("#results-heading").inner_text().strip()
+
+
+@pytest.mark.parametrize(("viewport", "scheme"), SCREENS)
+def test_every_page_fits_the_screen_and_passes_axe(
+    transactional_db, collection, browsing, viewport, scheme
+):
+    page = screen(browsing, viewport, scheme)
+    for url in every_page(collection):
+        page.goto(url)
+        widths = page.evaluate(
+            "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+        )
+        assert widths == [viewport["width"], viewport["width"]], url
+        assert_accessible(page)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_first_result_is_on_a_phones_first_screen(transactional_db, collection, browsing, scheme):
+    page = screen(browsing, PHONE, scheme)
+    for url in ["/?q=parsing", "/?sort=newest", "/?venue=naacl-2024&venue=naacl-2023"]:
+        page.goto(url)
+        title = page.locator(".result-list > li .card-title").first.bounding_box()
+        assert title["y"] + title["height"] <= PHONE["height"], url
+        # The facets wait behind "Filters" and open on a tap.
+        expect(page.locator("#facet-venue")).to_be_hidden()
+        page.locator(".filters > summary").click()
+        expect(page.locator("#facet-venue")).to_be_visible()
+    # On a wide screen the facets are open beside the results, with no "Filters" to tap.
+    wide = screen(browsing, DESKTOP, scheme)
+    wide.goto("/?q=parsing")
+    expect(wide.locator("#facet-venue")).to_be_visible()
+    expect(wide.locator(".filters > summary")).to_be_hidden()
+
+
+def venue_links(page) -> dict[str, tuple[str, int]]:
+    """{slug: (href, count)} of the venue facet's links, hidden ones included."""
+    rows = page.locator(".venue-tree a[data-venue]").evaluate_all(
+        "links => links.map(a => [a.dataset.venue, a.getAttribute('href'),"
+        " a.querySelector('.count').firstChild.textContent])"
+    )
+    return {slug: (href, int(count.replace(",", ""))) for slug, href, count in rows}
+
+
+@pytest.mark.parametrize("start", ["/?sort=newest", "/?q=parsing"])
+def test_each_venue_count_is_what_clicking_it_gives(transactional_db, collection, browsing, start):
+    page = screen(browsing, DESKTOP)
+    page.goto(start)
+    links = venue_links(page)
+    if start == "/?sort=newest":
+        # Every venue is in the facet, each once.
+        assert sorted(links) == sorted(Venue.objects.values_list("slug", flat=True))
+    else:
+        assert len(links) == 18  # the venues with a parsing paper
+    for slug, (href, count) in links.items():
+        page.goto(href)
+        expected = f"{count} paper" + ("s" if count != 1 else "")
+        assert results_count(page) == expected, slug
+        assert page.locator(".card").count() == count
+
+
+def test_reaching_a_folded_volume_on_a_phone(transactional_db, collection, browsing):
+    page = screen(browsing, PHONE)
+    page.goto("/?sort=newest")
+    page.locator(".filters > summary").click()
+    facet = page.locator(".venue-facet")
+    volume = facet.locator(".venue-tree a[data-venue='findings-of-naacl-2021']")
+    expect(volume).to_be_hidden()
+    # The filter box narrows the tree and unfolds what matches.
+    facet.get_by_label("Filter venue names").fill("findings of naacl 2021")
+    expect(volume).to_be_visible()
+    expect(facet.locator(".event:visible")).to_have_count(1)
+    facet.get_by_label("Filter venue names").fill("")
+    facet.locator(".facet-more > summary").click()
+    event = facet.locator(".event", has=page.locator("a[data-venue='naacl-2021']"))
+    event.locator(".volumes > summary").click()
+    volume.click()
+    page.wait_for_url(re.compile(r"venue=findings-of-naacl-2021"))
+    assert results_count(page) == "1 paper"
+    chip = page.locator(".active-filters a")
+    expect(chip).to_have_text("Venue: Findings of NAACL 2021 ×")
+    expect(chip).to_have_attribute("aria-label", "Remove filter Venue Findings of NAACL 2021")
+    # The selected venue is pinned at the top of its facet, by its full name, and unfolded.
+    page.locator(".filters > summary").click()
+    expect(facet.locator(".pinned a")).to_have_text(re.compile(r"^✓\s*Findings of NAACL 2021 1"))
+    expect(volume).to_be_visible()
+    # A selected venue of a series behind "Show all" is in sight too.
+    page.goto("/?sort=newest&venue=emnlp-2024")
+    page.locator(".filters > summary").click()
+    expect(facet.locator(".venue-tree a[data-venue='emnlp-2024']")).to_be_visible()
+
+
+def test_the_form_shows_the_urls_state_after_back(transactional_db, collection, browsing):
+    page = screen(browsing, DESKTOP)
+    page.goto("/?q=cache")
+    box = page.get_by_label("Search papers")
+    box.fill("attention")
+    box.press("Enter")
+    page.wait_for_url(re.compile(r"q=attention"))
+    page.go_back()
+    page.wait_for_url(re.compile(r"q=cache$"))
+    expect(box).to_have_value("cache")
+    assert results_count(page) == "2 papers"
+
+    page.get_by_label("Sort by").select_option("title")
+    page.wait_for_url(re.compile(r"sort=title"))
+    expect(page.get_by_label("Sort by")).to_have_value("title")
+    page.go_back()
+    page.wait_for_url(re.compile(r"q=cache$"))
+    expect(page.get_by_label("Sort by")).to_have_value("")
+    expect(page.get_by_label("Search papers")).to_have_value("cache")
+
+    # Text typed but not searched is not what the page shows after Back either.
+    page.get_by_label("Search papers").fill("typed, never sent")
+    page.locator(".card-title a").first.click()
+    page.wait_for_url(re.compile(r"/papers/\d+/"))
+    page.go_back()
+    expect(page.get_by_label("Search papers")).to_have_value("cache")
+
+
+def test_result_rows_link_authors_pdf_and_anthology(transactional_db, collection, browsing):
+    page = screen(browsing, DESKTOP)
+    page.goto("/?q=%22Cross-lingual+Parsing+Study+4%22")
+    paper = Paper.objects.get(title="Cross-lingual Parsing Study 4")
+    row = page.locator(f".card[data-paper-id='{paper.pk}']")
+    authors = row.locator(".authors")
+    expect(authors).to_have_text("Ada Lovelace, Alan Turing, Grace Hopper et al.")
+    assert authors.locator("a").evaluate_all("links => links.map(a => a.getAttribute('href'))") == [
+        "/authors/ada-lovelace/",
+        "/authors/alan-turing/",
+        "/authors/grace-hopper/",
+    ]
+    venue = paper.venue
+    expect(row.locator(".meta")).to_have_text(f"{venue.name} · {venue.month} {venue.year}")
+    pdf = row.get_by_role("link", name=re.compile("^PDF"))
+    assert pdf.get_attribute("href") == f"https://aclanthology.org/{paper.external_id}.pdf"
+    anthology = row.get_by_role("link", name=re.compile("^Anthology"))
+    assert anthology.get_attribute("href") == f"https://aclanthology.org/{paper.external_id}/"
+    assert "score" not in row.inner_text()
+    # A paper from a dump, without an Anthology ID, has neither link.
+    page.goto("/?q=yoruba")
+    expect(page.locator(".card").first.get_by_role("link", name=re.compile("^PDF"))).to_have_count(
+        0
+    )
+
+
+def test_the_front_page_opens_on_search_venues_and_complete_records(
+    transactional_db, collection, browsing
+):
+    page = screen(browsing, PHONE)
+    page.goto("/")
+    grid = page.locator("table.venue-grid")
+    assert grid.locator("thead th").all_inner_texts() == [
+        "Series",
+        "2025",
+        "2024",
+        "2023",
+        "2022",
+        "2021",
+        "2020",
+    ]
+    assert grid.locator("tbody th").all_inner_texts() == ["NAACL", "ACL", "EACL", "EMNLP"]
+    titles = page.locator(".result-list .card-title").all_inner_texts()
+    assert "Speech recognition systems struggle with accented speech derived title" not in titles
+    assert len(titles) == 10
+    page.get_by_label("Search papers").fill("parsing")
+    page.get_by_role("button", name="Search", exact=True).click()
+    page.wait_for_url(re.compile(r"q=parsing"))
+    assert results_count(page) == "18 papers"
