@@ -7,6 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
+        ('papers', '0002_browse_proceedings_order'),
         ('papers', '0002_paperpage_people'),
     ]
 
