@@ -33,6 +33,14 @@ _EVENT_PLACE_AND_DATES = re.compile(
     rf"(?:(?P<end_month>{MONTH})\s+)?(?P<end_day>{DAY}),?\s+(?P<year>{YEAR})",
     re.IGNORECASE,
 )
+# An announcement without dates still gives the place: "EACL 2024 will take place in
+# St. Julian's, Malta, at the conference centre" (up to four capitalised words, a comma, four more).
+_PLACE_WORD = r"[A-Z][\w'’-]{0,40}\.?"
+_PLACE = rf"{_PLACE_WORD}(?: {_PLACE_WORD}){{0,3}}"
+_EVENT_PLACE = re.compile(
+    rf"(?P<venue>{VENUE_NAME})\)?,?\s+(?:will take place|takes place|will be held|is held"
+    rf"|is being held)\s+in\s+(?P<place>{_PLACE}(?:, {_PLACE})?)"
+)
 _FULL_NAME = re.compile(rf"(?P<full>\b[Tt]he\s+[^()]{{10,200}}?)\s+\((?P<venue>{VENUE_NAME})\)")
 
 
@@ -81,6 +89,10 @@ def extract_venue_metadata(blocks: list[Block], venues: list[VenueRecord], page_
             )
             end_month = match["end_month"] or match["start_month"]
             venue.end_date = venue.end_date or _parse_date(end_month, match["end_day"], year)
+    for block in furniture:  # after every dated announcement, which says more
+        for match in _EVENT_PLACE.finditer(block.folded):
+            venue = venue_named(venues, match["venue"])
+            venue.location = venue.location or match["place"]
     _extract_welcome_texts(blocks, venues, page_venue)
 
 

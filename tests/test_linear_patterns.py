@@ -45,6 +45,10 @@ CASES = {
     "venue named in a long hyphenated run": "evidence('A-' * 50_000 + 'x', 'A')",
     "venue named in a long run of capitals": "evidence('A ' * 50_000 + 'x', 'A')",
     "event cues in a long line": "evidence('Please join us online, you ' * 20_000, 'A')",
+    "event place of many capitalised words": (
+        f"dump({ABSTRACT}, 'ACL 2025', 'A title', "
+        "'**ACL 2024 will take place in ' + 'Aa. ' * 30_000 + 'x**')"
+    ),
     "event place without dates": (
         f"dump({ABSTRACT}, 'ACL 2025', 'A title', "
         "'**ACL 2024 will be held in ' + 'a ' * 20_000 + 'May 5 x**')"

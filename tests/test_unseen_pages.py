@@ -151,3 +151,5 @@ def test_a_seed_shaped_page_of_another_event_without_dates_reads_as_the_seed_doe
     parsed = parse_dump(other, "other.txt")
     assert [(p.title, p.abstract, p.topics, p.country) for p in parsed.papers] == expected
     assert {paper.venue for paper in parsed.papers} == {"EACL 2024"}
+    eacl = next(venue for venue in parsed.venues if venue.name == "EACL 2024")
+    assert (eacl.location, eacl.start_date) == ("St. Julian's, Malta", None)
