@@ -21,6 +21,7 @@ from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
+from .caching import cache_page_by_version
 from .models import Authorship, Paper
 from .rendering import highlight, plain_snippet
 from .search import PaperFilterSet, search_page
@@ -72,17 +73,16 @@ def _result(request, paper) -> dict:
 
 
 @require_safe
+@cache_page_by_version
 def paper_list(request):
     filterset = PaperFilterSet(request.GET, refuse_long_query=True)
     if not filterset.is_valid():
         message, details = filterset.error_summary()
         return error(message, 400, details)
-    results = search_page(filterset)
+    results = search_page(filterset, request)
     return JsonResponse(
         {
             "count": int(results.count),
-            # Beyond the facets' exact bound the count is estimated (papers/facets.py).
-            "count_is_estimate": results.facets.total_estimated,
             "page": results.page,
             "pages": results.pages,
             "next": _page_url(request, results.page + 1 if results.has_next else None),

@@ -4,12 +4,17 @@ Changed paper and venue fields are added to their ``curated_fields``; a topic ad
 is a ``curator`` link; a topic taken off a paper leaves a ``RemovedTopic`` that loads and rules
 respect. Every change to topic links or author lists refreshes the papers' ``topic_names`` and
 ``author_names`` so that search sees it. Duplicate papers and topics are merged here, and
-``fill_empty`` is the one rule for filling empty fields, shared with the loader.
+``fill_empty`` is the one rule for filling empty fields, shared with the loader. Every change
+refreshes the facet counts of the papers it touched, in its transaction (papers/counts.py), and
+raises the data version that cached pages are keyed by (papers/caching.py): ``note_change``
+for a change that moves no count (a renamed venue, a new redirect).
 """
 
 from django.db import transaction
 from django.db.models import F, Func, Max, Value
 
+from .caching import bump_data_version
+from .counts import refresh_counts
 from .denormalise import refresh_author_names, refresh_topic_names
 from .merged_keys import remember_merged
 from .models import Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect
@@ -57,6 +62,12 @@ def fill_empty(target, source, names, protected=()) -> list[str]:
 # Recording a curator's edits -------------------------------------------------------------
 
 
+def note_change() -> None:
+    """A change the pages show but no count follows (names, dates, redirects): cached pages
+    computed before it are not served again."""
+    bump_data_version()
+
+
 def record_paper_edit(paper: Paper, changed_fields) -> None:
     """Before a paper is saved: record the fields the curator changed (or, on a new paper,
     filled in) as curated, and give a changed abstract the key loads find the paper by."""
@@ -77,6 +88,7 @@ def record_paper_links_edit(paper: Paper, curated) -> None:
         Paper.objects.filter(pk=paper.pk).update(curated_fields=paper.curated_fields)
     refresh_topic_names([paper.pk])
     refresh_author_names([paper.pk])
+    refresh_counts([paper.pk])
     project_paper(paper.pk)
 
 
@@ -95,12 +107,14 @@ def record_topic_edit(topic: Topic, old_slug: str | None = None, renamed: bool =
     TopicRedirect.objects.filter(old_slug=topic.slug).delete()
     if renamed:
         refresh_topic_names(topic.paper_links.values_list("paper_id", flat=True))
+    note_change()
 
 
 def record_author_edit(author, changed_fields) -> None:
     """After an author is saved: a renamed author's papers get their author names refreshed."""
     if "name" in changed_fields:
         refresh_author_names(author.authorships.values_list("paper_id", flat=True))
+    note_change()
 
 
 def delete_topics(topics) -> None:
@@ -111,11 +125,33 @@ def delete_topics(topics) -> None:
         )
         topics.delete()
         refresh_topic_names(papers)
+        refresh_counts(papers)
+
+
+def delete_authors(authors) -> None:
+    """Delete the authors (a queryset) and refresh the papers they were on."""
+    with transaction.atomic():
+        papers = list(
+            Authorship.objects.filter(author__in=authors).values_list("paper_id", flat=True)
+        )
+        authors.delete()
+        refresh_author_names(papers)
+        refresh_counts(papers)
+
+
+def delete_papers(papers) -> None:
+    """Delete the papers (a queryset) and take them out of the facet counts."""
+    with transaction.atomic():
+        ids = list(papers.values_list("pk", flat=True))
+        Paper.objects.filter(pk__in=ids).delete()
+        refresh_counts(ids)
 
 
 def mark_reviewed(papers) -> int:
     """Mark the papers (a queryset) as reviewed; returns how many."""
-    return papers.update(reviewed=True)
+    count = papers.update(reviewed=True)
+    note_change()
+    return count
 
 
 # Topic links -----------------------------------------------------------------------------
@@ -134,6 +170,7 @@ def set_topics(paper_id: int, add=(), remove=()) -> None:
         if add:
             RemovedTopic.objects.filter(paper_id=paper_id, topic_id__in=add).delete()
             _link_as_curator(PaperTopic(paper_id=paper_id, topic_id=t) for t in add)
+        refresh_counts([paper_id])
 
 
 def _link_as_curator(links) -> None:
@@ -160,6 +197,7 @@ def add_topic_to_papers(topic: Topic, paper_ids: list[int]) -> int:
         _link_as_curator(PaperTopic(paper_id=pk, topic=topic) for pk in wanting)
         mark_topics_curated(wanting)
         refresh_topic_names(wanting)
+        refresh_counts(wanting)
     return len(wanting)
 
 
@@ -177,6 +215,7 @@ def remove_topic_from_papers(topic: Topic, paper_ids: list[int]) -> int:
         )
         mark_topics_curated(having)
         refresh_topic_names(having)
+        refresh_counts(having)
     return len(having)
 
 
@@ -226,6 +265,7 @@ def merge_papers(survivor: Paper, others: list[Paper]) -> Paper:
         survivor.save()
         refresh_topic_names([survivor.pk])
         refresh_author_names([survivor.pk])
+        refresh_counts([survivor.pk, *other_ids])
     return survivor
 
 
@@ -313,6 +353,7 @@ def merge_topics(survivor: Topic, others: list[Topic]) -> Topic:
         Topic.objects.filter(pk__in=other_ids).delete()
         survivor.save()
         refresh_topic_names(papers)
+        refresh_counts(papers)
     return survivor
 
 

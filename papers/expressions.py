@@ -1,21 +1,18 @@
 """The search and order expressions, each written once.
 
 The models' generated columns and indexes (papers/models.py) and the queries that must match
-those indexes (papers/querysets.py, papers/facets.py) build their SQL from these functions, so
-an index and the query meant to use it can never drift apart.
+those indexes (papers/querysets.py) build their SQL from these functions, so an index and the
+query meant to use it can never drift apart (the search functions of papers/schema_sql.py,
+plain SQL, write the same expressions out).
 """
 
 from django.contrib.postgres.search import SearchVector
 from django.db import models
 from django.db.models import Case, ExpressionWrapper, F, Func, Q, Value, When
-from django.db.models.functions import Cast, Coalesce, Left, Lower, Mod, NullIf
+from django.db.models.functions import Cast, Coalesce, Left, Lower, NullIf
 from django.db.models.lookups import Exact
 
 SEARCH_CONFIG = "english"
-# One paper in SAMPLE_EVERY (by id) forms the sample that facet counts are estimated from when
-# a query matches more than the exact bound (papers/facets.py); the partial index paper_sample
-# and the function papers_text_sample hold exactly these papers.
-SAMPLE_EVERY = 16
 # Characters of the display key kept in the index: an untitled paper's abstract can be long,
 # and a B-tree entry cannot be.
 DISPLAY_KEY_LENGTH = 200
@@ -45,11 +42,6 @@ def title_terms() -> Func:
 def display_order() -> Lower:
     """Title A–Z, an untitled paper placed by its abstract (which its derived title starts)."""
     return Lower(Left(Coalesce(NullIf("title", Value("")), "abstract"), DISPLAY_KEY_LENGTH))
-
-
-def in_sample() -> Q:
-    """The papers of the facet sample (see SAMPLE_EVERY)."""
-    return Q(Exact(Mod(F("id"), SAMPLE_EVERY), 0))
 
 
 def is_complete() -> ExpressionWrapper:

@@ -1,32 +1,33 @@
-"""Facet counts for the list: venue, year, country, topic and author, in one SQL statement.
+"""Facet counts for the list: venue, year, country, topic and author, exact, in one statement.
 
-Each facet is counted under the *other* filters (so a facet shows what a click would give):
-the chosen papers carry one boolean per filter, and conditional sums (FILTER) count each facet
-with its own flag left out. Topics and authors come from the link tables joined to the counted
-ids, LIMITed.
+Each facet is counted under the *other* filters (so a facet shows what a click would give) and
+under the page's fixed conditions (a venue, topic or author page). Every count is exact, and
+each part of the statement is served from whichever side is smaller:
 
-Bounded work at any collection size: up to EXACT_BOUND matches every count is exact, computed
-over those papers only (a LIMITed probe, no sort); beyond it they are estimated from the papers
-of the sample (one in SAMPLE_EVERY, the partial index paper_sample; for a text query the
-function papers_text_sample AND-s its bitmap with the search index's), scaled up, and marked
-``estimated`` — the page says so. The total stays exact when the fully filtered set is itself
-within the bound (a second LIMITed probe).
+- With no query, a facet under no filter or under one filter of a kind whose counts are kept
+  (a venue or venues, a year, one topic, a country) is read from ``FacetCount``
+  (papers/counts.py): a few index entries, whatever the collection's size.
+- Otherwise the papers counted are read from ``PaperFacets``, the papers' narrow rows (venue,
+  country, topic and author ids): those that pass all filters but at most one, each with a flag
+  per filter, and each facet sums the rows whose other flags hold. The filters select those
+  rows through their indexes (venue, the topic and author arrays' GIN indexes), so the work
+  follows the smallest filter's papers; a query's matches come from the search vector's GIN
+  index, and are only matched against those rows (or, with no filter to narrow them, counted
+  all: the work then follows the query's matches).
 """
 
 from dataclasses import dataclass, field
 
-from django.db import connection, models
-from django.db.models import ExpressionWrapper, Q
-from django.db.models.expressions import RawSQL
+from .matching import all_matching, matching_within
+from .tables import reading_cursor, sql
 
-from .expressions import SAMPLE_EVERY, SEARCH_CONFIG, in_sample
-from .tables import sql
-
-EXACT_BOUND = 5000
 FACET_AUTHOR_LIMIT = 15
 FACET_COUNTRY_LIMIT = 25
 FACET_TOPIC_LIMIT = 40
 FACET_NAMES = ("venue", "topic", "author", "year", "country")
+# The FacetCount code each facet is counted under (a year's counts are its venues').
+CODES = {"venue": "v", "year": "v", "topic": "t", "author": "a", "country": "c"}
+_LIMITS = {"topic": FACET_TOPIC_LIMIT, "author": FACET_AUTHOR_LIMIT, "country": FACET_COUNTRY_LIMIT}
 
 
 @dataclass
@@ -44,209 +45,263 @@ class Facets:
     country: list[FacetOption] = field(default_factory=list)
     topic: list[FacetOption] = field(default_factory=list)
     author: list[FacetOption] = field(default_factory=list)
-    estimated: bool = False  # counted on the sample (more than EXACT_BOUND matches)
-    total_estimated: bool = False
 
 
-def estimate(count: int) -> int:
-    """A count scaled up from the sample, rounded to two significant figures."""
-    if count <= 0:
-        return 0
-    digits = len(str(int(count))) - 2
-    return round(count, -digits) if digits > 0 else count
+# A filter as a condition on a PaperFacets row ``f``: values are slugs (a year, a country).
+_CONDITIONS = {
+    "venue": "f.venue_id = ANY(ARRAY(SELECT id FROM {venue} WHERE slug = ANY(%s)))",
+    "year": "f.venue_id = ANY(ARRAY(SELECT id FROM {venue} WHERE year = %s))",
+    "topic": (
+        "f.topic_ids && ARRAY(SELECT id FROM {topic} WHERE slug = ANY(%s) "
+        "UNION SELECT topic_id FROM {topic_redirect} WHERE old_slug = ANY(%s))"
+    ),
+    "author": "f.author_ids && ARRAY(SELECT id FROM {author} WHERE slug = %s)",
+    "country": "f.country = %s",
+}
+# The FacetCount keys (by_value) a filter's papers are counted under, where they are kept.
+_KEPT = {
+    "venue": "SELECT id::text FROM {venue} WHERE slug = ANY(%s)",
+    "year": "SELECT id::text FROM {venue} WHERE year = %s",
+    "topic": (
+        "SELECT id::text FROM {topic} WHERE slug = ANY(%s) "
+        "UNION SELECT topic_id::text FROM {topic_redirect} WHERE old_slug = ANY(%s)"
+    ),
+    "country": "SELECT %s::text",
+}
 
 
-# The statement's named parts. {probe} and {sample} are the chosen papers' rows (id, venue_id,
-# country and a c_<facet> flag per active filter); {filtered} counts the fully filtered set.
-_CHOSEN_SQL = """
-probe AS MATERIALIZED ({probe}),
-big AS (SELECT count(*) > {bound} AS yes FROM probe),
-chosen AS MATERIALIZED (
-    SELECT probe.*, 1 AS w FROM probe WHERE NOT (SELECT yes FROM big)
-    UNION ALL
-    SELECT s.*, {every} AS w FROM ({sample}) AS s WHERE (SELECT yes FROM big)
-),
-filtered AS ({filtered}),
-flagged AS (
-    SELECT c.id, c.venue_id, c.country, c.w, {flags}
-    FROM chosen c
-)"""
-
-_PLACES_SQL = """
-places AS (
-    SELECT venue_id, country,
-           sum(w) FILTER (WHERE f_all) AS n_all,
-           sum(w) FILTER (WHERE f_venue) AS n_venue,
-           sum(w) FILTER (WHERE f_year) AS n_year,
-           sum(w) FILTER (WHERE f_country) AS n_country
-    FROM flagged GROUP BY venue_id, country
-)"""
-
-_TOPICS_SQL = """
-topics AS (
-    SELECT t.slug, t.name, n FROM (
-        SELECT pt.topic_id, sum(f.w) AS n FROM flagged f
-        JOIN {paper_topic} pt ON pt.paper_id = f.id
-        WHERE f.f_topic GROUP BY pt.topic_id
-    ) AS counted JOIN {topic} t ON t.id = counted.topic_id
-    ORDER BY n DESC, t.name LIMIT {topic_limit}
-)"""
-
-_AUTHORS_SQL = """
-authors AS (
-    SELECT a.slug, a.name, n FROM (
-        SELECT au.author_id, sum(f.w) AS n FROM flagged f
-        CROSS JOIN LATERAL unnest(ARRAY(
-            SELECT x.author_id FROM {authorship} x WHERE x.paper_id = f.id
-        )) AS au(author_id)
-        WHERE f.f_author GROUP BY au.author_id
-        ORDER BY n DESC LIMIT {author_pool}
-    ) AS counted JOIN {author} a ON a.id = counted.author_id
-    ORDER BY n DESC, a.name LIMIT {author_limit}
-)"""
-
-_ROWS_SQL = """
-SELECT 'flags', NULL, NULL, NULL, NULL,
-       (SELECT yes FROM big)::int, (SELECT n FROM filtered), NULL, NULL
-UNION ALL
-SELECT 'place', v.slug, v.name, v.year, p.country, p.n_all, p.n_venue, p.n_year, p.n_country
-FROM places p JOIN {venue} v ON v.id = p.venue_id
-UNION ALL
-SELECT 'topic', slug, name, NULL, NULL, n, NULL, NULL, NULL FROM topics
-UNION ALL
-SELECT 'author', slug, name, NULL, NULL, n, NULL, NULL, NULL FROM authors
-"""
+def _params(name: str, values: list[str]) -> list:
+    """The parameters of a filter's condition (or kept keys) for its values."""
+    if name == "venue":
+        return [values]
+    if name == "topic":
+        return [values, values]
+    if name == "year":
+        return [int(values[0])]
+    return [values[0]]
 
 
-def _text_function(name: str, text: str, *extra) -> RawSQL:
-    """The ids a set-returning search function (migration 0001) gives for a query."""
-    arguments = ", %s" * len(extra)
-    return RawSQL(
-        f"SELECT s.id FROM {name}(websearch_to_tsquery(%s::regconfig, %s){arguments}) s",
-        [SEARCH_CONFIG, text, *extra],
+def _kept(filters: dict[str, list[str]]):
+    """(by_facet, SQL of its keys, params) when the counts under ``filters`` (at most one) are
+    kept in FacetCount; ("", None, []) under none; None when they must be counted from rows."""
+    if not filters:
+        return "", None, []
+    if len(filters) > 1:
+        return None
+    ((name, values),) = filters.items()
+    if name not in _KEPT or (name == "topic" and len(values) > 1):
+        return None
+    return CODES[name], _KEPT[name], _params(name, values)
+
+
+class _Statement:
+    """The facet statement's named parts and their parameters, in order."""
+
+    def __init__(self):
+        self.parts: list[str] = []
+        self.params: list = []
+
+    def add(self, name: str, body: str, params=()):
+        self.parts.append(f"{name} AS MATERIALIZED ({body})")
+        self.params += list(params)
+
+
+def _kept_counts(code: str, kept, limit: int | None = None) -> tuple[str, list]:
+    """Counts per value of ``code`` under the kept filter, summed over its keys (the venues of
+    a year, the venues chosen); under no filter or one key, only the ``limit`` largest (and
+    their ties), read in order from the index facetcount_top."""
+    by_facet, keys, params = kept
+    if keys is None or (limit and by_facet in ("t", "c")):
+        among = "by_value = ''" if keys is None else f"by_value = ({keys} LIMIT 1)"
+        rows = f"FROM {{facet_count}} WHERE by_facet = %s AND {among} AND facet = %s"
+        if limit is None:
+            return f"SELECT value, n {rows}", [by_facet, *params, code]
+        cut = f"SELECT n {rows} ORDER BY n DESC OFFSET {limit - 1} LIMIT 1"
+        body = f"SELECT value, n {rows} AND n >= COALESCE(({cut}), 0)"
+        return body, [by_facet, *params, code, by_facet, *params, code]
+    body = (
+        "SELECT value, sum(n) AS n FROM {facet_count} "
+        f"WHERE by_facet = %s AND by_value = ANY(ARRAY({keys})) AND facet = %s GROUP BY value"
     )
+    return body, [by_facet, *params, code]
 
 
-def _flag_columns(names: list[str]) -> str:
-    """f_<facet>: the paper passes every active filter but that facet's own."""
-
-    def others(name):
-        terms = [f"c.c_{other}" for other in names if other != name]
-        return " AND ".join(terms) if terms else "TRUE"
-
-    flags = [f"{others(None)} AS f_all"]
-    flags += [f"{others(name)} AS f_{name}" for name in FACET_NAMES]
-    return ", ".join(flags)
-
-
-def _chosen_queries(papers, matches, conditions: dict[str, Q], text: str):
-    """(probe, sample): the first matches, up to the bound, and the sample's matches."""
-    base = matches.order_by()
-    flags = {
-        f"c_{name}": ExpressionWrapper(condition, output_field=models.BooleanField())
-        for name, condition in conditions.items()
-    }
-    columns = ["id", "venue_id", "country", *flags]
-    if text:
-        # The first matches through the search index's bitmap (the planner would rather scan
-        # the table, detoasting every vector it passes), then the rows by id.
-        unordered = papers.order_by()
-        probe_ids = _text_function("papers_text_probe", text, EXACT_BOUND + 1)
-        probe = unordered.filter(pk__in=probe_ids)
-        sample = unordered.filter(pk__in=_text_function("papers_text_sample", text))
-    else:
-        probe = base
-        sample = base.filter(in_sample())
-    probe = probe.annotate(**flags).values(*columns)[: EXACT_BOUND + 1]
-    return probe, sample.annotate(**flags).values(*columns)
-
-
-def _filtered_count_query(matches, conditions: dict[str, Q], text: str):
-    """SQL and params counting the fully filtered set (only needed beyond the bound)."""
-    if not conditions and text:
-        return "SELECT NULL::bigint AS n", []
-    narrowed = matches.order_by().filter(*conditions.values()).values("id")
-    if text:
-        # A query's matches are counted up to the bound only; without a query the count is
-        # cheap (narrow indexes), so it is exact and uncapped.
-        narrowed = narrowed[: EXACT_BOUND + 1]
-    sql, params = narrowed.query.sql_with_params()
-    return f"SELECT count(*) AS n FROM ({sql}) AS f WHERE (SELECT yes FROM big)", list(params)
-
-
-def count_facets(papers, matches, conditions: dict[str, Q], text: str = "") -> Facets:
-    """Counts per facet of ``matches``, the papers of ``papers`` (a queryset under any fixed
-    conditions) that match the query ``text``, each under the other ``conditions`` (the user's
-    filters by facet name)."""
-    probe, sample = _chosen_queries(papers, matches, conditions, text)
-    probe_sql, probe_params = probe.query.sql_with_params()
-    sample_sql, sample_params = sample.query.sql_with_params()
-    filtered_sql, filtered_params = _filtered_count_query(matches, conditions, text)
-    chosen = _CHOSEN_SQL.format(
-        probe=probe_sql,
-        sample=sample_sql,
-        filtered=filtered_sql,
-        flags=_flag_columns(list(conditions)),
-        bound=EXACT_BOUND,
-        every=SAMPLE_EVERY,
+def _kept_total(kept) -> tuple[str, list]:
+    """The number of papers under the kept filter: its values' own counts summed."""
+    code, keys, params = kept
+    among = "" if keys is None else f" AND value = ANY(ARRAY({keys}))"
+    body = (
+        "SELECT '' AS value, sum(n) AS n FROM {facet_count} "
+        f"WHERE by_facet = '' AND by_value = '' AND facet = %s{among}"
     )
-    counted = sql(
-        f"{_PLACES_SQL}, {_TOPICS_SQL}, {_AUTHORS_SQL} {_ROWS_SQL}",
-        topic_limit=FACET_TOPIC_LIMIT,
-        author_pool=FACET_AUTHOR_LIMIT * 4,
-        author_limit=FACET_AUTHOR_LIMIT,
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH {chosen}, {counted}", [*probe_params, *sample_params, *filtered_params]
-        )
-        rows = cursor.fetchall()
-    return fold_facets(rows, exact_total_known=not text)
+    return body, [code or "v", *params]
 
 
-def _sorted_options(counts: dict, key, scale) -> list[FacetOption]:
+_GROUPED = {
+    "venue": "SELECT venue_id AS value, count(*) AS n FROM u WHERE {flags} GROUP BY 1",
+    "year": "SELECT venue_id AS value, count(*) AS n FROM u WHERE {flags} GROUP BY 1",
+    "topic": (
+        "SELECT t AS value, count(*) AS n FROM u CROSS JOIN LATERAL unnest(u.topic_ids) t "
+        "WHERE {flags} GROUP BY 1"
+    ),
+    "author": (
+        "SELECT a AS value, count(*) AS n FROM u CROSS JOIN LATERAL unnest(u.author_ids) a "
+        "WHERE {flags} GROUP BY 1"
+    ),
+    "country": "SELECT country AS value, count(*) AS n FROM u WHERE {flags} AND country <> '' "
+    "GROUP BY 1",
+    "total": "SELECT '' AS value, count(*) AS n FROM u WHERE {flags}",
+}
+
+
+def _flags(selected: dict, leave_out: str | None) -> str:
+    terms = [f"u.c_{name}" for name in selected if name != leave_out]
+    return " AND ".join(terms) or "TRUE"
+
+
+def _narrowing(selected, fixed, counted_from_rows) -> tuple[list[str], list]:
+    """Conditions on the rows that every facet counted from rows needs: the fixed ones, and
+    the papers that pass all filters but that facet's own (for one facet or another)."""
+    where, params = [], []
+    for name, values in fixed.items():
+        where.append(_CONDITIONS[name])
+        params += _params(name, values)
+    alternatives, alternative_params = [], []
+    for name in counted_from_rows:
+        others = [other for other in selected if other != name]
+        if not others:
+            return where, params
+        alternative = "(" + " AND ".join(_CONDITIONS[other] for other in others) + ")"
+        if alternative not in alternatives:
+            alternatives.append(alternative)
+            for other in others:
+                alternative_params += _params(other, selected[other])
+    if alternatives:
+        where.append("(" + " OR ".join(alternatives) + ")")
+    return where, params + alternative_params
+
+
+def _rows_parts(selected, fixed, text, counted_from_rows) -> list[tuple[str, str, list]]:
+    """The PaperFacets rows the facets counted from rows need (``u``), with a flag per filter.
+
+    With a query and filters that narrow the rows, the smaller side of the two drives
+    (papers/matching.py), so a common word costs no more than the filters; with nothing to
+    narrow the rows, the query's matches are read from the search vector's GIN bitmap.
+    """
+    where, params = _narrowing(selected, fixed, counted_from_rows)
+    flags, flag_params = [], []
+    for name, values in selected.items():
+        flags.append(f"{_CONDITIONS[name]} AS c_{name}")
+        flag_params += _params(name, values)
+    select = f"SELECT {', '.join(['f.*', *flags])} FROM {{paper_facets}} f"
+    if not text:
+        return [("u", f"{select} WHERE {' AND '.join(where) or 'TRUE'}", flag_params + params)]
+    if not where:
+        (few, few_params), (many, many_params) = all_matching(text)
+        body = f"{select} WHERE {few} UNION ALL {select} WHERE {many}"
+        return [("u", body, [*flag_params, *few_params, *flag_params, *many_params])]
+    matching, matching_params = matching_within("candidate_ids", text)
     return [
-        FacetOption(value, label, scale(n))
-        for value, (label, n) in sorted(counts.items(), key=lambda item: key(item))
+        ("candidates", f"{select} WHERE {' AND '.join(where)}", flag_params + params),
+        ("candidate_ids", "SELECT paper_id AS id FROM candidates", []),
+        ("u", f"SELECT * FROM candidates WHERE paper_id IN ({matching})", matching_params),
     ]
 
 
-def fold_facets(rows, exact_total_known: bool = False) -> Facets:
-    """Facets from the rows of the facet statement."""
-    facets = Facets()
-    venues, years, countries, topics, authors = {}, {}, {}, {}, {}
-    venue_years: dict[str, int] = {}
-    total, exact_total = 0, None
-    for kind, key, label, year, country, n_all, n_venue, n_year, n_country in rows:
-        if kind == "flags":
-            facets.estimated, exact_total = bool(n_all), n_venue
-        elif kind == "place":
-            total += n_all or 0
-            if n_venue:
-                venue_years[key] = year or 0
-                venues[key] = (label, venues.get(key, (label, 0))[1] + n_venue)
-            if n_year and year:
-                years[str(year)] = (str(year), years.get(str(year), ("", 0))[1] + n_year)
-            if n_country and country:
-                countries[country] = (country, countries.get(country, ("", 0))[1] + n_country)
-        elif kind == "topic":
-            topics[key] = (label, n_all)
+def _plan(selected, fixed, text) -> dict[str, object]:
+    """For each facet shown (and the total): the kept counts it is read from, or None (rows)."""
+    plan = {}
+    for name in (*FACET_NAMES, "total"):
+        if name in fixed:
+            continue
+        filters = {**fixed, **{k: v for k, v in selected.items() if k != name}}
+        plan[name] = None if text else _kept(filters)
+    return plan
+
+
+def _counts_statement(selected, fixed, text) -> tuple[str, list]:
+    plan = _plan(selected, fixed, text)
+    statement = _Statement()
+    from_rows = [name for name, kept in plan.items() if kept is None]
+    for name, body, params in _rows_parts(selected, fixed, text, from_rows) if from_rows else []:
+        statement.add(name, body, params)
+    for name, kept in plan.items():
+        if kept is None:
+            body, params = _GROUPED[name].format(flags=_flags(selected, name)), []
+        elif name == "total":
+            body, params = _kept_total(kept)
         else:
-            authors[key] = (label, n_all)
-    scale = estimate if facets.estimated else int
-    if (
-        facets.estimated
-        and exact_total is not None
-        and (exact_total <= EXACT_BOUND or exact_total_known)
-    ):
-        facets.total = int(exact_total)
-    else:
-        facets.total = scale(total)
-        facets.total_estimated = facets.estimated
-    facets.venue = _sorted_options(venues, lambda i: (-venue_years[i[0]], i[1][0]), scale)
-    facets.year = _sorted_options(years, lambda i: -int(i[0]), scale)
-    facets.country = _sorted_options(countries, lambda i: (-i[1][1], i[0]), scale)
-    facets.country = facets.country[:FACET_COUNTRY_LIMIT]
-    facets.topic = [FacetOption(slug, name, scale(n)) for slug, (name, n) in topics.items()]
-    facets.author = [FacetOption(slug, name, scale(n)) for slug, (name, n) in authors.items()]
+            body, params = _kept_counts(CODES[name], kept, _LIMITS.get(name))
+        statement.add(f"{name}_counts", body, params)
+    labelled = [_LABELLED[name] for name in plan]
+    text_sql = "WITH " + ",\n".join(statement.parts) + "\n" + "\nUNION ALL\n".join(labelled)
+    return sql(
+        text_sql,
+        topic_limit=FACET_TOPIC_LIMIT,
+        author_limit=FACET_AUTHOR_LIMIT,
+        country_limit=FACET_COUNTRY_LIMIT,
+    ), statement.params
+
+
+# Each facet's rows as (kind, value, label, year, n); the longest facets cut to their top
+# values, ties by name (every value counted as much as the last one kept is ranked by name).
+_TOP = """(SELECT '{kind}', {value}, {label}, NULL::integer, c.n
+    FROM {kind}_counts c {join}
+    WHERE c.n > 0 AND c.n >= COALESCE(
+        (SELECT n FROM {kind}_counts ORDER BY n DESC OFFSET {limit} - 1 LIMIT 1), 0)
+    ORDER BY c.n DESC, {label} LIMIT {limit})"""
+_LABELLED = {
+    "venue": (
+        "(SELECT 'venue', v.slug, v.name, v.year::integer, c.n FROM venue_counts c "
+        "JOIN {venue} v ON v.id = c.value::bigint WHERE c.n > 0)"
+    ),
+    "year": (
+        "(SELECT 'year', v.year::text, v.year::text, v.year::integer, sum(c.n) "
+        "FROM year_counts c JOIN {venue} v ON v.id = c.value::bigint "
+        "WHERE c.n > 0 AND v.year IS NOT NULL GROUP BY v.year)"
+    ),
+    "topic": _TOP.format(
+        kind="topic",
+        value="t.slug",
+        label="t.name",
+        join="JOIN {topic} t ON t.id = c.value::bigint",
+        limit="{topic_limit}",
+    ),
+    "author": _TOP.format(
+        kind="author",
+        value="a.slug",
+        label="a.name",
+        join="JOIN {author} a ON a.id = c.value::bigint",
+        limit="{author_limit}",
+    ),
+    "country": _TOP.format(
+        kind="country", value="c.value", label="c.value", join="", limit="{country_limit}"
+    ),
+    "total": "(SELECT 'total', NULL, NULL, NULL, COALESCE(sum(n), 0) FROM total_counts)",
+}
+
+
+def count_facets(selected: dict[str, list[str]], fixed=None, text: str = "") -> Facets:
+    """Exact counts per facet of the papers under the ``fixed`` conditions (a page's own:
+    {facet: values}) that match the query ``text``, each under the ``selected`` filters of the
+    other facets ({facet: values}; a facet's values are either-or)."""
+    statement, params = _counts_statement(selected, fixed or {}, text)
+    with reading_cursor() as cursor:
+        cursor.execute(statement, params)
+        return fold_facets(cursor.fetchall())
+
+
+def fold_facets(rows) -> Facets:
+    """Facets from the rows of the facet statement, each facet in its order."""
+    facets = Facets()
+    for kind, key, label, year, n in rows:
+        if kind == "total":
+            facets.total = int(n)
+        else:
+            getattr(facets, kind).append((FacetOption(key, label, int(n)), year))
+    facets.venue = [o for o, _ in sorted(facets.venue, key=lambda i: (-(i[1] or 0), i[0].label))]
+    facets.year = [o for o, _ in sorted(facets.year, key=lambda i: -i[1])]
+    for name in ("topic", "author", "country"):
+        options = sorted(getattr(facets, name), key=lambda i: (-i[0].count, i[0].label))
+        setattr(facets, name, [option for option, _ in options])
     return facets

@@ -11,7 +11,6 @@ from django.urls import reverse
 from .anthology_metadata import ANTHOLOGY_URL, is_anthology_id
 from .expressions import (
     display_order,
-    in_sample,
     is_complete,
     paper_number,
     title_terms,
@@ -246,9 +245,11 @@ class Paper(models.Model):
             # A venue's papers (the foreign key's index), and the newest-first list's count of
             # each venue's complete and incomplete records (PaperQuerySet.newest_ids), narrow.
             models.Index(fields=["venue", "complete"], name="paper_venue_complete"),
+            # The newest-first list's segments of a filtered set (PaperQuerySet.newest_ids),
+            # read for each filtered id without visiting the wide paper row.
+            models.Index(fields=["id"], include=["venue", "complete"], name="paper_segment"),
             # Title A–Z, complete records first: the first pages without a sort.
             models.Index(F("complete").desc(), display_order(), F("id"), name="paper_title_order"),
-            models.Index(fields=["id"], condition=in_sample(), name="paper_sample"),
             models.Index(fields=["source_file"], name="paper_source_file"),
             # A DOI pasted into the search box (papers/understanding.py), in any case.
             models.Index(Lower("doi"), name="paper_doi_lower"),
@@ -409,6 +410,69 @@ class SimilarityState(models.Model):
 
     def __str__(self):
         return f"similarity model of {self.papers} papers"
+
+
+class PaperFacets(models.Model):
+    """What a paper counts under in each facet (papers/counts.py): its venue, country, topics
+    and authors, as the facet counts last counted it.
+
+    The facet counts are kept by difference: a refresh compares these rows with the live links
+    and adds or takes away only what changed. The rows are also the narrow form the counts of a
+    query's matches are taken from (no link tables joined). No foreign key: a deleted paper's
+    row stays until the refresh in the deleting transaction takes its counts away.
+    """
+
+    paper_id = models.BigIntegerField(primary_key=True)
+    venue_id = models.BigIntegerField(db_index=True)
+    country = models.CharField(max_length=100, blank=True)
+    topic_ids = ArrayField(models.BigIntegerField(), default=list)
+    author_ids = ArrayField(models.BigIntegerField(), default=list)
+
+    class Meta:
+        indexes = [
+            GinIndex(fields=["topic_ids"], name="paperfacets_topics"),
+            GinIndex(fields=["author_ids"], name="paperfacets_authors"),
+            models.Index(fields=["country"], condition=~Q(country=""), name="paperfacets_country"),
+        ]
+
+    def __str__(self):
+        return f"facets of paper {self.paper_id}"
+
+
+class FacetCount(models.Model):
+    """The number of papers with ``value`` in ``facet`` (v venue id, t topic id, a author id,
+    c country), among all papers (``by_facet`` "") or among those with ``by_value`` in
+    ``by_facet``: the counts that do not depend on a query, exact, kept by papers/counts.py."""
+
+    pk = models.CompositePrimaryKey("by_facet", "by_value", "facet", "value")
+    facet = models.CharField(max_length=1)
+    value = models.CharField(max_length=100)
+    by_facet = models.CharField(max_length=1, blank=True)
+    by_value = models.CharField(max_length=100, blank=True)
+    n = models.IntegerField()
+
+    class Meta:
+        indexes = [
+            # The commonest values first (top topics and authors) without sorting them all.
+            models.Index("by_facet", "by_value", "facet", F("n").desc(), name="facetcount_top"),
+            # Rows a refresh brought to zero, deleted after it.
+            models.Index(fields=["facet"], condition=Q(n=0), name="facetcount_zero"),
+        ]
+
+    def __str__(self):
+        among = f" among {self.by_facet}={self.by_value}" if self.by_facet else ""
+        return f"{self.facet}={self.value}{among}: {self.n}"
+
+
+class DataVersion(models.Model):
+    """One row: a number every load and every curation change raises, in its transaction, so
+    that cached pages (papers/caching.py) computed from older data are never served again."""
+
+    id = models.SmallIntegerField(primary_key=True, default=1)
+    version = models.BigIntegerField(default=0)
+
+    def __str__(self):
+        return f"data version {self.version}"
 
 
 class MergedKey(models.Model):

@@ -15,20 +15,20 @@ is exact; beyond it, relevance pages stop at the cap and the page says so. When 
 alone fill the page, the abstract candidates are not read at all.
 
 The default order reads each venue's papers from the index paper_venue_order (``newest_ids``),
-at any depth. Facets are counted by papers/facets.py, similar papers by papers/similar.py.
+at any depth. Facets are counted by papers/facets.py (papers/search.py calls it), similar papers by papers/similar.py.
 """
 
 import re
 
 from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.search import SearchQuery, TrigramWordSimilarity
-from django.db import connection, models
+from django.db import connections, models
 from django.db.models import Count, F, OuterRef, Prefetch, Window
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import JSONObject, Lower, RowNumber
 
 from .expressions import SEARCH_CONFIG, display_order, title_vector, venue_order
-from .facets import Facets, count_facets
+from .matching import matching_within
 from .relevance import relevance, words_sql
 from .similar import explanation, similar_rows
 from .tables import sql
@@ -108,21 +108,13 @@ class PaperQuerySet(models.QuerySet):
 
         ``self`` carries the non-text filters; see the module docstring for the design.
         """
-        query = web_query(text)
-        base = self.order_by()
-        titled = base.annotate(title_vector=title_vector()).filter(title_vector=query)
-        if NEGATION.search(text):
-            # A title can match "a -b" while the abstract has b: only then is the title
-            # index not enough (a title match is otherwise a match of the whole vector).
-            titled = titled.filter(search_vector=query)
-        title_sql, title_params = titled.values("id")[:cap].query.sql_with_params()
-        vector_sql, vector_params = (
-            base.filter(search_vector=query).values("id")[:cap].query.sql_with_params()
+        filtered, filtered_params, title_sql, title_params, vector_sql, vector_params = (
+            self._match_sets(text, cap)
         )
         words_statement, words_params = words_sql(text)
         score_sql, score_params = relevance("p", text, "c.in_title", words="words")
         statement = f"""
-            WITH titles AS MATERIALIZED ({title_sql}),
+            WITH {filtered} titles AS MATERIALIZED ({title_sql}),
             words AS MATERIALIZED ({words_statement})
             SELECT p.id, {score_sql} AS score
             FROM (
@@ -133,11 +125,15 @@ class PaperQuerySet(models.QuerySet):
                     WHERE (SELECT count(*) FROM titles) < %s
                 ) AS both_sets GROUP BY id
             ) AS c
-            JOIN {self.model._meta.db_table} p ON p.id = c.id
+            -- One probe per candidate (OFFSET 0: never a join that reads every paper).
+            CROSS JOIN LATERAL (
+                SELECT * FROM {self.model._meta.db_table} p WHERE p.id = c.id OFFSET 0
+            ) AS p
             ORDER BY score DESC, p.id
             LIMIT %s OFFSET %s
         """
         params = [
+            *filtered_params,
             *title_params,
             *words_params,
             *score_params,
@@ -146,23 +142,78 @@ class PaperQuerySet(models.QuerySet):
             limit,
             offset,
         ]
-        with connection.cursor() as cursor:
+        with connections[self.db].cursor() as cursor:
             cursor.execute(statement, params)
             return [(row[0], float(row[1])) for row in cursor.fetchall()]
+
+    def _match_sets(self, text: str, cap: int):
+        """(CTE of the filtered ids or "", its params, SQL of up to ``cap`` title matches, its
+        params, SQL of up to ``cap`` matches of the whole vector, its params).
+
+        Unfiltered, both are LIMITed scans of their GIN indexes; filtered, each is read from
+        the smaller side, the filters' papers or the query's matches (papers/matching.py).
+        """
+        query = web_query(text)
+        base = self.order_by()
+        negated = NEGATION.search(text)
+        if not self.query.where:
+            titled = base.annotate(title_vector=title_vector()).filter(title_vector=query)
+            if negated:
+                # A title can match "a -b" while the abstract has b: only then is the title
+                # index not enough (a title match is otherwise a match of the whole vector).
+                titled = titled.filter(search_vector=query)
+            title_sql, title_params = titled.values("id")[:cap].query.sql_with_params()
+            vector = base.filter(search_vector=query).values("id")[:cap]
+            return "", [], title_sql, list(title_params), *vector.query.sql_with_params()
+        ids_sql, ids_params = base.values("id").query.sql_with_params()
+        title_sql, title_params = matching_within("filtered", text, "title")
+        vector_sql, vector_params = matching_within("filtered", text)
+        if negated:
+            title_sql = f"SELECT id FROM ({title_sql}) AS t WHERE id IN ({vector_sql})"
+            title_params = [*title_params, *vector_params]
+        return (
+            f"filtered AS MATERIALIZED ({ids_sql}),",
+            list(ids_params),
+            sql(f"SELECT id FROM ({title_sql}) AS t LIMIT {int(cap)}"),
+            title_params,
+            sql(f"SELECT id FROM ({vector_sql}) AS v LIMIT {int(cap)}"),
+            vector_params,
+        )
+
+    def _filtered_ids(self, text: str) -> tuple[str, list]:
+        """CTEs ending in ``filtered``: the ids of these papers, matching ``text`` if any."""
+        ids_sql, ids_params = self.order_by().values("id").query.sql_with_params()
+        if not text:
+            return f"filtered AS MATERIALIZED ({ids_sql}),", list(ids_params)
+        matched, matched_params = matching_within("chosen", text)
+        return (
+            f"chosen AS MATERIALIZED ({ids_sql}), filtered AS MATERIALIZED ({sql(matched)}),",
+            [*ids_params, *matched_params],
+        )
 
     def newest_ids(self, limit: int, offset: int = 0, text: str = "") -> list[int]:
         """One page of ids in the default order (``in_order("newest")``), at any depth.
 
         ``self`` carries the filters. Rather than sorting every paper to skip ``offset`` of
-        them, one statement counts the papers per (completeness, venue) segment (narrow
-        index), finds the segments the page falls in from the running totals in that order,
-        and reads each one's papers from the index paper_venue_order (venue, complete, number,
-        display order, id), skipping into it.
+        them, one statement counts the papers per (completeness, venue) segment, finds the
+        segments the page falls in from the running totals in that order, and reads each one's
+        papers from the index paper_venue_order (venue, complete, number, display order, id),
+        skipping into it. Filtered, the filters' ids are read first (with a query, those of them
+        it matches, papers/matching.py) and their segments counted by an index-only scan of
+        paper_segment.
         """
         from .models import Venue
 
-        base = (self.matching(text) if text else self).order_by()
-        counts_sql, counts_params = base.values("venue_id", "complete").query.sql_with_params()
+        if self.query.where:
+            prefix, prefix_params = self._filtered_ids(text)
+            base = self.model.objects.filter(
+                RawSQL(sql(_FILTERED_MEMBER_SQL), [], output_field=models.BooleanField())
+            )
+            counts_sql, counts_params = sql(_FILTERED_SEGMENTS_SQL), []
+        else:
+            prefix, prefix_params = "", []
+            base = (self.matching(text) if text else self).order_by()
+            counts_sql, counts_params = base.values("venue_id", "complete").query.sql_with_params()
         ranks = Venue.objects.annotate(rank=Window(RowNumber(), order_by=venue_order()))
         ranks_sql, ranks_params = ranks.values("id", "rank").query.sql_with_params()
         inner = (
@@ -171,8 +222,11 @@ class PaperQuerySet(models.QuerySet):
             .values("id")
         )
         inner_sql, inner_params = inner.query.sql_with_params()
-        statement = sql(_NEWEST_SQL, counts=counts_sql, ranks=ranks_sql, inner=inner_sql)
+        statement = sql(
+            _NEWEST_SQL, prefix=prefix, counts=counts_sql, ranks=ranks_sql, inner=inner_sql
+        )
         params = [
+            *prefix_params,
             *counts_params,
             *ranks_params,
             offset + limit,
@@ -182,7 +236,7 @@ class PaperQuerySet(models.QuerySet):
             limit,
             limit,
         ]
-        with connection.cursor() as cursor:
+        with connections[self.db].cursor() as cursor:
             cursor.execute(statement, params)
             return [row[0] for row in cursor.fetchall()]
 
@@ -227,10 +281,6 @@ class PaperQuerySet(models.QuerySet):
             )
         found = {paper.pk: paper for paper in qs.order_by()}
         return [found[pk] for pk in ids if pk in found]
-
-    def facets(self, conditions, text: str = "") -> Facets:
-        """Counts per venue, year, country, topic and author (see papers/facets.py)."""
-        return count_facets(self, self.matching(text) if text else self, conditions, text)
 
     # --- no results -------------------------------------------------------------------------
 
@@ -324,12 +374,22 @@ class AuthorQuerySet(models.QuerySet):
         )
 
 
+# The segments of the filtered papers: venue and completeness, read from the index
+# paper_segment without visiting the (wide) paper rows.
+_FILTERED_SEGMENTS_SQL = (
+    "SELECT p.venue_id, p.complete FROM {paper} p WHERE p.id IN (SELECT id FROM filtered)"
+)
+# A paper among the filtered ones, tested row by row against their hash ("IS TRUE" keeps the
+# planner from joining them instead): each segment's papers are then read in order from the
+# index paper_venue_order until the page is full, never every filtered paper probed for each.
+_FILTERED_MEMBER_SQL = "({paper}.id IN (SELECT id FROM filtered)) IS TRUE"
 # The segments (complete or not, venue) the page falls in, from running totals in the default
-# order, then each segment's papers read from the index paper_venue_order. {counts}: the
-# filtered papers' venue ids and completeness; {ranks}: each venue's place in venue_order();
-# {inner}: one segment's filtered ids in proceedings order (w.venue_id, w.complete).
+# order, then each segment's papers read from the index paper_venue_order. {prefix}: CTEs the
+# others read; {counts}: the filtered papers' venue ids and completeness; {ranks}: each venue's
+# place in venue_order(); {inner}: one segment's filtered ids in proceedings order
+# (w.venue_id, w.complete).
 _NEWEST_SQL = """
-WITH counts AS (
+WITH {prefix} counts AS (
     SELECT c.venue_id, c.complete, count(*) AS n FROM ({counts}) AS c
     GROUP BY c.venue_id, c.complete
 ),

@@ -11,10 +11,8 @@ PARTIAL_CAP, and only those are scored: the rarity of each word a paper has, dou
 title.
 """
 
-from django.db import connection
-
 from .expressions import SEARCH_CONFIG
-from .tables import sql
+from .tables import reading_cursor, sql
 
 PARTIAL_WORDS = 6
 PARTIAL_CAP = 1000
@@ -79,6 +77,6 @@ def partial_ids(queryset, text: str, limit: int) -> list[tuple[int, float]]:
         PARTIAL_CAP,
         limit,
     ]
-    with connection.cursor() as cursor:
+    with reading_cursor() as cursor:
         cursor.execute(statement, params)
         return [(row[0], float(row[1])) for row in cursor.fetchall()]

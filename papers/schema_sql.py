@@ -1,10 +1,4 @@
-"""Schema that Django's operations cannot express, run by migration 0001 as RunSQL.
-
-Built from the same constants as the models and the queries (papers/expressions.py), so the
-functions' sample and the partial index paper_sample are always the same papers.
-"""
-
-from .expressions import SAMPLE_EVERY
+"""Schema that Django's operations cannot express, run by migration 0001 as RunSQL."""
 
 # The fitted similar-papers model (models.Similarity and SimilarityState, unmanaged): real[]
 # columns keep the rows half the size of double precision; ids are bigint like the papers'.
@@ -35,39 +29,28 @@ DROP TABLE IF EXISTS papers_similarity_state;
 DROP TABLE IF EXISTS papers_similarity;
 """
 
-# The first matches of a text query (up to the facets' exact bound), and the sample's matches:
-# both through bitmaps (the search vector's GIN index, AND-ed with the sample's partial index),
-# so no search vector is detoasted. The planner, which does not count detoasting, would rather
-# filter every sampled row through @@ (3x slower at 100,000 papers); the functions' own settings
-# keep it on bitmaps, and EXECUTE ... USING plans each for the actual query.
-TEXT_PROBE_FUNCTION = """
-CREATE OR REPLACE FUNCTION papers_text_probe(q tsquery, n integer)
+# The papers matching a text query, through the search vector's GIN index (a bitmap), for
+# counting all of a query's matches (papers/facets.py). The planner, which does not count
+# detoasting, would rather read every row and test its vector (2-3x slower for a common word);
+# the function's own settings keep it on the index.
+TEXT_MATCHES_FUNCTION = """
+CREATE OR REPLACE FUNCTION papers_text_matches(q tsquery)
 RETURNS TABLE (id bigint)
-LANGUAGE plpgsql STABLE ROWS 5000
-SET enable_indexscan = off
+LANGUAGE sql STABLE ROWS 10000
 SET enable_seqscan = off
-AS $$
-BEGIN
-    RETURN QUERY EXECUTE
-        'SELECT p.id FROM papers_paper p WHERE p.search_vector @@ $1 LIMIT $2'
-        USING q, n;
-END
-$$
+SET enable_indexscan = off
+AS $$ SELECT p.id FROM papers_paper p WHERE p.search_vector @@ q $$
 """
 
-# The sample predicate as Django writes expressions.in_sample() (MOD(id, n) = 0), so that the
-# planner proves the partial index paper_sample applies.
-TEXT_SAMPLE_FUNCTION = f"""
-CREATE OR REPLACE FUNCTION papers_text_sample(q tsquery)
+# The same for the title's own vector (the expression index paper_title_tsv).
+TITLE_MATCHES_FUNCTION = """
+CREATE OR REPLACE FUNCTION papers_title_matches(q tsquery)
 RETURNS TABLE (id bigint)
-LANGUAGE plpgsql STABLE ROWS 4000
+LANGUAGE sql STABLE ROWS 1000
+SET enable_seqscan = off
 SET enable_indexscan = off
 AS $$
-BEGIN
-    RETURN QUERY EXECUTE
-        'SELECT p.id FROM papers_paper p '
-        'WHERE p.search_vector @@ $1 AND MOD(p.id, {SAMPLE_EVERY}) = 0'
-        USING q;
-END
+SELECT p.id FROM papers_paper p
+WHERE to_tsvector('english'::regconfig, COALESCE(p.title, ''::text)) @@ q
 $$
 """

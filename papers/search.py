@@ -18,8 +18,8 @@ from django import forms
 from django.core.validators import RegexValidator
 from django.db.models import Q
 
-from .expressions import SAMPLE_EVERY
-from .facets import EXACT_BOUND, Facets
+from .caching import cached
+from .facets import Facets, count_facets
 from .models import Authorship, Paper, PaperTopic, Venue
 from .querysets import CANDIDATE_CAP, NEGATION, web_query
 from .recall import partial_ids
@@ -128,7 +128,7 @@ class PaperFilterSet(django_filters.FilterSet):
 
     def __init__(self, data=None, *, fixed=None, refuse_long_query=False, **kwargs):
         self.notices: list[str] = []
-        self.fixed = fixed or {}
+        self.fixed = fixed or {}  # {facet: [slug]}: the page's own venue, topic or author
         self.refuse_long_query = refuse_long_query
         super().__init__(self._cleaned_data(data), queryset=Paper.objects.all(), **kwargs)
 
@@ -177,7 +177,7 @@ class PaperFilterSet(django_filters.FilterSet):
     def filter_queryset(self, queryset):
         """Every filter, under the fixed conditions, in the chosen order (uncapped). The
         form's other fields (sort, page) are not filters."""
-        queryset = queryset.filter(*self.fixed.values())
+        queryset = queryset.filter(*self.fixed_conditions())
         for name, value in self.form.cleaned_data.items():
             if name in self.filters:
                 queryset = self.filters[name].filter(queryset, value)
@@ -262,6 +262,10 @@ class PaperFilterSet(django_filters.FilterSet):
         """One Q per active facet."""
         return {name: self.condition(name, values) for name, values in self.active().items()}
 
+    def fixed_conditions(self) -> list[Q]:
+        """The Qs of the page's own conditions."""
+        return [self.condition(name, values) for name, values in self.fixed.items()]
+
     def error_summary(self) -> tuple[str, dict[str, list[str]]]:
         """(message, errors by parameter) for the 400 answer of an invalid request."""
         errors = {name: [str(error) for error in errors] for name, errors in self.errors.items()}
@@ -273,13 +277,6 @@ class PaperFilterSet(django_filters.FilterSet):
 
 
 def _count_notices(results: Results, ranked: bool) -> None:
-    # Nothing found is said once: "No papers found", not also "more than 5,000 match".
-    if results.facets.estimated and results.count:
-        counted = "The number of papers and the" if results.facets.total_estimated else "The"
-        results.notices.append(
-            f"{counted} counts beside the results are estimates (from one paper in "
-            f"{SAMPLE_EVERY}): more than {EXACT_BOUND:,} papers match."
-        )
     if ranked and results.count > CANDIDATE_CAP:
         results.notices.append(
             f"{results.count:,} papers match; the best of them are ranked among the first "
@@ -300,7 +297,15 @@ def _page_ids(filterset: PaperFilterSet, papers, offset: int, text: str) -> list
     return [(pk, None) for pk in ids[offset : offset + PAGE_SIZE]]
 
 
-def search_page(filterset: PaperFilterSet) -> Results:
+def _facets(filterset: PaperFilterSet, text: str, request) -> Facets:
+    """The facets and total of ``text`` under the filterset's filters (cached by data version)."""
+    selected, fixed = filterset.active(), filterset.fixed
+    return cached(
+        "facets", (selected, fixed, text), lambda: count_facets(selected, fixed, text), request
+    )
+
+
+def search_page(filterset: PaperFilterSet, request=None) -> Results:
     """The page the valid ``filterset`` asks for.
 
     An identifier names one paper (1 query; the pages redirect to it). Otherwise: the authors
@@ -309,6 +314,8 @@ def search_page(filterset: PaperFilterSet) -> Results:
     nothing is respelled (did-you-mean ≤ 2) and, when the respelling matches, its results are
     shown instead (+1 for its facets); when all the words match fewer than a page, papers
     matching some of them follow on the first page (+1). No full match: the closest titles (1).
+    With the response cache on, the data version is read first (+1; ``request`` keeps it for
+    the request) and the facets may come from the cache (-1).
     """
     text = filterset.text
     if text and (paper := identified_paper(text)) is not None:
@@ -316,16 +323,16 @@ def search_page(filterset: PaperFilterSet) -> Results:
         for card in papers:
             card.score = None
         return Results(facets=Facets(total=1), count=1, papers=papers, identified=paper)
-    fixed = Paper.objects.filter(*filterset.fixed.values())
+    fixed = Paper.objects.filter(*filterset.fixed_conditions())
     conditions = filterset.conditions()
     ranked = bool(text) and filterset.ordering == "relevance"
     authors = authors_named(text) if ranked and filterset.page_number == 1 else []
     text = fold_compounds(text)
-    facets = fixed.facets(conditions, text)
+    facets = _facets(filterset, text, request)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
     results.authors = authors
     if ranked and not facets.total and not filterset.value("literal"):
-        text = _respelled(results, fixed, conditions, text)
+        text = _respelled(results, filterset, text, request)
     _count_notices(results, ranked)
     reachable = min(results.count, CANDIDATE_CAP) if ranked else results.count
     results.pages = max(1, math.ceil(reachable / PAGE_SIZE))
@@ -344,20 +351,18 @@ def search_page(filterset: PaperFilterSet) -> Results:
     shown = {pk for pk, _ in scored}
     results.papers = [paper for paper in cards if paper.pk in shown]
     results.partial = [paper for paper in cards if paper.pk not in shown]
-    if results.count and not results.papers and results.page > 1:
-        results.notices.append("No papers on this page: the count was an estimate.")
     if text and not results.count:
         results.closest = fixed.closest_titles(text)
     return results
 
 
-def _respelled(results: Results, fixed, conditions, text: str) -> str:
+def _respelled(results: Results, filterset: PaperFilterSet, text: str, request) -> str:
     """The query to show results for: its respelling when that matches (the results then
     count the respelled query's matches), else the text itself (with the suggestion)."""
     results.suggestion = did_you_mean(text)
     if results.suggestion is None:
         return text
-    facets = fixed.facets(conditions, results.suggestion)
+    facets = _facets(filterset, results.suggestion, request)
     if not facets.total:
         return text
     results.facets, results.count = facets, facets.total

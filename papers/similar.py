@@ -23,10 +23,8 @@ year, same conference, the shared authors by name, the shared topics by name (ex
 
 from dataclasses import dataclass, field
 
-from django.db import connection
-
 from . import similarity
-from .tables import sql
+from .tables import reading_cursor, sql
 
 SIMILAR_TERMS = 15
 SIMILAR_CAP = 1500
@@ -270,7 +268,7 @@ def similar_rows(pk: int, limit: int, among: list[int] | None = None) -> list[Si
         "limit": limit,
     }
     statement = _statement(_FITTED_NEIGHBOURS if among is None else _FITTED_AMONG)
-    with connection.cursor() as cursor:
+    with reading_cursor() as cursor:
         cursor.execute(statement, params)
         return [_row(values) for values in cursor.fetchall()]
 

@@ -2,7 +2,7 @@
 
 import re
 
-from django.db import connection
+from .tables import reading_cursor
 
 _SPELLING_CANDIDATES_SQL = """
 SELECT t.word, s.stem, l.word, l.documents
@@ -101,7 +101,7 @@ def did_you_mean(text: str) -> str | None:
     words = _query_words(text)
     if not words:
         return None
-    with connection.cursor() as cursor:
+    with reading_cursor() as cursor:
         best = _closest_lexemes(cursor, words)
         if not best:
             return None

@@ -15,6 +15,10 @@ _MODELS = {
     "lexeme": "Lexeme",
     "similarity": "Similarity",
     "similarity_state": "SimilarityState",
+    "paper_facets": "PaperFacets",
+    "facet_count": "FacetCount",
+    "data_version": "DataVersion",
+    "topic_redirect": "TopicRedirect",
 }
 
 
@@ -26,3 +30,12 @@ def table_names() -> dict[str, str]:
 def sql(template: str, **values) -> str:
     """The template with {paper}, {venue} … as table names and any other {name} from values."""
     return template.format(**table_names(), **values)
+
+
+def reading_cursor():
+    """A cursor for the raw SQL of the pages' reads, on the database the ORM reads the papers
+    from: a replica during a public page's request when one is configured (site/replica.py),
+    else the primary."""
+    from django.db import connections, router
+
+    return connections[router.db_for_read(apps.get_model("papers", "Paper"))].cursor()

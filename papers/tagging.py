@@ -39,6 +39,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import connection, transaction
 
+from .counts import refresh_counts
 from .denormalise import refresh_topic_names
 from .expressions import SEARCH_CONFIG
 from .models import Paper, PaperTopic, Topic
@@ -332,6 +333,7 @@ def tag_papers(training_file: Path | None = TRAINING_FILE) -> TaggingRun:
         deleted, inserted = write_model_links(*chosen)
         if deleted or inserted:
             refresh_topic_names(set(deleted) | set(inserted))
+            refresh_counts(set(deleted) | set(inserted))
         run.added, run.removed = len(inserted), len(deleted)
         run.model_links = PaperTopic.objects.filter(source=MODEL).count()
     return run

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from django.db import connection, transaction
 
+from .counts import refresh_counts
 from .denormalise import refresh_topic_names
 from .expressions import SEARCH_CONFIG
 from .models import PaperTopic, Topic
@@ -141,6 +142,7 @@ def run_topic_rules(
             run.results.append(result)
         if changed:
             refresh_topic_names(changed)
+            refresh_counts(changed)
         run.papers_changed = len(changed)
         links = PaperTopic.objects.filter(source=RULE, topic__in=[topic.pk for topic in topics])
         if papers is not None:

@@ -14,11 +14,12 @@ page 8 (page object, chart, its other volumes, and the list's 5), topic page 7 (
 chart — the same query gives the trend — and the list's 5); author page 8 (author, namesakes,
 co-authors and the list's 5); index pages 1; a reading list 1; /trends/ 2 + 1 per series.
 With ``format=`` the list pages and the reading list answer a citation file instead
-(papers/downloads.py).
+(papers/downloads.py). With the response cache on (papers/caching.py), the list, venue, topic
+and author pages read the data version first (+1), and a repeated one is that query alone.
 """
 
 from django.db import DatabaseError, connection
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -26,13 +27,14 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
+from .caching import cache_page_by_version
 from .citations import FORMATS, page_citations
 from .downloads import export_ids, export_queryset
 from .errors import RETRY_AFTER_SECONDS
 from .facet_display import facet_context
 from .feeds import search_feed_url
 from .front_page import front_page
-from .models import Author, Authorship, Paper, PaperTopic, Topic, TopicRedirect, Venue
+from .models import Author, Paper, PaperTopic, Topic, TopicRedirect, Venue
 from .reading_lists import BadList, list_papers, parse_ids
 from .rendering import bar_chart, render_abstract
 from .search import PaperFilterSet, search_page
@@ -83,7 +85,7 @@ def _render_list(request, template: str, context: dict, fixed=None, name: str = 
         if format_name not in FORMATS:
             return _bad_request(request, UNKNOWN_FORMAT)
         return export_queryset(format_name, filterset.qs, name)
-    results = search_page(filterset)
+    results = search_page(filterset, request)
     if results.identified is not None:
         return redirect(results.identified)
     context = {
@@ -96,6 +98,7 @@ def _render_list(request, template: str, context: dict, fixed=None, name: str = 
 
 
 @require_safe
+@cache_page_by_version
 def paper_list(request):
     """The list, or without any parameter the front page (a search box, the venues, the
     newest complete records)."""
@@ -182,6 +185,7 @@ def venue_index(request):
 
 
 @require_safe
+@cache_page_by_version
 def venue_detail(request, slug):
     venue = get_object_or_404(Venue, slug=slug)
     chart = bar_chart(
@@ -201,7 +205,7 @@ def venue_detail(request, slug):
         request,
         "papers/venue_detail.html",
         context,
-        fixed={"venue": Q(venue=venue)},
+        fixed={"venue": [venue.slug]},
         name=venue.slug,
     )
 
@@ -213,6 +217,7 @@ def topic_index(request):
 
 
 @require_safe
+@cache_page_by_version
 def topic_detail(request, slug):
     topic = Topic.objects.filter(slug=slug).first()
     if topic is None:
@@ -240,15 +245,15 @@ def topic_detail(request, slug):
         request,
         "papers/topic_detail.html",
         context,
-        fixed={"topic": Q(pk__in=linked)},
+        fixed={"topic": [topic.slug]},
         name=f"topic-{topic.slug}",
     )
 
 
 @require_safe
+@cache_page_by_version
 def author_detail(request, slug):
     author = get_object_or_404(Author, slug=slug)
-    authored = Authorship.objects.filter(author=author).values("paper_id")
     context = {
         "author": author,
         "namesakes": list(Author.objects.namesakes_of(author)),
@@ -259,7 +264,7 @@ def author_detail(request, slug):
         request,
         "papers/author_detail.html",
         context,
-        fixed={"author": Q(pk__in=authored)},
+        fixed={"author": [author.slug]},
         name=author.slug,
     )
 

@@ -4,7 +4,7 @@ Papers are matched to the collection by external ID, then normalised abstract, t
 same venue, then the keys of papers a curator merged away (papers/merged_keys.py); a match is
 merged — empty fields filled, topics and related titles added — and fields a curator set
 (Paper.curated_fields) are never touched. New rows go in with COPY; the derived data (name
-columns, topic rules, word statistics) is refreshed for the papers touched.
+columns, topic rules, word statistics, facet counts) is refreshed for the papers touched.
 """
 
 from django.db import DatabaseError
@@ -12,6 +12,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from .bulk import BATCH_SIZE, allocate_ids, analyze_tables, batched, copy_rows
+from .counts import refresh_counts
 from .curation import FILLABLE_FIELDS, fill_empty
 from .denormalise import refresh_author_names, refresh_lexemes, refresh_topic_names
 from .dump_blocks import venue_in_line
@@ -90,6 +91,10 @@ class RecordWriter:
             tag_papers()
             self.progress.phase("search words")
             refresh_lexemes()
+        # The facet counts of the papers written (rules and the topic model refresh those
+        # they change); always, so that the data version moves with any change of venues too.
+        self.progress.phase("facet counts")
+        refresh_counts(changed_ids | self.new_ids)
 
     # Venues -------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""The database connection: DATABASE_URL when set, else an embedded PostgreSQL.
+"""The database connection: DATABASE_URL when set, else an embedded PostgreSQL (and the cache's,
+from CACHE_URL).
 
 The settings only compute the connection (``database_config``); the entry points (manage.py,
 wsgi.py, the pytest hook in tests/conftest.py and the make targets, through
@@ -54,6 +55,25 @@ def config_from_url(url: str, variable: str = "DATABASE_URL") -> dict:
         "HOST": query.get("host", [parts.hostname or ""])[0],
         "PORT": str(parts.port or ""),
     }
+
+
+def cache_config(url: str) -> dict:
+    """Django CACHES["default"] for CACHE_URL: redis://… (or rediss://…) for Redis,
+    memcached://host:port or pymemcache://host:port for Memcached, empty for local memory."""
+    url = url.strip()
+    if not url:
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    scheme = urlsplit(url).scheme
+    if scheme in {"redis", "rediss"}:
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    if scheme in {"memcached", "pymemcache"}:
+        return {
+            "BACKEND": "django.core.cache.backends.memcached.PyMemcacheCache",
+            "LOCATION": urlsplit(url).netloc,
+        }
+    raise ValueError(
+        f"CACHE_URL must start with redis://, memcached:// or pymemcache://, not {scheme}://"
+    )
 
 
 def embedded_config() -> dict:

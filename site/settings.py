@@ -6,7 +6,7 @@ from pathlib import Path
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from database import config_from_url, database_config, read_dotenv
+from database import cache_config, config_from_url, database_config, read_dotenv
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -156,6 +156,16 @@ if REPLICA_URL:
     }
     DATABASE_ROUTERS = ["replica.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The cache (papers/caching.py): this process's memory by default; CACHE_URL (redis://… or
+# memcached://host:port) shares one among every app server, and then the sessions live there
+# too, backed by the database (cached_db), so that any server can answer any request.
+CACHES = {"default": cache_config(os.environ.get("CACHE_URL", ""))}
+if os.environ.get("CACHE_URL", "").strip():
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# Cached list pages and facet counts, keyed by the data's version; DJANGO_RESPONSE_CACHE=0
+# turns them off (the benchmark measures the work, not the cache).
+RESPONSE_CACHE = env_flag("DJANGO_RESPONSE_CACHE", True)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

@@ -26,6 +26,13 @@ def pytest_sessionstart(session):
         settings.DATABASES["default"].update(embedded)
 
 
+@pytest.fixture(autouse=True)
+def no_response_cache(settings):
+    """Every page computed afresh: a test changes data in ways no curator does (the tests of
+    the cache, tests/test_counts.py, turn it on)."""
+    settings.RESPONSE_CACHE = False
+
+
 def anthology_dir() -> Path:
     """ANTHOLOGY_DIR, else ../shared/data/anthology beside the project."""
     configured = os.environ.get("ANTHOLOGY_DIR", "").strip()

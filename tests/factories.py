@@ -1,10 +1,12 @@
 """Small factories for building papers directly in tests, and dump text for the loader.
 
 Use them when a test needs data other than the seeds: create rows, then call ``finish()`` so
-the denormalised names and the Lexeme table are in step, as the loader leaves them. Each paper
-gets its abstract key as the loader computes it, so duplicate detection sees what it would.
+the denormalised names, the Lexeme table and the facet counts are in step, as the loader leaves
+them. Each paper gets its abstract key as the loader computes it, so duplicate detection sees
+what it would.
 """
 
+from papers.counts import refresh_counts
 from papers.denormalise import refresh_author_names, refresh_lexemes, refresh_topic_names
 from papers.models import Author, Authorship, Paper, PaperTopic, Topic, Venue
 from papers.text import abstract_key, make_slug
@@ -51,10 +53,12 @@ def make_paper(
 
 
 def finish() -> None:
-    """Bring the denormalised names and word statistics in step, as every load does."""
+    """Bring the denormalised names, word statistics and facet counts in step, as every load
+    does."""
     refresh_topic_names()
     refresh_author_names()
     refresh_lexemes()
+    refresh_counts()
 
 
 def many_papers(count: int, venue: Venue | None = None, word: str = "corpus") -> list[Paper]:

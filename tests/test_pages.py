@@ -362,7 +362,7 @@ def test_topic_pages_and_redirects(client, corpus):
 
 def test_author_page(client, corpus):
     queries, response = count_queries(client, "/authors/ada-lovelace/")
-    assert queries == 7
+    assert queries == 8  # author, namesakes, co-authors and the list's 5
     assert "3 papers" in response.content.decode()
     assertContains(
         response, '<li><a href="/authors/alan-turing/">Alan Turing</a> (1)</li>', html=True

@@ -130,7 +130,10 @@ def test_allowed_hosts_come_from_the_environment():
 def test_docker_compose_agrees_with_the_settings():
     compose = yaml.safe_load((PROJECT_DIR / "docker-compose.yml").read_text(encoding="utf-8"))
     services = compose["services"]
-    assert set(services) == {"postgres", "web", "proxy"}
+    assert set(services) == {"postgres", "web", "proxy", "cache"}
+    # The shared cache is optional: only `docker compose --profile cache up` starts it.
+    assert services["cache"]["profiles"] == ["cache"]
+    assert services["cache"]["image"].startswith("redis:")
     postgres, web = services["postgres"], services["web"]
     assert postgres["image"].startswith("postgres:")
     assert "pg_isready" in " ".join(postgres["healthcheck"]["test"])
@@ -144,7 +147,11 @@ def test_docker_compose_agrees_with_the_settings():
     )
     # The settings under the web service's environment (${VAR:?…} given a value, ${VAR:-x} as x).
     resolved = {
-        name: re.sub(r"\$\{\w+:(?:\?[^}]*|-([^}]*))\}", lambda m: m[1] or "secret-value", value)
+        name: re.sub(
+            r"\$\{\w+:(?:\?[^}]*|-([^}]*))\}",
+            lambda m: "secret-value" if m[1] is None else m[1],
+            value,
+        )
         for name, value in environment.items()
     }
     code = "d = settings.DATABASES['default']; print(settings.DEBUG, *map(d.get, d))"

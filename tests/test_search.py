@@ -1,9 +1,10 @@
 """Search, facets and similarity at the QuerySet level, on small factories and on the seeds."""
 
 import pytest
-from django.db.models import Count, F, Q
+from django.db.models import Count
 from django.http import QueryDict
 
+from papers.facets import count_facets
 from papers.models import Paper
 from papers.querysets import MARK_START, MARK_STOP
 from papers.search import PaperFilterSet, search_page
@@ -67,11 +68,7 @@ def test_sentinels_in_the_data_never_become_marks(db):
 
 
 def test_facets_count_under_the_other_filters(corpus):
-    conditions = {
-        "venue": Q(venue__slug__in=["acl-2025"]),
-        "topic": Q(pk__in=Paper.objects.filter(topics__slug="efficiency").values("pk")),
-    }
-    facets = Paper.objects.matching("cache").facets(conditions)
+    facets = count_facets({"venue": ["acl-2025"], "topic": ["efficiency"]}, text="cache")
     assert facets.total == 2
     assert [(o.value, o.count) for o in facets.venue] == [("acl-2025", 2)]
     assert [(o.value, o.count) for o in facets.topic] == [("efficiency", 2), ("attention", 1)]
@@ -167,25 +164,18 @@ def test_seed_facets(seeds):
     ]
 
 
-def test_facets_beyond_the_bound_are_estimated_from_the_sample(corpus, monkeypatch):
-    """Over EXACT_BOUND matches the counts come from the 1-in-16 sample, scaled and marked."""
-    from papers import facets
-
+def test_facets_of_a_common_word_are_exact(corpus):
+    """Every count of a query matching most papers is exact (no sample, no estimate)."""
     many_papers(40)
     finish()
-    exact = search_page(PaperFilterSet(QueryDict("")))
-    assert not exact.facets.estimated
-    monkeypatch.setattr(facets, "EXACT_BOUND", 3)
-    sampled = Paper.objects.facets({}, text="")
-    in_sample = Paper.objects.annotate(bucket=F("id") % 16).filter(bucket=0)
-    assert sampled.estimated
-    # Without a query the total stays exact; the facet counts are the sample's, times 16.
-    assert sampled.total == Paper.objects.count() and not sampled.total_estimated
+    facets = count_facets({}, {}, "corpus")
+    matching = Paper.objects.matching("corpus")
+    assert facets.total == matching.count() == 41
     expected = {
-        row["venue__slug"]: facets.estimate(16 * row["n"])
-        for row in in_sample.values("venue__slug").annotate(n=Count("pk"))
+        row["venue__slug"]: row["n"]
+        for row in matching.values("venue__slug").annotate(n=Count("pk"))
     }
-    assert {option.value: option.count for option in sampled.venue} == expected
+    assert {option.value: option.count for option in facets.venue} == expected
 
 
 def test_newest_order_reads_any_page_from_the_venue_index(corpus):

@@ -16,6 +16,7 @@ from ..models import (
 from ..search import ranked_matches
 from ..topic_rules import run_topic_rules
 from .actions import IntermediateActionMixin
+from .changes import NoteChangesMixin
 from .filters import CountryFilter, HasTitleFilter, SourceFileFilter
 from .forms import ChooseTopicForm, PaperForm
 
@@ -64,7 +65,7 @@ class AuthorshipInline(admin.TabularInline):
 
 
 @admin.register(Paper)
-class PaperAdmin(IntermediateActionMixin, admin.ModelAdmin):
+class PaperAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
     form = PaperForm
     list_display = ("display_title_column", "venue", "topic_list", "country", "has_title_column")
     list_filter = (
@@ -182,6 +183,12 @@ class PaperAdmin(IntermediateActionMixin, admin.ModelAdmin):
         # On the add page, changed_data names the fields the curator filled in.
         curation.record_paper_edit(obj, form.changed_data)
         super().save_model(request, obj, form, change)
+
+    def delete_model(self, request, obj):
+        curation.delete_papers(Paper.objects.filter(pk=obj.pk))
+
+    def delete_queryset(self, request, queryset):
+        curation.delete_papers(queryset)
 
     def save_related(self, request, form, formsets, change):
         form.save_m2m()

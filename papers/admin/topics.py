@@ -11,11 +11,12 @@ from ..models import (
 )
 from ..topic_rules import run_topic_rules
 from .actions import IntermediateActionMixin
+from .changes import NoteChangesMixin
 from .forms import TopicForm
 
 
 @admin.register(Topic)
-class TopicAdmin(IntermediateActionMixin, admin.ModelAdmin):
+class TopicAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
     form = TopicForm
     list_display = ("name", "slug", "paper_count", "rule_summary")
     ordering = ("name",)
@@ -80,7 +81,7 @@ class TopicAdmin(IntermediateActionMixin, admin.ModelAdmin):
 
 
 @admin.register(TopicRedirect)
-class TopicRedirectAdmin(admin.ModelAdmin):
+class TopicRedirectAdmin(NoteChangesMixin, admin.ModelAdmin):
     list_display = ("old_slug", "topic")
     list_select_related = ("topic",)
     search_fields = ("old_slug", "topic__name")

@@ -8,10 +8,11 @@ from ..models import (
     Author,
     Venue,
 )
+from .changes import NoteChangesMixin
 
 
 @admin.register(Venue)
-class VenueAdmin(admin.ModelAdmin):
+class VenueAdmin(NoteChangesMixin, admin.ModelAdmin):
     list_display = ("name", "acronym", "year", "location", "start_date", "end_date", "paper_count")
     ordering = ("-year", "name")
     list_filter = ("year", "acronym")
@@ -40,7 +41,7 @@ class VenueAdmin(admin.ModelAdmin):
 
 
 @admin.register(Author)
-class AuthorAdmin(admin.ModelAdmin):
+class AuthorAdmin(NoteChangesMixin, admin.ModelAdmin):
     list_display = ("name", "orcid", "paper_count")
     ordering = ("name",)
     search_fields = ("name", "orcid")
@@ -57,3 +58,9 @@ class AuthorAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         if change:
             curation.record_author_edit(obj, form.changed_data)
+
+    def delete_model(self, request, obj):
+        curation.delete_authors(Author.objects.filter(pk=obj.pk))
+
+    def delete_queryset(self, request, queryset):
+        curation.delete_authors(queryset)

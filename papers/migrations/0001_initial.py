@@ -13,246 +13,569 @@ from django.db import migrations, models
 
 import papers.schema_sql
 
+# As papers/schema_sql.py wrote it when this migration was released.
+TEXT_PROBE_FUNCTION = "\nCREATE OR REPLACE FUNCTION papers_text_probe(q tsquery, n integer)\nRETURNS TABLE (id bigint)\nLANGUAGE plpgsql STABLE ROWS 5000\nSET enable_indexscan = off\nSET enable_seqscan = off\nAS $$\nBEGIN\n    RETURN QUERY EXECUTE\n        'SELECT p.id FROM papers_paper p WHERE p.search_vector @@ $1 LIMIT $2'\n        USING q, n;\nEND\n$$\n"
+
+# As papers/schema_sql.py wrote it when this migration was released.
+TEXT_SAMPLE_FUNCTION = "\nCREATE OR REPLACE FUNCTION papers_text_sample(q tsquery)\nRETURNS TABLE (id bigint)\nLANGUAGE plpgsql STABLE ROWS 4000\nSET enable_indexscan = off\nAS $$\nBEGIN\n    RETURN QUERY EXECUTE\n        'SELECT p.id FROM papers_paper p '\n        'WHERE p.search_vector @@ $1 AND MOD(p.id, 16) = 0'\n        USING q;\nEND\n$$\n"
+
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         TrigramExtension(),
         UnaccentExtension(),
         migrations.CreateModel(
-            name='Similarity',
+            name="Similarity",
             fields=[
-                ('paper_id', models.BigIntegerField(primary_key=True, serialize=False)),
-                ('embedding', django.contrib.postgres.fields.ArrayField(base_field=models.FloatField(), size=None)),
-                ('neighbours', django.contrib.postgres.fields.ArrayField(base_field=models.BigIntegerField(), size=None)),
-                ('scores', django.contrib.postgres.fields.ArrayField(base_field=models.FloatField(), size=None)),
+                ("paper_id", models.BigIntegerField(primary_key=True, serialize=False)),
+                (
+                    "embedding",
+                    django.contrib.postgres.fields.ArrayField(
+                        base_field=models.FloatField(), size=None
+                    ),
+                ),
+                (
+                    "neighbours",
+                    django.contrib.postgres.fields.ArrayField(
+                        base_field=models.BigIntegerField(), size=None
+                    ),
+                ),
+                (
+                    "scores",
+                    django.contrib.postgres.fields.ArrayField(
+                        base_field=models.FloatField(), size=None
+                    ),
+                ),
             ],
             options={
-                'db_table': 'papers_similarity',
-                'managed': False,
+                "db_table": "papers_similarity",
+                "managed": False,
             },
         ),
         migrations.CreateModel(
-            name='SimilarityState',
+            name="SimilarityState",
             fields=[
-                ('id', models.SmallIntegerField(default=1, primary_key=True, serialize=False)),
-                ('fingerprint', models.TextField()),
-                ('papers', models.IntegerField()),
-                ('dimensions', models.IntegerField()),
-                ('computed', models.DateTimeField()),
+                ("id", models.SmallIntegerField(default=1, primary_key=True, serialize=False)),
+                ("fingerprint", models.TextField()),
+                ("papers", models.IntegerField()),
+                ("dimensions", models.IntegerField()),
+                ("computed", models.DateTimeField()),
             ],
             options={
-                'db_table': 'papers_similarity_state',
-                'managed': False,
+                "db_table": "papers_similarity_state",
+                "managed": False,
             },
         ),
         migrations.CreateModel(
-            name='Author',
+            name="Author",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=300)),
-                ('key', models.CharField(db_index=True, editable=False, help_text='The normalised name.', max_length=300)),
-                ('slug', models.SlugField(allow_unicode=True, max_length=300, unique=True)),
-                ('orcid', models.CharField(blank=True, max_length=40)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=300)),
+                (
+                    "key",
+                    models.CharField(
+                        db_index=True,
+                        editable=False,
+                        help_text="The normalised name.",
+                        max_length=300,
+                    ),
+                ),
+                ("slug", models.SlugField(allow_unicode=True, max_length=300, unique=True)),
+                ("orcid", models.CharField(blank=True, max_length=40)),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='Topic',
+            name="Topic",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(help_text='As the dumps write it: "llm safety".', max_length=200, unique=True)),
-                ('slug', models.SlugField(allow_unicode=True, max_length=200, unique=True)),
-                ('description', models.TextField(blank=True)),
-                ('rule', models.TextField(blank=True, help_text='A websearch query; papers matching it get this topic, e.g. "kv cache" or "attention sparsity".')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "name",
+                    models.CharField(
+                        help_text='As the dumps write it: "llm safety".',
+                        max_length=200,
+                        unique=True,
+                    ),
+                ),
+                ("slug", models.SlugField(allow_unicode=True, max_length=200, unique=True)),
+                ("description", models.TextField(blank=True)),
+                (
+                    "rule",
+                    models.TextField(
+                        blank=True,
+                        help_text='A websearch query; papers matching it get this topic, e.g. "kv cache" or "attention sparsity".',
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='Authorship',
+            name="Authorship",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField()),
-                ('author', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='authorships', to='papers.author')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveSmallIntegerField()),
+                (
+                    "author",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="authorships",
+                        to="papers.author",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['paper', 'position'],
+                "ordering": ["paper", "position"],
             },
         ),
         migrations.CreateModel(
-            name='Lexeme',
+            name="Lexeme",
             fields=[
-                ('word', models.TextField(primary_key=True, serialize=False)),
-                ('documents', models.PositiveIntegerField()),
-                ('occurrences', models.PositiveIntegerField()),
+                ("word", models.TextField(primary_key=True, serialize=False)),
+                ("documents", models.PositiveIntegerField()),
+                ("occurrences", models.PositiveIntegerField()),
             ],
             options={
-                'indexes': [django.contrib.postgres.indexes.GinIndex(django.contrib.postgres.indexes.OpClass('word', name='gin_trgm_ops'), name='lexeme_word_trgm')],
+                "indexes": [
+                    django.contrib.postgres.indexes.GinIndex(
+                        django.contrib.postgres.indexes.OpClass("word", name="gin_trgm_ops"),
+                        name="lexeme_word_trgm",
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Paper',
+            name="Paper",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('title', models.TextField(blank=True, help_text='Empty when the source gives none.', max_length=1000)),
-                ('abstract', models.TextField(blank=True, max_length=20000)),
-                ('abstract_key', models.CharField(blank=True, editable=False, help_text='Hash of the normalised abstract.', max_length=64)),
-                ('country', models.CharField(blank=True, db_index=True, max_length=100)),
-                ('presentation_format', models.CharField(blank=True, max_length=50)),
-                ('related_titles', django.contrib.postgres.fields.ArrayField(base_field=models.TextField(), blank=True, default=list, size=None)),
-                ('external_id', models.CharField(blank=True, max_length=100, null=True, unique=True)),
-                ('pages', models.CharField(blank=True, max_length=50)),
-                ('doi', models.CharField(blank=True, max_length=200)),
-                ('url', models.URLField(blank=True, max_length=500)),
-                ('bibkey', models.CharField(blank=True, max_length=200)),
-                ('reviewed', models.BooleanField(default=False)),
-                ('curated_fields', django.contrib.postgres.fields.ArrayField(base_field=models.CharField(max_length=40), blank=True, default=list, help_text='Fields a curator set; loads never overwrite them.', size=None)),
-                ('topic_names', models.TextField(blank=True, editable=False)),
-                ('author_names', models.TextField(blank=True, editable=False)),
-                ('source_file', models.CharField(blank=True, max_length=300)),
-                ('source_position', models.PositiveIntegerField(blank=True, help_text='Line of the source file where the paper starts.', null=True)),
-                ('first_loaded', models.DateTimeField(blank=True, null=True)),
-                ('last_loaded', models.DateTimeField(blank=True, null=True)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('updated', models.DateTimeField(auto_now=True)),
-                ('search_vector', models.GeneratedField(db_persist=True, expression=django.contrib.postgres.search.CombinedSearchVector(django.contrib.postgres.search.CombinedSearchVector(django.contrib.postgres.search.CombinedSearchVector(django.contrib.postgres.search.SearchVector('title', config='english', weight='A'), '||', django.contrib.postgres.search.SearchVector('topic_names', config='english', weight='B'), django.contrib.postgres.search.SearchConfig('english')), '||', django.contrib.postgres.search.SearchVector('author_names', config='english', weight='B'), django.contrib.postgres.search.SearchConfig('english')), '||', django.contrib.postgres.search.SearchVector('abstract', config='english', weight='C'), django.contrib.postgres.search.SearchConfig('english')), output_field=django.contrib.postgres.search.SearchVectorField())),
-                ('title_terms', models.GeneratedField(db_persist=True, expression=models.Func(django.contrib.postgres.search.SearchVector('title', config='english'), function='length', output_field=models.IntegerField()), output_field=models.IntegerField())),
-                ('authors', models.ManyToManyField(blank=True, related_name='papers', through='papers.Authorship', to='papers.author')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "title",
+                    models.TextField(
+                        blank=True, help_text="Empty when the source gives none.", max_length=1000
+                    ),
+                ),
+                ("abstract", models.TextField(blank=True, max_length=20000)),
+                (
+                    "abstract_key",
+                    models.CharField(
+                        blank=True,
+                        editable=False,
+                        help_text="Hash of the normalised abstract.",
+                        max_length=64,
+                    ),
+                ),
+                ("country", models.CharField(blank=True, db_index=True, max_length=100)),
+                ("presentation_format", models.CharField(blank=True, max_length=50)),
+                (
+                    "related_titles",
+                    django.contrib.postgres.fields.ArrayField(
+                        base_field=models.TextField(), blank=True, default=list, size=None
+                    ),
+                ),
+                (
+                    "external_id",
+                    models.CharField(blank=True, max_length=100, null=True, unique=True),
+                ),
+                ("pages", models.CharField(blank=True, max_length=50)),
+                ("doi", models.CharField(blank=True, max_length=200)),
+                ("url", models.URLField(blank=True, max_length=500)),
+                ("bibkey", models.CharField(blank=True, max_length=200)),
+                ("reviewed", models.BooleanField(default=False)),
+                (
+                    "curated_fields",
+                    django.contrib.postgres.fields.ArrayField(
+                        base_field=models.CharField(max_length=40),
+                        blank=True,
+                        default=list,
+                        help_text="Fields a curator set; loads never overwrite them.",
+                        size=None,
+                    ),
+                ),
+                ("topic_names", models.TextField(blank=True, editable=False)),
+                ("author_names", models.TextField(blank=True, editable=False)),
+                ("source_file", models.CharField(blank=True, max_length=300)),
+                (
+                    "source_position",
+                    models.PositiveIntegerField(
+                        blank=True,
+                        help_text="Line of the source file where the paper starts.",
+                        null=True,
+                    ),
+                ),
+                ("first_loaded", models.DateTimeField(blank=True, null=True)),
+                ("last_loaded", models.DateTimeField(blank=True, null=True)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("updated", models.DateTimeField(auto_now=True)),
+                (
+                    "search_vector",
+                    models.GeneratedField(
+                        db_persist=True,
+                        expression=django.contrib.postgres.search.CombinedSearchVector(
+                            django.contrib.postgres.search.CombinedSearchVector(
+                                django.contrib.postgres.search.CombinedSearchVector(
+                                    django.contrib.postgres.search.SearchVector(
+                                        "title", config="english", weight="A"
+                                    ),
+                                    "||",
+                                    django.contrib.postgres.search.SearchVector(
+                                        "topic_names", config="english", weight="B"
+                                    ),
+                                    django.contrib.postgres.search.SearchConfig("english"),
+                                ),
+                                "||",
+                                django.contrib.postgres.search.SearchVector(
+                                    "author_names", config="english", weight="B"
+                                ),
+                                django.contrib.postgres.search.SearchConfig("english"),
+                            ),
+                            "||",
+                            django.contrib.postgres.search.SearchVector(
+                                "abstract", config="english", weight="C"
+                            ),
+                            django.contrib.postgres.search.SearchConfig("english"),
+                        ),
+                        output_field=django.contrib.postgres.search.SearchVectorField(),
+                    ),
+                ),
+                (
+                    "title_terms",
+                    models.GeneratedField(
+                        db_persist=True,
+                        expression=models.Func(
+                            django.contrib.postgres.search.SearchVector("title", config="english"),
+                            function="length",
+                            output_field=models.IntegerField(),
+                        ),
+                        output_field=models.IntegerField(),
+                    ),
+                ),
+                (
+                    "authors",
+                    models.ManyToManyField(
+                        blank=True,
+                        related_name="papers",
+                        through="papers.Authorship",
+                        to="papers.author",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['id'],
+                "ordering": ["id"],
             },
         ),
         migrations.AddField(
-            model_name='authorship',
-            name='paper',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='authorships', to='papers.paper'),
+            model_name="authorship",
+            name="paper",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="authorships",
+                to="papers.paper",
+            ),
         ),
         migrations.CreateModel(
-            name='RemovedTopic',
+            name="RemovedTopic",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('paper', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='removed_topics', to='papers.paper')),
-                ('topic', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='removals', to='papers.topic')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "paper",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="removed_topics",
+                        to="papers.paper",
+                    ),
+                ),
+                (
+                    "topic",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="removals",
+                        to="papers.topic",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='PaperTopic',
+            name="PaperTopic",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('source', models.CharField(choices=[('dump', 'dump'), ('rule', 'topic rule'), ('curator', 'curator'), ('model', 'topic model')], default='dump', max_length=10)),
-                ('confidence', models.FloatField(blank=True, help_text="For a topic model's link: its probability (0 to 1).", null=True)),
-                ('paper', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='topic_links', to='papers.paper')),
-                ('topic', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='paper_links', to='papers.topic')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "source",
+                    models.CharField(
+                        choices=[
+                            ("dump", "dump"),
+                            ("rule", "topic rule"),
+                            ("curator", "curator"),
+                            ("model", "topic model"),
+                        ],
+                        default="dump",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "confidence",
+                    models.FloatField(
+                        blank=True,
+                        help_text="For a topic model's link: its probability (0 to 1).",
+                        null=True,
+                    ),
+                ),
+                (
+                    "paper",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="topic_links",
+                        to="papers.paper",
+                    ),
+                ),
+                (
+                    "topic",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="paper_links",
+                        to="papers.topic",
+                    ),
+                ),
             ],
         ),
         migrations.AddField(
-            model_name='paper',
-            name='topics',
-            field=models.ManyToManyField(blank=True, related_name='papers', through='papers.PaperTopic', to='papers.topic'),
+            model_name="paper",
+            name="topics",
+            field=models.ManyToManyField(
+                blank=True, related_name="papers", through="papers.PaperTopic", to="papers.topic"
+            ),
         ),
         migrations.CreateModel(
-            name='TopicRedirect',
+            name="TopicRedirect",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('old_slug', models.SlugField(allow_unicode=True, max_length=200, unique=True)),
-                ('topic', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='redirects', to='papers.topic')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("old_slug", models.SlugField(allow_unicode=True, max_length=200, unique=True)),
+                (
+                    "topic",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="redirects",
+                        to="papers.topic",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Venue',
+            name="Venue",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(help_text='As the dumps write it: "ACL 2025".', max_length=200, unique=True)),
-                ('slug', models.SlugField(allow_unicode=True, max_length=200, unique=True)),
-                ('acronym', models.CharField(blank=True, max_length=100)),
-                ('year', models.PositiveSmallIntegerField(blank=True, db_index=True, null=True)),
-                ('full_name', models.CharField(blank=True, max_length=300)),
-                ('location', models.CharField(blank=True, max_length=200)),
-                ('start_date', models.DateField(blank=True, null=True)),
-                ('end_date', models.DateField(blank=True, null=True)),
-                ('month', models.CharField(blank=True, max_length=40)),
-                ('welcome_text', models.TextField(blank=True)),
-                ('booktitle', models.CharField(blank=True, max_length=500)),
-                ('external_id', models.CharField(blank=True, help_text='The Anthology volume ID, e.g. 2024.emnlp-main.', max_length=100)),
-                ('curated_fields', django.contrib.postgres.fields.ArrayField(base_field=models.CharField(max_length=40), blank=True, default=list, size=None)),
-                ('parent', models.ForeignKey(blank=True, help_text='The conference a Findings, demo or workshop volume belongs to.', null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='children', to='papers.venue')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "name",
+                    models.CharField(
+                        help_text='As the dumps write it: "ACL 2025".', max_length=200, unique=True
+                    ),
+                ),
+                ("slug", models.SlugField(allow_unicode=True, max_length=200, unique=True)),
+                ("acronym", models.CharField(blank=True, max_length=100)),
+                ("year", models.PositiveSmallIntegerField(blank=True, db_index=True, null=True)),
+                ("full_name", models.CharField(blank=True, max_length=300)),
+                ("location", models.CharField(blank=True, max_length=200)),
+                ("start_date", models.DateField(blank=True, null=True)),
+                ("end_date", models.DateField(blank=True, null=True)),
+                ("month", models.CharField(blank=True, max_length=40)),
+                ("welcome_text", models.TextField(blank=True)),
+                ("booktitle", models.CharField(blank=True, max_length=500)),
+                (
+                    "external_id",
+                    models.CharField(
+                        blank=True,
+                        help_text="The Anthology volume ID, e.g. 2024.emnlp-main.",
+                        max_length=100,
+                    ),
+                ),
+                (
+                    "curated_fields",
+                    django.contrib.postgres.fields.ArrayField(
+                        base_field=models.CharField(max_length=40),
+                        blank=True,
+                        default=list,
+                        size=None,
+                    ),
+                ),
+                (
+                    "parent",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="The conference a Findings, demo or workshop volume belongs to.",
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="children",
+                        to="papers.venue",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-year', 'name'],
+                "ordering": ["-year", "name"],
             },
         ),
         migrations.AddField(
-            model_name='paper',
-            name='venue',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='papers', to='papers.venue'),
+            model_name="paper",
+            name="venue",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="papers",
+                to="papers.venue",
+            ),
         ),
         migrations.AddIndex(
-            model_name='authorship',
-            index=models.Index(fields=['author', 'paper'], name='authorship_author_paper'),
+            model_name="authorship",
+            index=models.Index(fields=["author", "paper"], name="authorship_author_paper"),
         ),
         migrations.AddConstraint(
-            model_name='authorship',
-            constraint=models.UniqueConstraint(fields=('paper', 'position'), name='authorship_position_once'),
+            model_name="authorship",
+            constraint=models.UniqueConstraint(
+                fields=("paper", "position"), name="authorship_position_once"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='removedtopic',
-            constraint=models.UniqueConstraint(fields=('paper', 'topic'), name='removed_topic_once'),
+            model_name="removedtopic",
+            constraint=models.UniqueConstraint(
+                fields=("paper", "topic"), name="removed_topic_once"
+            ),
         ),
         migrations.AddIndex(
-            model_name='papertopic',
-            index=models.Index(fields=['topic', 'paper'], name='papertopic_topic_paper'),
+            model_name="papertopic",
+            index=models.Index(fields=["topic", "paper"], name="papertopic_topic_paper"),
         ),
         migrations.AddConstraint(
-            model_name='papertopic',
-            constraint=models.UniqueConstraint(fields=('paper', 'topic'), name='paper_topic_once'),
+            model_name="papertopic",
+            constraint=models.UniqueConstraint(fields=("paper", "topic"), name="paper_topic_once"),
         ),
         migrations.AddIndex(
-            model_name='paper',
-            index=django.contrib.postgres.indexes.GinIndex(fields=['search_vector'], name='paper_search_vector'),
+            model_name="paper",
+            index=django.contrib.postgres.indexes.GinIndex(
+                fields=["search_vector"], name="paper_search_vector"
+            ),
         ),
         migrations.AddIndex(
-            model_name='paper',
-            index=django.contrib.postgres.indexes.GinIndex(django.contrib.postgres.search.SearchVector('title', config='english'), name='paper_title_tsv'),
+            model_name="paper",
+            index=django.contrib.postgres.indexes.GinIndex(
+                django.contrib.postgres.search.SearchVector("title", config="english"),
+                name="paper_title_tsv",
+            ),
         ),
         migrations.AddIndex(
-            model_name='paper',
-            index=django.contrib.postgres.indexes.GinIndex(django.contrib.postgres.indexes.OpClass('title', name='gin_trgm_ops'), name='paper_title_trgm'),
+            model_name="paper",
+            index=django.contrib.postgres.indexes.GinIndex(
+                django.contrib.postgres.indexes.OpClass("title", name="gin_trgm_ops"),
+                name="paper_title_trgm",
+            ),
         ),
         migrations.AddIndex(
-            model_name='paper',
-            index=models.Index(models.F('venue'), django.db.models.functions.text.Lower(django.db.models.functions.text.Left(django.db.models.functions.comparison.Coalesce(django.db.models.functions.comparison.NullIf('title', models.Value('')), 'abstract'), 200)), models.F('id'), name='paper_venue_order'),
+            model_name="paper",
+            index=models.Index(
+                models.F("venue"),
+                django.db.models.functions.text.Lower(
+                    django.db.models.functions.text.Left(
+                        django.db.models.functions.comparison.Coalesce(
+                            django.db.models.functions.comparison.NullIf("title", models.Value("")),
+                            "abstract",
+                        ),
+                        200,
+                    )
+                ),
+                models.F("id"),
+                name="paper_venue_order",
+            ),
         ),
         migrations.AddIndex(
-            model_name='paper',
-            index=models.Index(condition=models.Q(django.db.models.lookups.Exact(django.db.models.functions.math.Mod(models.F('id'), 16), 0)), fields=['id'], name='paper_sample'),
+            model_name="paper",
+            index=models.Index(
+                condition=models.Q(
+                    django.db.models.lookups.Exact(
+                        django.db.models.functions.math.Mod(models.F("id"), 16), 0
+                    )
+                ),
+                fields=["id"],
+                name="paper_sample",
+            ),
         ),
         migrations.AddIndex(
-            model_name='paper',
-            index=models.Index(fields=['source_file'], name='paper_source_file'),
+            model_name="paper",
+            index=models.Index(fields=["source_file"], name="paper_source_file"),
         ),
         migrations.AddIndex(
-            model_name='paper',
-            index=models.Index(django.db.models.functions.text.Lower('doi'), name='paper_doi_lower'),
+            model_name="paper",
+            index=models.Index(
+                django.db.models.functions.text.Lower("doi"), name="paper_doi_lower"
+            ),
         ),
         migrations.AddIndex(
-            model_name='paper',
-            index=models.Index(condition=models.Q(('abstract_key', ''), _negated=True), fields=['abstract_key'], name='paper_abstract_key'),
+            model_name="paper",
+            index=models.Index(
+                condition=models.Q(("abstract_key", ""), _negated=True),
+                fields=["abstract_key"],
+                name="paper_abstract_key",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='paper',
-            constraint=models.UniqueConstraint(condition=models.Q(('external_id__isnull', True), models.Q(('abstract_key', ''), _negated=True)), fields=('abstract_key',), name='paper_abstract_once'),
+            model_name="paper",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(
+                    ("external_id__isnull", True), models.Q(("abstract_key", ""), _negated=True)
+                ),
+                fields=("abstract_key",),
+                name="paper_abstract_once",
+            ),
         ),
-        migrations.RunSQL(papers.schema_sql.SIMILARITY_TABLES, papers.schema_sql.DROP_SIMILARITY_TABLES),
-        migrations.RunSQL(papers.schema_sql.TEXT_PROBE_FUNCTION, "DROP FUNCTION IF EXISTS papers_text_probe(tsquery, integer)"),
-        migrations.RunSQL(papers.schema_sql.TEXT_SAMPLE_FUNCTION, "DROP FUNCTION IF EXISTS papers_text_sample(tsquery)"),
+        migrations.RunSQL(
+            papers.schema_sql.SIMILARITY_TABLES, papers.schema_sql.DROP_SIMILARITY_TABLES
+        ),
+        migrations.RunSQL(
+            TEXT_PROBE_FUNCTION, "DROP FUNCTION IF EXISTS papers_text_probe(tsquery, integer)"
+        ),
+        migrations.RunSQL(
+            TEXT_SAMPLE_FUNCTION, "DROP FUNCTION IF EXISTS papers_text_sample(tsquery)"
+        ),
     ]

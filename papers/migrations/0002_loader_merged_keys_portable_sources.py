@@ -7,8 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('papers', '0002_browse_proceedings_order'),
-        ('papers', '0002_paperpage_people'),
+        ('papers', '0002_collection_at_scale'),
     ]
 
     operations = [

@@ -40,7 +40,7 @@ def toggle_query(context, name, value):
 
 
 @register.simple_tag(takes_context=True)
-def facet_link(context, name, value, label, count, selected, estimated=False, prefix=""):
+def facet_link(context, name, value, label, count, selected, prefix=""):
     """One facet value's link, toggling it; ``prefix`` is read before ``label`` by screen
     readers only (the series before a year in the venue tree). Built here, not by an included
     template: a facet tree has a couple of hundred of them."""
@@ -56,7 +56,7 @@ def facet_link(context, name, value, label, count, selected, estimated=False, pr
         "✓" if selected else "",
         format_html('<span class="visually-hidden">{} </span>', prefix) if prefix else "",
         label,
-        count_label(count, estimated),
+        f"{int(count):,}",
         state,
     )
 
@@ -147,12 +147,6 @@ def facet_label(name) -> str:
         "country": "Country",
         "author": "Author",
     }.get(name, name)
-
-
-@register.filter
-def count_label(count, estimated=False) -> str:
-    """A count as shown: "about 71,000" when it was estimated from a sample, else "1,234"."""
-    return f"about {int(count):,}" if estimated else f"{int(count):,}"
 
 
 @register.filter

@@ -1,0 +1,88 @@
+"""Which papers of a filtered set match a text query, read from the smaller side.
+
+Filters and a query meet on every filtered search (facets, ranked pages). Left to itself the
+planner may read every paper a common word matches to keep the few a filter allows, or test
+the vector of every paper of a broad filter for a rare word. Here the choice is made when the
+statement runs, from sizes known cheaply: the number of the filters' papers (their ids, read
+first) against the most papers the query can match (``ESTIMATE_SQL``: its rarest word's
+document frequency, from the Lexeme table). No more papers than that: each is tested against
+the query (one primary-key probe each, ``_EACH_SQL``). More: the query's matches are read from
+the GIN index's bitmap (the functions papers_text_matches and papers_title_matches, schema_sql)
+and kept when they are among the filters' papers. Either way the work follows the smaller side.
+"""
+
+import re
+
+from .expressions import SEARCH_CONFIG
+from .text import websearch_text
+
+# The most papers a query can match: its rarest word's document frequency (every word must
+# match), or their sum (an "or" query). Words the collection lacks match nothing.
+ESTIMATE_SQL = (
+    "SELECT COALESCE({aggregate}(documents), 0) FROM {{lexeme}} "
+    "WHERE word = ANY(tsvector_to_array(to_tsvector(%s::regconfig, %s)))"
+)
+_OR = re.compile(r"\bor\b", re.IGNORECASE)
+QUERY_SQL = "websearch_to_tsquery(%s::regconfig, %s)"
+# The tests of one paper ``p`` against the query: its whole vector, or its title's.
+TESTS = {
+    "vector": f"p.search_vector @@ {QUERY_SQL}",
+    "title": f"to_tsvector(%s::regconfig, COALESCE(p.title, '')) @@ {QUERY_SQL}",
+}
+FUNCTIONS = {"vector": "papers_text_matches", "title": "papers_title_matches"}
+
+# {candidates}: a CTE of ids. OFFSET 0 keeps the lookup a per-candidate probe (the planner
+# would otherwise join it to every paper the query matches).
+_EACH_SQL = """SELECT c.id FROM {candidates} c CROSS JOIN LATERAL (
+    SELECT p.title, p.search_vector FROM {{paper}} p WHERE p.id = c.id OFFSET 0
+) AS p
+WHERE (SELECT count(*) FROM {candidates}) <= ({estimate}) AND {test}"""
+_INDEXED_SQL = """SELECT m.id FROM {function}({query}) AS m
+WHERE (SELECT count(*) FROM {candidates}) > ({estimate})
+AND m.id IN (SELECT id FROM {candidates})"""
+
+
+# All the papers' narrow rows ``f`` that match: a probe of the rows per match, or, for a query
+# that may match more than one paper in PROBE_SHARE, one pass over the rows looking each up in
+# the matches' hash ("IS TRUE" keeps the planner from joining instead). Each condition holds
+# only under its own estimate, so exactly one of the two runs.
+PROBE_SHARE = 8
+_FEW_SQL = "({estimate}) * {share} <= ({papers}) AND f.paper_id IN ({matches})"
+_MANY_SQL = "({estimate}) * {share} > ({papers}) AND (f.paper_id IN ({matches})) IS TRUE"
+_PAPERS_SQL = (
+    "SELECT COALESCE(sum(n), 0) FROM {facet_count} "
+    "WHERE by_facet = '' AND by_value = '' AND facet = 'v'"
+)
+
+
+def estimate_sql(text: str) -> tuple[str, list]:
+    """ESTIMATE_SQL for ``text`` (a template for papers.tables.sql) and its params."""
+    aggregate = "sum" if _OR.search(text) else "min"
+    return ESTIMATE_SQL.format(aggregate=aggregate), [SEARCH_CONFIG, websearch_text(text)]
+
+
+def matching_within(candidates: str, text: str, test: str = "vector") -> tuple[str, list]:
+    """(SQL, params) of the ids of the CTE ``candidates`` (a column ``id``) whose ``test``
+    ("vector" or "title") matches ``text``: a template for papers.tables.sql."""
+    estimate, estimate_params = estimate_sql(text)
+    query = [SEARCH_CONFIG, websearch_text(text)]
+    test_params = query if test == "vector" else [SEARCH_CONFIG, *query]
+    each = _EACH_SQL.format(candidates=candidates, estimate=estimate, test=TESTS[test])
+    indexed = _INDEXED_SQL.format(
+        candidates=candidates, estimate=estimate, function=FUNCTIONS[test], query=QUERY_SQL
+    )
+    statement = f"({each})\nUNION ALL\n({indexed})"
+    return statement, [*estimate_params, *test_params, *query, *estimate_params]
+
+
+def all_matching(text: str) -> tuple[tuple[str, list], tuple[str, list]]:
+    """Two conditions on a PaperFacets row ``f`` that together keep the rows of the papers
+    matching ``text`` (one of them is false whatever the row): (SQL, params) each, templates for
+    papers.tables.sql."""
+    estimate, estimate_params = estimate_sql(text)
+    matches = f"SELECT m.id FROM papers_text_matches({QUERY_SQL}) AS m"
+    query = [SEARCH_CONFIG, websearch_text(text)]
+    values = {"estimate": estimate, "share": PROBE_SHARE, "papers": _PAPERS_SQL}
+    few = _FEW_SQL.format(matches=matches, **values)
+    many = _MANY_SQL.format(matches=matches, **values)
+    return (few, [*estimate_params, *query]), (many, [*estimate_params, *query])

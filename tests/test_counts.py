@@ -1,0 +1,380 @@
+"""Exact facet counts: the kept counts follow every change, each facet equals the filtered total,
+the plans are bounded by the smaller side, and cached pages follow the data version."""
+
+import json
+import shutil
+import socket
+import subprocess
+import time
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from papers import curation
+from papers.caching import data_version
+from papers.counts import refresh_counts
+from papers.facets import _counts_statement, count_facets
+from papers.models import FacetCount, Paper, PaperFacets, PaperTopic, Topic, Venue
+from tests.factories import finish, make_paper, make_topic, make_venue
+from tests.support import parse
+
+pytestmark = pytest.mark.django_db
+
+
+def kept_counts() -> set[tuple]:
+    return set(FacetCount.objects.values_list("facet", "value", "by_facet", "by_value", "n"))
+
+
+def recounted() -> set[tuple]:
+    """The counts as a recount from nothing gives them."""
+    FacetCount.objects.all().delete()
+    PaperFacets.objects.all().delete()
+    refresh_counts()
+    return kept_counts()
+
+
+def orm_count(**filters) -> int:
+    return Paper.objects.filter(**filters).distinct().count()
+
+
+def test_each_venue_count_is_the_total_its_filter_gives(corpus):
+    home = count_facets({})
+    assert home.total == Paper.objects.count() == 5
+    assert {option.value: option.count for option in home.venue} == {
+        "acl-2025": 3,
+        "emnlp-2024": 2,
+    }
+    for option in home.venue:
+        assert count_facets({"venue": [option.value]}).total == option.count
+    for option in home.topic:
+        assert count_facets({"topic": [option.value]}).total == option.count
+        assert option.count == orm_count(topics__slug=option.value)
+    assert [(o.value, o.count) for o in home.author] == [
+        ("ada-lovelace", 3),
+        ("alan-turing", 2),
+        ("grace-hopper", 2),
+    ]
+    assert [(o.value, o.count) for o in home.year] == [("2025", 3), ("2024", 2)]
+    assert [(o.value, o.count) for o in home.country][:1] == [("United Kingdom", 2)]
+
+
+@pytest.mark.parametrize(
+    "selected, fixed, text",
+    [
+        ({"venue": ["acl-2025"], "topic": ["attention"]}, {}, ""),
+        ({"venue": ["acl-2025"], "topic": ["attention"]}, {}, "attention"),
+        ({"topic": ["efficiency", "attention"]}, {}, ""),
+        ({"year": ["2025"], "country": ["United Kingdom"]}, {}, "cache"),
+        ({"author": ["ada-lovelace"]}, {}, ""),
+        ({"country": ["China"]}, {"venue": ["acl-2025"]}, ""),
+        ({}, {"topic": ["attention"]}, "attention"),
+        ({"venue": ["acl-2025", "emnlp-2024"]}, {"author": ["grace-hopper"]}, ""),
+    ],
+)
+def test_each_facet_is_counted_under_the_other_filters(corpus, selected, fixed, text):
+    """Every count equals the ORM's count of the papers a click would give."""
+    facets = count_facets(selected, fixed, text)
+    lookups = {
+        "venue": "venue__slug__in",
+        "topic": "topics__slug__in",
+        "author": "authors__slug__in",
+        "year": "venue__year__in",
+        "country": "country__in",
+    }
+
+    def papers(leave_out=None):
+        result = Paper.objects.matching(text) if text else Paper.objects.all()
+        for name, values in {**fixed, **selected}.items():
+            if name != leave_out or name in fixed:
+                result = result.filter(**{lookups[name]: values})
+        return result.distinct()
+
+    assert facets.total == papers().count()
+    for name, lookup in lookups.items():
+        if name in fixed:
+            continue
+        for option in getattr(facets, name):
+            assert option.count == papers(name).filter(**{lookup: [option.value]}).count()
+        counted = {option.value for option in getattr(facets, name)}
+        related = {"venue": "venue__slug", "year": "venue__year", "topic": "topics__slug"}
+        related |= {"author": "authors__slug", "country": "country"}
+        expected = {str(v) for v in papers(name).values_list(related[name], flat=True) if v}
+        assert counted == expected
+
+
+def test_kept_counts_follow_every_curation_change(corpus):
+    """After each change the counts kept by difference equal a recount from nothing."""
+    efficiency = Topic.objects.get(slug="efficiency")
+    curation.add_topic_to_papers(efficiency, [corpus["translation"].pk, corpus["speech"].pk])
+    after_add = kept_counts()
+    assert ("t", str(efficiency.pk), "", "", 4) in after_add
+    curation.remove_topic_from_papers(efficiency, [corpus["kv"].pk])
+    curation.set_topics(corpus["retrieval"].pk, add=[efficiency.pk])
+    curation.merge_papers(corpus["kv"], [corpus["cache2"]])
+    curation.delete_papers(Paper.objects.filter(pk=corpus["speech"].pk))
+    kept = kept_counts()
+    assert kept == recounted()
+    assert count_facets({}).total == Paper.objects.count() == 3
+
+
+def test_a_load_refreshes_the_counts_of_what_it_wrote(seeds):
+    kept = kept_counts()
+    assert kept == recounted()
+    assert count_facets({}).total == Paper.objects.count()
+
+
+def test_a_moved_paper_leaves_its_old_venue(corpus):
+    emnlp = Venue.objects.get(slug="emnlp-2024")
+    Paper.objects.filter(pk=corpus["kv"].pk).update(venue=emnlp)
+    assert refresh_counts([corpus["kv"].pk]) == 1
+    venues = {option.value: option.count for option in count_facets({}).venue}
+    assert venues == {"acl-2025": 2, "emnlp-2024": 3}
+    assert kept_counts() == recounted()
+
+
+# Plans ---------------------------------------------------------------------------------------
+
+
+def plan_of(selected, fixed=None, text="") -> dict:
+    statement, params = _counts_statement(selected, fixed or {}, text)
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + statement, params)
+        plan = cursor.fetchone()[0]
+    return (plan if isinstance(plan, list) else json.loads(plan))[0]["Plan"]
+
+
+def nodes(plan):
+    yield plan
+    for child in plan.get("Plans", []):
+        yield from nodes(child)
+
+
+def rows_read(plan, relation: str) -> int:
+    """Rows the plan's scans of ``relation`` read (returned or filtered out), over all loops."""
+    return sum(
+        (
+            node["Actual Rows"]
+            + node.get("Rows Removed by Filter", 0)
+            + node.get("Rows Removed by Index Recheck", 0)
+        )
+        * node["Actual Loops"]
+        for node in nodes(plan)
+        if node.get("Relation Name") == relation
+    )
+
+
+@pytest.mark.parametrize(
+    "selected",
+    [{}, {"venue": ["acl-2025"]}, {"year": ["2025"]}, {"topic": ["attention"]}],
+)
+def test_without_a_query_one_filter_reads_only_kept_counts(corpus, selected):
+    relations = {node.get("Relation Name") for node in nodes(plan_of(selected))} - {None}
+    kept = {"papers_facetcount", "papers_venue", "papers_topic", "papers_topicredirect"}
+    assert relations <= kept | {"papers_author"}
+    assert "papers_facetcount" in relations
+
+
+@pytest.fixture
+def common_word():
+    """2,000 papers saying "models" in one venue; 6 in another, 3 of them on a topic."""
+    big, small = make_venue("Big 2024", 2024), make_venue("Small 2024", 2024)
+    topic = make_topic("parsing")
+    Paper.objects.bulk_create(
+        Paper(abstract=f"Paper {n} trains models on data {n}.", venue=big) for n in range(2000)
+    )
+    for n in range(6):
+        paper = make_paper(f"Small paper {n} about models {n}.", venue=small)
+        if n < 3:
+            PaperTopic.objects.create(paper=paper, topic=topic)
+    finish()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "ANALYZE papers_paper; ANALYZE papers_paperfacets; ANALYZE papers_facetcount"
+        )
+    return small, topic
+
+
+def test_filters_and_a_common_word_read_the_filters_papers_not_the_matches(common_word):
+    """The known pathological case: venue + topic + a word most papers have. The papers read
+    are the filters' (the venue's 6 and the topic's 3), never the word's 2,006 matches."""
+    small, topic = common_word
+    selected = {"venue": [small.slug], "topic": [topic.slug]}
+    plan = plan_of(selected, text="models")
+    assert rows_read(plan, "papers_paper") <= 6
+    facets = count_facets(selected, text="models")
+    assert facets.total == 3
+    assert [(o.value, o.count) for o in facets.venue] == [("small-2024", 3)]
+    assert [(o.value, o.count) for o in facets.topic] == [("parsing", 3)]
+
+
+def explained(run) -> list[dict]:
+    """The plans of the statements ``run()`` executes, run again under EXPLAIN ANALYZE."""
+    with CaptureQueriesContext(connection) as captured:
+        run()
+    plans = []
+    with connection.cursor() as cursor:
+        for query in captured.captured_queries:
+            cursor.execute("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + query["sql"])
+            plan = cursor.fetchone()[0]
+            plans.append((plan if isinstance(plan, list) else json.loads(plan))[0]["Plan"])
+    return plans
+
+
+@pytest.mark.parametrize("order", ["relevance", "newest"])
+def test_the_page_of_filters_and_a_common_word_reads_the_filters_papers(common_word, order):
+    """The page's ids (ranked, or newest first) read the papers of the venue and the topic,
+    never the 2,006 the word matches."""
+    small, topic = common_word
+    papers = Paper.objects.filter(venue=small, topics=topic)
+    if order == "relevance":
+        [plan] = explained(lambda: papers.ranked_ids("models", 25))
+    else:
+        [plan] = explained(lambda: papers.newest_ids(25, 0, "models"))
+    assert rows_read(plan, "papers_paper") <= 25
+    assert len(papers.ranked_ids("models", 25)) == len(papers.newest_ids(25, 0, "models")) == 3
+
+
+def test_a_rare_word_under_broad_filters_reads_the_papers_it_matches(common_word):
+    """Here the query is the smaller side: its one match is read from the vector index (the
+    function papers_text_matches), and no paper of the filters' 2,004 is tested."""
+    _, topic = common_word
+    paper = make_paper("A unique zyzzyva of models.", venue=Venue.objects.get(slug="big-2024"))
+    PaperTopic.objects.create(paper=paper, topic=topic)
+    finish()
+    selected = {"venue": ["big-2024"], "topic": [topic.slug]}
+    plan = plan_of(selected, text="zyzzyva")
+    assert rows_read(plan, "papers_paper") == 0
+    matches = [node for node in nodes(plan) if node.get("Function Name") == "papers_text_matches"]
+    assert [node["Actual Rows"] for node in matches if node["Actual Loops"]] == [1]
+    assert count_facets(selected, text="zyzzyva").total == 1
+
+
+# The cache -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def response_cache(settings):
+    settings.RESPONSE_CACHE = True
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def queries_for(client, url):
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(captured.captured_queries), response
+
+
+def test_a_repeated_page_comes_from_the_cache_until_the_data_changes(
+    client, corpus, response_cache
+):
+    first, _ = queries_for(client, "/?venue=acl-2025")
+    again, response = queries_for(client, "/?venue=acl-2025")
+    assert first > 1 and again == 1  # the data version only
+    assert "3 papers" in parse(response).find(id="results-heading").text
+    version = data_version()
+    curation.delete_papers(Paper.objects.filter(pk=corpus["speech"].pk))
+    assert data_version() > version
+    after, response = queries_for(client, "/?venue=acl-2025")
+    assert after == first
+    assert "2 papers" in parse(response).find(id="results-heading").text
+
+
+def test_no_stale_page_after_an_admin_edit(client, corpus, response_cache, django_user_model):
+    before = client.get("/").content.decode()
+    assert "ACL 2025" in before
+    curator = django_user_model.objects.create_superuser("curator", "c@example.org", "pw")
+    admin = type(client)()
+    admin.force_login(curator)
+    venue = Venue.objects.get(slug="acl-2025")
+    response = admin.post(
+        f"/admin/papers/venue/{venue.pk}/change/",
+        {"name": "ACL Vienna 2025", "slug": "acl-2025", "year": "2025", "curated_fields": ""},
+    )
+    assert response.status_code == 302, response.content[:500]
+    after = client.get("/").content.decode()
+    assert "ACL Vienna 2025" in after
+
+
+def test_the_facets_are_cached_apart_from_the_page(client, corpus, response_cache):
+    """Page 2 of a list reuses the facets page 1 counted."""
+    client.get("/?topic=attention")
+    with CaptureQueriesContext(connection) as captured:
+        client.get("/?topic=attention&sort=title")
+    assert not any("papers_paperfacets" in q["sql"] for q in captured.captured_queries)
+    assert not any("papers_facetcount" in q["sql"] for q in captured.captured_queries)
+
+
+@pytest.fixture
+def redis_cache(settings, tmp_path):
+    """A real redis-server started for the test, as the cache; skipped where none is installed."""
+    server = shutil.which("redis-server")
+    if server is None:
+        pytest.skip("redis-server is not installed")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(50):
+            with socket.socket() as attempt:
+                if attempt.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": f"redis://127.0.0.1:{port}/0",
+            }
+        }
+        settings.RESPONSE_CACHE = True
+        yield
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_pages_are_cached_in_a_real_redis(client, corpus, redis_cache):
+    first, _ = queries_for(client, "/?q=attention")
+    again, _ = queries_for(client, "/?q=attention")
+    assert first > 1 and again == 1
+    curation.note_change()
+    assert queries_for(client, "/?q=attention")[0] == first
+
+
+@pytest.mark.parametrize(
+    "url, backend, location",
+    [
+        ("", "django.core.cache.backends.locmem.LocMemCache", None),
+        (
+            "redis://cache:6379/0",
+            "django.core.cache.backends.redis.RedisCache",
+            "redis://cache:6379/0",
+        ),
+        (
+            "memcached://cache:11211",
+            "django.core.cache.backends.memcached.PyMemcacheCache",
+            "cache:11211",
+        ),
+        ("pymemcache://m:11211", "django.core.cache.backends.memcached.PyMemcacheCache", "m:11211"),
+    ],
+)
+def test_cache_url_chooses_the_backend(url, backend, location):
+    from database import cache_config
+
+    config = cache_config(url)
+    assert (config["BACKEND"], config.get("LOCATION")) == (backend, location)
+
+
+def test_an_unknown_cache_url_is_refused():
+    from database import cache_config
+
+    with pytest.raises(ValueError, match="CACHE_URL must start with"):
+        cache_config("mongodb://db")
