@@ -8,7 +8,8 @@ ln(1 + papers / (1 + papers having it)) from the Lexeme table. Bounded work: onl
 PARTIAL_WORDS rarest words are used; the candidates come from one GIN scan (paper_search_vector)
 of an OR query — any two of the words when there are three or more — with a LIMIT of
 PARTIAL_CAP, and only those are scored: the rarity of each word a paper has, doubled in its
-title.
+title (each candidate's vector read once, as the array of its lexemes). The collection's size
+is the paper table's row estimate (counted only while it has none).
 """
 
 from .expressions import SEARCH_CONFIG
@@ -21,10 +22,9 @@ PARTIAL_CAP = 1000
 # cap, limit.
 _PARTIAL_SQL = """
 WITH collection AS (
-    SELECT GREATEST(
-        (SELECT reltuples FROM pg_class WHERE oid = '{paper}'::regclass),
-        (SELECT max(documents) FROM {lexeme}), 1
-    )::float AS papers
+    -- The kept count of papers (papers/counts.py): exact, read from a few rows.
+    SELECT COALESCE(sum(k.n), 0)::float AS papers FROM {facet_count} k
+    WHERE k.facet = 'v' AND k.by_facet = ''
 ),
 words AS MATERIALIZED (
     SELECT w.word, w.word::tsquery AS single,
@@ -44,7 +44,8 @@ wanted AS (
     ) ELSE (SELECT string_agg(quote_literal(word), ' | ') FROM words) END::tsquery AS query
 ),
 candidates AS MATERIALIZED (
-    SELECT p.id, p.search_vector, to_tsvector(%s::regconfig, COALESCE(p.title, '')) AS title
+    SELECT p.id, tsvector_to_array(p.search_vector) AS lexemes,
+           to_tsvector(%s::regconfig, COALESCE(p.title, '')) AS title
     FROM {paper} p
     WHERE p.search_vector @@ (SELECT query FROM wanted)
       AND NOT p.search_vector @@ websearch_to_tsquery(%s::regconfig, %s)
@@ -52,7 +53,7 @@ candidates AS MATERIALIZED (
     LIMIT %s
 )
 SELECT c.id, sum(w.idf * CASE WHEN c.title @@ w.single THEN 2 ELSE 1 END) AS score
-FROM candidates c JOIN words w ON c.search_vector @@ w.single
+FROM candidates c JOIN words w ON w.word = ANY(c.lexemes)
 GROUP BY c.id
 ORDER BY score DESC, c.id
 LIMIT %s

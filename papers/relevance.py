@@ -1,36 +1,54 @@
 """The relevance score: written once, here, for the pages' ranking and every other ranked list.
 
-score = BODY × Σ over the query's words of idf(word) × ts_rank(RANK_WEIGHTS, vector, word, 1)
+score = WORDS × Σ over the query's words w of idf(w) × tf(w) × (K1 + 1) / (tf(w) + K1 × norm)
       + in_title × (1 + ORDER × ordered + EXACT × exact + LENGTH / (1 + title words))
 
-- idf(word) = ln(1 + papers / (1 + papers having it)), from the Lexeme table (ts_stat of the
-  collection): a rare word counts more than a common one.
-- ts_rank of one word over the weighted vector gives its field weights (title A, names B,
-  abstract C), a saturating count of its occurrences, and (normalisation 1) divides by the
-  log of the paper's length.
+- The words are the query's words as typed (lowercased, not negated), and tf(w) counts them as
+  written, not by stem: TITLE_FIELD × (times w is in the title) + (times in the abstract). A
+  known item is searched for with its own words; "structures trees" should prefer the paper
+  saying "structures" and "trees" over the many saying "structure" and "tree" (all of them
+  match: the candidates come from the stemmed index). On the tuning set, words as written
+  lift known-item MRR@10 for abstract words from 0.43 (stemmed ts_rank) to 0.63; BM25 over
+  stems falls from 0.57 to 0.41 (bench/search_quality.py).
+- idf(w) = ln(1 + (papers − n + 0.5) / (n + 0.5)), n the papers having w's stem (the Lexeme
+  table, ts_stat of the collection): BM25's idf, a rare word counts more than a common one.
+  A stop word (no stem) counts STOPWORD_IDF: "model that" is a little more likely a paper
+  saying "that".
+- norm = 1 − B + B × size / average size, BM25's length normalisation: size is the title's and
+  the abstract's length in bytes (TITLE_FIELD × title + abstract, octet_length reads no
+  TOASTed text), the average over the papers being ranked (the query's candidates; over the
+  collection for ``relevance``, which scores every match).
 - in_title is 1 when the title alone matches the whole query: such a paper is the likelier
-  one meant, the more so the fewer content words its title has (title words: the title's
-  words less stop words); exact is the share of the query's words the title has as typed (not
+  one meant, the more so the fewer content words its title has (title words: title_terms,
+  its distinct stems less stop words); exact is the share of the query's words the title has as typed (not
   only the same stem: "chain of thought" before "Chaining … Thoughts"); ordered is 1 when
   the title has them in the query's order.
+
+Bounded work (``ranked_statement``): every candidate is scored from its title and its size
+alone, the abstract's counts taken as 1 for each word its title lacks (the word matched
+somewhere); only the RESCORED best are then counted in their abstracts. No stored vector is
+read (ts_rank had to detoast each candidate's vector once per word).
 """
 
 import re
+from typing import NamedTuple
 
 from .expressions import SEARCH_CONFIG
-from .tables import sql
+from .tables import sql, table_names
 from .text import websearch_text
 
-# Tuned on bench/search_quality.py's tuning set only (known-item MRR@10, title words: 0.825
-# before this score, 0.895 with it); its test set is reported, never tuned on.
-# ts_rank weights for D, C, B, A: abstract (C) half the title (A), names (B) 0.4.
-RANK_WEIGHTS = "{0.05, 0.5, 0.4, 1.0}"
-BODY_WEIGHT = 0.2
-# ts_rank's normalisation: 1 divides by 1 + the log of the paper's length in words.
-RANK_NORMALISATION = 1
+# Tuned on bench/search_quality.py's tuning set only; its test set is reported, never tuned on.
+WORDS_WEIGHT = 0.2
+TITLE_FIELD = 2
+K1 = 1.2
+B = 0.75
+STOPWORD_IDF = 0.3
 EXACT_WEIGHT = 1.0
 ORDER_WEIGHT = 0.5
 LENGTH_WEIGHT = 2.0
+# Candidates whose abstracts are read (stage two); the rest are ranked on their titles.
+RESCORED = 100
+
 # Words not counted in a title's length (the words a reader leaves out of a query).
 TITLE_STOPWORDS = [
     "a",
@@ -73,84 +91,246 @@ TITLE_STOPWORDS = [
     "without",
 ]
 
-# The query's lexemes (stop words dropped) with their idf. Parameters: config, query text.
-WORDS_SQL = """
-    SELECT w.word::tsquery AS single,
-           ln(1 + c.papers / (1 + COALESCE(l.documents, 0))) AS idf
-    FROM unnest(tsvector_to_array(to_tsvector(%s::regconfig, %s))) AS w(word)
-    CROSS JOIN (SELECT GREATEST(
-        (SELECT reltuples FROM pg_class WHERE oid = '{paper}'::regclass),
-        (SELECT max(documents) FROM {lexeme}), 1)::float AS papers) AS c
-    LEFT JOIN {lexeme} l ON l.word = w.word
+
+# The idf of each of the query's words as typed, in their order (one row: a float8[]). The
+# number of papers is the kept count (papers/counts.py): exact, and read from a few rows.
+# Parameters: the stop words' idf, the words, the text search configuration.
+IDFS_SQL = """
+    SELECT COALESCE(array_agg(
+               CASE WHEN s.lexeme IS NULL THEN %s::float
+                    ELSE ln(1 + (c.papers - COALESCE(l.documents, 0) + 0.5)
+                                / (COALESCE(l.documents, 0) + 0.5)) END
+               ORDER BY t.n), '{{}}') AS idfs
+    FROM unnest(%s::text[]) WITH ORDINALITY AS t(word, n)
+    CROSS JOIN LATERAL (SELECT (tsvector_to_array(to_tsvector(%s::regconfig, t.word)))[1]
+                        AS lexeme) AS s
+    CROSS JOIN (
+        SELECT COALESCE(sum(k.n), 0)::float AS papers FROM {facet_count} k
+        WHERE k.facet = 'v' AND k.by_facet = ''
+    ) AS c
+    LEFT JOIN {lexeme} l ON l.word = s.lexeme
 """
 
-# {p}: the paper's alias; {words}: WORDS_SQL's rows (a CTE's name or the subquery itself);
-# {in_title}: 1 when the title matches the whole query, else 0.
-RELEVANCE_SQL = """(
-    %(body)s * COALESCE((SELECT sum(w.idf * ts_rank(%(weights)s::float4[], {p}.search_vector,
-                                                      w.single, %(normalisation)s))
-                         FROM {words} AS w), 0)
-    + CASE WHEN {in_title} = 1 THEN
-        1 + %(order)s * (lower({p}.title) ~ %(ordered)s)::int
-        + %(exact)s * (SELECT COALESCE(avg((lower({p}.title) ~ ('\\m' || x || '\\M'))::int), 0)
-                       FROM unnest(%(typed)s::text[]) AS x)
-        + %(length)s / (1 + (SELECT count(*) FROM regexp_split_to_table(lower({p}.title), '\\s+')
-                                 AS t(word)
-                             WHERE t.word <> '' AND t.word <> ALL(%(stopwords)s::text[])))
-      ELSE 0 END
-)"""
+# A text's words, lowercased: what a query's words are compared with as typed (split where
+# typed_words splits, at non-word characters; once per text, then array lookups per word).
+TEXT_WORDS = "regexp_split_to_array(lower({text}), '\\W+')"
+
+# The title's part. {text}: the title; {share}: the share of the query's words in its words
+# (_share); {terms}: its title_terms (distinct stems less stop words); {in_title}: 1 when the
+# title matches the whole query.
+_TITLE_TERM = """CASE WHEN {in_title} = 1 THEN
+    1 + %(order)s * (lower({text}) ~ %(ordered)s)::int
+    + %(exact)s * {share}
+    + %(length)s / (1 + {terms})
+  ELSE 0 END"""
+
+# Stage one scores every candidate from its title, the abstract's count of a word taken as 1
+# where the title lacks it; stage two counts the words in the abstracts of the best
+# (%(first)s of them). %(titles)s, %(vectors)s: the title matches and the vector matches (id,
+# title, title_terms, size); the vector matches are read only when the title matches are fewer than
+# %(enough)s.
+_RANKED_SQL = """
+WITH %(prefix)s idfs AS MATERIALIZED (%(idfs_sql)s),
+titles AS MATERIALIZED (%(titles)s),
+candidates AS MATERIALIZED (
+    SELECT DISTINCT ON (m.id) m.id, m.in_title, m.title, m.title_terms, {title_words} AS words,
+           m.size
+    FROM (
+        SELECT t.id, 1 AS in_title, t.title, t.title_terms, t.size FROM titles AS t
+        UNION ALL
+        SELECT v.id, 0 AS in_title, v.title, v.title_terms, v.size FROM (%(vectors)s) AS v
+        WHERE (SELECT count(*) FROM titles) < %(enough)s
+    ) AS m
+    ORDER BY m.id, m.in_title DESC
+),
+scored AS MATERIALIZED (
+    SELECT c.id, c.words, c.size, avg(c.size) OVER () AS average, {title_term} AS title_score
+    FROM candidates AS c
+),
+first AS MATERIALIZED (
+    SELECT c.* FROM scored AS c
+    ORDER BY c.title_score + {first_words} DESC, c.id
+    LIMIT %(first)s
+)
+SELECT c.id, c.title_score + {second_words} AS score
+FROM (
+    -- One probe per paper of the first stage (OFFSET 0: never a join reading every paper).
+    SELECT c.*, {abstract_words} AS abstract_words
+    FROM first AS c
+    CROSS JOIN LATERAL (SELECT p.abstract FROM {paper} AS p WHERE p.id = c.id OFFSET 0) AS p
+) AS c
+ORDER BY score DESC, c.id
+LIMIT %(limit)s OFFSET %(offset)s
+"""
 
 _TYPED_WORD = re.compile(r"\w+")
 
 
 def typed_words(text: str) -> list[str]:
-    """The query's words as typed, lowercased and regex-escaped, for the exact-title share."""
+    """The query's words as typed, lowercased: those counted as written (not negated ones,
+    nor the stop words of titles)."""
     negated = {match.lower() for match in re.findall(r"(?:^|\s)-(\w+)", text)}
     words = [word.lower() for word in _TYPED_WORD.findall(websearch_text(text))]
     kept = [word for word in words if word not in TITLE_STOPWORDS and word not in negated]
     kept = [word for word in kept if word != "or"]
-    return [re.escape(word) for word in dict.fromkeys(kept)][:16]
+    return list(dict.fromkeys(kept))[:16]
 
 
 def ordered_pattern(text: str) -> str:
     """A regex matching a title with the query's words as typed, in the query's order."""
-    words = typed_words(text)
+    words = [re.escape(word) for word in typed_words(text)]
     return r"\m" + r"\M.*\m".join(words) + r"\M" if words else "^$"
 
 
-def words_sql(text: str) -> tuple[str, list]:
-    """WORDS_SQL for the query ``text`` as (sql, params)."""
-    return sql(WORDS_SQL), [SEARCH_CONFIG, websearch_text(text)]
+def idfs_sql(text: str) -> tuple[str, list]:
+    """IDFS_SQL for the query ``text`` as (sql, params)."""
+    return sql(IDFS_SQL), [STOPWORD_IDF, typed_words(text), SEARCH_CONFIG]
 
 
-def relevance(table: str, text: str, in_title: str, words: str | None = None):
-    """RELEVANCE_SQL for paper alias ``table`` and query ``text`` as (sql, positional params).
+def _words_term(count: int, title: str, abstract, size: str, average: str, idfs: str) -> str:
+    """One paper's words term, written out word by word (a subquery per paper cost more than
+    the arithmetic): Σ idf × tf × (K1 + 1) / (tf + K1 × norm), each word %(word<i>)s.
+    ``title``: the title's words (TEXT_WORDS); ``abstract(i)``: SQL counting word i in the
+    abstract; ``size``, ``average``: the paper's size and the average; ``idfs``: the
+    float8[] of IDFS_SQL."""
+    if not count:
+        return "0"
+    norm = f"%(k1)s * (1 - %(b)s + %(b)s * {size} / GREATEST({average}, 1))"
+    terms = []
+    for i in range(1, count + 1):
+        tf = (
+            f"(%(field)s * cardinality(array_positions({title}, %(word{i})s::text))"
+            f" + {abstract(i)})"
+        )
+        terms.append(f"{idfs}[{i}] * {tf} * %(k1_plus)s / ({tf} + {norm})")
+    return "%(weight)s * (" + "\n    + ".join(terms) + ")"
 
-    ``words``: the name of a CTE holding WORDS_SQL's rows; by default the subquery itself.
-    """
-    words_statement, words_params = words_sql(text) if words is None else (words, [])
+
+def _share(count: int, title: str) -> str:
+    """The share of the query's words (%(word<i>)s) among the title's words ``title``."""
+    if not count:
+        return "0"
+    found = " + ".join(f"(%(word{i})s::text = ANY({title}))::int" for i in range(1, count + 1))
+    return f"({found})::float / {count}"
+
+
+def size_sql(table: str) -> str:
+    """A paper's size for the length normalisation (bytes; TOASTed text is not read)."""
+    return f"({TITLE_FIELD} * octet_length({table}.title) + octet_length({table}.abstract))"
+
+
+class Piece(NamedTuple):
+    """A part of a statement with its own parameters."""
+
+    sql: str
+    params: list
+
+
+NO_PREFIX = Piece("", [])
+
+
+def _fill(template: str, text: str, pieces: dict[str, Piece]) -> tuple[str, list]:
+    """The template with each %(name)s replaced, in order: a piece by its SQL (its params
+    appended), a weight or pattern by %s (its value appended)."""
     values = {
-        "weights": RANK_WEIGHTS,
-        "body": BODY_WEIGHT,
-        "normalisation": RANK_NORMALISATION,
-        "exact": EXACT_WEIGHT,
+        "weight": WORDS_WEIGHT,
+        "k1": K1,
+        "k1_plus": K1 + 1,
+        "b": B,
+        "field": TITLE_FIELD,
         "order": ORDER_WEIGHT,
         "ordered": ordered_pattern(text),
+        "exact": EXACT_WEIGHT,
         "length": LENGTH_WEIGHT,
-        "typed": typed_words(text),
-        "stopwords": TITLE_STOPWORDS,
         # For an ``in_title`` written with %(config)s and %(text)s (a websearch query).
         "config": SEARCH_CONFIG,
         "text": websearch_text(text),
+        **{f"word{i}": word for i, word in enumerate(typed_words(text), 1)},
     }
-    template = RELEVANCE_SQL.format(p=table, words="%(words)s", in_title=in_title)
     params: list = []
 
     def take(match):
-        if match.group(1) == "words":
-            params.extend(words_params)
-            return words_statement if words is not None else f"({words_statement})"
-        params.append(values[match.group(1)])
+        name = match.group(1)
+        if name in pieces:
+            params.extend(pieces[name].params)
+            return pieces[name].sql
+        params.append(values[name])
         return "%s"
 
     return re.sub(r"%\((\w+)\)s", take, template), params
+
+
+def relevance(table: str, text: str, in_title: str) -> tuple[str, list]:
+    """The score of each row of paper alias ``table`` as (sql, params), for statements over
+    every match (the admin's search, exports): the average size is the collection's (one
+    pass over the paper table, no TOASTed text). ``in_title``: SQL that is 1 when the row's
+    title matches the whole query."""
+    count = len(typed_words(text))
+    title = TEXT_WORDS.format(text=f"{table}.title")
+    abstract = TEXT_WORDS.format(text=f"{table}.abstract")
+    title_part = _TITLE_TERM.format(
+        text=f"{table}.title",
+        share=_share(count, title),
+        terms=f"{table}.title_terms",
+        in_title=in_title,
+    )
+    words_part = _words_term(
+        count,
+        title,
+        lambda i: f"cardinality(array_positions({abstract}, %(word{i})s::text))",
+        size_sql(table),
+        f"(SELECT avg{size_sql('a')} FROM {table_names()['paper']} AS a)",
+        "%(idfs)s",
+    )
+    template = f"({title_part} + {words_part})"
+    statement, params = idfs_sql(text)
+    return _fill(template, text, {"idfs": Piece(f"({statement})", params)})
+
+
+def ranked_statement(
+    text: str, titles: Piece, vectors: Piece, limit: int, offset: int, prefix: Piece = NO_PREFIX
+) -> tuple[str, list]:
+    """(sql, params) of [(id, score)]: one page of the candidates ranked (bounded work, see
+    the module docstring). ``titles``, ``vectors``: the papers whose title, whose vector
+    matches the query, rows (id, title, title_terms, size), each LIMITed; ``prefix``: CTEs
+    they read (``name AS (…),``), e.g. the filtered papers."""
+    count = len(typed_words(text))
+    idfs = "(SELECT idfs FROM idfs)"
+    template = sql(
+        _RANKED_SQL,
+        title_words=TEXT_WORDS.format(text="m.title"),
+        title_term=_TITLE_TERM.format(
+            text="c.title",
+            share=_share(count, "c.words"),
+            terms="c.title_terms",
+            in_title="c.in_title",
+        ),
+        first_words=_words_term(
+            count,
+            "c.words",
+            lambda i: f"(%(word{i})s::text <> ALL(c.words))::int",
+            "c.size",
+            "c.average",
+            idfs,
+        ),
+        abstract_words=TEXT_WORDS.format(text="p.abstract"),
+        second_words=_words_term(
+            count,
+            "c.words",
+            lambda i: f"cardinality(array_positions(c.abstract_words, %(word{i})s::text))",
+            "c.size",
+            "c.average",
+            idfs,
+        ),
+    )
+    pieces = {
+        "prefix": prefix,
+        "idfs_sql": Piece(*idfs_sql(text)),
+        "titles": titles,
+        "vectors": vectors,
+        "enough": Piece("%s", [offset + limit]),
+        "first": Piece("%s", [max(RESCORED, offset + limit)]),
+        "limit": Piece("%s", [limit]),
+        "offset": Piece("%s", [offset]),
+    }
+    return _fill(template, text, pieces)

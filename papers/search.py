@@ -26,7 +26,7 @@ from .recall import partial_ids
 from .results import PAGE_SIZE, Results
 from .spelling import did_you_mean
 from .text import fold_compounds, websearch_text
-from .understanding import authors_named, identified_paper
+from .understanding import authors_named, identified_paper, split_compounds
 
 MAX_QUERY_LENGTH = 500
 MAX_VALUES = 20
@@ -309,7 +309,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     """The page the valid ``filterset`` asks for.
 
     An identifier names one paper (1 query; the pages redirect to it). Otherwise: the authors
-    the query names (1, only for a name-like query), facets and the total (1), then the page's
+    the query names (1, only for a name-like query), joined compounds (1, only with a word of
+    five letters or more), facets and the total (1), then the page's
     ids (1) and cards (2, shared with the partial matches). A ranked query that matches
     nothing is respelled (did-you-mean ≤ 2) and, when the respelling matches, its results are
     shown instead (+1 for its facets); when all the words match fewer than a page, papers
@@ -327,7 +328,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     conditions = filterset.conditions()
     ranked = bool(text) and filterset.ordering == "relevance"
     authors = authors_named(text) if ranked and filterset.page_number == 1 else []
-    text = fold_compounds(text)
+    text = split_compounds(fold_compounds(text)) if text else text
     facets = _facets(filterset, text, request)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
     results.authors = authors

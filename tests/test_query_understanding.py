@@ -6,6 +6,7 @@ from urllib.parse import urlencode
 import pytest
 
 from papers.models import Author, Authorship
+from papers.understanding import split_compounds
 from tests.factories import finish, make_paper, make_venue
 from tests.support import parse
 
@@ -264,6 +265,23 @@ def test_hyphenated_and_spaced_compounds_give_the_same_answer(client, reasoning)
     assert api_ids(client, "few shot") == expected
     assert api_ids(client, "few-shot") == expected
     assert api_ids(client, '"few-shot"') == expected
+    # Joined, as the collection never writes it: searched as its parts.
+    assert api_ids(client, "fewshot") == expected
+    body = client.get("/api/papers/?q=Fewshot+entity").json()
+    assert body["count"] == 1
+    first = body["results"][0]
+    assert (first["id"], first["partial"]) == (reasoning["hyphen"].pk, False)
+
+
+def test_a_joined_word_the_collection_also_writes_joined_is_kept(reasoning):
+    venue = make_venue("EMNLP 2024", 2024)
+    make_paper("A pre-trained encoder.", title="Encoders", venue=venue)
+    make_paper("A pretrained decoder.", title="Decoders", venue=venue)
+    make_paper("Cross-lingual transfer, cross-lingual again.", title="Transfer", venue=venue)
+    finish()
+    # "pre-trained" is not ten times as common as "pretrained": splitting would lose a paper.
+    assert split_compounds("pretrained models") == "pretrained models"
+    assert split_compounds("Crosslingual fewshot -fewshot") == "Cross lingual few shot -fewshot"
 
 
 def test_rare_words_weigh_more_than_common_ones(client, reasoning):

@@ -56,10 +56,12 @@ def test_public_page_is_read_from_the_replica(client, replica, replicated_paper)
 
 @on_replica_and_primary
 def test_search_and_its_facets_read_nothing_from_the_primary(client, replica, replicated_paper):
-    with CaptureQueriesContext(connections["default"]) as on_primary:
-        with CaptureQueriesContext(replica) as on_replica:
-            response = client.get("/?q=replicas")
-            similar = client.get(f"/papers/{replicated_paper.pk}/similar/")
+    with (
+        CaptureQueriesContext(connections["default"]) as on_primary,
+        CaptureQueriesContext(replica) as on_replica,
+    ):
+        response = client.get("/?q=replicas")
+        similar = client.get(f"/papers/{replicated_paper.pk}/similar/")
     assert (response.status_code, similar.status_code) == (200, 200)
     assert "Replicated Reads" in response.content.decode()
     assert on_primary.captured_queries == []

@@ -108,6 +108,10 @@ def test_did_you_mean_uses_the_collections_words(corpus):
     assert did_you_mean("cache") is None
     assert did_you_mean("zzzzqqq") is None
     assert did_you_mean("?? --") is None
+    # Candidates share the word's first letter (bounded work): "ettention" is near enough to
+    # "attention" by trigrams, but its first letter is not corrected.
+    assert did_you_mean("atention") == "attention"
+    assert did_you_mean("ettention") is None
 
 
 def test_closest_titles(corpus):

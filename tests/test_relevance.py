@@ -1,0 +1,112 @@
+"""The relevance score (papers/relevance.py) on a small corpus: words as typed, length
+normalisation, stop words, title matches first, and its two bounded stages."""
+
+from urllib.parse import urlencode
+
+import pytest
+
+from papers import relevance
+from papers.models import Paper
+from tests.factories import finish, make_paper, make_venue
+from tests.support import parse
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def forms(db):
+    venue = make_venue("ACL 2024", 2024)
+    papers = {
+        "titled": make_paper(
+            "Nothing more is said here.", title="Trees and Structures", venue=venue
+        ),
+        "exact": make_paper(
+            "Our structures use trees for parsing sentences quickly.",
+            title="Parsing Sentences",
+            venue=venue,
+        ),
+        "stemmed": make_paper(
+            "A tree structure, then a tree with a structure, and one more tree structure.",
+            title="Grammar Induction",
+            venue=venue,
+        ),
+        "short": make_paper("Sparse attention heads matter.", title="Heads Up", venue=venue),
+        "long": make_paper(
+            "We look at sparse attention heads in large models, trained on many languages, "
+            "and we report what they attend to across tasks, layers, scales and seeds.",
+            title="Looking Inside",
+            venue=venue,
+        ),
+    }
+    finish()
+    return papers
+
+
+def ranked(text: str) -> list[int]:
+    return [pk for pk, _ in Paper.objects.ranked_ids(text, 25)]
+
+
+def test_words_as_typed_outrank_the_same_stems(forms):
+    # All three match "structures trees" by stem. The title match first; then the paper
+    # saying "structures" and "trees", before the one saying "structure" and "tree" thrice.
+    assert ranked("structures trees") == [
+        forms["titled"].pk,
+        forms["exact"].pk,
+        forms["stemmed"].pk,
+    ]
+    assert ranked("structure tree") == [
+        forms["titled"].pk,
+        forms["stemmed"].pk,
+        forms["exact"].pk,
+    ]
+
+
+def test_a_shorter_paper_with_the_same_words_ranks_first(forms):
+    assert ranked("sparse attention heads")[:2] == [forms["short"].pk, forms["long"].pk]
+    # "Heads Up" has "heads" in its title but not "sparse": no title match, length decides.
+    assert ranked("sparse heads") == [forms["short"].pk, forms["long"].pk]
+
+
+def test_a_typed_stop_word_counts_a_little(forms):
+    # "they" (a stop word: no stem, so every paper matches without it) is in the long
+    # abstract only: its score rises, the short one's stays.
+    without = dict(Paper.objects.ranked_ids("sparse heads", 25))
+    with_they = dict(Paper.objects.ranked_ids("sparse heads they", 25))
+    assert with_they[forms["short"].pk] == pytest.approx(without[forms["short"].pk])
+    assert with_they[forms["long"].pk] > without[forms["long"].pk]
+
+
+def test_the_two_stages_agree_with_the_uncapped_score(db):
+    # Every paper matches "grammar": the candidates are the collection, so their average size
+    # is the collection's, which the uncapped score uses; all are read in stage two.
+    venue = make_venue("ACL 2024", 2024)
+    make_paper("Grammar rules.", title="Grammar Induction", venue=venue)
+    make_paper("A grammar of grammars, for grammar writers.", title="Writers", venue=venue)
+    make_paper("We induce a grammar from trees.", title="Tree Grammars", venue=venue)
+    finish()
+    capped = Paper.objects.ranked_ids("grammar", 25)
+    full = [(paper.pk, paper.score) for paper in Paper.objects.search("grammar")]
+    assert [pk for pk, _ in capped] == [pk for pk, _ in full]
+    assert [score for _, score in capped] == pytest.approx([score for _, score in full])
+
+
+def test_stage_two_reads_only_the_best_abstracts(forms, monkeypatch):
+    # Stage one: no title has "structure" or "tree" as typed but the titled one (a title
+    # match), each other paper counted once per word, so the shorter "exact" one comes second.
+    # Read, the stemmed paper's three "tree structure"s put it second; unread (only the page's
+    # two best are), it is not on the page.
+    def page_of_two():
+        return [pk for pk, _ in Paper.objects.ranked_ids("structure tree", 2)]
+
+    assert page_of_two() == [forms["titled"].pk, forms["stemmed"].pk]
+    monkeypatch.setattr(relevance, "RESCORED", 1)
+    assert page_of_two() == [forms["titled"].pk, forms["exact"].pk]
+
+
+def test_the_api_returns_the_pages_order(client, forms):
+    query = urlencode({"q": "structures trees"})
+    page = parse(client.get("/?" + query))
+    titles = [node.find("a").text for node in page.find_all("h3", class_="card-title")]
+    results = client.get("/api/papers/?" + query).json()["results"]
+    assert titles == ["Trees and Structures", "Parsing Sentences", "Grammar Induction"]
+    assert [r["title"] for r in results] == titles
