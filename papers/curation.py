@@ -16,6 +16,7 @@ from django.db.models import F, Func, Max, Value
 from .caching import bump_data_version
 from .counts import refresh_counts
 from .denormalise import refresh_author_names, refresh_topic_names
+from .merged_keys import remember_merged
 from .models import Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect
 from .similarity_model import project_paper
 from .text import abstract_key
@@ -247,10 +248,13 @@ def merge_papers(survivor: Paper, others: list[Paper]) -> Paper:
     Topic links move (the stronger source wins when both have a topic), a curator's removal
     moves unless the survivor's curator chose that topic, authors are appended, related titles
     joined; fields a curator set on a duplicate (and not on the survivor) are taken with their
-    values, and the survivor's empty fields are filled from the duplicates.
+    values, and the survivor's empty fields are filled from the duplicates. The duplicates'
+    keys (external ID, abstract, title) are kept, pointing at the survivor.
     """
     other_ids = [paper.pk for paper in others]
     with transaction.atomic():
+        # So that a reload of a duplicate's source finds the survivor, not a gap.
+        remember_merged(survivor, others)
         links = _move_paper_links(survivor, other_ids)
         _move_paper_removals(survivor, other_ids, links)
         _append_authors(survivor, other_ids)

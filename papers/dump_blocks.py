@@ -1,8 +1,8 @@
 """The blocks of a page dump and their shapes: the evidence the dump reader assembles papers from.
 
 A page is read as blocks (runs of non-blank lines). Each block is classified by its shape —
-prose, a title-like line, a venue line, markdown furniture, event prose, a footer label. Pure:
-no database.
+prose, a title-like line, a venue line, markdown furniture, a footer label (what prose is
+about is papers/dump_evidence.py's). Pure: no database.
 
 Every pattern here runs on untrusted text, so each must take time linear in it: "-" joins the
 parts of a word ("LREC-COLING") and only a space separates words, so a line splits into words
@@ -156,15 +156,3 @@ def is_topic_like(block: Block) -> bool:
         return False
     line = block.lines[0]
     return len(line) <= TOPIC_MAX_LENGTH and len(line.split()) <= TOPIC_MAX_WORDS
-
-
-def is_event_prose(block: Block) -> bool:
-    """Prose about the event rather than a paper: site prompts, or a venue named with a date."""
-    text = block.folded
-    if SITE_CHROME.search(text) or ("**" in text and VENUE_IN_TEXT.search(text)):
-        return True
-    return bool(VENUE_IN_TEXT.search(text) and DATE_IN_TEXT.search(text))
-
-
-def is_furniture(block: Block) -> bool:
-    return is_markup(block) or is_venue_line(block) or is_event_prose(block)

@@ -17,11 +17,12 @@ from .dump_blocks import (
     VENUE_NAME,
     YEAR,
     Block,
-    is_furniture,
     is_markup,
     is_title_like,
+    is_venue_line,
     venue_in_line,
 )
+from .dump_evidence import evidence
 from .records import VenueRecord
 
 _EVENT_PLACE_AND_DATES = re.compile(
@@ -31,6 +32,14 @@ _EVENT_PLACE_AND_DATES = re.compile(
     rf"(?P<start_month>{MONTH})\s+(?P<start_day>{DAY})(?:,\s*{YEAR})?\s*(?:to|until|through|–|-)\s*"
     rf"(?:(?P<end_month>{MONTH})\s+)?(?P<end_day>{DAY}),?\s+(?P<year>{YEAR})",
     re.IGNORECASE,
+)
+# An announcement without dates still gives the place: "EACL 2024 will take place in
+# St. Julian's, Malta, at the conference centre" (up to four capitalised words, a comma, four more).
+_PLACE_WORD = r"[A-Z][\w'’-]{0,40}\.?"
+_PLACE = rf"{_PLACE_WORD}(?: {_PLACE_WORD}){{0,3}}"
+_EVENT_PLACE = re.compile(
+    rf"(?P<venue>{VENUE_NAME})\)?,?\s+(?:will take place|takes place|will be held|is held"
+    rf"|is being held)\s+in\s+(?P<place>{_PLACE}(?:, {_PLACE})?)"
 )
 _FULL_NAME = re.compile(rf"(?P<full>\b[Tt]he\s+[^()]{{10,200}}?)\s+\((?P<venue>{VENUE_NAME})\)")
 
@@ -63,7 +72,7 @@ def _parse_date(month: str, day: str, year: int) -> date | None:
 
 def extract_venue_metadata(blocks: list[Block], venues: list[VenueRecord], page_venue: str) -> None:
     """Full names, places, dates and welcome messages that the furniture gives."""
-    furniture = [block for block in blocks if is_furniture(block) or is_title_like(block)]
+    furniture = [block for block in blocks if _not_a_paper(block)]
     for block in furniture:
         text = block.folded
         for match in _FULL_NAME.finditer(text):
@@ -80,7 +89,21 @@ def extract_venue_metadata(blocks: list[Block], venues: list[VenueRecord], page_
             )
             end_month = match["end_month"] or match["start_month"]
             venue.end_date = venue.end_date or _parse_date(end_month, match["end_day"], year)
+    for block in furniture:  # after every dated announcement, which says more
+        for match in _EVENT_PLACE.finditer(block.folded):
+            venue = venue_named(venues, match["venue"])
+            venue.location = venue.location or match["place"]
     _extract_welcome_texts(blocks, venues, page_venue)
+
+
+def _not_a_paper(block: Block) -> bool:
+    """Furniture and short lines: what venue facts may be read from (never an abstract)."""
+    return (
+        is_markup(block)
+        or is_venue_line(block)
+        or is_title_like(block)
+        or evidence(block.folded).is_event
+    )
 
 
 def _continues_a_message(block: Block) -> bool:

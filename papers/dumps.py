@@ -9,9 +9,11 @@ Two shapes of page are understood, recognised by their structure:
   papers of the page's venue as abstract + title pairs; and a footer ("Downloads",
   "Next from <venue>" + a title, "Similar lecture" + a title).
 
-A page is read as blocks (runs of non-blank lines). Each block is classified by its shape —
-prose, a title-like line, a venue line, markdown furniture, a footer label — and the papers
-are assembled from what follows what.
+A page is read as blocks (runs of non-blank lines). Each block gets a role — country, abstract,
+venue, title, topic, markup, site prompt, event prose, another event's card, footer … — with the
+evidence for it (`load_papers -v 2` prints both): its shape (papers/dump_blocks.py), its place
+relative to the page's paper and the abstract + title pairs, and for prose what it is about
+(papers/dump_evidence.py). Prose about the event is never joined to an abstract.
 """
 
 import re
@@ -22,7 +24,6 @@ from .dump_blocks import (
     PRESENTATION_FORMATS,
     Block,
     footer_label,
-    is_furniture,
     is_markup,
     is_title_like,
     is_topic_like,
@@ -30,6 +31,7 @@ from .dump_blocks import (
     split_blocks,
     venue_in_line,
 )
+from .dump_evidence import evidence
 from .dump_venues import extract_venue_metadata, venue_record
 from .records import Decision, DumpError, PaperRecord, ParsedFile
 from .text import fold_whitespace
@@ -58,13 +60,17 @@ class _PageReader:
         self.blocks = blocks
         self.parsed = ParsedFile(source=source)
 
-    def decide(self, block: Block, kind: str, text: str | None = None) -> None:
-        self.parsed.decisions.append(Decision(block.line, kind, _short(text or block.text)))
+    def decide(self, block: Block, kind: str, text: str | None = None, evidence: str = "") -> None:
+        self.parsed.decisions.append(
+            Decision(block.line, kind, _short(text or block.text), evidence)
+        )
 
     def warn(self, block: Block, message: str) -> None:
         self.parsed.warnings.append(f"{self.source}, line {block.line}: {message}")
 
-    def add_paper(self, abstract_blocks: list[Block], venue: str, **fields) -> PaperRecord:
+    def add_paper(
+        self, abstract_blocks: list[Block], venue: str, evidence: str = "", **fields
+    ) -> PaperRecord:
         paper = PaperRecord(
             abstract=paragraphs_to_abstract(abstract_blocks),
             venue=venue,
@@ -72,20 +78,29 @@ class _PageReader:
             **fields,
         )
         self.parsed.papers.append(paper)
-        for block in abstract_blocks:
-            self.decide(block, "abstract")
+        for number, block in enumerate(abstract_blocks, start=1):
+            where = (
+                f"paragraph {number} of {len(abstract_blocks)}; "
+                if len(abstract_blocks) > 1
+                else ""
+            )
+            self.decide(block, "abstract", evidence=where + evidence)
         return paper
 
 
 def parse_list_page(reader: _PageReader, venue_name: str) -> ParsedFile:
     header, *paragraphs = reader.blocks
-    reader.decide(header, "header", f"list of {venue_name}")
+    reader.decide(header, "header", f"list of {venue_name}", "a '<venue> Papers' header")
     reader.parsed.venues.append(venue_record(venue_name))
+    acronym = venue_record(venue_name).acronym
     for block in paragraphs:
         if is_markup(block) or footer_label(block):
-            reader.decide(block, "furniture")
-            continue
-        reader.add_paper([block], venue_name)
+            reader.decide(block, "markup", evidence="markdown or a footer label")
+        elif (about := evidence(block.folded, acronym)).is_event:
+            kind = "site prompt" if about.site_prompt else "event prose"
+            reader.decide(block, kind, evidence=about.describe())
+        else:
+            reader.add_paper([block], venue_name, evidence="one paragraph of the list")
     return reader.parsed
 
 
@@ -118,7 +133,16 @@ def _page_paper_lines(reader: _PageReader, position: int):
     return blocks[position:abstract_end], blocks[abstract_end], abstract_end + 1
 
 
-def _title_and_topics(reader: _PageReader, position: int):
+def _is_topic(block: Block, venue_name: str) -> bool:
+    """A short line under the title, unless it is a prompt or greeting ("Please log in"),
+    exclaims ("Welcome!") or names the event ("Celebrate 30 Years of EMNLP!")."""
+    if not is_topic_like(block) or block.lines[0].endswith("!"):
+        return False
+    about = evidence(block.folded, venue_record(venue_name).acronym)
+    return not about.is_event and not any(cue.startswith("names the event") for cue in about.event)
+
+
+def _title_and_topics(reader: _PageReader, position: int, venue_name: str):
     """(title block or None, topics, presentation format, position after them)."""
     blocks = reader.blocks
     title_block = None
@@ -130,14 +154,16 @@ def _title_and_topics(reader: _PageReader, position: int):
         title_block = blocks[position]
         position += 1
     topics, presentation_format = [], ""
-    while position < len(blocks) and is_topic_like(blocks[position]):
+    while position < len(blocks) and _is_topic(blocks[position], venue_name):
         line = blocks[position].lines[0]
         if line.casefold() in PRESENTATION_FORMATS:
             presentation_format = line.casefold()
-            reader.decide(blocks[position], "format")
+            reader.decide(
+                blocks[position], "format", evidence="a presentation format after the title"
+            )
         else:
             topics.append(line)
-            reader.decide(blocks[position], "topic")
+            reader.decide(blocks[position], "topic", evidence="a short line after the title")
         position += 1
     return title_block, topics, presentation_format, position
 
@@ -148,11 +174,13 @@ def parse_lecture_page(reader: _PageReader) -> ParsedFile:
     first = blocks[0]
     if is_title_like(first) and len(first.lines[0]) <= COUNTRY_MAX_LENGTH and len(blocks) > 1:
         country = first.lines[0]
-        reader.decide(first, "country")
+        reader.decide(first, "country", evidence="a short first line before the abstract")
         position = 1
     page_abstract, venue_block, position = _page_paper_lines(reader, position)
     venue_name = fold_whitespace(venue_block.lines[0])
-    title_block, topics, presentation_format, position = _title_and_topics(reader, position)
+    title_block, topics, presentation_format, position = _title_and_topics(
+        reader, position, venue_name
+    )
     body_end = _take_while(blocks, position, lambda b: footer_label(b) is None)
     page_paper = reader.add_paper(
         page_abstract,
@@ -161,10 +189,11 @@ def parse_lecture_page(reader: _PageReader) -> ParsedFile:
         topics=topics,
         country=country,
         presentation_format=presentation_format,
+        evidence="the page's paper: before the first venue line",
     )
-    reader.decide(venue_block, "venue")
+    reader.decide(venue_block, "venue", evidence="the first venue line: the page's venue")
     if title_block:
-        reader.decide(title_block, "title")
+        reader.decide(title_block, "title", evidence="the line after the page's venue line")
     reader.parsed.venues.append(venue_record(venue_name))
     _read_body(reader, blocks[position:body_end], venue_name)
     _read_footer(reader, blocks[body_end:], page_paper, venue_name)
@@ -172,30 +201,73 @@ def parse_lecture_page(reader: _PageReader) -> ParsedFile:
     return reader.parsed
 
 
+class _BodyReader:
+    """The page's other papers among its furniture: each block's role, with its evidence.
+
+    An abstract is prose followed by a title line (or by the footer: an untitled paper); a
+    paragraph is joined to the next abstract only when nothing says it is the event's.
+    """
+
+    def __init__(self, reader: _PageReader, venue_name: str):
+        self.reader, self.venue_name = reader, venue_name
+        self.acronym = venue_record(venue_name).acronym
+        self.pending: list[Block] = []
+        self.card_lines = 0  # lines of another event's card still to come
+
+    def take_pending(self) -> list[Block]:
+        """The abstract's paragraphs: leading ones that lean to the event are set aside."""
+        blocks, self.pending = self.pending, []
+        while len(blocks) > 1 and (about := evidence(blocks[0].folded, self.acronym)).leans_event:
+            why = "more prose follows, not a title; " + about.describe()
+            self.reader.decide(blocks.pop(0), "event prose", evidence=why)
+        return blocks
+
+    def flush_untitled(self) -> None:
+        if self.pending:
+            paper_blocks = self.take_pending()
+            self.reader.add_paper(paper_blocks, self.venue_name, evidence="no title follows")
+
+    def furniture(self, block: Block, kind: str, why: str) -> None:
+        self.flush_untitled()
+        self.reader.decide(block, kind, evidence=why)
+
+    def read(self, block: Block) -> None:
+        card, self.card_lines = self.card_lines, 0
+        if is_venue_line(block):
+            self.furniture(block, "event card", "another venue line: an event's card")
+            self.card_lines = 2
+        elif card and is_title_like(block):
+            self.reader.decide(block, "event card", evidence="follows an event's venue line")
+            self.card_lines = card - 1
+        elif is_markup(block):
+            self.furniture(block, "markup", "markdown heading, link or italic line")
+        elif (about := evidence(block.folded, self.acronym)).is_event:
+            kind = "site prompt" if about.site_prompt else "event prose"
+            self.furniture(block, kind, about.describe())
+        elif is_title_like(block):
+            self.title(block)
+        else:
+            self.pending.append(block)
+
+    def title(self, block: Block) -> None:
+        if not self.pending:
+            self.reader.decide(block, "stray line", evidence="a title line with no abstract")
+            return
+        self.reader.add_paper(
+            self.take_pending(),
+            self.venue_name,
+            title=block.lines[0],
+            evidence="a title follows",
+        )
+        self.reader.decide(block, "title", evidence="follows an abstract")
+
+
 def _read_body(reader: _PageReader, blocks: list[Block], venue_name: str) -> None:
     """Furniture and the page's other papers: prose paragraphs followed by a title line."""
-    pending: list[Block] = []
-
-    def flush_untitled() -> None:
-        if pending:
-            reader.add_paper(list(pending), venue_name)
-            reader.decide(pending[-1], "untitled", "no title follows this abstract")
-            pending.clear()
-
+    body = _BodyReader(reader, venue_name)
     for block in blocks:
-        if is_furniture(block):
-            flush_untitled()
-            reader.decide(block, "furniture")
-        elif is_title_like(block):
-            if pending:
-                reader.add_paper(list(pending), venue_name, title=block.lines[0])
-                reader.decide(block, "title")
-                pending.clear()
-            else:
-                reader.decide(block, "furniture", f"stray line: {block.lines[0]}")
-        else:
-            pending.append(block)
-    flush_untitled()
+        body.read(block)
+    body.flush_untitled()
 
 
 def _read_footer(
@@ -205,10 +277,10 @@ def _read_footer(
     for block in blocks:
         label = footer_label(block)
         if label == "downloads":
-            reader.decide(block, "footer")
+            reader.decide(block, "footer", evidence="a footer label")
             expecting = None
         elif label in {"next", "similar"}:
-            reader.decide(block, "footer")
+            reader.decide(block, "footer", evidence="a footer label")
             expecting = label
             if label == "next":
                 next_venue = fold_whitespace(FOOTER_NEXT.match(block.lines[0])["venue"])
@@ -218,13 +290,13 @@ def _read_footer(
                     )
         elif expecting == "similar" and is_title_like(block):
             page_paper.related_titles.append(block.lines[0])
-            reader.decide(block, "related title")
+            reader.decide(block, "related title", evidence="follows 'Similar lecture'")
             expecting = None
         elif expecting == "next" and is_title_like(block):
-            reader.decide(block, "next paper")
+            reader.decide(block, "next paper", evidence="follows 'Next from'")
             expecting = None
         else:
-            reader.decide(block, "furniture")
+            reader.decide(block, "markup", evidence="in the footer")
 
 
 def list_header_venue(first_line: str) -> str | None:

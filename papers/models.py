@@ -473,3 +473,25 @@ class DataVersion(models.Model):
 
     def __str__(self):
         return f"data version {self.version}"
+
+
+class MergedKey(models.Model):
+    """What identified a paper a curator merged into another (its external ID, abstract, title
+    at its venue), kept so that a load meeting that copy again finds the survivor instead of
+    bringing the copy back (papers/merged_keys.py)."""
+
+    class Kind(models.TextChoices):
+        EXTERNAL_ID = "id"
+        ABSTRACT = "abstract"
+        TITLE = "title"
+
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    # The external ID, the abstract key, or "<venue id>:<title in lower case>".
+    key = models.TextField()
+    paper = models.ForeignKey(Paper, on_delete=models.CASCADE, related_name="merged_keys")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["kind", "key"], name="merged_key_once")]
+
+    def __str__(self):
+        return f"{self.kind} {self.key[:40]} → paper {self.paper_id}"

@@ -68,11 +68,13 @@ class PaperRecord:
 
 @dataclass(frozen=True)
 class Decision:
-    """What the parser made of one block of a file, for `load_papers -v 2`."""
+    """What the parser made of one block of a file (its role, and the evidence a person would
+    use for it), for `load_papers -v 2`."""
 
     line: int
     kind: str
     text: str
+    evidence: str = ""
 
 
 @dataclass

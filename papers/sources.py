@@ -23,18 +23,20 @@ MAX_LINE_CHARACTERS = 1_000_000
 _SNIFF_BYTES = 4096
 
 
-def collect_files(paths: list[Path], skipped: list[str] | None = None) -> list[Path]:
-    """Files named, and the dump, export and XML files inside folders named, sorted.
+def collect_files(paths: list[Path], skipped: list[str] | None = None) -> list[tuple[Path, str]]:
+    """Files named, and the dump, export and XML files inside folders named, sorted, each with
+    its source name (see ``source_name``).
 
     Inside folders, symbolic links are skipped (and noted in `skipped`): a link can loop or
     lead out of the folder. A file named on the command line is read even through a link.
     """
-    files: list[Path] = []
+    files: list[tuple[Path, str]] = []
     for path in paths:
         if path.is_dir():
-            files.extend(_files_in_folder(path, skipped if skipped is not None else []))
+            found = _files_in_folder(path, skipped if skipped is not None else [])
+            files.extend((file, source_name(file, path)) for file in found)
         elif path.is_file():
-            files.append(path)
+            files.append((path, source_name(path)))
         elif path.is_symlink():
             raise DumpError(str(path), "a symbolic link that leads nowhere (broken or looping)")
         else:
@@ -64,12 +66,16 @@ def _files_in_folder(folder: Path, skipped: list[str]) -> list[Path]:
     return sorted(found)
 
 
-def source_name(path: Path) -> str:
-    """The path as provenance: relative to the working folder when inside it, so clones agree."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
+def source_name(path: Path, folder: Path | None = None) -> str:
+    """The file as provenance, the same on every machine and from every working folder: the
+    folder given and the path inside it ("anthology/2024.acl.xml"), or for a file given
+    alone its folder's name and its own ("fixtures/003_x.txt"). Never an absolute path."""
+    if folder is None:
+        folder = path.parent
+    # abspath, not resolve: "." names the working folder, and a link keeps the name it was given.
+    folder_name = Path(os.path.abspath(folder)).name
+    inside = Path(os.path.abspath(path)).relative_to(os.path.abspath(folder)).as_posix()
+    return f"{folder_name}/{inside}" if folder_name else inside
 
 
 def _decode(data: bytes, source: str, first_line: int = 1) -> str:
@@ -127,8 +133,18 @@ def _parse_stream(stream: BinaryIO, source: str) -> ParsedFile:
     return parse_dump(text, source)
 
 
-def read_source(path: Path) -> ParsedFile:
-    source = source_name(path)
+def read_source(path: Path, source: str | None = None) -> ParsedFile:
+    """Parse one file; ``source`` is its name as provenance (by default ``source_name``).
+    A DumpError names the file as it was given, so that its reader can find it."""
+    try:
+        parsed = _read_checked(path, source or source_name(path))
+        clean_file(parsed)
+    except DumpError as error:
+        raise DumpError(str(path), error.reason, error.line) from None
+    return parsed
+
+
+def _read_checked(path: Path, source: str) -> ParsedFile:
     try:
         with path.open("rb") as stream:
             before = _fingerprint(stream)
@@ -140,5 +156,4 @@ def read_source(path: Path) -> ParsedFile:
                 )
     except OSError as error:
         raise DumpError(source, f"cannot be read ({error.strerror or error})") from None
-    clean_file(parsed)
     return parsed

@@ -1,10 +1,10 @@
 """Write merged records into the database: bulk writes, curated fields kept.
 
 Papers are matched to the collection by external ID, then normalised abstract, then title at the
-same venue; a match is merged — empty fields filled, topics and related titles added — and
-fields a curator set (Paper.curated_fields) are never touched. New rows go in with COPY; the
-derived data (name columns, topic rules, word statistics, facet counts) is refreshed for the papers
-touched.
+same venue, then the keys of papers a curator merged away (papers/merged_keys.py); a match is
+merged — empty fields filled, topics and related titles added — and fields a curator set
+(Paper.curated_fields) are never touched. New rows go in with COPY; the derived data (name
+columns, topic rules, word statistics, facet counts) is refreshed for the papers touched.
 """
 
 from django.db import DatabaseError
@@ -30,8 +30,10 @@ from .denormalise import (
 )
 from .dump_blocks import venue_in_line
 from .load_guard import refused_copy_row
+from .merged_keys import find_merged
 from .models import Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
 from .people import AuthorWriter, author_ref, relink, unique_slug
+from .progress import Progress
 from .record_merging import VENUE_FIELDS, merge_records, same_paper_possible
 from .records import LoadSummary, PaperRecord, ParsedFile, VenueRecord
 from .tagging import tag_papers
@@ -72,19 +74,21 @@ class TopicResolver:
 
 
 class RecordWriter:
-    def __init__(self, summary: LoadSummary, on_progress=None):
+    def __init__(self, summary: LoadSummary, progress: Progress | None = None):
         self.summary = summary
-        self.on_progress = on_progress or (lambda done, total: None)
+        self.progress = progress or Progress()
         self.now = timezone.now()
 
     def write(self, parsed_files: list[ParsedFile]) -> None:
         timed = self.summary.timed
         use_load_settings()
+        self.progress.phase("matching papers")
         with timed("match and write papers"):
             venue_records, records = merge_records(parsed_files)
             venues = self.write_venues(venue_records)
             topics = self.write_topics(records)
             papers, changed_ids = self.write_papers(records, venues, topics)
+        self.progress.phase("topics, authors")
         with timed("topic and author links"):
             changed_ids |= self.write_topic_links(records, papers, topics)
             changed_ids |= self.write_authorships(records, papers)
@@ -97,6 +101,7 @@ class RecordWriter:
             self.write_derived(changed_ids | self.new_ids)
         # The facet counts of the papers written (rules and the topic model refresh those
         # they change); always, so that the data version moves with any change of venues too.
+        self.progress.phase("facet counts")
         with timed("facet counts"):
             refresh_counts(changed_ids | self.new_ids)
 
@@ -115,12 +120,15 @@ class RecordWriter:
         rule_papers = None if len(touched) == Paper.objects.count() else touched
         with topic_names_deferred() as pending:
             pending.add(rule_papers)
+            self.progress.phase("topic rules")
             with timed("topic rules"):
                 self.summary.rule_links = apply_topic_rules(paper_ids=rule_papers)
+            self.progress.phase("topic model")
             with timed("topic model"):
                 tag_papers()
         with timed("names"):
             refresh_topic_names(pending.ids)
+        self.progress.phase("search words")
         with timed("word statistics"):
             refresh_lexemes()
         with timed("search indexes"):
@@ -224,7 +232,11 @@ class RecordWriter:
             )
             if paper is not None:
                 found[index] = paper
-        return found
+        unmatched = {index: r for index, r in enumerate(records) if index not in found}
+        self.merged = find_merged(
+            unmatched, {index: venues[r.venue].pk for index, r in unmatched.items()}
+        )
+        return found | self.merged
 
     def write_papers(
         self, records: list[PaperRecord], venues: dict[str, Venue], topics: dict[str, Topic]
@@ -235,7 +247,12 @@ class RecordWriter:
         for index, record in enumerate(records):
             paper = existing.get(index)
             # An earlier record of this run may have given the paper another external ID.
-            if paper is not None and not same_paper_possible(paper.external_id, record.external_id):
+            # (A curator's merge stands even across external IDs.)
+            if (
+                paper is not None
+                and index not in self.merged
+                and not same_paper_possible(paper.external_id, record.external_id)
+            ):
                 paper = None
             if paper is None:
                 paper = self.new_paper(record, venues[record.venue], topics)
@@ -267,6 +284,7 @@ class RecordWriter:
 
     def insert_papers(self, papers: list[Paper]) -> None:
         """COPY the new papers in batches; PostgreSQL computes their search vectors."""
+        self.progress.phase("writing papers", len(papers), "papers")
         # The database computes the generated columns and the search vector (its trigger).
         columns = [
             field
@@ -287,7 +305,7 @@ class RecordWriter:
                 if row := refused_copy_row(error):
                     error.paper = chunk[row - 1]
                 raise
-            self.on_progress(done * BATCH_SIZE, len(papers))
+            self.progress.advance(min(done * BATCH_SIZE, len(papers)))
 
     def new_paper(self, record: PaperRecord, venue: Venue, topics: dict[str, Topic]) -> Paper:
         """An unsaved paper, its name columns filled as refresh_*_names would fill them, so

@@ -49,6 +49,27 @@ def anthology_files():
     return files
 
 
+@pytest.fixture(scope="session")
+def sample_records():
+    """The committed sample of Anthology records (tests/data), for generated pages."""
+    from tests.pagegen import read_sample
+
+    return read_sample()
+
+
+@pytest.fixture(scope="session")
+def anthology_records():
+    """A few hundred records read from ../shared's Anthology with the project's own parser,
+    for generated pages; skips where ../shared/data is absent."""
+    from tests.pagegen import read_anthology
+
+    folder = anthology_dir()
+    files = sorted(folder.glob("*.xml")) if folder.is_dir() else []
+    if not files:
+        pytest.skip(f"no Anthology XML at {folder} (set ANTHOLOGY_DIR or provide ../shared/data)")
+    return read_anthology(files[::6], 50)
+
+
 @pytest.fixture
 def seeds(db):
     """The five seed dumps, loaded as `make run` loads them."""

@@ -67,7 +67,9 @@ def test_two_loads_of_one_new_folder_at_once_load_each_paper_once(tmp_path):
     assert [process.returncode for process in processes] == [0, 0], results
     for _, err in results:
         assert err.splitlines().count(WAITING) == 1
-    summaries = sorted(out.strip() for out, _ in results)
+    for out, _ in results:  # a line per file (no terminal), then the summary
+        assert out.splitlines()[:-1] == [f"new/part{number}.txt: 100 papers" for number in range(3)]
+    summaries = sorted(out.strip().splitlines()[-1] for out, _ in results)
     assert summaries == [
         "Loaded 3 files, 300 papers read: 0 new, 0 updated, 300 unchanged; 0 new venues, 0 new topics, 0 new authors; 0 topic links from rules; 0 warnings",
         "Loaded 3 files, 300 papers read: 300 new, 0 updated, 0 unchanged; 1 new venues, 0 new topics, 0 new authors; 0 topic links from rules; 0 warnings",
@@ -131,7 +133,7 @@ def test_a_venue_created_meanwhile_ends_the_load_with_a_clear_message(tmp_path):
     rival.communicate(timeout=60)
     assert rival.returncode == 0
     assert str(refused.value) == (
-        f"{folder / 'part0.txt'}: the database refused the load: duplicate key value violates "
+        "new/part0.txt: the database refused the load: duplicate key value violates "
         'unique constraint "papers_venue_name_key"'
     )
     assert Paper.objects.count() == 0

@@ -101,10 +101,17 @@ def test_seed_furniture_becomes_venue_metadata_not_papers():
 
 
 def test_decisions_explain_every_block():
-    kinds = [decision.kind for decision in parse_seed(3).decisions]
+    decisions = parse_seed(3).decisions
+    kinds = [decision.kind for decision in decisions]
     assert kinds[:6] == ["country", "abstract", "venue", "title", "topic", "topic"]
-    assert kinds.count("furniture") == 11
+    furniture = ["markup", "site prompt", "event card", "event prose"]
+    assert [kinds.count(kind) for kind in furniture] == [4, 3, 3, 1]
     assert kinds[-5:] == ["footer", "footer", "next paper", "footer", "related title"]
+    assert all(decision.evidence for decision in decisions)
+    event = next(decision for decision in decisions if decision.kind == "event prose")
+    assert event.evidence == (
+        "names the event (EMNLP 2025); dates (November 5th); place or format (will be held)"
+    )
 
 
 # Variants ------------------------------------------------------------------

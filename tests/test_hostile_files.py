@@ -134,7 +134,9 @@ def test_a_paper_the_database_refuses_is_named_by_file_and_line(seeds, write_dum
     with pytest.raises(CommandError) as refused:
         run("load_papers", str(path))
     assert str(refused.value) == (
-        f"nothing was loaded: {path}, line 2: the database refused this paper: new row for "
+        # The paper's source as recorded: its folder's name and its own.
+        f"nothing was loaded: {path.parent.name}/zebra.jsonl, line 2: the database refused "
+        "this paper: new row for "
         'relation "papers_paper" violates check constraint "no_zebras"'
     )
     assert snapshot() == before

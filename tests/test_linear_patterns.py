@@ -18,7 +18,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "settings")
 import django
 django.setup()
 from papers.anthology import parse_anthology
-from papers.dump_blocks import Block, is_event_prose, is_markup, venue_in_line
+from papers.dump_blocks import Block, is_markup, venue_in_line
+from papers.dump_evidence import evidence
 from papers.dumps import list_header_venue, parse_dump
 from papers.records import DumpError
 from papers.rendering import render_abstract
@@ -41,8 +42,13 @@ CASES = {
     "venue line of hyphenated capitals": f"venue_in_line({HYPHENS})",
     "list header of hyphenated capitals": f"list_header_venue({HYPHENS} + ' Papers')",
     "dump whose venue line is hyphenated capitals": f"dump({ABSTRACT}, {HYPHENS}, 'A title')",
-    "venue named in a long hyphenated run": "is_event_prose(Block(1, ('A-' * 50_000 + 'x',)))",
-    "venue named in a long run of capitals": "is_event_prose(Block(1, ('A ' * 50_000 + 'x',)))",
+    "venue named in a long hyphenated run": "evidence('A-' * 50_000 + 'x', 'A')",
+    "venue named in a long run of capitals": "evidence('A ' * 50_000 + 'x', 'A')",
+    "event cues in a long line": "evidence('Please join us online, you ' * 20_000, 'A')",
+    "event place of many capitalised words": (
+        f"dump({ABSTRACT}, 'ACL 2025', 'A title', "
+        "'**ACL 2024 will take place in ' + 'Aa. ' * 30_000 + 'x**')"
+    ),
     "event place without dates": (
         f"dump({ABSTRACT}, 'ACL 2025', 'A title', "
         "'**ACL 2024 will be held in ' + 'a ' * 20_000 + 'May 5 x**')"

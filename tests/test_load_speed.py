@@ -12,6 +12,7 @@ from papers import loading
 from papers.denormalise import refresh_topic_names, topic_names_deferred
 from papers.loading import load_files, parse_files
 from papers.models import Paper, PaperTopic
+from papers.progress import Progress
 from papers.records import DumpError
 from tests.factories import finish, make_paper, make_topic
 
@@ -102,15 +103,25 @@ def test_a_dump_error_survives_the_trip_back_from_a_parsing_process():
     )
 
 
+class FilesSeen(Progress):
+    """The files a load says it read, in order."""
+
+    def __init__(self):
+        self.sources = []
+
+    def file_read(self, parsed):
+        self.sources.append(parsed.source)
+
+
 def test_several_processes_parse_as_one_does(monkeypatch, write_dump):
     files = sorted(settings.FIXTURES_DIR.glob("0*.txt"))
     alone = parse_files(files)
     monkeypatch.setattr(loading, "PARALLEL_PARSE_BYTES", 0)
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
-    seen = []
-    together = parse_files(files, on_file=lambda parsed: seen.append(parsed.source))
+    seen = FilesSeen()
+    together = parse_files(files, seen)
     assert together == alone
-    assert seen == [parsed.source for parsed in alone]
+    assert seen.sources == [parsed.source for parsed in alone]
     bad = write_dump("zz_bad.txt", "")
     with pytest.raises(DumpError) as raised:
         parse_files([*files, bad])

@@ -167,7 +167,12 @@ def test_a_missing_path_is_a_clear_error(tmp_path):
 @pytest.mark.django_db
 def test_dry_run_parses_and_writes_nothing():
     out, _ = run("load_papers", "--dry-run")
-    assert out.startswith("Dry run, nothing written: 5 files, 79 papers read")
+    *files, summary = out.splitlines()
+    assert files == [
+        f"fixtures/{path.name}: {count} papers"
+        for path, count in zip(SEED_FILES, [19, 19, 19, 11, 11], strict=True)
+    ]
+    assert summary.startswith("Dry run, nothing written: 5 files, 79 papers read")
     assert Paper.objects.count() == 0
 
 
@@ -175,7 +180,7 @@ def test_dry_run_parses_and_writes_nothing():
 def test_verbosity_2_lists_each_block_decision():
     out, _ = run("load_papers", str(SEED_FILES[3]), "--verbosity", "2")
     assert "line     1  country       China" in out
-    assert "line    13  furniture     ### Welcome to The 63rd Annual Meeting" in out
+    assert "line    13  markup        ### Welcome to The 63rd Annual Meeting" in out
     assert "line    86  related title Fine-Tuning Lowers Safety" in out
     assert "1 files, 11 papers read: 11 new" in out
 

@@ -6,13 +6,15 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
 from papers.loading import load_files
-from papers.records import DumpError, ParsedFile
+from papers.progress import LineProgress, Progress, TerminalProgress
+from papers.records import DumpError
 
 
 class Command(BaseCommand):
     help = (
         "Load conference papers from text dumps, JSON Lines exports and ACL Anthology XML. "
-        "All or nothing: one transaction, and a bad file stops the run with nothing written."
+        "All or nothing: one transaction, and a bad file stops the run with nothing written. "
+        "On a terminal a bar shows each phase; -v 2 shows each dump block's role and evidence."
     )
 
     def add_arguments(self, parser):
@@ -30,14 +32,14 @@ class Command(BaseCommand):
 
     def handle(self, *args, paths, dry_run, verbosity, **options):
         paths = paths or [settings.FIXTURES_DIR]
-        show_progress = verbosity >= 1 and sys.stderr.isatty()
         try:
             summary = load_files(
                 paths,
                 dry_run=dry_run,
-                on_file=lambda parsed: self.report_file(parsed, verbosity),
-                on_progress=self.show_progress if show_progress else None,
-                on_wait=lambda: self.stderr.write("another load is running; waiting…"),
+                progress=self.progress(verbosity),
+                on_wait=lambda: self.stderr.write(
+                    "another load is running; waiting…", style_func=self.style.WARNING
+                ),
             )
         except DumpError as error:
             raise CommandError(f"nothing was loaded: {error}") from None
@@ -45,24 +47,16 @@ class Command(BaseCommand):
             # Outside the write itself (reaching the database, refitting similar papers).
             reason = str(error).strip().splitlines()[0] if str(error).strip() else "no detail"
             raise CommandError(f"the database failed during the load: {reason}") from None
-        if show_progress:
-            self.stderr.write("")
         for warning in summary.warnings:
-            self.stderr.write(self.style.WARNING(f"warning: {warning}"))
+            self.stderr.write(f"warning: {warning}", style_func=self.style.WARNING)
         if verbosity >= 1:
             prefix = "Dry run, nothing written: " if dry_run else "Loaded "
             self.stdout.write(self.style.SUCCESS(prefix + summary.describe()))
 
-    def report_file(self, parsed: ParsedFile, verbosity: int) -> None:
-        if verbosity >= 2:
-            self.stdout.write(f"{parsed.source}: {len(parsed.papers)} papers")
-            for decision in parsed.decisions:
-                self.stdout.write(f"  line {decision.line:>5}  {decision.kind:<13} {decision.text}")
-
-    def show_progress(self, done: int, total: int) -> None:
-        width = 30
-        filled = width * min(done, total) // max(total, 1)
-        self.stderr.write(
-            f"\rwriting papers [{'#' * filled}{'.' * (width - filled)}] {min(done, total)}/{total}",
-            ending="",
-        )
+    def progress(self, verbosity: int) -> Progress:
+        """Bars on a terminal; otherwise a line per file (and per block at -v 2)."""
+        if verbosity >= 2 or (verbosity == 1 and not sys.stderr.isatty()):
+            return LineProgress(self.stdout, verbosity)
+        if verbosity == 1:
+            return TerminalProgress(self.stderr)
+        return Progress()

@@ -1,0 +1,76 @@
+"""Merges that last: the keys of papers a curator merged away, pointing at the survivor.
+
+A load matches its records to the collection by external ID, abstract and title at a venue
+(papers/writing.py); a merged-away copy's keys are gone with its row, so without these a
+reload of its source would bring it back. ``remember_merged`` keeps them when papers merge;
+``find_merged`` gives the survivor for records that carry them.
+"""
+
+from .bulk import batched
+from .models import MergedKey, Paper
+from .records import PaperRecord
+from .text import abstract_key, fold_whitespace
+
+# MergedKey.Kind's values, as plain strings: the keys are compared with rows read back.
+EXTERNAL_ID, ABSTRACT, TITLE = "id", "abstract", "title"
+
+
+def title_key(venue_id: int, title: str) -> str:
+    return f"{venue_id}:{fold_whitespace(title).lower()}"
+
+
+def paper_keys(paper: Paper) -> set[tuple[str, str]]:
+    keys = set()
+    if paper.external_id:
+        keys.add((EXTERNAL_ID, paper.external_id))
+    if paper.abstract_key:
+        keys.add((ABSTRACT, paper.abstract_key))
+    if paper.title:
+        keys.add((TITLE, title_key(paper.venue_id, paper.title)))
+    return keys
+
+
+def remember_merged(survivor: Paper, others: list[Paper]) -> None:
+    """Point the others' keys, and the keys merged into them before, at the survivor (call
+    before the others are deleted: their own merged keys go with them otherwise)."""
+    other_ids = [paper.pk for paper in others]
+    MergedKey.objects.filter(paper_id__in=other_ids).update(paper=survivor)
+    keys = set().union(*(paper_keys(paper) for paper in others)) - paper_keys(survivor)
+    MergedKey.objects.bulk_create(
+        [MergedKey(kind=kind, key=key, paper=survivor) for kind, key in sorted(keys)],
+        update_conflicts=True,
+        unique_fields=["kind", "key"],
+        update_fields=["paper"],
+    )
+
+
+def record_keys(record: PaperRecord, venue_id: int) -> list[tuple[str, str]]:
+    keys = []
+    if record.external_id:
+        keys.append((EXTERNAL_ID, record.external_id))
+    if key := abstract_key(record.abstract):
+        keys.append((ABSTRACT, key))
+    if record.title:
+        keys.append((TITLE, title_key(venue_id, record.title)))
+    return keys
+
+
+def find_merged(records: dict[int, PaperRecord], venue_ids: dict[int, int]) -> dict[int, Paper]:
+    """The survivor for each record (by index) that carries a merged-away paper's key."""
+    keys = {index: record_keys(record, venue_ids[index]) for index, record in records.items()}
+    wanted = {key for carried in keys.values() for key in carried}
+    if not wanted or not MergedKey.objects.exists():
+        return {}
+    survivors = {}
+    for chunk in batched(sorted(wanted)):
+        for kind in {kind for kind, _ in chunk}:
+            rows = MergedKey.objects.filter(
+                kind=kind, key__in=[key for k, key in chunk if k == kind]
+            ).select_related("paper")
+            survivors.update({(row.kind, row.key): row.paper for row in rows})
+    found = {}
+    for index, carried in keys.items():
+        paper = next((survivors[key] for key in carried if key in survivors), None)
+        if paper is not None:
+            found[index] = paper
+    return found

@@ -1,0 +1,126 @@
+"""Sources named portably, and a curator's merges that survive reloads (real PostgreSQL)."""
+
+import json
+
+import pytest
+
+from papers import curation
+from papers.loading import load_files
+from papers.models import MergedKey, Paper
+from tests.factories import ABSTRACT_A, ABSTRACT_B, ABSTRACT_C, lecture_page, list_page
+from tests.support import run
+
+pytestmark = pytest.mark.django_db
+
+
+# Sources -----------------------------------------------------------------------------
+
+
+def test_a_folder_given_names_its_files_from_the_folder(tmp_path):
+    folder = tmp_path / "dumps"
+    (folder / "2024").mkdir(parents=True)
+    (folder / "list.txt").write_text(list_page("NAACL 2025 Papers"), encoding="utf-8")
+    (folder / "2024" / "lecture.txt").write_text(lecture_page(furniture=False), encoding="utf-8")
+    load_files([folder])
+    assert sorted(set(Paper.objects.values_list("source_file", flat=True))) == [
+        "dumps/2024/lecture.txt",
+        "dumps/list.txt",
+    ]
+
+
+def test_a_file_given_is_named_by_its_folder_and_itself_from_any_working_folder(
+    tmp_path, monkeypatch
+):
+    folder = tmp_path / "saved"
+    folder.mkdir()
+    path = folder / "list.txt"
+    path.write_text(list_page("NAACL 2025 Papers"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    load_files([path.relative_to(tmp_path)])
+    monkeypatch.chdir(folder)
+    summary = load_files([path.relative_to(folder)])  # "list.txt", from inside the folder
+    assert (summary.new, summary.unchanged) == (0, 3)
+    assert set(Paper.objects.values_list("source_file", flat=True)) == {"saved/list.txt"}
+
+
+def test_the_export_and_the_api_show_the_portable_source(tmp_path, client):
+    folder = tmp_path / "saved"
+    folder.mkdir()
+    (folder / "list.txt").write_text(list_page("NAACL 2025 Papers"), encoding="utf-8")
+    load_files([folder.resolve()])
+    exported = [json.loads(line) for line in run("export_papers")[0].splitlines()]
+    assert {row["source"] for row in exported} == {"saved/list.txt"}
+    paper = Paper.objects.get(abstract=ABSTRACT_A)
+    assert client.get(f"/api/papers/{paper.pk}/").json()["source"] == "saved/list.txt"
+
+
+# Merges ------------------------------------------------------------------------------
+
+
+def _two_copies(write_dump):
+    """One paper met twice with different abstracts: in a list page and a lecture page."""
+    edited = ABSTRACT_A.replace("Our results show", "The results show")
+    listed = write_dump("list.txt", list_page("NAACL 2025 Papers", (edited, ABSTRACT_C)))
+    lecture = write_dump("lecture.txt", lecture_page(furniture=False))
+    load_files([listed, lecture])
+    survivor = Paper.objects.get(abstract=ABSTRACT_A)
+    duplicate = Paper.objects.get(abstract=edited)
+    return listed, lecture, survivor, duplicate
+
+
+def test_a_merge_survives_a_reload_of_the_merged_away_copys_dump(write_dump):
+    listed, _, survivor, duplicate = _two_copies(write_dump)
+    count = Paper.objects.count()
+    curation.merge_papers(survivor, [duplicate])
+    assert Paper.objects.count() == count - 1
+    summary = load_files([listed])
+    assert (summary.new, summary.papers_read) == (0, 2)
+    assert Paper.objects.count() == count - 1
+    assert (
+        not Paper.objects.filter(abstract__startswith=ABSTRACT_A[:40])
+        .exclude(pk=survivor.pk)
+        .exists()
+    )
+    survivor.refresh_from_db()
+    assert survivor.abstract == ABSTRACT_A  # the survivor keeps its own abstract
+    assert survivor.title == "Parallel Data for Yoruba Translation"
+
+
+def test_the_merged_away_keys_point_at_the_survivor(write_dump):
+    _, _, survivor, duplicate = _two_copies(write_dump)
+    curation.merge_papers(survivor, [duplicate])
+    assert list(MergedKey.objects.values_list("kind", "paper_id")) == [("abstract", survivor.pk)]
+    assert MergedKey.objects.get().key == duplicate.abstract_key
+
+
+def test_a_merge_into_a_paper_later_merged_again_follows_the_last_survivor(write_dump):
+    listed, _, survivor, duplicate = _two_copies(write_dump)
+    curation.merge_papers(survivor, [duplicate])
+    third = Paper.objects.get(abstract=ABSTRACT_B)
+    curation.merge_papers(third, [survivor])
+    assert set(MergedKey.objects.values_list("paper_id", flat=True)) == {third.pk}
+    assert MergedKey.objects.count() == 3  # the copy's abstract; the survivor's abstract, title
+    count = Paper.objects.count()
+    assert load_files([listed]).new == 0
+    assert Paper.objects.count() == count
+
+
+def test_a_merge_of_papers_with_two_external_ids_survives_a_reload(write_dump):
+    """Two Anthology records of one paper (an erratum's new ID): the curator's word stands."""
+    lines = [
+        {"external_id": "2031.acl-1", "title": "Yoruba Data", "abstract": ABSTRACT_A},
+        {"external_id": "2031.acl-99", "title": "Yoruba Data, Again", "abstract": ABSTRACT_B},
+    ]
+    path = write_dump(
+        "two.jsonl", "".join(json.dumps({**line, "venue": "ACL 2031"}) + "\n" for line in lines)
+    )
+    load_files([path])
+    survivor = Paper.objects.get(external_id="2031.acl-1")
+    curation.merge_papers(survivor, [Paper.objects.get(external_id="2031.acl-99")])
+    summary = load_files([path])
+    # Both records find the survivor and change nothing.
+    assert (summary.new, summary.updated, summary.unchanged) == (0, 0, 2)
+    assert list(Paper.objects.values_list("external_id", "title")) == [
+        ("2031.acl-1", "Yoruba Data")
+    ]
+    assert sorted(MergedKey.objects.values_list("kind", flat=True)) == ["abstract", "id", "title"]
