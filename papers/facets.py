@@ -18,7 +18,7 @@ each part of the statement is served from whichever side is smaller:
 
 from dataclasses import dataclass, field
 
-from .matching import all_matching, matching_within
+from .matching import all_matching, in_lexemes, is_phrase, matching_within
 from .tables import reading_cursor, sql
 
 FACET_AUTHOR_LIMIT = 15
@@ -159,6 +159,10 @@ def _flags(selected: dict, leave_out: str | None) -> str:
     return " AND ".join(terms) or "TRUE"
 
 
+# The columns of a narrow row the counts read (not its lexemes: only tested, never counted).
+_COLUMNS = "f.paper_id, f.venue_id, f.country, f.topic_ids, f.author_ids"
+
+
 def _narrowing(selected, fixed, counted_from_rows) -> tuple[list[str], list]:
     """Conditions on the rows that every facet counted from rows needs: the fixed ones, and
     the papers that pass all filters but that facet's own (for one facet or another)."""
@@ -184,27 +188,48 @@ def _narrowing(selected, fixed, counted_from_rows) -> tuple[list[str], list]:
 def _rows_parts(selected, fixed, text, counted_from_rows) -> list[tuple[str, str, list]]:
     """The PaperFacets rows the facets counted from rows need (``u``), with a flag per filter.
 
-    With a query and filters that narrow the rows, the smaller side of the two drives
-    (papers/matching.py), so a common word costs no more than the filters; with nothing to
-    narrow the rows, the query's matches are read from the search vector's GIN bitmap.
+    A query without a phrase is matched on the rows' own stripped vectors (read through their
+    GIN index, or tested on the rows the filters select). A phrase needs positions: with
+    filters that narrow the rows, the smaller side of the two drives (papers/matching.py), so
+    a common word costs no more than the filters; with nothing to narrow the rows, its matches
+    are read from the search vector's GIN bitmap.
     """
     where, params = _narrowing(selected, fixed, counted_from_rows)
     flags, flag_params = [], []
     for name, values in selected.items():
         flags.append(f"{_CONDITIONS[name]} AS c_{name}")
         flag_params += _params(name, values)
-    select = f"SELECT {', '.join(['f.*', *flags])} FROM {{paper_facets}} f"
+    select = f"SELECT {', '.join([_COLUMNS, *flags])} FROM {{paper_facets}} f"
     if not text:
         return [("u", f"{select} WHERE {' AND '.join(where) or 'TRUE'}", flag_params + params)]
+    (phrase, phrase_params), (lexemes, lexemes_params) = is_phrase(text), in_lexemes(text)
     if not where:
         (few, few_params), (many, many_params) = all_matching(text)
-        body = f"{select} WHERE {few} UNION ALL {select} WHERE {many}"
-        return [("u", body, [*flag_params, *few_params, *flag_params, *many_params])]
+        body = (
+            f"{select} WHERE NOT {phrase} AND {lexemes} UNION ALL "
+            f"{select} WHERE {phrase} AND {few} UNION ALL {select} WHERE {phrase} AND {many}"
+        )
+        body_params = [*flag_params, *phrase_params, *lexemes_params]
+        body_params += [*flag_params, *phrase_params, *few_params]
+        return [("u", body, [*body_params, *flag_params, *phrase_params, *many_params])]
     matching, matching_params = matching_within("candidate_ids", text)
+    narrowed = " AND ".join(where)
+    # Without a phrase, the candidates are the matches (the planner may combine the filters'
+    # indexes with the lexemes' own); with one, the filters' papers, tested below.
+    candidates = (
+        f"{select} WHERE {narrowed} AND NOT {phrase} AND {lexemes} UNION ALL "
+        f"{select} WHERE {narrowed} AND {phrase}"
+    )
+    candidates_params = [*flag_params, *params, *phrase_params, *lexemes_params]
+    phrased = f"SELECT * FROM candidates WHERE {phrase} AND paper_id IN ({matching})"
     return [
-        ("candidates", f"{select} WHERE {' AND '.join(where)}", flag_params + params),
+        ("candidates", candidates, [*candidates_params, *flag_params, *params, *phrase_params]),
         ("candidate_ids", "SELECT paper_id AS id FROM candidates", []),
-        ("u", f"SELECT * FROM candidates WHERE paper_id IN ({matching})", matching_params),
+        (
+            "u",
+            f"SELECT * FROM candidates WHERE NOT {phrase} UNION ALL {phrased}",
+            [*phrase_params, *phrase_params, *matching_params],
+        ),
     ]
 
 
