@@ -18,6 +18,7 @@ each part of the statement is served from whichever side is smaller:
 
 from dataclasses import dataclass, field
 
+from .complement import APPLIES, by_complement, complement_parts
 from .matching import all_matching, in_lexemes, is_phrase, matching_within
 from .tables import reading_cursor, sql
 
@@ -138,19 +139,19 @@ def _kept_total(kept) -> tuple[str, list]:
 
 
 _GROUPED = {
-    "venue": "SELECT venue_id AS value, count(*) AS n FROM u WHERE {flags} GROUP BY 1",
-    "year": "SELECT venue_id AS value, count(*) AS n FROM u WHERE {flags} GROUP BY 1",
+    "venue": "SELECT venue_id AS value, count(*) AS n FROM {rows} u WHERE {flags} GROUP BY 1",
+    "year": "SELECT venue_id AS value, count(*) AS n FROM {rows} u WHERE {flags} GROUP BY 1",
     "topic": (
-        "SELECT t AS value, count(*) AS n FROM u CROSS JOIN LATERAL unnest(u.topic_ids) t "
+        "SELECT t AS value, count(*) AS n FROM {rows} u CROSS JOIN LATERAL unnest(u.topic_ids) t "
         "WHERE {flags} GROUP BY 1"
     ),
     "author": (
-        "SELECT a AS value, count(*) AS n FROM u CROSS JOIN LATERAL unnest(u.author_ids) a "
+        "SELECT a AS value, count(*) AS n FROM {rows} u CROSS JOIN LATERAL unnest(u.author_ids) a "
         "WHERE {flags} GROUP BY 1"
     ),
-    "country": "SELECT country AS value, count(*) AS n FROM u WHERE {flags} AND country <> '' "
+    "country": "SELECT country AS value, count(*) AS n FROM {rows} u WHERE {flags} AND country <> '' "
     "GROUP BY 1",
-    "total": "SELECT '' AS value, count(*) AS n FROM u WHERE {flags}",
+    "total": "SELECT '' AS value, count(*) AS n FROM {rows} u WHERE {flags}",
 }
 
 
@@ -185,14 +186,15 @@ def _narrowing(selected, fixed, counted_from_rows) -> tuple[list[str], list]:
     return where, params + alternative_params
 
 
-def _rows_parts(selected, fixed, text, counted_from_rows) -> list[tuple[str, str, list]]:
+def _rows_parts(selected, fixed, text, counted_from_rows, complement=False):
     """The PaperFacets rows the facets counted from rows need (``u``), with a flag per filter.
 
     A query without a phrase is matched on the rows' own stripped vectors (read through their
     GIN index, or tested on the rows the filters select). A phrase needs positions: with
     filters that narrow the rows, the smaller side of the two drives (papers/matching.py), so
     a common word costs no more than the filters; with nothing to narrow the rows, its matches
-    are read from the search vector's GIN bitmap.
+    are read from the search vector's GIN bitmap. With ``complement`` (the parts of
+    papers/complement.py come first), the matches' rows are read only when it does not apply.
     """
     where, params = _narrowing(selected, fixed, counted_from_rows)
     flags, flag_params = [], []
@@ -205,8 +207,9 @@ def _rows_parts(selected, fixed, text, counted_from_rows) -> list[tuple[str, str
     (phrase, phrase_params), (lexemes, lexemes_params) = is_phrase(text), in_lexemes(text)
     if not where:
         (few, few_params), (many, many_params) = all_matching(text)
+        direct = f"NOT {APPLIES} AND " if complement else ""
         body = (
-            f"{select} WHERE NOT {phrase} AND {lexemes} UNION ALL "
+            f"{select} WHERE {direct}NOT {phrase} AND {lexemes} UNION ALL "
             f"{select} WHERE {phrase} AND {few} UNION ALL {select} WHERE {phrase} AND {many}"
         )
         body_params = [*flag_params, *phrase_params, *lexemes_params]
@@ -248,11 +251,18 @@ def _counts_statement(selected, fixed, text) -> tuple[str, list]:
     plan = _plan(selected, fixed, text)
     statement = _Statement()
     from_rows = [name for name, kept in plan.items() if kept is None]
-    for name, body, params in _rows_parts(selected, fixed, text, from_rows) if from_rows else []:
+    # A query alone may be counted as the kept counts less those of the papers it does not match.
+    complement = bool(text) and not selected and not fixed
+    parts = complement_parts(text) if complement else []
+    parts += _rows_parts(selected, fixed, text, from_rows, complement) if from_rows else []
+    for name, body, params in parts:
         statement.add(name, body, params)
     for name, kept in plan.items():
         if kept is None:
-            body, params = _GROUPED[name].format(flags=_flags(selected, name)), []
+            body, params = _GROUPED[name].format(flags=_flags(selected, name), rows="u"), []
+            if complement:
+                limit = _LIMITS.get(name)
+                body = by_complement(name, CODES.get(name, ""), body, _GROUPED[name], limit)
         elif name == "total":
             body, params = _kept_total(kept)
         else:

@@ -256,6 +256,41 @@ def test_a_query_alone_is_counted_from_the_narrow_rows(common_word):
     assert count_facets({}, text='"models trains"').total == 0
 
 
+def cte_rows(plan, name: str) -> int:
+    """The rows the CTE ``name`` of the plan produced."""
+    [node] = [node for node in nodes(plan) if node.get("Subplan Name") == f"CTE {name}"]
+    return node["Actual Rows"]
+
+
+def test_a_word_most_papers_have_is_counted_as_the_kept_counts_less_the_others():
+    """A word four papers in five have: each count is the kept count less the count of the
+    papers it does not match (only those are grouped), exact; the authors' top 15 are read in
+    the kept order (a busy author on no matching paper is not among them)."""
+    venue, other = make_venue("Main 2024", 2024), make_venue("Other 2023", 2023)
+    for k in range(1, 17):
+        for n in range(k):
+            make_paper(f"Models {k} {n}.", venue=venue, topics=["parsing"], authors=[f"Author {k}"])
+    for n in range(40):
+        make_paper(f"Busy {n}.", venue=other, topics=["speech"], authors=["Busy Bee"])
+    finish()
+    plan = plan_of({}, text="models")
+    assert (cte_rows(plan, "u"), cte_rows(plan, "o")) == (0, 40)
+    facets = count_facets({}, text="models")
+    assert facets.total == 136 == Paper.objects.matching("models").count()
+    assert [(o.value, o.count) for o in facets.venue] == [("main-2024", 136)]
+    assert [(o.value, o.count) for o in facets.year] == [("2024", 136)]
+    assert [(o.value, o.count) for o in facets.topic] == [("parsing", 136)]
+    assert [(o.label, o.count) for o in facets.author] == [
+        (f"Author {k}", k) for k in range(16, 1, -1)
+    ]
+    # Fewer matches than half the papers: the matches' rows are counted, as before.
+    plan = plan_of({}, text="busy")
+    assert (cte_rows(plan, "u"), cte_rows(plan, "o")) == (40, 0)
+    facets = count_facets({}, text="busy")
+    assert (facets.total, [(o.label, o.count) for o in facets.author]) == (40, [("Busy Bee", 40)])
+    assert [(o.value, o.count) for o in facets.topic] == [("speech", 40)]
+
+
 def explained(run) -> list[dict]:
     """The plans of the statements ``run()`` executes, run again under EXPLAIN ANALYZE."""
     with CaptureQueriesContext(connection) as captured:
