@@ -18,7 +18,8 @@ each part of the statement is served from whichever side is smaller:
 
 from dataclasses import dataclass, field
 
-from .matching import all_matching, matching_within
+from .complement import APPLIES, by_complement, complement_parts
+from .matching import all_matching, in_lexemes, is_phrase, matching_within
 from .tables import reading_cursor, sql
 
 FACET_AUTHOR_LIMIT = 15
@@ -138,25 +139,29 @@ def _kept_total(kept) -> tuple[str, list]:
 
 
 _GROUPED = {
-    "venue": "SELECT venue_id AS value, count(*) AS n FROM u WHERE {flags} GROUP BY 1",
-    "year": "SELECT venue_id AS value, count(*) AS n FROM u WHERE {flags} GROUP BY 1",
+    "venue": "SELECT venue_id AS value, count(*) AS n FROM {rows} u WHERE {flags} GROUP BY 1",
+    "year": "SELECT venue_id AS value, count(*) AS n FROM {rows} u WHERE {flags} GROUP BY 1",
     "topic": (
-        "SELECT t AS value, count(*) AS n FROM u CROSS JOIN LATERAL unnest(u.topic_ids) t "
+        "SELECT t AS value, count(*) AS n FROM {rows} u CROSS JOIN LATERAL unnest(u.topic_ids) t "
         "WHERE {flags} GROUP BY 1"
     ),
     "author": (
-        "SELECT a AS value, count(*) AS n FROM u CROSS JOIN LATERAL unnest(u.author_ids) a "
+        "SELECT a AS value, count(*) AS n FROM {rows} u CROSS JOIN LATERAL unnest(u.author_ids) a "
         "WHERE {flags} GROUP BY 1"
     ),
-    "country": "SELECT country AS value, count(*) AS n FROM u WHERE {flags} AND country <> '' "
+    "country": "SELECT country AS value, count(*) AS n FROM {rows} u WHERE {flags} AND country <> '' "
     "GROUP BY 1",
-    "total": "SELECT '' AS value, count(*) AS n FROM u WHERE {flags}",
+    "total": "SELECT '' AS value, count(*) AS n FROM {rows} u WHERE {flags}",
 }
 
 
 def _flags(selected: dict, leave_out: str | None) -> str:
     terms = [f"u.c_{name}" for name in selected if name != leave_out]
     return " AND ".join(terms) or "TRUE"
+
+
+# The columns of a narrow row the counts read (not its lexemes: only tested, never counted).
+_COLUMNS = "f.paper_id, f.venue_id, f.country, f.topic_ids, f.author_ids"
 
 
 def _narrowing(selected, fixed, counted_from_rows) -> tuple[list[str], list]:
@@ -181,30 +186,53 @@ def _narrowing(selected, fixed, counted_from_rows) -> tuple[list[str], list]:
     return where, params + alternative_params
 
 
-def _rows_parts(selected, fixed, text, counted_from_rows) -> list[tuple[str, str, list]]:
+def _rows_parts(selected, fixed, text, counted_from_rows, complement=False):
     """The PaperFacets rows the facets counted from rows need (``u``), with a flag per filter.
 
-    With a query and filters that narrow the rows, the smaller side of the two drives
-    (papers/matching.py), so a common word costs no more than the filters; with nothing to
-    narrow the rows, the query's matches are read from the search vector's GIN bitmap.
+    A query without a phrase is matched on the rows' own stripped vectors (read through their
+    GIN index, or tested on the rows the filters select). A phrase needs positions: with
+    filters that narrow the rows, the smaller side of the two drives (papers/matching.py), so
+    a common word costs no more than the filters; with nothing to narrow the rows, its matches
+    are read from the search vector's GIN bitmap. With ``complement`` (the parts of
+    papers/complement.py come first), the matches' rows are read only when it does not apply.
     """
     where, params = _narrowing(selected, fixed, counted_from_rows)
     flags, flag_params = [], []
     for name, values in selected.items():
         flags.append(f"{_CONDITIONS[name]} AS c_{name}")
         flag_params += _params(name, values)
-    select = f"SELECT {', '.join(['f.*', *flags])} FROM {{paper_facets}} f"
+    select = f"SELECT {', '.join([_COLUMNS, *flags])} FROM {{paper_facets}} f"
     if not text:
         return [("u", f"{select} WHERE {' AND '.join(where) or 'TRUE'}", flag_params + params)]
+    (phrase, phrase_params), (lexemes, lexemes_params) = is_phrase(text), in_lexemes(text)
     if not where:
         (few, few_params), (many, many_params) = all_matching(text)
-        body = f"{select} WHERE {few} UNION ALL {select} WHERE {many}"
-        return [("u", body, [*flag_params, *few_params, *flag_params, *many_params])]
+        direct = f"NOT {APPLIES} AND " if complement else ""
+        body = (
+            f"{select} WHERE {direct}NOT {phrase} AND {lexemes} UNION ALL "
+            f"{select} WHERE {phrase} AND {few} UNION ALL {select} WHERE {phrase} AND {many}"
+        )
+        body_params = [*flag_params, *phrase_params, *lexemes_params]
+        body_params += [*flag_params, *phrase_params, *few_params]
+        return [("u", body, [*body_params, *flag_params, *phrase_params, *many_params])]
     matching, matching_params = matching_within("candidate_ids", text)
+    narrowed = " AND ".join(where)
+    # Without a phrase, the candidates are the matches (the planner may combine the filters'
+    # indexes with the lexemes' own); with one, the filters' papers, tested below.
+    candidates = (
+        f"{select} WHERE {narrowed} AND NOT {phrase} AND {lexemes} UNION ALL "
+        f"{select} WHERE {narrowed} AND {phrase}"
+    )
+    candidates_params = [*flag_params, *params, *phrase_params, *lexemes_params]
+    phrased = f"SELECT * FROM candidates WHERE {phrase} AND paper_id IN ({matching})"
     return [
-        ("candidates", f"{select} WHERE {' AND '.join(where)}", flag_params + params),
+        ("candidates", candidates, [*candidates_params, *flag_params, *params, *phrase_params]),
         ("candidate_ids", "SELECT paper_id AS id FROM candidates", []),
-        ("u", f"SELECT * FROM candidates WHERE paper_id IN ({matching})", matching_params),
+        (
+            "u",
+            f"SELECT * FROM candidates WHERE NOT {phrase} UNION ALL {phrased}",
+            [*phrase_params, *phrase_params, *matching_params],
+        ),
     ]
 
 
@@ -223,11 +251,18 @@ def _counts_statement(selected, fixed, text) -> tuple[str, list]:
     plan = _plan(selected, fixed, text)
     statement = _Statement()
     from_rows = [name for name, kept in plan.items() if kept is None]
-    for name, body, params in _rows_parts(selected, fixed, text, from_rows) if from_rows else []:
+    # A query alone may be counted as the kept counts less those of the papers it does not match.
+    complement = bool(text) and not selected and not fixed
+    parts = complement_parts(text) if complement else []
+    parts += _rows_parts(selected, fixed, text, from_rows, complement) if from_rows else []
+    for name, body, params in parts:
         statement.add(name, body, params)
     for name, kept in plan.items():
         if kept is None:
-            body, params = _GROUPED[name].format(flags=_flags(selected, name)), []
+            body, params = _GROUPED[name].format(flags=_flags(selected, name), rows="u"), []
+            if complement:
+                limit = _LIMITS.get(name)
+                body = by_complement(name, CODES.get(name, ""), body, _GROUPED[name], limit)
         elif name == "total":
             body, params = _kept_total(kept)
         else:

@@ -9,6 +9,12 @@ document frequency, from the Lexeme table). No more papers than that: each is te
 the query (one primary-key probe each, ``_EACH_SQL``). More: the query's matches are read from
 the GIN index's bitmap (the functions papers_text_matches and papers_title_matches, schema_sql)
 and kept when they are among the filters' papers. Either way the work follows the smaller side.
+
+A query without a phrase needs no positions: it is tested on the narrow rows' stripped vectors
+(``PaperFacets.lexemes``, with their own GIN index), so its matches are found and counted
+without reading a paper's wide row at all (``in_lexemes``). A phrase (quoted, or a hyphenated
+word, which the parser makes a phrase of its parts) never matches a stripped vector, so those
+queries take the ways above (``is_phrase`` tells which, when the statement runs).
 """
 
 import re
@@ -86,3 +92,20 @@ def all_matching(text: str) -> tuple[tuple[str, list], tuple[str, list]]:
     few = _FEW_SQL.format(matches=matches, **values)
     many = _MANY_SQL.format(matches=matches, **values)
     return (few, [*estimate_params, *query]), (many, [*estimate_params, *query])
+
+
+# Whether the query holds a phrase operator (<-> or <N>): then it must be matched on positions.
+# A "<" inside a lexeme only sends a query the longer way, never to a wrong answer.
+PHRASE_SQL = f"(SELECT strpos(({QUERY_SQL})::text, '<') > 0)"
+LEXEMES_SQL = f"f.lexemes @@ {QUERY_SQL}"
+
+
+def is_phrase(text: str) -> tuple[str, list]:
+    """(SQL, params) of a condition true when ``text`` has a phrase: evaluated once."""
+    return PHRASE_SQL, [SEARCH_CONFIG, websearch_text(text)]
+
+
+def in_lexemes(text: str) -> tuple[str, list]:
+    """(SQL, params) of a condition on a PaperFacets row ``f``: its stripped vector matches
+    ``text`` (right for a query without a phrase only, see ``is_phrase``)."""
+    return LEXEMES_SQL, [SEARCH_CONFIG, websearch_text(text)]

@@ -418,7 +418,11 @@ class PaperFacets(models.Model):
 
     The facet counts are kept by difference: a refresh compares these rows with the live links
     and adds or takes away only what changed. The rows are also the narrow form the counts of a
-    query's matches are taken from (no link tables joined). No foreign key: a deleted paper's
+    query's matches are taken from (no link tables joined): ``lexemes`` is the paper's search
+    vector stripped of positions and weights (a few times smaller, kept inline), so a query
+    without a phrase is matched and counted here without reading the wide papers' rows. It is
+    set when the row is written and kept in step by the trigger papers_paper_lexemes
+    (schema_sql.LEXEMES_TRIGGER) on every update of a paper. No foreign key: a deleted paper's
     row stays until the refresh in the deleting transaction takes its counts away.
     """
 
@@ -427,10 +431,12 @@ class PaperFacets(models.Model):
     country = models.CharField(max_length=100, blank=True)
     topic_ids = ArrayField(models.BigIntegerField(), default=list)
     author_ids = ArrayField(models.BigIntegerField(), default=list)
+    lexemes = SearchVectorField(default="")
 
     class Meta:
         indexes = [
             GinIndex(fields=["topic_ids"], name="paperfacets_topics"),
+            GinIndex(fields=["lexemes"], name="paperfacets_lexemes"),
             GinIndex(fields=["author_ids"], name="paperfacets_authors"),
             models.Index(fields=["country"], condition=~Q(country=""), name="paperfacets_country"),
         ]

@@ -107,3 +107,31 @@ DROP_SEARCH_VECTOR_TRIGGER = """
 DROP TRIGGER IF EXISTS papers_paper_search_vector ON papers_paper;
 DROP FUNCTION IF EXISTS papers_paper_search_vector();
 """
+
+# The stripped search vector of PaperFacets (papers/models.py) follows its paper's vector,
+# whoever updates the paper (the loader, the admin, a rename of a topic or an author): one
+# set-based statement per updating statement, touching only the rows whose lexemes changed.
+# A new paper's row gets its lexemes when the counts refresh writes it (papers/counts.py).
+LEXEMES_TRIGGER = """
+CREATE OR REPLACE FUNCTION papers_paper_lexemes() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE papers_paperfacets f SET lexemes = strip(n.search_vector)
+    FROM changed n
+    WHERE f.paper_id = n.id AND f.lexemes IS DISTINCT FROM strip(n.search_vector);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER papers_paper_lexemes AFTER UPDATE ON papers_paper
+REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION papers_paper_lexemes();
+"""
+
+DROP_LEXEMES_TRIGGER = """
+DROP TRIGGER IF EXISTS papers_paper_lexemes ON papers_paper;
+DROP FUNCTION IF EXISTS papers_paper_lexemes();
+"""
+
+# The lexemes of the rows already counted (the migration that adds the column).
+FILL_LEXEMES = """
+UPDATE papers_paperfacets f SET lexemes = strip(p.search_vector)
+FROM papers_paper p WHERE p.id = f.paper_id
+"""
