@@ -365,9 +365,11 @@ class AuthorQuerySet(models.QuerySet):
 
 
 # The segments of the filtered papers: venue and completeness, read from the index
-# paper_segment without visiting the (wide) paper rows.
+# paper_segment without visiting the (wide) paper rows, one probe per paper (OFFSET 0: never a
+# join that reads every paper).
 _FILTERED_SEGMENTS_SQL = (
-    "SELECT p.venue_id, p.complete FROM {paper} p WHERE p.id IN (SELECT id FROM filtered)"
+    "SELECT p.venue_id, p.complete FROM filtered f CROSS JOIN LATERAL "
+    "(SELECT venue_id, complete FROM {paper} p WHERE p.id = f.id OFFSET 0) AS p"
 )
 # A paper among the filtered ones, tested row by row against their hash ("IS TRUE" keeps the
 # planner from joining them instead): each segment's papers are then read in order from the
