@@ -13,13 +13,12 @@ writes hyphenated, typed joined ("fewshot" for "few-shot"), is searched as its p
 
 import re
 
-from django.db import connection
 from django.db.models import Count, Q
 from django.db.models.functions import Lower
 
 from .anthology_metadata import ANTHOLOGY_ID
 from .models import Author, Paper
-from .tables import sql
+from .tables import reading_cursor, sql
 from .text import make_slug, name_key
 
 _IDENTIFIER = re.compile(
@@ -119,7 +118,7 @@ def split_compounds(text: str) -> str:
     words = list(dict.fromkeys(match.lower() for match in _JOINABLE.findall(text)))[:8]
     if not words:
         return text
-    with connection.cursor() as cursor:
+    with reading_cursor() as cursor:
         cursor.execute(sql(_JOINED_SQL), [words, SPLIT_RATIO])
         splits: dict[str, int] = {}
         for word, at in cursor.fetchall():

@@ -130,9 +130,14 @@ def test_allowed_hosts_come_from_the_environment():
 def test_docker_compose_agrees_with_the_settings():
     compose = yaml.safe_load((PROJECT_DIR / "docker-compose.yml").read_text(encoding="utf-8"))
     services = compose["services"]
-    assert set(services) == {"postgres", "web", "proxy", "cache"}
-    # The shared cache is optional: only `docker compose --profile cache up` starts it.
+    assert set(services) == {"postgres", "postgres-replica", "web", "proxy", "cache"}
+    # The shared cache and the read replica are optional: only `docker compose --profile cache
+    # up` and `--profile scale` start them.
     assert services["cache"]["profiles"] == ["cache"]
+    replica = services["postgres-replica"]
+    assert replica["profiles"] == ["scale"]
+    assert "pg_basebackup" in replica["command"] and "-R" in replica["command"]
+    assert services["web"]["environment"]["DATABASE_REPLICA_URL"] == "${DATABASE_REPLICA_URL:-}"
     assert services["cache"]["image"].startswith("redis:")
     postgres, web = services["postgres"], services["web"]
     assert postgres["image"].startswith("postgres:")
