@@ -1,7 +1,9 @@
 """Template helpers: query strings that toggle a filter, highlighting, rendered titles."""
 
+from urllib.parse import urlencode
+
 from django import template
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape, escape
 from django.utils.safestring import SafeString, mark_safe
 
 from papers import rendering
@@ -22,21 +24,39 @@ def _encode(query) -> str:
     return "?" + encoded if encoded else "?"
 
 
+def _parameters(context) -> dict[str, list[str]]:
+    """The request's parameters as {name: values}, read once per request: a facet list builds
+    a couple of hundred links from them, and copying the QueryDict for each cost more than the
+    page's SQL."""
+    request = context.get("request")
+    if request is None:
+        return {}
+    if not hasattr(request, "papers_parameters"):
+        request.papers_parameters = dict(request.GET.lists())
+    return request.papers_parameters
+
+
 @register.simple_tag(takes_context=True)
 def toggle_query(context, name, value):
     """The current query string with ``name=value`` added, or removed if present; page reset."""
-    query = _query(context)
+    parameters = _parameters(context)
     value = str(value)
-    values = query.getlist(name)
+    values = list(parameters.get(name, ()))
     if value in values:
         values.remove(value)
     elif name in {"venue", "topic"}:
         values.append(value)
     else:
         values = [value]
-    query.setlist(name, values)
-    query.pop("page", None)
-    return _encode(query)
+    # Keys keep their places, as QueryDict.setlist keeps them; a new one goes last.
+    pairs = [
+        (key, item)
+        for key, items in {**parameters, name: values}.items()
+        if key != "page"
+        for item in items
+    ]
+    encoded = urlencode(pairs)
+    return "?" + encoded if encoded else "?"
 
 
 @register.simple_tag(takes_context=True)
@@ -44,20 +64,21 @@ def facet_link(context, name, value, label, count, selected, prefix=""):
     """One facet value's link, toggling it; ``prefix`` is read before ``label`` by screen
     readers only (the series before a year in the venue tree). Built here, not by an included
     template: a facet tree has a couple of hundred of them."""
-    state = ", selected: click to remove" if selected else ""
-    return format_html(
-        '<a class="facet-link{}" href="{}"{}{}><span class="facet-box" aria-hidden="true">{}'
-        '</span><span class="facet-name">{}{}</span> <span class="count">{}'
-        '<span class="visually-hidden"> papers{}</span></span></a>',
-        " is-active" if selected else "",
-        toggle_query(context, name, value),
-        format_html(' data-venue="{}"', value) if name == "venue" else "",
-        mark_safe(' aria-current="true"') if selected else "",
-        "✓" if selected else "",
-        format_html('<span class="visually-hidden">{} </span>', prefix) if prefix else "",
-        label,
-        f"{int(count):,}",
-        state,
+    # Plain concatenation of escaped parts: format_html per link was most of a page's time.
+    href = escape(toggle_query(context, name, value))
+    venue = f' data-venue="{escape(value)}"' if name == "venue" else ""
+    hidden = f'<span class="visually-hidden">{escape(prefix)} </span>' if prefix else ""
+    active, current, tick, state = (
+        (" is-active", ' aria-current="true"', "✓", ", selected: click to remove")
+        if selected
+        else ("", "", "", "")
+    )
+    return mark_safe(  # every value in it is escaped above
+        f'<a class="facet-link{active}" href="{href}"{venue}{current}>'
+        f'<span class="facet-box" aria-hidden="true">{tick}</span>'
+        f'<span class="facet-name">{hidden}{escape(label)}</span> '
+        f'<span class="count">{int(count):,}<span class="visually-hidden"> papers{state}</span>'
+        "</span></a>"
     )
 
 
