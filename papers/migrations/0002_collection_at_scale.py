@@ -11,13 +11,6 @@ from django.db import migrations, models
 import papers.schema_sql
 
 
-def count_the_collection(apps, schema_editor):
-    """Count the papers already loaded (a new database has none)."""
-    from papers.counts import refresh_counts
-
-    refresh_counts()
-
-
 # The facet counts were estimated from a sample of the papers before they were kept exact.
 DROP_SAMPLE = """
 DROP FUNCTION IF EXISTS papers_text_sample(tsquery);
@@ -376,5 +369,4 @@ class Migration(migrations.Migration):
             papers.schema_sql.TITLE_MATCHES_FUNCTION,
             "DROP FUNCTION IF EXISTS papers_title_matches(tsquery)",
         ),
-        migrations.RunPython(count_the_collection, migrations.RunPython.noop),
     ]

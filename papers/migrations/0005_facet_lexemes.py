@@ -7,6 +7,15 @@ from django.db import migrations
 import papers.schema_sql
 
 
+def count_the_collection(apps, schema_editor):
+    """Count the papers already loaded (a new database has none). It runs the live
+    refresh_counts, so it belongs to the migration that completes the counts' tables: a later
+    change of PaperFacets moves it to that migration."""
+    from papers.counts import refresh_counts
+
+    refresh_counts()
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("papers", "0004_merged_keys_portable_sources"),
@@ -29,4 +38,5 @@ class Migration(migrations.Migration):
         migrations.RunSQL(
             papers.schema_sql.LEXEMES_TRIGGER, papers.schema_sql.DROP_LEXEMES_TRIGGER
         ),
+        migrations.RunPython(count_the_collection, migrations.RunPython.noop),
     ]

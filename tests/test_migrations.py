@@ -1,0 +1,46 @@
+"""A collection loaded before this round's migrations upgrades in place: `manage.py migrate`
+on a database at 0001 (as released) gives the papers their search vectors, exact counts and
+portable sources."""
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from papers.facets import count_facets
+from papers.models import Paper, PaperFacets
+
+RELEASED = [("papers", "0001_initial")]
+
+
+def migrate(targets) -> MigrationExecutor:
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_collection_at_the_released_schema_upgrades_in_place():
+    executor = migrate(RELEASED)
+    old = executor.loader.project_state(RELEASED).apps
+    venue = old.get_model("papers", "Venue").objects.create(
+        name="ACL 2020", slug="acl-2020", year=2020
+    )
+    old_paper = old.get_model("papers", "Paper")
+    for n, title in enumerate(["Neural Machine Translation", "Dialogue State Tracking"]):
+        old_paper.objects.create(
+            title=title,
+            abstract=f"We study {title.lower()} with models {n}.",
+            abstract_key=f"key-{n}",
+            venue=venue,
+            external_id=f"2020.acl-main.{n + 1}",
+            source_file="/home/someone/shared/data/anthology/2020.acl.xml",
+        )
+    migrate(executor.loader.graph.leaf_nodes())
+
+    assert PaperFacets.objects.count() == 2
+    facets = count_facets({})
+    assert (facets.total, [(o.value, o.count) for o in facets.venue]) == (2, [("acl-2020", 2)])
+    assert count_facets({}, text="translation").total == 1
+    assert set(Paper.objects.values_list("source_file", flat=True)) == {"anthology/2020.acl.xml"}
+    assert Paper.objects.filter(search_vector="dialogue").count() == 1
