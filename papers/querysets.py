@@ -1,4 +1,4 @@
-"""Queries over papers and authors: full-text matches, ranking, list orders, cards and counts.
+"""Queries over papers: full-text matches, ranking, list orders, cards and counts.
 
 Ranked search (``ranked_ids``) never ranks every match. A common query such as "language
 models" matches most of a large NLP collection, and ranking tens of thousands of rows (each
@@ -339,28 +339,6 @@ class PaperQuerySet(models.QuerySet):
             self.values("venue__slug", "venue__name", "venue__year")
             .annotate(n=Count("pk"))
             .order_by("-venue__year", "venue__name")
-        )
-
-
-class AuthorQuerySet(models.QuerySet):
-    def namesakes_of(self, author):
-        """The other authors of the same name (people the Anthology tells apart, and the name's
-        own page), each with ``paper_count``, most papers first."""
-        return (
-            self.filter(key=author.key)
-            .exclude(pk=author.pk)
-            .annotate(paper_count=Count("authorships"))
-            .order_by("-paper_count", "slug")
-        )
-
-    def coauthors_of(self, author, limit: int = 30):
-        """The author's co-authors, each with ``shared`` papers, most shared first."""
-        papers = author.authorships.values("paper_id")
-        return (
-            self.filter(authorships__paper__in=papers)
-            .exclude(pk=author.pk)
-            .annotate(shared=Count("authorships"))
-            .order_by("-shared", "name")[:limit]
         )
 
 
