@@ -9,6 +9,7 @@ from django.conf import settings
 
 from papers.loading import load_files
 from tests.factories import finish, make_paper, make_venue
+from tests.support import Browsing
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 SHARED_DIR = PROJECT_DIR.parent / "shared"
@@ -210,3 +211,12 @@ def replica(standby, settings):
 
     settings.DATABASE_ROUTERS = ["replica.ReplicaRouter"]
     return connections["replica"]
+
+
+@pytest.fixture
+def browsing(browser, live_server):
+    """Pages in fresh contexts of the browser; a script error or an alert fails the test."""
+    session = Browsing(browser, live_server)
+    yield session
+    session.close()
+    assert session.errors == []

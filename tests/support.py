@@ -1,5 +1,6 @@
 """Helpers several test modules share: running a command, a snapshot of the paper rows, an
-independent count of an Anthology file, and pages read as parsed HTML rather than as text."""
+independent count of an Anthology file, pages read as parsed HTML rather than as text, and the
+browser tests' session and axe check."""
 
 import io
 import xml.etree.ElementTree as StdET
@@ -144,3 +145,42 @@ def parse(content) -> Node:
     builder.feed(content)
     builder.close()
     return builder.root
+
+
+def assert_accessible(page):
+    """axe finds no serious or critical violation on the page."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    serious = [
+        (violation["id"], [node["target"] for node in violation["nodes"]][:3])
+        for violation in results.response["violations"]
+        if violation["impact"] in {"serious", "critical"}
+    ]
+    assert serious == [], page.url
+
+
+class Browsing:
+    """Pages in fresh browser contexts; every script error or alert fails the test."""
+
+    def __init__(self, browser, live_server):
+        self.browser, self.url = browser, live_server.url
+        self.contexts, self.errors = [], []
+
+    def context(self, **options):
+        context = self.browser.new_context(
+            base_url=self.url, extra_http_headers={"X-Forwarded-Proto": "https"}, **options
+        )
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=self.url)
+        self.contexts.append(context)
+        return context
+
+    def page(self, context=None):
+        page = (context or self.context()).new_page()
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on("dialog", lambda dialog: (self.errors.append(dialog.message), dialog.dismiss()))
+        return page
+
+    def close(self):
+        for context in self.contexts:
+            context.close()

@@ -10,6 +10,7 @@ import pytest
 
 from tests.conftest import CHROMIUM
 from tests.factories import finish, make_paper
+from tests.support import assert_accessible
 
 pytestmark = [
     pytest.mark.browser,
@@ -35,18 +36,6 @@ def page(browser, live_server):
     yield page
     context.close()
     assert errors == []
-
-
-def assert_accessible(page):
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    serious = [
-        (violation["id"], [node["target"] for node in violation["nodes"]][:3])
-        for violation in results.response["violations"]
-        if violation["impact"] in {"serious", "critical"}
-    ]
-    assert serious == [], page.url
 
 
 def test_search_facet_paper_similar_copy(transactional_db, corpus, page):

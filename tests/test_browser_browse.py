@@ -13,8 +13,7 @@ import pytest
 from papers.models import Paper, Venue
 from tests.conftest import CHROMIUM
 from tests.factories import finish, make_paper, make_venue
-from tests.test_browser import assert_accessible
-from tests.test_browser_features import Browsing
+from tests.support import assert_accessible
 
 pytestmark = [
     pytest.mark.browser,
@@ -64,14 +63,6 @@ def collection(corpus):
         )
     finish()
     return corpus
-
-
-@pytest.fixture
-def browsing(browser, live_server):
-    session = Browsing(browser, live_server)
-    yield session
-    session.close()
-    assert session.errors == []
 
 
 def screen(browsing, viewport, scheme="light", **options):

@@ -13,7 +13,7 @@ import pytest
 import rispy
 
 from tests.conftest import CHROMIUM
-from tests.test_browser import assert_accessible
+from tests.support import assert_accessible
 from tests.test_exports import CSL_SCHEMA
 from tests.test_feeds import assert_valid_atom
 
@@ -25,40 +25,6 @@ pytestmark = [
     ),
 ]
 expect = pytest.importorskip("playwright.sync_api").expect
-
-
-class Browsing:
-    """Pages in fresh browser contexts; every script error or alert fails the test."""
-
-    def __init__(self, browser, live_server):
-        self.browser, self.url = browser, live_server.url
-        self.contexts, self.errors = [], []
-
-    def context(self, **options):
-        context = self.browser.new_context(
-            base_url=self.url, extra_http_headers={"X-Forwarded-Proto": "https"}, **options
-        )
-        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=self.url)
-        self.contexts.append(context)
-        return context
-
-    def page(self, context=None):
-        page = (context or self.context()).new_page()
-        page.on("pageerror", lambda error: self.errors.append(str(error)))
-        page.on("dialog", lambda dialog: (self.errors.append(dialog.message), dialog.dismiss()))
-        return page
-
-    def close(self):
-        for context in self.contexts:
-            context.close()
-
-
-@pytest.fixture
-def browsing(browser, live_server):
-    session = Browsing(browser, live_server)
-    yield session
-    session.close()
-    assert session.errors == []
 
 
 def saved(page) -> list[str]:

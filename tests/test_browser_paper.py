@@ -8,8 +8,7 @@ import pytest
 
 from papers.loading import load_files
 from tests.conftest import CHROMIUM
-from tests.test_browser import assert_accessible
-from tests.test_browser_features import browsing  # noqa: F401 (a fixture)
+from tests.support import assert_accessible
 from tests.test_people import anthology_xml, author
 
 pytestmark = [
@@ -45,7 +44,7 @@ def collection(transactional_db, tmp_path):
     load_files([path])
 
 
-def screens(browsing):  # noqa: F811 (the fixture, passed on)
+def screens(browsing):
     for viewport, scheme in SCREENS:
         page = browsing.page(browsing.context(viewport=viewport, color_scheme=scheme))
         yield page, viewport["width"]
@@ -55,7 +54,7 @@ def assert_fits(page, width):
     assert page.evaluate("document.documentElement.scrollWidth") <= width, page.url
 
 
-def test_the_pdf_is_the_first_action_and_in_the_meta_tags(collection, browsing):  # noqa: F811
+def test_the_pdf_is_the_first_action_and_in_the_meta_tags(collection, browsing):
     for page, width in screens(browsing):
         page.goto("/papers/2024.acl-long.1/")
         first = page.locator(".paper-actions a").first
@@ -71,7 +70,7 @@ def test_the_pdf_is_the_first_action_and_in_the_meta_tags(collection, browsing):
         assert_accessible(page)
 
 
-def test_people_the_anthology_separates_have_their_own_pages(collection, browsing):  # noqa: F811
+def test_people_the_anthology_separates_have_their_own_pages(collection, browsing):
     for page, width in screens(browsing):
         page.goto("/papers/2024.acl-long.1/")
         page.locator(".authors").get_by_role("link", name="Yang Liu").click()
@@ -96,7 +95,7 @@ def test_people_the_anthology_separates_have_their_own_pages(collection, browsin
         assert_accessible(page)
 
 
-def test_no_citation_export_carries_a_derived_title(collection, browsing):  # noqa: F811
+def test_no_citation_export_carries_a_derived_title(collection, browsing):
     for page, width in screens(browsing):
         page.goto("/papers/2024.acl-long.4/")
         title = page.locator("h1").inner_text()
