@@ -19,6 +19,13 @@ from django.db import connection, transaction
 from .caching import bump_data_version, lock_changes
 from .tables import sql
 
+# The number of papers, exact, from the kept venue counts (a few rows): the collection's size
+# for the IDF of search and of partial matches.
+COLLECTION_SIZE_SQL = (
+    "SELECT COALESCE(sum(k.n), 0)::float AS papers FROM {facet_count} k "
+    "WHERE k.facet = 'v' AND k.by_facet = ''"
+)
+
 # After this many papers changed, the planner's statistics of the tables are refreshed.
 ANALYZE_AFTER = 1000
 # (facet, by_facet): counted per value of ``facet`` among the papers with a value of

@@ -12,6 +12,7 @@ title (each candidate's vector read once, as the array of its lexemes). The coll
 is the paper table's row estimate (counted only while it has none).
 """
 
+from .counts import COLLECTION_SIZE_SQL
 from .expressions import SEARCH_CONFIG
 from .tables import reading_cursor, sql
 
@@ -20,12 +21,11 @@ PARTIAL_CAP = 1000
 
 # {base}: the filtered papers' ids. Parameters: query text, words kept, full-match query text,
 # cap, limit.
-_PARTIAL_SQL = """
-WITH collection AS (
-    -- The kept count of papers (papers/counts.py): exact, read from a few rows.
-    SELECT COALESCE(sum(k.n), 0)::float AS papers FROM {facet_count} k
-    WHERE k.facet = 'v' AND k.by_facet = ''
-),
+_PARTIAL_SQL = (
+    """
+WITH collection AS ("""
+    + COLLECTION_SIZE_SQL
+    + """),
 words AS MATERIALIZED (
     SELECT w.word, w.word::tsquery AS single,
            ln(1 + c.papers / (1 + COALESCE(l.documents, 0))) AS idf
@@ -58,6 +58,7 @@ GROUP BY c.id
 ORDER BY score DESC, c.id
 LIMIT %s
 """
+)
 
 
 def partial_ids(queryset, text: str, limit: int) -> list[tuple[int, float]]:

@@ -33,6 +33,7 @@ read (ts_rank had to detoast each candidate's vector once per word).
 import re
 from typing import NamedTuple
 
+from .counts import COLLECTION_SIZE_SQL
 from .expressions import SEARCH_CONFIG
 from .tables import sql, table_names
 from .text import websearch_text
@@ -95,7 +96,8 @@ TITLE_STOPWORDS = [
 # The idf of each of the query's words as typed, in their order (one row: a float8[]). The
 # number of papers is the kept count (papers/counts.py): exact, and read from a few rows.
 # Parameters: the stop words' idf, the words, the text search configuration.
-IDFS_SQL = """
+IDFS_SQL = (
+    """
     SELECT COALESCE(array_agg(
                CASE WHEN s.lexeme IS NULL THEN %s::float
                     ELSE ln(1 + (c.papers - COALESCE(l.documents, 0) + 0.5)
@@ -104,12 +106,12 @@ IDFS_SQL = """
     FROM unnest(%s::text[]) WITH ORDINALITY AS t(word, n)
     CROSS JOIN LATERAL (SELECT (tsvector_to_array(to_tsvector(%s::regconfig, t.word)))[1]
                         AS lexeme) AS s
-    CROSS JOIN (
-        SELECT COALESCE(sum(k.n), 0)::float AS papers FROM {facet_count} k
-        WHERE k.facet = 'v' AND k.by_facet = ''
-    ) AS c
+    CROSS JOIN ("""
+    + COLLECTION_SIZE_SQL
+    + """) AS c
     LEFT JOIN {lexeme} l ON l.word = s.lexeme
 """
+)
 
 # A text's words, lowercased: what a query's words are compared with as typed (split where
 # typed_words splits, at non-word characters; once per text, then array lookups per word).
