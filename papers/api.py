@@ -4,7 +4,8 @@ Only GET and HEAD are answered (405 otherwise), but for ``POST /api/similar/`` (
 text; POST only, CSRF-exempt: it changes nothing and takes a JSON body). Errors are JSON too:
 400 {"error", "details"} for bad parameters (validated by the list's own PaperFilterSet, or the
 text form), 404 {"error"} for an unknown paper. ``snippet`` is HTML-safe: the abstract escaped,
-the matched words in <mark>. Similar papers carry the list's fields plus ``authors``,
+its LaTeX rendered, the matched words in <mark>. ``title`` is the record's (LaTeX as written);
+``display_title`` is what a reader sees, its LaTeX read as plain text ("\\inftyBench" → "∞Bench"). Similar papers carry the list's fields plus ``authors``,
 ``score`` and ``explanation`` (the signals of the score with their weights).
 
 The list answers as the list page ranks (papers/search.py): an identifier in q (Anthology ID,
@@ -22,8 +23,9 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
 from .caching import cache_page_by_version
+from .latex import plain_text
 from .models import Authorship, Paper
-from .rendering import highlight, plain_snippet
+from .rendering import plain_snippet, render_inline
 from .search import PaperFilterSet, search_page
 from .serializers import paper_record
 from .similar_text import SimilarTextForm, papers_like_text
@@ -61,13 +63,13 @@ def _result(request, paper) -> dict:
         "id": paper.pk,
         "external_id": paper.external_id,
         "title": paper.title or None,
-        "display_title": paper.display_title,
+        "display_title": plain_text(paper.display_title),
         "venue": paper.venue.name,
         "year": paper.venue.year,
         "topics": sorted(topic.name for topic in paper.topics.all()),
         "country": paper.country,
         "url": request.build_absolute_uri(paper.get_absolute_url()),
-        "snippet": str(highlight(headline)),
+        "snippet": str(render_inline(headline)),
         "score": round(paper.score, 6) if paper.score is not None else None,
     }
 

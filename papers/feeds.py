@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
+from .latex import plain_text
 from .models import Author, Authorship, Paper, PaperTopic, Topic, Venue
 from .rendering import plain_snippet
 from .search import PaperFilterSet
@@ -35,8 +36,8 @@ class PaperFeed(Feed):
 
     def item_title(self, paper):
         if paper.has_title:
-            return paper.title
-        return f"[untitled] {paper.display_title}"
+            return plain_text(paper.title)
+        return f"[untitled] {plain_text(paper.display_title)}"
 
     def item_description(self, paper):
         return f"{paper.venue.name}. {plain_snippet(paper.abstract, 80)}"

@@ -242,27 +242,26 @@ class PaperQuerySet(models.QuerySet):
             F("complete").desc(), *venue_order("venue__"), "number", display_order(), "pk"
         )
 
+    def with_first_authors(self):
+        """Each paper's first CARD_AUTHORS + 1 authors as ``first_authors`` ({name, slug}, in
+        order), in the papers' own query: a card links the first few and knows if more follow."""
+        from .models import Authorship
+
+        authorships = Authorship.objects.filter(paper=OuterRef("pk")).order_by("position")
+        names = authorships.values(json=JSONObject(name="author__name", slug="author__slug"))
+        return self.annotate(first_authors=ArraySubquery(names[: CARD_AUTHORS + 1]))
+
     def cards(self, ids, text: str = ""):
         """The papers with these ids, in this order, ready for result cards (2 queries).
 
         With a query, ``title_headline`` and ``headline`` come from ts_headline, computed only
         here, i.e. only for the papers of the page shown.
         """
-        from .models import Authorship
-
-        first_authors = Authorship.objects.filter(paper=OuterRef("pk")).order_by("position")
         qs = (
             self.filter(pk__in=list(ids))
             .select_related("venue")
             .prefetch_related("topics")
-            .annotate(
-                # The first authors and their number, in the cards' own query.
-                first_authors=ArraySubquery(
-                    first_authors.values(json=JSONObject(name="author__name", slug="author__slug"))[
-                        : CARD_AUTHORS + 1
-                    ]
-                )
-            )
+            .with_first_authors()
         )
         if text:
             qs = qs.annotate(
@@ -295,7 +294,11 @@ class PaperQuerySet(models.QuerySet):
                 among = among.values_list("pk", flat=True)
             among = [int(value) for value in among]
         rows = similar_rows(pk, limit, among)
-        papers = self.model.objects.select_related("venue").in_bulk([row.id for row in rows])
+        papers = (
+            self.model.objects.select_related("venue")
+            .with_first_authors()
+            .in_bulk([row.id for row in rows])
+        )
         result = []
         for row in rows:
             if row.id in papers:

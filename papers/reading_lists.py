@@ -29,6 +29,7 @@ def parse_ids(raw: str) -> list[int]:
 
 
 def list_papers(ids: list[int]) -> list[Paper]:
-    """The papers with these ids that exist, in the list's order, with their venues (1 query)."""
-    found = Paper.objects.select_related("venue").in_bulk(ids)
+    """The papers with these ids that exist, in the list's order, with their venues and first
+    authors (1 query)."""
+    found = Paper.objects.select_related("venue").with_first_authors().in_bulk(ids)
     return [found[pk] for pk in ids if pk in found]

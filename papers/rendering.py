@@ -9,7 +9,7 @@ import re
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from .latex import HTML, convert
+from .latex import HTML, convert, plain_text
 from .querysets import MARK_START, MARK_STOP
 
 _BRACED = r"\{([^{}]*)\}"
@@ -81,19 +81,15 @@ def render_abstract(text: str) -> SafeString:
     return mark_safe("\n".join(html))  # built from escaped text only
 
 
-def highlight(headline: str) -> SafeString:
-    """A ts_headline result made safe: escape it all, then turn only the sentinels into <mark>.
+def render_inline(text: str) -> SafeString:
+    """A title, a snippet of an abstract, or either's ts_headline, as HTML: escaped, then its
+    LaTeX bits (\\texttt{ModSCAN}, L\\_2, \\inftyBench) rendered as papers/latex.py reads them
+    and the highlight marks placed.
 
     The data had the sentinels stripped before ts_headline ran, so each one here is a mark
     ts_headline placed; an unpaired mark is closed at the end.
     """
-    return mark_safe(_marks(escape(headline or "")))  # escaped here
-
-
-def render_title(title: str) -> SafeString:
-    """A title (or its ts_headline) as HTML: escaped, then its LaTeX bits (\\texttt{ModSCAN},
-    L\\_2, \\inftyBench) rendered as the abstracts' are and the highlight marks placed."""
-    return mark_safe(_marks(convert(escape(title or ""), HTML)))  # escaped before any markup
+    return mark_safe(_marks(convert(escape(text or ""), HTML)))  # escaped before any markup
 
 
 def _marks(escaped: str) -> str:
@@ -114,8 +110,9 @@ def _marks(escaped: str) -> str:
 
 
 def plain_snippet(text: str, words: int = 45) -> str:
+    """The first ``words`` words of an abstract as plain text, its LaTeX read (no markup)."""
     parts = (text or "").split()
-    return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
+    return plain_text(" ".join(parts[:words])) + (" …" if len(parts) > words else "")
 
 
 # --- charts ---------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """One paper as a plain record: the export's lines and the API's detail answers."""
 
+from .latex import plain_text
 from .models import Paper
 
 
@@ -9,7 +10,7 @@ def paper_record(paper: Paper) -> dict:
         "id": paper.pk,
         "external_id": paper.external_id,
         "title": paper.title or None,
-        "display_title": paper.display_title,
+        "display_title": plain_text(paper.display_title),
         "abstract": paper.abstract,
         "venue": paper.venue.name,
         "year": paper.venue.year,

@@ -70,6 +70,7 @@ def papers_like_text(text: str, limit: int, venue=None, year=None, sort="similar
     papers = (
         Paper.objects.select_related("venue")
         .prefetch_related("topics")
+        .with_first_authors()
         .in_bulk([pk for pk, _ in ranked])
     )
     model = current_model()

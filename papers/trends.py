@@ -19,7 +19,7 @@ from .text import websearch_text
 
 MAX_SERIES = 5
 _WIDTH, _HEIGHT = 640, 280
-_LEFT, _RIGHT, _TOP, _BOTTOM = 56, 16, 16, 36
+_LEFT, _RIGHT, _TOP, _BOTTOM = 78, 34, 16, 40
 
 
 @dataclass
@@ -164,7 +164,7 @@ def _axes(years, top, x, y) -> list[str]:
     step = max(1, len(years) // 8)
     for year in years[::step]:
         parts.append(
-            f'<text class="trend-axis" x="{x(year):.1f}" y="{_HEIGHT - _BOTTOM + 18}" '
+            f'<text class="trend-axis" x="{x(year):.1f}" y="{_HEIGHT - _BOTTOM + 22}" '
             f'text-anchor="middle">{year}</text>'
         )
     return parts

@@ -12,7 +12,7 @@ import pytest
 
 from papers.models import Paper, Venue
 from tests.conftest import CHROMIUM
-from tests.factories import finish, make_paper, make_venue
+from tests.factories import finish, make_paper, make_topic, make_venue
 from tests.support import assert_accessible
 
 pytestmark = [
@@ -61,6 +61,19 @@ def collection(corpus):
             authors=AUTHORS[: 1 + number % 5],
             external_id=volume,
         )
+    # What widened phone pages on the real collection: long words in a topic's name and
+    # description (the topics table), an unbroken token in a matching snippet (the results).
+    make_topic(
+        "Retrieval-Augmented Psycholinguistics",
+        description="Psycholinguistics-inspired, parameter-efficient retrieval-augmented models.",
+    )
+    make_paper(
+        "Telescoping retrievers, code at https://github.com/organisation/"
+        "telescoping-retrieval-augmented-generation-with-very-long-repository-names.",
+        title="Telescoping Retrieval",
+        venue=acl,
+        topics=["Retrieval-Augmented Psycholinguistics"],
+    )
     finish()
     return corpus
 
@@ -74,6 +87,7 @@ def every_page(corpus) -> list[str]:
     return [
         "/",
         "/?q=cache",
+        "/?q=telescoping",
         "/?sort=newest&venue=acl-2025",
         "/?q=nothingmatcheszz",
         f"/papers/{kv}/",

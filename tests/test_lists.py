@@ -34,6 +34,10 @@ def test_list_shows_papers_in_the_given_order(client, corpus, django_assert_num_
         "Ada Lovelace, Alan Turing",
         "Alan Turing",
     ]
+    assert [link.attrs["href"] for link in rows[1].find("p", class_="authors").find_all("a")] == [
+        "/authors/ada-lovelace/",
+        "/authors/alan-turing/",
+    ]
     expected = ids_of(corpus, "translation", "kv", "speech")
     assert page.find("input", id="share-url").attrs["value"] == (
         f"http://testserver/list/?ids={expected}"

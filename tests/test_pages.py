@@ -311,6 +311,12 @@ def test_similar_page(client, corpus):
     kv = f"/papers/{corpus['kv'].pk}/"
     assert parse(response).find("a", href=kv).text.startswith("Evicting")  # the heading
     assert kv not in listed
+    # Each similar paper names its authors as links to their pages.
+    first = parse(response).find("li", class_="card", data_paper_id=str(corpus["cache2"].pk))
+    authors = first.find("p", class_="authors").find_all("a")
+    assert [(link.text, link.attrs["href"]) for link in authors] == [
+        ("Ada Lovelace", "/authors/ada-lovelace/")
+    ]
 
 
 def test_venue_pages(client, corpus):

@@ -299,3 +299,37 @@ def test_latex_titles_render_in_the_other_lists_of_papers(client, modscan):
         html = client.get(url).content.decode()
         assert "<code>ModSCAN</code>: Measuring Stereotypical Bias" in html, url
         assert "texttt" not in html, url
+
+
+def test_latex_is_read_in_snippets_feeds_and_the_api(client, modscan):
+    paper = make_paper(
+        r"We propose \texttt{ModSCAN}, an L\_2 probe with $\sim$3\% error.",
+        title=r"\inftyBench: Probing Long Context",
+        venue=modscan.venue,
+        authors=["Yukun Jiang"],
+    )
+    finish()
+    read = "We propose ModSCAN, an L_2 probe with ~3% error."
+
+    # The headline is ts_headline's fragment (it drops the stop words at its ends).
+    searched = client.get("/?q=probe").content.decode()
+    card = parse(searched).find("li", class_="card", data_paper_id=str(paper.pk))
+    assert card.find("p", class_="snippet").text == "propose ModSCAN, an L_2 probe with ~3% error"
+    assert "propose <code>ModSCAN</code>, an L_2 <mark>probe</mark> with ~3% error" in searched
+    listed = parse(client.get(f"/?venue={modscan.venue.slug}&sort=newest"))
+    card = listed.find("li", class_="card", data_paper_id=str(paper.pk))
+    assert card.find("p", class_="snippet").text == read
+
+    result = client.get("/api/papers/?q=probe").json()["results"][0]
+    assert (result["title"], result["display_title"]) == (
+        r"\inftyBench: Probing Long Context",
+        "∞Bench: Probing Long Context",
+    )
+    assert result["snippet"] == (
+        "propose <code>ModSCAN</code>, an L_2 <mark>probe</mark> with ~3% error"
+    )
+    detail = client.get(f"/api/papers/{paper.pk}/").json()
+    assert detail["display_title"] == "∞Bench: Probing Long Context"
+    feed = client.get(f"/feeds/venues/{modscan.venue.slug}/").content.decode()
+    assert "<title>∞Bench: Probing Long Context</title>" in feed
+    assert "inftyBench" not in feed

@@ -4,7 +4,7 @@ from types import SimpleNamespace
 
 from papers.citations import bibtex
 from papers.querysets import MARK_START, MARK_STOP
-from papers.rendering import bar_chart, highlight, render_abstract, render_title
+from papers.rendering import bar_chart, render_abstract, render_inline
 from tests.support import parse
 
 
@@ -57,7 +57,9 @@ def test_markdown_links_and_headings_in_welcome_text():
 
 def test_highlight_escapes_everything_but_the_marks():
     text = f"<b>a</b> {MARK_START}cache{MARK_STOP} & {MARK_STOP}x {MARK_START}open"
-    assert highlight(text) == "&lt;b&gt;a&lt;/b&gt; <mark>cache</mark> &amp; x <mark>open</mark>"
+    assert (
+        render_inline(text) == "&lt;b&gt;a&lt;/b&gt; <mark>cache</mark> &amp; x <mark>open</mark>"
+    )
 
 
 def test_bibtex():
@@ -94,25 +96,25 @@ def test_bibtex():
 
 
 def test_titles_render_their_latex_like_abstracts():
-    assert render_title(r"\texttt{ModSCAN}: Measuring <Bias> & More") == (
+    assert render_inline(r"\texttt{ModSCAN}: Measuring <Bias> & More") == (
         "<code>ModSCAN</code>: Measuring &lt;Bias&gt; &amp; More"
     )
-    assert render_title(r"A Simple and Effective L\_2 Norm-Based Strategy") == (
+    assert render_inline(r"A Simple and Effective L\_2 Norm-Based Strategy") == (
         "A Simple and Effective L_2 Norm-Based Strategy"
     )
-    assert render_title(r"\inftyBench: Extending Long Context") == "∞Bench: Extending Long Context"
-    assert render_title(r"Refer360^{\circ}: RED^{\textrm{FM}} by \ell_{1}") == (
+    assert render_inline(r"\inftyBench: Extending Long Context") == "∞Bench: Extending Long Context"
+    assert render_inline(r"Refer360^{\circ}: RED^{\textrm{FM}} by \ell_{1}") == (
         "Refer360<sup>°</sup>: RED<sup>FM</sup> by ℓ<sub>1</sub>"
     )
-    assert render_title(r"Once Upon a {\it Time} in \textit{Graph}") == (
+    assert render_inline(r"Once Upon a {\it Time} in \textit{Graph}") == (
         "Once Upon a <em>Time</em> in <em>Graph</em>"
     )
     # A highlighted title keeps its marks around the rendered text.
-    assert render_title(f"\\texttt{{{MARK_START}ModSCAN{MARK_STOP}}}: x") == (
+    assert render_inline(f"\\texttt{{{MARK_START}ModSCAN{MARK_STOP}}}: x") == (
         "<code><mark>ModSCAN</mark></code>: x"
     )
     # Markup in the data never survives: it is escaped before any rule runs.
-    assert render_title(r"\textbf{<script>x</script>}") == (
+    assert render_inline(r"\textbf{<script>x</script>}") == (
         "<strong>&lt;script&gt;x&lt;/script&gt;</strong>"
     )
 

@@ -103,14 +103,15 @@ def page_query(context, number):
 
 @register.filter
 def highlighted(headline) -> SafeString:
-    return rendering.highlight(headline)
+    """A snippet or its ts_headline as HTML: LaTeX rendered, the matched words in <mark>."""
+    return rendering.render_inline(headline)
 
 
 @register.filter
 def title_html(title) -> SafeString:
     """A title, or a title's ts_headline with its marks, as HTML: LaTeX rendered
     (\\texttt{ModSCAN} as code, L\\_2, \\inftyBench as ∞Bench) and bidi controls isolated."""
-    return bidi_isolated(rendering.render_title(str(title)))
+    return bidi_isolated(rendering.render_inline(str(title)))
 
 
 @register.filter
