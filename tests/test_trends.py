@@ -84,6 +84,6 @@ def test_line_chart_scales_and_escapes():
     svg = line_chart([line], years, "Share <of> papers")
     assert 'aria-label="Share &lt;of&gt; papers"' in svg
     assert "<desc>&lt;b&gt;: 2020 10.0%, 2021 0.0%, 2022 15.0%</desc>" in svg
-    # Top of the axis 20%: the 0.15 share sits three quarters up the 228-pixel plot.
-    assert 'points="56.0,130.0 340.0,244.0 624.0,73.0"' in svg
+    # Top of the axis 20%: the 0.15 share sits three quarters up the 224-pixel plot.
+    assert 'points="78.0,128.0 342.0,240.0 606.0,72.0"' in svg
     assert line_chart([], [], "nothing") == ""
