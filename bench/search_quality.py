@@ -28,8 +28,10 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.quality import STOPWORDS
-from bench.run import DEFAULT_ANTHOLOGY, load_corpus, log, migrate, setup_django
+from bench.bench_database import migrate, setup_django
+from bench.environment import DEFAULT_ANTHOLOGY, log
+from bench.known_item import STOPWORDS
+from bench.run import load_corpus
 
 TUNING_SEED = 1009
 TEST_SEED = 7919

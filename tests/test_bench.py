@@ -10,20 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from bench.quality import outside_topic_training, title_query
+from bench.corpus import build_corpus, scale_records, synthetic_records
+from bench.known_item import title_query
+from bench.quality import outside_topic_training
 from bench.report import LoadTiming, Row, checks, load_section, misses_section, verdict
-from bench.run import (
-    HttpTiming,
-    RequestSpec,
-    SqlTiming,
-    _combined,
-    build_corpus,
-    distinct_urls,
-    parse_arguments,
-    scale_records,
-    split_urls,
-    synthetic_records,
-)
+from bench.request_mix import RequestSpec, _combined, distinct_urls
+from bench.run import parse_arguments, split_urls
+from bench.timing import HttpTiming, SqlTiming
 from papers.text import normalise_abstract, normalise_title
 from tests.factories import make_paper
 

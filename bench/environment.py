@@ -1,0 +1,22 @@
+"""Where the benchmark's scripts find the project, and how they say what they are doing.
+
+Importing this puts the project and site/ on sys.path (the settings, site/database.py and the
+papers app import from there), as manage.py and gunicorn.conf.py do.
+"""
+
+import sys
+import time
+from pathlib import Path
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+SITE_DIR = PROJECT_DIR / "site"
+DEFAULT_ANTHOLOGY = PROJECT_DIR.parent / "shared" / "data" / "anthology"
+WORK_DIR = PROJECT_DIR / "bench" / "work"  # gitignored
+
+for _path in (str(SITE_DIR), str(PROJECT_DIR)):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
+
+
+def log(message: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
