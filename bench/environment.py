@@ -20,3 +20,14 @@ for _path in (str(SITE_DIR), str(PROJECT_DIR)):
 
 def log(message: str) -> None:
     print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def memory_gib() -> float | None:
+    """The machine's RAM in GiB (from /proc/meminfo), None where that cannot be read."""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                return int(line.split()[1]) / 1024 / 1024
+    except OSError:
+        pass
+    return None

@@ -41,7 +41,7 @@ from bench.bench_database import (
     setup_django,
 )
 from bench.corpus import Corpus, build_corpus, write_jsonl
-from bench.environment import DEFAULT_ANTHOLOGY, PROJECT_DIR, WORK_DIR, log
+from bench.environment import DEFAULT_ANTHOLOGY, PROJECT_DIR, WORK_DIR, log, memory_gib
 from bench.report import LoadTiming, Row, render
 from bench.request_mix import RequestSpec, choose_requests
 from bench.server import Gunicorn
@@ -95,13 +95,7 @@ def load(corpus: Corpus, work_dir: Path) -> list[LoadTiming]:
 def machine_description() -> dict[str, str]:
     from django.db import connection
 
-    memory = ""
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemTotal:"):
-                memory = f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
-    except OSError:
-        pass
+    gib = memory_gib()
     with connection.cursor() as cursor:
         cursor.execute("SHOW server_version")
         version = cursor.fetchone()[0]
@@ -109,7 +103,7 @@ def machine_description() -> dict[str, str]:
 
     return {
         "CPUs (nproc)": str(os.cpu_count()),
-        "RAM": memory or "unknown",
+        "RAM": f"{gib:.1f} GiB" if gib is not None else "unknown",
         "PostgreSQL": version,
         "Python": sys.version.split()[0],
         "Django": django.get_version(),

@@ -4,19 +4,14 @@ from __future__ import annotations
 
 import os
 import platform
-from pathlib import Path
 
+from bench.environment import memory_gib
 from bench.soak_clients import RECOVERY_LIMIT, Fault, FaultVerdict, Sample, Summary
 
 
 def machine() -> str:
-    memory = ""
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemTotal:"):
-                memory = f", {int(line.split()[1]) / 1024 / 1024:.1f} GB RAM"
-    except OSError:
-        pass
+    gib = memory_gib()
+    memory = f", {gib:.1f} GB RAM" if gib is not None else ""
     return (
         f"{platform.machine()}, {os.cpu_count()} CPUs{memory}, Python {platform.python_version()}"
     )
