@@ -23,8 +23,17 @@ and writes its links with one COPY and one statement:
   cross-validation on the training labels, over titles 0.71 and 0.80).
 - Model: multinomial naive Bayes (fitted in one sparse product, so refitting at every load is
   cheap). A paper gets its most probable area, and any other area within ``MARGIN`` (natural
-  log) of it, unless "none" is the most probable; the link's confidence is the area's
-  probability.
+  log) of it, unless "none" is the most probable. The link's confidence is the area's
+  probability calibrated by ``TEMPERATURE`` (naive Bayes counts every word as independent
+  evidence, so its own probabilities are all but 0 or 1; divided by 10, its log-probabilities
+  give the lowest log loss on the training labels in cross-validation).
+- Areas whose words other areas' papers use as tools or test beds (``TITLE_OR_CONFIDENCE``:
+  information extraction — a sequence labeller tested on NER, a clinical concept extractor —
+  and question answering — QA as the format of an evaluation, a QA dataset presented as a
+  resource) need more than an abstract's words: a link to one of them is kept only when its
+  rule matches the paper's title or its confidence reaches the floor. In cross-validation on the
+  training labels this raised precision from 0.71 to 0.75 (information extraction) and 0.80 to
+  0.83 (question answering), recall unchanged (0.88 and 0.83).
 
 Model links never override a dump, rule or curator link and never re-add a topic a curator
 removed (RemovedTopic). A collection of fewer than ``MIN_PAPERS`` papers is too small to learn
@@ -86,6 +95,8 @@ MARGIN = 0.5
 MIN_DOCUMENTS = 3
 MIN_PAPERS = 1000
 TITLE_MARK = "^"
+TEMPERATURE = 10.0
+TITLE_OR_CONFIDENCE = {"information-extraction": 0.25, "question-answering": 0.25}
 
 MODEL = PaperTopic.Source.MODEL.value
 
@@ -269,13 +280,18 @@ def title_vocabulary(vocabulary: dict[str, int]) -> dict[str, int]:
     }
 
 
-def training_labels(areas: list[Topic], ids, external_ids, matrix, vocabulary, tracks):
-    """Each paper's class (an index into areas, len(areas) for "none", -1 unlabelled) and weight."""
+def title_matches(areas: list[Topic], matrix, vocabulary):
+    """A papers × areas boolean array: which areas' rules match each paper's title."""
+    return rule_matches(matrix, title_vocabulary(vocabulary), [topic.rule for topic in areas])
+
+
+def training_labels(areas: list[Topic], ids, external_ids, weak, tracks):
+    """Each paper's class (an index into areas, len(areas) for "none", -1 unlabelled) and weight;
+    ``weak`` is title_matches()."""
     import numpy as np
 
     none = len(areas)
     index = {topic.slug: number for number, topic in enumerate(areas)}
-    weak = rule_matches(matrix, title_vocabulary(vocabulary), [topic.rule for topic in areas])
     matched = weak.sum(axis=1)
     labels = np.full(len(ids), -1)
     labels[matched == 1] = weak[matched == 1].argmax(axis=1)
@@ -310,15 +326,20 @@ def fit_areas(matrix, labels, weights, classes: int):
     return log_probability
 
 
-def choose_areas(log_probability, none: int):
-    """(rows, areas, confidences): each paper's best class and those within MARGIN of it."""
+def choose_areas(log_probability, areas: list[Topic], weak):
+    """(rows, areas, confidences): each paper's best class and those within MARGIN of it, less
+    the links TITLE_OR_CONFIDENCE drops; the last class is "none", ``weak`` title_matches()."""
     import numpy as np
+    from scipy.special import log_softmax
 
     best = log_probability.max(axis=1, keepdims=True)
     chosen = log_probability >= best - MARGIN
-    chosen[:, none] = False
+    chosen[:, len(areas)] = False
+    confidence = np.exp(log_softmax(log_probability / TEMPERATURE, axis=1))
+    floors = np.array([TITLE_OR_CONFIDENCE.get(topic.slug, 0.0) for topic in areas])
+    chosen[:, : len(areas)] &= weak | (confidence[:, : len(areas)] >= floors)
     rows, columns = np.nonzero(chosen)
-    return rows, columns, np.exp(log_probability[rows, columns])
+    return rows, columns, confidence[rows, columns]
 
 
 def write_model_links(paper_ids: list[int], topic_ids: list[int], confidences: list[float]):
@@ -342,12 +363,13 @@ def tag_papers(training_file: Path | None = TRAINING_FILE) -> TaggingRun:
     if areas and areas_by_model():
         ids, external_ids, matrix, vocabulary = collection_features()
         tracks = read_tracks(training_file) if training_file and training_file.exists() else {}
-        labels, weights = training_labels(areas, ids, external_ids, matrix, vocabulary, tracks)
+        weak = title_matches(areas, matrix, vocabulary)
+        labels, weights = training_labels(areas, ids, external_ids, weak, tracks)
         run.labelled = int((labels >= 0).sum())
         run.fitted = len(set(labels[labels >= 0].tolist())) >= 2
     if run.fitted:
         log_probability = fit_areas(matrix, labels, weights, len(areas) + 1)
-        rows, columns, confidences = choose_areas(log_probability, len(areas))
+        rows, columns, confidences = choose_areas(log_probability, areas, weak)
         chosen = (
             [ids[row] for row in rows],
             [areas[column].pk for column in columns],

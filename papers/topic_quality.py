@@ -27,6 +27,7 @@ from .tagging import (
     collection_features,
     fit_areas,
     held_out,
+    title_matches,
     training_labels,
 )
 
@@ -87,12 +88,13 @@ def cross_validation(tracks: dict[str, str]) -> list[Agreement]:
     areas = list(Topic.objects.filter(slug__in=AREA_SLUGS).order_by("slug"))
     ids, external_ids, matrix, vocabulary = collection_features()
     row_of = {external: row for row, external in enumerate(external_ids) if external in tuning}
+    weak = title_matches(areas, matrix, vocabulary)
     topics_of = defaultdict(set)
     for fold in range(FOLDS):
         kept = {aid: track for aid, track in tuning.items() if fold_of(aid) != fold}
-        labels, weights = training_labels(areas, ids, external_ids, matrix, vocabulary, kept)
+        labels, weights = training_labels(areas, ids, external_ids, weak, kept)
         log_probability = fit_areas(matrix, labels, weights, len(areas) + 1)
-        rows, columns, _ = choose_areas(log_probability, len(areas))
+        rows, columns, _ = choose_areas(log_probability, areas, weak)
         chosen = defaultdict(set)
         for row, column in zip(rows.tolist(), columns.tolist(), strict=True):
             chosen[row].add(areas[column].slug)

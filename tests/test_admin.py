@@ -354,14 +354,16 @@ def test_admin_search_is_full_text_with_stemming(staff, seeded):
     response = staff.get("/admin/papers/paper/", {"q": "quantized"})
     found = set(changelist_pks(response))
     # "quantized" stems to quantiz: abstracts saying quantization or vector-quantized, and the
-    # papers tagged "Compression and Quantization" (topic names are searched too).
+    # papers tagged "Compression and Quantization" (topic names are searched too), among them
+    # a safety guard made cheaper with "smaller distilled models".
     in_text = Paper.objects.filter(abstract__iregex=r"quantiz").values_list("pk", flat=True)
     tagged = Topic.objects.get(name="Compression and Quantization").papers.values_list(
         "pk", flat=True
     )
     assert found == set(in_text) | set(tagged)
-    assert len(found) == 6
+    assert len(found) == 7
     assert Paper.objects.get(title=MLWQ).pk in found
+    assert Paper.objects.get(abstract__contains="smaller distilled models are used").pk in found
     # A fragment of a word is not a word: no substring scan.
     assert staff.get("/admin/papers/paper/", {"q": "uantiz"}).context["cl"].result_count == 0
 

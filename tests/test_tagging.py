@@ -8,7 +8,9 @@ from django.core.management import CommandError, call_command
 from papers.models import Paper, PaperTopic, RemovedTopic, Topic
 from papers.tagging import (
     AREA_TRACKS,
+    TEMPERATURE,
     TRAINING_FILE,
+    choose_areas,
     held_out,
     lexeme_matrix,
     read_tracks,
@@ -155,6 +157,33 @@ def test_rules_are_approximated_on_lexemes_for_weak_labels(db):
     )
     expected = [[True, True], [False, True], [False, False], [False, True], [False, False]]
     assert matches.tolist() == expected * 3
+
+
+def test_extraction_and_qa_links_need_the_title_or_a_confident_model():
+    """Confidences are the tempered probabilities; an information extraction or question
+    answering link below its floor stays only when its rule matches the title."""
+    import numpy as np
+
+    slugs = ["information-extraction", "machine-translation", "question-answering"]
+    slugs += ["summarization", "semantics", "syntax-and-parsing", "speech-and-audio"]
+    areas = [Topic(slug=slug) for slug in slugs]
+
+    # Log-probabilities over the seven areas and "none" (last), naive Bayes-like: the best class
+    # 2 nats ahead of all the others (tempered, a confidence of 0.15) or 40 (0.89).
+    def ahead(best: int, by: float) -> list[float]:
+        return [0.0 if column == best else -by for column in range(8)]
+
+    log_probability = np.array(
+        [ahead(0, 2), ahead(0, 2), ahead(1, 2), ahead(2, 2), ahead(0, 40), ahead(7, 2)]
+    )
+    weak = np.zeros((6, 7), dtype=bool)
+    weak[1, 0] = True  # the second paper's title matches the extraction rule
+    rows, columns, confidences = choose_areas(log_probability, areas, weak)
+    assert list(zip(rows.tolist(), columns.tolist(), strict=True)) == [(1, 0), (2, 1), (4, 0)]
+    tempered = np.exp(log_probability / TEMPERATURE)
+    expected = tempered / tempered.sum(axis=1, keepdims=True)
+    assert confidences.tolist() == pytest.approx(expected[rows, columns].tolist())
+    assert confidences.round(2).tolist() == [0.15, 0.15, 0.89]
 
 
 def test_the_training_labels_leave_out_the_held_out_part():
