@@ -25,6 +25,9 @@ from .schema_sql import LOADER_VECTORS_SETTING, names_vector, text_vector
 from .tables import sql
 
 STAGED = "pg_temp.papers_staged"
+# The staged papers' ids, external ids and title-and-abstract vectors: a narrow table of its
+# own, written once (an UPDATE of the staged rows would write every row twice).
+STAGED_VECTORS = "pg_temp.papers_staged_vectors"
 
 # A new paper's columns as the loader writes them; the database computes the generated ones,
 # and the names and the vector are made from the links as the row is moved.
@@ -44,7 +47,7 @@ def staging():
     """An empty staged table for the block, in the caller's transaction (its end drops the
     table); papers_source() includes it."""
     with connection.cursor() as cursor:
-        cursor.execute(f"DROP TABLE IF EXISTS {STAGED}")
+        cursor.execute(f"DROP TABLE IF EXISTS {STAGED}, {STAGED_VECTORS}")
         # The papers table's columns, types and NOT NULLs (so COPY refuses what it would), no
         # indexes, triggers or generated columns (the INSERT into the papers table makes those).
         cursor.execute(sql(f"CREATE TEMPORARY TABLE {STAGED} (LIKE {{paper}}) ON COMMIT DROP"))
@@ -63,8 +66,11 @@ def stage_papers(papers: list[Paper], advance) -> None:
         _copy_papers(partial(copy_into, STAGED), chunk)
         advance(min(done * BATCH_SIZE, len(papers)))
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {STAGED} s SET search_vector = {text_vector('s')}")
-        cursor.execute(f"ANALYZE {STAGED} (id)")
+        cursor.execute(
+            f"CREATE TEMPORARY TABLE {STAGED_VECTORS} ON COMMIT DROP AS "
+            f"SELECT s.id, s.external_id, {text_vector('s')} AS search_vector FROM {STAGED} s"
+        )
+        cursor.execute(f"ANALYZE {STAGED_VECTORS} (id)")
 
 
 def _copy_papers(copy, papers: list[Paper]) -> None:
@@ -84,7 +90,7 @@ def papers_source() -> str:
     the rules and the model leave out)."""
     if not _STAGING.get():
         return sql("{paper}")
-    staged = f"SELECT id, external_id, search_vector FROM {STAGED}"
+    staged = f"SELECT id, external_id, search_vector FROM {STAGED_VECTORS}"
     return sql(f"(SELECT id, external_id, search_vector FROM {{paper}} UNION ALL {staged})")
 
 
@@ -93,7 +99,7 @@ def collection_size() -> int:
     if not _STAGING.get():
         return Paper.objects.count()
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT count(*) FROM {STAGED}")
+        cursor.execute(f"SELECT count(*) FROM {STAGED_VECTORS}")
         return Paper.objects.count() + cursor.fetchone()[0]
 
 
@@ -116,14 +122,15 @@ def _insert_staged() -> None:
     names = ", ".join(f'"{column}"' for column in _MOVED_COLUMNS)
     statement = sql(
         'INSERT INTO "{paper}" ({names}, topic_names, author_names, search_vector) '
-        "SELECT {staged}, n.topic_names, n.author_names, staged.search_vector || {names_vector} "
-        "FROM {table} staged CROSS JOIN LATERAL "
+        "SELECT {staged}, n.topic_names, n.author_names, v.search_vector || {names_vector} "
+        "FROM {table} staged JOIN {vectors} v ON v.id = staged.id CROSS JOIN LATERAL "
         "(SELECT {topic_names} AS topic_names, {author_names} AS author_names) n "
         "ORDER BY staged.id",
         names=names,
         staged=", ".join(f'staged."{column}"' for column in _MOVED_COLUMNS),
         names_vector=names_vector("n"),
         table=STAGED,
+        vectors=STAGED_VECTORS,
         topic_names=sql(TOPIC_NAMES_OF, row="staged"),
         author_names=sql(AUTHOR_NAMES_OF, row="staged"),
     )
@@ -131,4 +138,4 @@ def _insert_staged() -> None:
         cursor.execute("SELECT set_config(%s, 'on', true)", [LOADER_VECTORS_SETTING])
         cursor.execute(statement)
         cursor.execute("SELECT set_config(%s, 'off', true)", [LOADER_VECTORS_SETTING])
-        cursor.execute(f"TRUNCATE {STAGED}")
+        cursor.execute(f"TRUNCATE {STAGED}, {STAGED_VECTORS}")

@@ -3,7 +3,8 @@
 Papers are matched to the collection by external ID, then normalised abstract, then title at the
 same venue, then the keys of papers a curator merged away (papers/merged_keys.py); a match is
 merged — empty fields filled, topics and related titles added — and fields a curator set
-(Paper.curated_fields) are never touched. New rows go in with COPY; the derived data (name
+(Paper.curated_fields) are never touched. New papers are staged (papers/staging.py) and written
+once, after the topic rules and the model, with their names and vectors; the derived data (name
 columns, topic rules, word statistics, facet counts) is refreshed for the papers touched.
 """
 
