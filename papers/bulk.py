@@ -36,12 +36,17 @@ def allocate_ids(model, count: int) -> list[int]:
 
 def copy_rows(model, columns: list[str], rows: Iterable[tuple]) -> None:
     """Write many rows with COPY: far cheaper than INSERT statements for large loads."""
+    copy_into(f'"{model._meta.db_table}"', columns, rows)
+
+
+def copy_into(table: str, columns: list[str], rows: Iterable[tuple]) -> None:
+    """COPY rows into a table named as SQL (quoted or schema-qualified as needed)."""
     names = ", ".join(f'"{column}"' for column in columns)
     with (
         # COPY goes through psycopg's own cursor: its errors become Django's here.
         connection.wrap_database_errors,
         connection.cursor() as cursor,
-        cursor.cursor.copy(f'COPY "{model._meta.db_table}" ({names}) FROM STDIN') as copy,
+        cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy,
     ):
         for row in rows:
             copy.write_row(row)

@@ -14,9 +14,13 @@ it touched (papers/writing.py, papers/curation.py, papers/topic_rules.py, papers
 the admin), and it raises the data version that cached pages are keyed by (papers/caching.py).
 """
 
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from django.db import connection, transaction
 
 from .caching import bump_data_version, lock_changes
+from .denormalise import Pending
 from .tables import sql
 
 # The number of papers, exact, from the kept venue counts (a few rows): the collection's size
@@ -131,9 +135,29 @@ def _pairs_sql() -> str:
     return "\nUNION ALL\n".join(parts)
 
 
+_DEFERRED: ContextVar[Pending | None] = ContextVar("deferred_counts", default=None)
+
+
+@contextmanager
+def counts_deferred():
+    """Within the block, refresh_counts() only notes papers, in the set it yields (None once
+    every paper is noted): a load's rules and model change the links of papers the load
+    counts anyway, once, after them (papers/writing.py)."""
+    pending = Pending()
+    token = _DEFERRED.set(pending)
+    try:
+        yield pending
+    finally:
+        _DEFERRED.reset(token)
+
+
 def refresh_counts(paper_ids=None) -> int:
     """Bring the facet counts in step with these papers (all when None), deleted ones
-    included; returns the number of papers whose facets changed. Raises the data version."""
+    included; returns the number of papers whose facets changed (0 inside counts_deferred(),
+    which only notes them). Raises the data version."""
+    if (pending := _DEFERRED.get()) is not None:
+        pending.add(paper_ids)
+        return 0
     where, params = "", []
     if paper_ids is not None:
         ids = sorted({int(pk) for pk in paper_ids})

@@ -13,46 +13,39 @@ from django.db import connection
 
 from .tables import sql
 
-_TOPIC_NAMES_SQL = """
-UPDATE {paper} AS paper
-SET topic_names = names.value
-FROM (
-    SELECT p.id, COALESCE(string_agg(t.name, ', ' ORDER BY t.name), '') AS value
-    FROM {paper} p
-    LEFT JOIN {paper_topic} pt ON pt.paper_id = p.id
-    LEFT JOIN {topic} t ON t.id = pt.topic_id
-    {{where}}
-    GROUP BY p.id
-) AS names
-WHERE paper.id = names.id AND paper.topic_names IS DISTINCT FROM names.value
-"""
+# A paper's names from its links, as a correlated expression over the paper row ``{row}`` (a
+# template for tables.sql): one definition for the passes below and for the papers a load
+# writes (papers/staging.py).
+TOPIC_NAMES_OF = (
+    "COALESCE((SELECT string_agg(t.name, ', ' ORDER BY t.name) FROM {paper_topic} pt "
+    "JOIN {topic} t ON t.id = pt.topic_id WHERE pt.paper_id = {row}.id), '')"
+)
+AUTHOR_NAMES_OF = (
+    "COALESCE((SELECT string_agg(a.name, ', ' ORDER BY w.position) FROM {authorship} w "
+    "JOIN {author} a ON a.id = w.author_id WHERE w.paper_id = {row}.id), '')"
+)
 
-_AUTHOR_NAMES_SQL = """
+_NAMES_SQL = """
 UPDATE {paper} AS paper
-SET author_names = names.value
-FROM (
-    SELECT p.id, COALESCE(string_agg(a.name, ', ' ORDER BY s.position), '') AS value
-    FROM {paper} p
-    LEFT JOIN {authorship} s ON s.paper_id = p.id
-    LEFT JOIN {author} a ON a.id = s.author_id
-    {{where}}
-    GROUP BY p.id
-) AS names
-WHERE paper.id = names.id AND paper.author_names IS DISTINCT FROM names.value
+SET {column} = names.value
+FROM (SELECT p.id, {value} AS value FROM {paper} p {where}) AS names
+WHERE paper.id = names.id AND paper.{column} IS DISTINCT FROM names.value
 """
 
 
-def _run_for_papers(template: str, paper_ids) -> int:
+def _run_for_papers(column: str, value: str, paper_ids) -> int:
     where, params = "", []
     if paper_ids is not None:
         where, params = "WHERE p.id = ANY(%s)", [list(paper_ids)]
+    statement = sql(_NAMES_SQL, column=column, value=sql(value, row="p"), where=where)
     with connection.cursor() as cursor:
-        cursor.execute(sql(template).format(where=where), params)
+        cursor.execute(statement, params)
         return cursor.rowcount
 
 
-class _Pending:
-    """The papers whose topic names wait for the end of topic_names_deferred()."""
+class Pending:
+    """The papers whose refresh waits for the end of a deferring block (topic_names_deferred(),
+    counts.counts_deferred())."""
 
     def __init__(self):
         self.ids: set[int] | None = set()  # None: every paper
@@ -64,7 +57,7 @@ class _Pending:
             self.ids.update(paper_ids)
 
 
-_DEFERRED: ContextVar[_Pending | None] = ContextVar("deferred_topic_names", default=None)
+_DEFERRED: ContextVar[Pending | None] = ContextVar("deferred_topic_names", default=None)
 
 
 def refresh_topic_names(paper_ids=None) -> int:
@@ -72,7 +65,7 @@ def refresh_topic_names(paper_ids=None) -> int:
     (0 inside topic_names_deferred(), which only notes the papers for its one rewrite)."""
     pending = _DEFERRED.get()
     if pending is None:
-        return _run_for_papers(_TOPIC_NAMES_SQL, paper_ids)
+        return _run_for_papers("topic_names", TOPIC_NAMES_OF, paper_ids)
     pending.add(paper_ids)
     return 0
 
@@ -81,7 +74,7 @@ def refresh_topic_names(paper_ids=None) -> int:
 def topic_names_deferred():
     """Within the block, refresh_topic_names() only notes papers, in the set it yields (None
     once every paper is noted): the caller rewrites them, once, after the block."""
-    pending = _Pending()
+    pending = Pending()
     token = _DEFERRED.set(pending)
     try:
         yield pending
@@ -91,7 +84,7 @@ def topic_names_deferred():
 
 def refresh_author_names(paper_ids=None) -> int:
     """Rewrite Paper.author_names from the authorships; returns the number of papers changed."""
-    return _run_for_papers(_AUTHOR_NAMES_SQL, paper_ids)
+    return _run_for_papers("author_names", AUTHOR_NAMES_OF, paper_ids)
 
 
 def refresh_lexemes() -> None:

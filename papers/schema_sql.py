@@ -62,7 +62,8 @@ $$
 # keeps the title's and abstract's lexemes as they are, positions included: ts_filter of the
 # old vector to weights A and C is exactly the vector of title and abstract, so the result is
 # the one a full parse gives, without parsing the abstract again (that parse is most of a
-# load's database time). The column is derived: whatever a statement writes to it is replaced.
+# load's database time). The column is derived: whatever a statement writes to it is replaced
+# (but for the loader's inserts, below).
 _NAMES_VECTOR = (
     f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(NEW.topic_names, '')), 'B') || "
     f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(NEW.author_names, '')), 'B')"
@@ -72,10 +73,18 @@ _TEXT_VECTOR = (
     f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(NEW.abstract, '')), 'C')"
 )
 
-SEARCH_VECTOR_TRIGGER = f"""
+# A load's new papers come with their vectors already computed, set-based, from the same
+# expressions (papers/staging.py): an INSERT in a transaction that set LOADER_VECTORS_SETTING
+# keeps the vector it writes instead of parsing the row again. Any other write is recomputed.
+LOADER_VECTORS_SETTING = "papers.loader_vectors"
+
+SEARCH_VECTOR_FUNCTION = f"""
 CREATE OR REPLACE FUNCTION papers_paper_search_vector() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
+    IF TG_OP = 'INSERT' AND current_setting('{LOADER_VECTORS_SETTING}', true) = 'on' THEN
+        RETURN NEW;
+    END IF;
     IF TG_OP = 'UPDATE' AND OLD.search_vector IS NOT NULL
        AND NEW.title IS NOT DISTINCT FROM OLD.title
        AND NEW.abstract IS NOT DISTINCT FROM OLD.abstract THEN
@@ -91,16 +100,23 @@ BEGIN
     RETURN NEW;
 END
 $$;
-CREATE TRIGGER papers_paper_search_vector
-BEFORE INSERT OR UPDATE ON papers_paper
-FOR EACH ROW EXECUTE FUNCTION papers_paper_search_vector();
 """
+
+
+# The vector's two parts over any row ("NEW." replaced by the row's alias), for the loader's
+# set-based passes: title and abstract, then the names appended.
+def text_vector(row: str) -> str:
+    return _TEXT_VECTOR.replace("NEW.", f"{row}.")
+
+
+def names_vector(row: str) -> str:
+    return _NAMES_VECTOR.replace("NEW.", f"{row}.")
+
 
 # Every paper's vector parsed afresh, as the trigger's full branch does (the migration that
 # introduced the trigger).
 FILL_SEARCH_VECTORS = (
-    "UPDATE papers_paper AS p SET search_vector = "
-    + f"{_TEXT_VECTOR} || {_NAMES_VECTOR}".replace("NEW.", "p.")
+    f"UPDATE papers_paper AS p SET search_vector = {text_vector('p')} || {names_vector('p')}"
 )
 
 DROP_SEARCH_VECTOR_TRIGGER = """

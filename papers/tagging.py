@@ -55,7 +55,8 @@ from django.db import connection, transaction
 from .counts import refresh_counts
 from .denormalise import refresh_topic_names
 from .expressions import SEARCH_CONFIG
-from .models import Paper, PaperTopic, Topic
+from .models import PaperTopic, Topic
+from .staging import collection_size, papers_source
 from .tables import sql
 
 # ACL 2020's submission tracks and the slug of the topic that is each one's counterpart.
@@ -105,7 +106,7 @@ SELECT p.id, p.external_id,
        COALESCE('{mark}' || array_to_string(
            tsvector_to_array(ts_filter(p.search_vector, '{{a}}')), ' {mark}'), '')
        || ' ' || array_to_string(tsvector_to_array(ts_filter(p.search_vector, '{{a,c}}')), ' ')
-FROM {paper} p
+FROM {papers} p
 ORDER BY p.id
 """
 
@@ -178,7 +179,7 @@ class TaggingRun:
 
 def areas_by_model() -> bool:
     """True when the collection is large enough for the model to decide the area topics."""
-    return Paper.objects.count() >= MIN_PAPERS
+    return collection_size() >= MIN_PAPERS
 
 
 def held_out(anthology_id: str) -> bool:
@@ -237,7 +238,7 @@ def rule_matches(matrix, vocabulary: dict[str, int], rules: list[str]):
 def collection_features():
     """Paper ids, external ids, the binary papers × lexemes matrix and its vocabulary."""
     with connection.cursor() as cursor:
-        cursor.execute(sql(_FEATURES_SQL, mark=TITLE_MARK))
+        cursor.execute(sql(_FEATURES_SQL, mark=TITLE_MARK, papers=papers_source()))
         rows = cursor.fetchall()
     matrix, vocabulary = lexeme_matrix([row[2] for row in rows])
     return [row[0] for row in rows], [row[1] for row in rows], matrix, vocabulary
@@ -357,7 +358,7 @@ def write_model_links(paper_ids: list[int], topic_ids: list[int], confidences: l
 
 def tag_papers(training_file: Path | None = TRAINING_FILE) -> TaggingRun:
     """Fit the area model on the collection and rewrite its links (see the module docstring)."""
-    run = TaggingRun(papers=Paper.objects.count())
+    run = TaggingRun(papers=collection_size())
     areas = list(Topic.objects.filter(slug__in=AREA_SLUGS).order_by("slug"))
     chosen = ([], [], [])
     if areas and areas_by_model():

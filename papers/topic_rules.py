@@ -22,6 +22,7 @@ from .counts import refresh_counts
 from .denormalise import refresh_topic_names
 from .expressions import SEARCH_CONFIG
 from .models import PaperTopic, Topic
+from .staging import papers_source
 from .tables import sql
 from .tagging import AREA_SLUGS, areas_by_model
 
@@ -39,7 +40,7 @@ WITH rules AS MATERIALIZED (
 ),
 matched AS (
     SELECT p.id AS paper_id, rules.topic_id
-    FROM {paper} p
+    FROM {papers} p
     CROSS JOIN LATERAL (SELECT ts_filter(p.search_vector, '{{a,c}}') AS words OFFSET 0) v
     JOIN rules ON v.words @@ rules.q
     WHERE (%(papers)s::bigint[] IS NULL OR p.id = ANY(%(papers)s::bigint[]))
@@ -134,7 +135,7 @@ def run_topic_rules(
         # and management commands already run without it).
         cursor.execute("SET LOCAL statement_timeout = 0")
         cursor.execute(
-            sql(_APPLY_RULES_SQL, config=SEARCH_CONFIG, rule=RULE),
+            sql(_APPLY_RULES_SQL, config=SEARCH_CONFIG, rule=RULE, papers=papers_source()),
             {
                 "ruled": [topic.pk for topic in ruled],
                 "rules": [topic.rule.strip() for topic in ruled],

@@ -3,16 +3,15 @@
 Papers are matched to the collection by external ID, then normalised abstract, then title at the
 same venue, then the keys of papers a curator merged away (papers/merged_keys.py); a match is
 merged — empty fields filled, topics and related titles added — and fields a curator set
-(Paper.curated_fields) are never touched. New rows go in with COPY; the derived data (name
+(Paper.curated_fields) are never touched. New papers are staged (papers/staging.py) and written
+once, after the topic rules and the model, with their names and vectors; the derived data (name
 columns, topic rules, word statistics, facet counts) is refreshed for the papers touched.
 """
 
-from django.db import DatabaseError
 from django.db.models.functions import Lower
 from django.utils import timezone
 
 from .bulk import (
-    BATCH_SIZE,
     allocate_ids,
     analyze_tables,
     batched,
@@ -20,7 +19,7 @@ from .bulk import (
     merge_pending_index_entries,
     use_load_settings,
 )
-from .counts import refresh_counts
+from .counts import counts_deferred, refresh_counts
 from .curation import FILLABLE_FIELDS, fill_empty
 from .denormalise import (
     refresh_author_names,
@@ -29,13 +28,13 @@ from .denormalise import (
     topic_names_deferred,
 )
 from .dump_blocks import venue_in_line
-from .load_guard import refused_copy_row
 from .merged_keys import find_merged
 from .models import Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
 from .people import AuthorWriter, author_ref, relink, unique_slug
 from .progress import Progress
 from .record_merging import VENUE_FIELDS, merge_records, same_paper_possible
 from .records import LoadSummary, PaperRecord, ParsedFile, VenueRecord
+from .staging import collection_size, move_staged, stage_papers, staging
 from .tagging import tag_papers
 from .text import abstract_key, fold_whitespace, make_slug, name_key
 from .topic_rules import apply_topic_rules
@@ -83,56 +82,63 @@ class RecordWriter:
         timed = self.summary.timed
         use_load_settings()
         self.progress.phase("matching papers")
-        with timed("match and write papers"):
-            venue_records, records = merge_records(parsed_files)
-            venues = self.write_venues(venue_records)
-            topics = self.write_topics(records)
-            papers, changed_ids = self.write_papers(records, venues, topics)
-        self.progress.phase("topics, authors")
-        with timed("topic and author links"):
-            changed_ids |= self.write_topic_links(records, papers, topics)
-            changed_ids |= self.write_authorships(records, papers)
-        self.summary.updated = len(changed_ids - self.new_ids)
-        self.summary.unchanged = len(papers) - self.summary.new - self.summary.updated
-        if len(self.new_ids) >= ANALYZE_AFTER:
-            with timed("statistics"):
-                analyze_tables()
-        if changed_ids or self.new_ids:
-            self.write_derived(changed_ids | self.new_ids)
-        # The facet counts of the papers written (rules and the topic model refresh those
-        # they change); always, so that the data version moves with any change of venues too.
+        with staging():
+            with timed("match and write papers"):
+                venue_records, records = merge_records(parsed_files)
+                venues = self.write_venues(venue_records)
+                topics = self.write_topics(records)
+                papers, changed_ids = self.write_papers(records, venues, topics)
+            self.progress.phase("topics, authors")
+            with timed("topic and author links"):
+                changed_ids |= self.write_topic_links(records, papers, topics)
+                changed_ids |= self.write_authorships(records, papers)
+            self.summary.updated = len(changed_ids - self.new_ids)
+            self.summary.unchanged = len(papers) - self.summary.new - self.summary.updated
+            if len(self.new_ids) >= ANALYZE_AFTER:
+                with timed("statistics"):
+                    analyze_tables()
+            counted = changed_ids | self.new_ids
+            if counted:
+                counted = self.write_derived(counted)
+        # The facet counts of the papers written and of those the rules and the model changed,
+        # once; always, so that the data version moves with any change of venues too.
         self.progress.phase("facet counts")
         with timed("facet counts"):
-            refresh_counts(changed_ids | self.new_ids)
+            refresh_counts(counted)
 
-    def write_derived(self, touched: set[int]) -> None:
-        """Names, topic rules, the topic model and word statistics, each in set-based passes.
+    def write_derived(self, touched: set[int]) -> set[int] | None:
+        """Names, topic rules, the topic model, the new papers' rows and word statistics, each
+        in set-based passes; answers the papers whose facets may have changed (None: all).
 
-        New papers were written with their names already; the names passes rewrite only rows
-        whose names differ (existing papers that gained topics or authors, papers the rules and
-        the model tag), each row once (the rules and the model read only title and abstract).
+        The rules and the model read the new papers staged (papers/staging.py) and link them
+        before their rows are written, once, with their final names and vectors; existing
+        papers' names are rewritten only where they differ, each row once.
         """
         timed = self.summary.timed
+        existing = touched - self.new_ids
         with timed("names"):
-            refresh_author_names(touched)
+            refresh_author_names(existing)
         # A load that touched every paper applies the rules to all: the same papers, without
         # sending their ids with each rule's statement.
-        rule_papers = None if len(touched) == Paper.objects.count() else touched
-        with topic_names_deferred() as pending:
-            pending.add(rule_papers)
+        rule_papers = None if len(touched) == collection_size() else touched
+        with topic_names_deferred() as pending, counts_deferred() as counted:
+            pending.add(None if rule_papers is None else existing)
             self.progress.phase("topic rules")
             with timed("topic rules"):
                 self.summary.rule_links = apply_topic_rules(paper_ids=rule_papers)
             self.progress.phase("topic model")
             with timed("topic model"):
                 tag_papers()
+        with timed("match and write papers"):
+            move_staged(self.new_papers)
         with timed("names"):
-            refresh_topic_names(pending.ids)
+            refresh_topic_names(None if pending.ids is None else pending.ids - self.new_ids)
         self.progress.phase("search words")
         with timed("word statistics"):
             refresh_lexemes()
         with timed("search indexes"):
             merge_pending_index_entries(Paper)
+        return None if counted.ids is None else touched | counted.ids
 
     # Venues -------------------------------------------------------------
 
@@ -255,7 +261,7 @@ class RecordWriter:
             ):
                 paper = None
             if paper is None:
-                paper = self.new_paper(record, venues[record.venue], topics)
+                paper = self.new_paper(record, venues[record.venue])
                 new.append(paper)
             else:
                 filled = fill_empty(paper, record, FILLABLE_FIELDS, paper.curated_fields)
@@ -283,37 +289,18 @@ class RecordWriter:
         return papers, set(changed)
 
     def insert_papers(self, papers: list[Paper]) -> None:
-        """COPY the new papers in batches; PostgreSQL computes their search vectors."""
+        """The new papers, their ids drawn, staged (papers/staging.py) until they move in."""
         self.progress.phase("writing papers", len(papers), "papers")
-        # The database computes the generated columns and the search vector (its trigger).
-        columns = [
-            field
-            for field in Paper._meta.concrete_fields
-            if not field.generated and field.name != "search_vector"
-        ]
         for paper, pk in zip(papers, allocate_ids(Paper, len(papers)), strict=True):
             paper.pk, paper.created, paper.updated = pk, self.now, self.now
             paper._state.adding = False
-        for done, chunk in enumerate(batched(papers), start=1):
-            try:
-                copy_rows(
-                    Paper,
-                    [field.column for field in columns],
-                    (tuple(getattr(paper, field.attname) for field in columns) for paper in chunk),
-                )
-            except DatabaseError as error:
-                if row := refused_copy_row(error):
-                    error.paper = chunk[row - 1]
-                raise
-            self.progress.advance(min(done * BATCH_SIZE, len(papers)))
+        stage_papers(papers, self.progress.advance)
+        self.new_papers = papers
 
-    def new_paper(self, record: PaperRecord, venue: Venue, topics: dict[str, Topic]) -> Paper:
-        """An unsaved paper, its name columns filled as refresh_*_names would fill them, so
-        the stored search vector is computed once, at insert."""
-        topic_names = sorted({topics[name_key(name)].name for name in record.topics})
+    def new_paper(self, record: PaperRecord, venue: Venue) -> Paper:
+        """An unsaved paper (its names and vector are written from its links as it is moved
+        from the staged table, papers/staging.py)."""
         return Paper(
-            topic_names=", ".join(topic_names),
-            author_names=", ".join(author.name for author in record.authors),
             title=fold_whitespace(record.title),
             abstract=record.abstract,
             abstract_key=abstract_key(record.abstract),

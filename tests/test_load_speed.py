@@ -147,3 +147,57 @@ def test_a_load_reports_its_phases_in_the_order_they_ran():
     ]
     assert all(seconds >= 0 for seconds in summary.phases.values())
     assert papers_whose_vector_differs() == 0
+
+
+def paper_rows_written() -> tuple[int, int]:
+    """(inserted, updated) rows of the papers table so far (in this transaction, and in any
+    earlier one whose counts the server has not yet gathered: compare two readings)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_stat_get_xact_tuples_inserted('papers_paper'::regclass), "
+            "pg_stat_get_xact_tuples_updated('papers_paper'::regclass)"
+        )
+        return cursor.fetchone()
+
+
+@pytest.mark.django_db
+def test_a_load_writes_each_new_paper_row_once_with_its_final_names_and_vector():
+    make_topic("Machine translation", rule='translation OR "machine translation"')
+    inserted, updated = paper_rows_written()
+    summary = load_files([settings.FIXTURES_DIR])
+    # The rule gave seeds a topic: before staging, each of those rows was written by the COPY
+    # and again with its topic names.
+    assert summary.rule_links > 0
+    assert paper_rows_written() == (inserted + 79, updated)
+    assert Paper.objects.filter(topic_names__contains="Machine translation").count() == (
+        summary.rule_links
+    )
+    assert not Paper.objects.filter(topic_names="").exclude(topics=None).exists()
+    assert papers_whose_vector_differs() == 0
+
+
+@pytest.mark.django_db
+def test_only_the_loaders_inserts_keep_the_vector_they_write():
+    paper = make_paper("Speech recognition for low-resource languages.", title="ASR")
+    finish()
+    columns = "title, abstract, abstract_key, venue_id, country, presentation_format, " + (
+        "related_titles, pages, doi, url, bibkey, reviewed, curated_fields, topic_names, "
+        "author_names, source_file, created, updated, search_vector"
+    )
+    insert = (
+        f"INSERT INTO papers_paper ({columns}) SELECT title, abstract, '', venue_id, country, "
+        "presentation_format, related_titles, pages, doi, url, bibkey, reviewed, "
+        "curated_fields, topic_names, author_names, source_file, created, updated, "
+        "'given'::tsvector FROM papers_paper WHERE id = %s RETURNING search_vector::text"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(insert, [paper.pk])
+        assert cursor.fetchone()[0] == lexemes(paper)
+        cursor.execute("SELECT set_config('papers.loader_vectors', 'on', true)")
+        cursor.execute(insert, [paper.pk])
+        assert cursor.fetchone()[0] == "'given'"
+        # Updates recompute whatever the setting.
+        cursor.execute(
+            "UPDATE papers_paper SET search_vector = 'bogus'::tsvector WHERE id = %s", [paper.pk]
+        )
+    assert lexemes(paper) != "'bogus'"
