@@ -46,7 +46,8 @@ import csv
 import hashlib
 import re
 from dataclasses import dataclass
-from itertools import chain, count
+from itertools import compress, count
+from operator import itemgetter, methodcaller
 from pathlib import Path
 
 from django.conf import settings
@@ -101,13 +102,17 @@ TITLE_OR_CONFIDENCE = {"information-extraction": 0.25, "question-answering": 0.2
 
 MODEL = PaperTopic.Source.MODEL.value
 
+# Each paper's title lexemes, marked, then its title and abstract lexemes, as one string of words
+# separated by single spaces (the parser's lexemes hold no spaces), so that the client splits the
+# whole collection at once. A title without lexemes leaves the bare mark, a feature of its own.
+# Unordered: sorting rows this wide spills to disk at 100,000 papers, the client sorts them by id.
 _FEATURES_SQL = """
 SELECT p.id, p.external_id,
-       COALESCE('{mark}' || array_to_string(
-           tsvector_to_array(ts_filter(p.search_vector, '{{a}}')), ' {mark}'), '')
-       || ' ' || array_to_string(tsvector_to_array(ts_filter(p.search_vector, '{{a,c}}')), ' ')
+       concat_ws(' ', '{mark}' || array_to_string(tsvector_to_array(ts_filter(v.words, '{{a}}')),
+                                                  ' {mark}'),
+                 NULLIF(array_to_string(tsvector_to_array(v.words), ' '), ''))
 FROM {papers} p
-ORDER BY p.id
+CROSS JOIN LATERAL (SELECT ts_filter(p.search_vector, '{{a,c}}') AS words OFFSET 0) v
 """
 
 _TERM_LEXEMES_SQL = (
@@ -239,36 +244,39 @@ def collection_features():
     """Paper ids, external ids, the binary papers × lexemes matrix and its vocabulary."""
     with connection.cursor() as cursor:
         cursor.execute(sql(_FEATURES_SQL, mark=TITLE_MARK, papers=papers_source()))
-        rows = cursor.fetchall()
+        rows = sorted(cursor.fetchall(), key=itemgetter(0))
     matrix, vocabulary = lexeme_matrix([row[2] for row in rows])
     return [row[0] for row in rows], [row[1] for row in rows], matrix, vocabulary
 
 
 def lexeme_matrix(documents: list[str]):
-    """The binary documents × words matrix of space-separated distinct words, and its vocabulary:
-    words in at least MIN_DOCUMENTS documents and at most half of them (when there are enough)."""
+    """The binary documents × words matrix of documents of distinct words separated by single
+    spaces, and its vocabulary (columns in order of first appearance): words in at least
+    MIN_DOCUMENTS documents and at most half of them (when there are enough)."""
     import numpy as np
     from scipy import sparse
 
-    # Numbered without a Python loop over the words (millions at 100,000 papers): the distinct
-    # words in order of appearance, then one C-level lookup per word.
-    split = [document.split() for document in documents]
-    tokens = list(chain.from_iterable(split))
+    # Millions of words at 100,000 papers: one split of the whole collection, each word numbered
+    # by one C-level lookup, the matrix built from its row pointers (no Python loop over words).
+    tokens = " ".join(documents).split(" ")
     words = dict(zip(dict.fromkeys(tokens), count()))
     columns = np.fromiter(map(words.__getitem__, tokens), dtype=np.int64, count=len(tokens))
-    lengths = np.fromiter(map(len, split), dtype=np.int64, count=len(split))
+    spaces = np.fromiter(map(methodcaller("count", " "), documents), np.int64, len(documents))
     frequency = np.bincount(columns, minlength=len(words))
     keep = frequency >= min(MIN_DOCUMENTS, len(documents))
     if len(documents) >= 2 * MIN_DOCUMENTS:
         keep &= frequency <= len(documents) / 2
-    renumber = np.cumsum(keep) - 1
     kept = keep[columns]
-    rows = np.repeat(np.arange(len(documents)), lengths)[kept]
+    rows = np.repeat(np.arange(len(documents)), spaces + 1)[kept]
+    pointers = np.zeros(len(documents) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=len(documents)), out=pointers[1:])
+    renumber = np.cumsum(keep) - 1
     matrix = sparse.csr_matrix(
-        (np.ones(len(rows), dtype=np.float32), (rows, renumber[columns[kept]])),
+        (np.ones(len(rows), dtype=np.float32), renumber[columns[kept]], pointers),
         shape=(len(documents), int(keep.sum())),
     )
-    vocabulary = {word: int(renumber[index]) for word, index in words.items() if keep[index]}
+    matrix.sort_indices()
+    vocabulary = dict(zip(compress(words, keep.tolist()), count()))
     return matrix, vocabulary
 
 
