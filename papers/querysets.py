@@ -95,7 +95,7 @@ class PaperQuerySet(models.QuerySet):
     def with_relevance(self, text: str):
         """The papers annotated with ``score``, their relevance (RELEVANCE_SQL) to ``text``."""
         table = self.model._meta.db_table
-        title = f"COALESCE({table}.title, '')"
+        title = f"COALESCE(papers_compounds({table}.title), '')"
         in_title = f"(to_tsvector(%(config)s::regconfig, {title}) @@ {WEB_QUERY_SQL})::int"
         score = RawSQL(*relevance(table, text, in_title), output_field=models.FloatField())
         return self.annotate(score=score)

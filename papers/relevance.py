@@ -114,14 +114,15 @@ IDFS_SQL = (
 )
 
 # A text's words, lowercased: what a query's words are compared with as typed (split where
-# typed_words splits, at non-word characters; once per text, then array lookups per word).
-TEXT_WORDS = "regexp_split_to_array(lower({text}), '\\W+')"
+# typed_words splits, at non-word characters; once per text, then array lookups per word),
+# its compounds also joined as the index holds them ("few-shot": fewshot, few, shot).
+TEXT_WORDS = "regexp_split_to_array(lower(papers_compounds({text})), '\\W+')"
 
 # The title's part. {text}: the title; {share}: the share of the query's words in its words
 # (_share); {terms}: its title_terms (distinct stems less stop words); {in_title}: 1 when the
 # title matches the whole query.
 _TITLE_TERM = """CASE WHEN {in_title} = 1 THEN
-    1 + %(order)s * (lower({text}) ~ %(ordered)s)::int
+    1 + %(order)s * (lower(papers_compounds({text})) ~ %(ordered)s)::int
     + %(exact)s * {share}
     + %(length)s / (1 + {terms})
   ELSE 0 END"""

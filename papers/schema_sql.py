@@ -1,6 +1,7 @@
 """Schema that Django's operations cannot express, run by migration 0001 as RunSQL."""
 
 from .expressions import SEARCH_CONFIG
+from .text import COMPOUND_SQL, COMPOUND_SQL_REPLACEMENT
 
 # The fitted similar-papers model (models.Similarity and SimilarityState, unmanaged): real[]
 # columns keep the rows half the size of double precision; ids are bigint like the papers'.
@@ -44,7 +45,19 @@ SET enable_indexscan = off
 AS $$ SELECT p.id FROM papers_paper p WHERE p.search_vector @@ q $$
 """
 
-# The same for the title's own vector (the expression index paper_title_tsv).
+# A text with its hyphenated compounds written joined and as their parts ("few-shot" →
+# "fewshot few shot"), as papers/text.py index_compounds writes them: what every search
+# vector parses (the trigger's, the title's), so that "few-shot", "fewshot" and "few shot"
+# written by a paper are found by the one lexeme the query asks for (text.fold_compounds).
+COMPOUNDS_FUNCTION = f"""
+CREATE OR REPLACE FUNCTION papers_compounds(t text) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT regexp_replace(t, '{COMPOUND_SQL}', '{COMPOUND_SQL_REPLACEMENT}', 'g') $$
+"""
+DROP_COMPOUNDS_FUNCTION = "DROP FUNCTION IF EXISTS papers_compounds(text)"
+
+# The same for the title's own vector, as migration 0002 made it; migration 0006 replaces it
+# with TITLE_COMPOUND_MATCHES_FUNCTION (0002 runs before papers_compounds exists).
 TITLE_MATCHES_FUNCTION = """
 CREATE OR REPLACE FUNCTION papers_title_matches(q tsquery)
 RETURNS TABLE (id bigint)
@@ -57,6 +70,23 @@ WHERE to_tsvector('english'::regconfig, COALESCE(p.title, ''::text)) @@ q
 $$
 """
 
+# A text with its hyphenated compounds written joined and then as their parts ("few-shot" →
+# "fewshot few shot"), as papers/text.py index_compounds writes them: what every search
+# vector parses (the trigger's, the title's), so that a paper writing "few-shot" or
+# "fewshot" has the one lexeme the query asks for (text.fold_compounds).
+COMPOUNDS_FUNCTION = f"""
+CREATE OR REPLACE FUNCTION papers_compounds(t text) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT regexp_replace(t, '{COMPOUND_SQL}', '{COMPOUND_SQL_REPLACEMENT}', 'g') $$
+"""
+DROP_COMPOUNDS_FUNCTION = "DROP FUNCTION IF EXISTS papers_compounds(text)"
+
+# papers_title_matches over the title's vector as expressions.title_vector() compiles it (the
+# expression index paper_title_tsv).
+TITLE_COMPOUND_MATCHES_FUNCTION = TITLE_MATCHES_FUNCTION.replace(
+    "COALESCE(p.title, ''::text)", "COALESCE(papers_compounds(p.title), ''::text)"
+)
+
 # Paper.search_vector: title (A), abstract (C), then topic and author names (B). The names come
 # last so that a change of names alone (the loader's topic rules and model, a curator's edit)
 # keeps the title's and abstract's lexemes as they are, positions included: ts_filter of the
@@ -64,15 +94,16 @@ $$
 # the one a full parse gives, without parsing the abstract again (that parse is most of a
 # load's database time). The column is derived: whatever a statement writes to it is replaced.
 _NAMES_VECTOR = (
-    f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(NEW.topic_names, '')), 'B') || "
-    f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(NEW.author_names, '')), 'B')"
+    f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(papers_compounds(NEW.topic_names), '')), 'B')"
+    f" || setweight(to_tsvector('{SEARCH_CONFIG}', "
+    "COALESCE(papers_compounds(NEW.author_names), '')), 'B')"
 )
 _TEXT_VECTOR = (
-    f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(NEW.title, '')), 'A') || "
-    f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(NEW.abstract, '')), 'C')"
+    f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(papers_compounds(NEW.title), '')), 'A')"
+    f" || setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(papers_compounds(NEW.abstract), '')), 'C')"
 )
 
-SEARCH_VECTOR_TRIGGER = f"""
+SEARCH_VECTOR_FUNCTION = f"""
 CREATE OR REPLACE FUNCTION papers_paper_search_vector() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -91,22 +122,16 @@ BEGIN
     RETURN NEW;
 END
 $$;
-CREATE TRIGGER papers_paper_search_vector
-BEFORE INSERT OR UPDATE ON papers_paper
-FOR EACH ROW EXECUTE FUNCTION papers_paper_search_vector();
 """
 
-# Every paper's vector parsed afresh, as the trigger's full branch does (the migration that
-# introduced the trigger).
+# Every paper's vector parsed afresh, as the trigger's full branch does. The trigger is off
+# meanwhile: it keeps a vector whose title and abstract did not change.
 FILL_SEARCH_VECTORS = (
+    "ALTER TABLE papers_paper DISABLE TRIGGER papers_paper_search_vector;\n"
     "UPDATE papers_paper AS p SET search_vector = "
     + f"{_TEXT_VECTOR} || {_NAMES_VECTOR}".replace("NEW.", "p.")
+    + ";\nALTER TABLE papers_paper ENABLE TRIGGER papers_paper_search_vector;"
 )
-
-DROP_SEARCH_VECTOR_TRIGGER = """
-DROP TRIGGER IF EXISTS papers_paper_search_vector ON papers_paper;
-DROP FUNCTION IF EXISTS papers_paper_search_vector();
-"""
 
 # The stripped search vector of PaperFacets (papers/models.py) follows its paper's vector,
 # whoever updates the paper (the loader, the admin, a rename of a topic or an author): one

@@ -6,12 +6,13 @@ page or its PDF) names one paper: ``identified_paper`` finds it (one indexed que
 when the text has an identifier's shape). A query that is a person's name, compared as slugs
 compare (case and accents folded) or as normalised names, offers that author's page:
 ``authors_named`` lists each author of that name (the people the Anthology tells apart, and a
-second author of one name with the slug "name-2") with a paper count. A word the collection
-writes hyphenated, typed joined ("fewshot" for "few-shot"), is searched as its parts, as
-"few-shot" and "few shot" are (``split_compounds``).
+second author of one name with the slug "name-2") with a paper count. Two words typed apart
+that the collection writes as one compound ("few shot") are searched joined, as "few-shot"
+and "fewshot" are (``join_compounds``).
 """
 
 import re
+from itertools import pairwise
 
 from django.db.models import Count, Q
 from django.db.models.functions import Lower
@@ -87,46 +88,107 @@ def authors_named(text: str, limit: int = 10) -> list:
     )
 
 
-# A joined compound and the hyphenated form the collection writes ("fewshot", "few-shot"):
-# each way of splitting each query word in two, stemmed as the index stems a hyphenated word
-# (whole), looked up in the Lexeme table; a split wins when the collection writes it
-# SPLIT_RATIO times as often as the joined word or more (then searching the parts loses few
-# papers: "pretrained" stays, 1,786 papers beside 3,884 "pre-trained"). Parameters: the
-# words, SPLIT_RATIO. (The LIMIT keeps each split a lookup in the primary key's index: pulled
-# up into a join, the planner guesses a thousand splits and hashes the whole table.)
-_JOINED_SQL = """
-SELECT w.word, i.at
-FROM unnest(%s::text[]) AS w(word)
-CROSS JOIN LATERAL generate_series(2, length(w.word) - 2) AS i(at)
+# Words typed apart or hyphenated that the collection writes as one compound ("few shot",
+# "few-shot" for "few-shot" and "fewshot", which the index holds as the one lexeme fewshot,
+# papers_compounds): each run of two to four adjacent words, joined and parsed as the index
+# parses it, looked up in the Lexeme table beside its parts (a stop word part, "few", has
+# none). The run is joined when the compound is in at least JOIN_SHARE of the papers having
+# its rarest part: "zero shot" (1,624 of the 2,683 papers with "shot"), "end to end", not
+# "language model" (13 of 15,798 papers write "language-model"), which is searched as its
+# words however typed. Parameters: the runs joined, the runs spaced, JOIN_SHARE.
+_RUNS_SQL = """
+SELECT w.n
+FROM unnest(%s::text[], %s::text[]) WITH ORDINALITY AS w(joined, spaced, n)
 CROSS JOIN LATERAL (
     SELECT l.documents FROM {lexeme} AS l
-    WHERE l.word = (ts_lexize('english_stem', left(w.word, i.at) || '-' || substr(w.word, i.at + 1)))[1]
-    LIMIT 1
-) AS split
-LEFT JOIN {lexeme} AS joined ON joined.word = (ts_lexize('english_stem', w.word))[1]
-WHERE split.documents >= %s * COALESCE(joined.documents, 0) AND split.documents > 0
-ORDER BY w.word, split.documents DESC, i.at
+    WHERE l.word = (tsvector_to_array(to_tsvector('english', w.joined)))[1]
+) AS joined
+CROSS JOIN LATERAL (
+    SELECT min(l.documents) AS documents FROM {lexeme} AS l
+    WHERE l.word = ANY(tsvector_to_array(to_tsvector('english', w.spaced)))
+) AS parts
+WHERE joined.documents >= %s * parts.documents
+ORDER BY w.n
 """
-SPLIT_RATIO = 10
-_JOINABLE = re.compile(r"(?<![\w-])[^\W\d_]{5,30}(?![\w-])")
+JOIN_SHARE = 0.1
+LONGEST = 4
+# A word of letters typed on its own or in a compound (not negated, not inside a quoted
+# phrase).
+_PLAIN = re.compile(r'(?<![\w"])[^\W\d_]+(?![\w"])')
+_NEGATED = re.compile(r"(?:^|[\s(])-$")
+_QUOTED = re.compile(r'"[^"]*"?')
 
 
-def split_compounds(text: str) -> str:
-    """The query with each joined compound the collection writes hyphenated split into its
-    parts, as a hyphenated word is searched ("fewshot" → "few shot", like "few-shot"): one
-    indexed statement, only when the text has a word of five letters or more."""
-    words = list(dict.fromkeys(match.lower() for match in _JOINABLE.findall(text)))[:8]
-    if not words:
+def _runs(text: str) -> list[list[re.Match]]:
+    """Each stretch of plain words typed one after the other (apart or hyphenated), outside
+    quoted phrases; "or" ends a stretch."""
+    quoted = [match.span() for match in _QUOTED.finditer(text)]
+    runs: list[list[re.Match]] = []
+    previous = None
+    for word in _PLAIN.finditer(text):
+        negated = _NEGATED.search(text[max(0, word.start() - 2) : word.start()])
+        if (
+            negated
+            or word.group(0).lower() in _OPERATORS
+            or any(a <= word.start() < b for a, b in quoted)
+        ):
+            previous = None
+            continue
+        between = text[previous.end() : word.start()] if previous else None
+        if between is not None and (between == "-" or (between and not between.strip())):
+            runs[-1].append(word)
+        else:
+            runs.append([word])
+        previous = word
+    return [run for run in runs if len(run) > 1]
+
+
+def _candidates(text: str, runs: list[list[re.Match]]) -> list[tuple[int, int, int]]:
+    """(run, first word, words) of every stretch of two to LONGEST words that keeps each
+    hyphenated compound whole (the index holds it joined whole, never a part of it joined),
+    at most 32."""
+    found = []
+    for r, run in enumerate(runs):
+        hyphen = [text[a.end() : b.start()] == "-" for a, b in pairwise(run)]
+        for start in range(len(run) - 1):
+            for size in range(min(LONGEST, len(run) - start), 1, -1):
+                end = start + size - 1
+                if (start and hyphen[start - 1]) or (end < len(hyphen) and hyphen[end]):
+                    continue
+                found.append((r, start, size))
+    return found[:32]
+
+
+def join_compounds(text: str) -> str:
+    """The query with the words of each compound the collection writes as one word joined
+    ("few shot", "few-shot" → "fewshot"), and the hyphens of the other compounds typed as
+    spaces ("language-model" → "language model"): one indexed statement, only when the text
+    has two plain words in a row. Longest first, left to right, never overlapping."""
+    runs = _runs(text)
+    candidates = _candidates(text, runs)
+    if not candidates:
         return text
+    words = [[match.group(0).lower() for match in run] for run in runs]
+    joined = ["".join(words[r][i : i + n]) for r, i, n in candidates]
+    spaced = [" ".join(words[r][i : i + n]) for r, i, n in candidates]
     with reading_cursor() as cursor:
-        cursor.execute(sql(_JOINED_SQL), [words, SPLIT_RATIO])
-        splits: dict[str, int] = {}
-        for word, at in cursor.fetchall():
-            splits.setdefault(word, at)
-
-    def split(match):
-        typed = match.group(0)
-        at = splits.get(typed.lower())
-        return typed if at is None else f"{typed[:at]} {typed[at:]}"
-
-    return _JOINABLE.sub(split, text)
+        cursor.execute(sql(_RUNS_SQL), [joined, spaced, JOIN_SHARE])
+        joinable = {candidates[row[0] - 1] for row in cursor.fetchall()}
+    edits = []  # (start, end, replacement), in order
+    for r, run in enumerate(runs):
+        start = 0
+        while start < len(run):
+            size = next((n for n in range(LONGEST, 1, -1) if (r, start, n) in joinable), 1)
+            group = run[start : start + size]
+            if size > 1:
+                edits.append(
+                    (group[0].start(), group[-1].end(), "".join(w.group(0) for w in group))
+                )
+            start += size
+            if start < len(run) and text[group[-1].end() : run[start].start()] == "-":
+                edits.append((group[-1].end(), run[start].start(), " "))
+    pieces, position = [], 0
+    for begin, end, replacement in edits:
+        pieces += [text[position:begin], replacement]
+        position = end
+    return "".join(pieces) + text[position:]

@@ -1,0 +1,112 @@
+"""Hyphenated compounds indexed joined and as their parts ("few-shot" → "fewshot few shot").
+
+The parser kept "few-shot" as the lexeme few-shot and its parts, and "fewshot" as fewshot: the
+query "fewshot" missed every paper writing "few-shot", and "few shot" kept only "shot" ("few"
+is a stop word), so it found the zero-shot papers too. Every vector now parses its text
+through papers_compounds (papers/schema_sql.py): the trigger's vector, the title's (its index
+and title_terms). The vectors are parsed again, then the word statistics recounted.
+"""
+
+import django.contrib.postgres.indexes
+import django.contrib.postgres.search
+from django.db import migrations, models
+
+import papers.schema_sql
+
+# As migration 0003 made the trigger's function and the vectors, for going back.
+_OLD_NAMES = (
+    "setweight(to_tsvector('english', COALESCE(NEW.topic_names, '')), 'B') || "
+    "setweight(to_tsvector('english', COALESCE(NEW.author_names, '')), 'B')"
+)
+_OLD_TEXT = (
+    "setweight(to_tsvector('english', COALESCE(NEW.title, '')), 'A') || "
+    "setweight(to_tsvector('english', COALESCE(NEW.abstract, '')), 'C')"
+)
+OLD_SEARCH_VECTOR_FUNCTION = f"""
+CREATE OR REPLACE FUNCTION papers_paper_search_vector() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'UPDATE' AND OLD.search_vector IS NOT NULL
+       AND NEW.title IS NOT DISTINCT FROM OLD.title
+       AND NEW.abstract IS NOT DISTINCT FROM OLD.abstract THEN
+        IF NEW.topic_names IS NOT DISTINCT FROM OLD.topic_names
+           AND NEW.author_names IS NOT DISTINCT FROM OLD.author_names THEN
+            NEW.search_vector := OLD.search_vector;
+        ELSE
+            NEW.search_vector := ts_filter(OLD.search_vector, '{{a,c}}') || {_OLD_NAMES};
+        END IF;
+    ELSE
+        NEW.search_vector := {_OLD_TEXT} || {_OLD_NAMES};
+    END IF;
+    RETURN NEW;
+END
+$$;
+"""
+OLD_FILL_SEARCH_VECTORS = (
+    "ALTER TABLE papers_paper DISABLE TRIGGER papers_paper_search_vector;\n"
+    "UPDATE papers_paper AS p SET search_vector = "
+    + f"{_OLD_TEXT} || {_OLD_NAMES}".replace("NEW.", "p.")
+    + ";\nALTER TABLE papers_paper ENABLE TRIGGER papers_paper_search_vector;"
+)
+# The word statistics (papers/denormalise.py refresh_lexemes), recounted from the new vectors.
+RECOUNT_LEXEMES = """
+DELETE FROM papers_lexeme;
+INSERT INTO papers_lexeme (word, documents, occurrences)
+SELECT word, ndoc, nentry FROM ts_stat('SELECT search_vector FROM papers_paper');
+"""
+
+
+def _title_vector(title):
+    return django.contrib.postgres.search.SearchVector(title, config="english")
+
+
+_COMPOUND_TITLE = models.Func(
+    models.F("title"), function="papers_compounds", output_field=models.TextField()
+)
+
+
+def _title_terms(title):
+    return models.GeneratedField(
+        db_persist=True,
+        expression=models.Func(
+            _title_vector(title), function="length", output_field=models.IntegerField()
+        ),
+        output_field=models.IntegerField(),
+    )
+
+
+class Migration(migrations.Migration):
+    dependencies = [("papers", "0005_facet_lexemes")]
+
+    operations = [
+        migrations.RunSQL(
+            papers.schema_sql.COMPOUNDS_FUNCTION, papers.schema_sql.DROP_COMPOUNDS_FUNCTION
+        ),
+        migrations.RunSQL(papers.schema_sql.SEARCH_VECTOR_FUNCTION, OLD_SEARCH_VECTOR_FUNCTION),
+        # Parsed again without the index (one build instead of an update per row).
+        migrations.RemoveIndex(model_name="paper", name="paper_search_vector"),
+        migrations.RunSQL(papers.schema_sql.FILL_SEARCH_VECTORS, OLD_FILL_SEARCH_VECTORS),
+        migrations.AddIndex(
+            model_name="paper",
+            index=django.contrib.postgres.indexes.GinIndex(
+                fields=["search_vector"], name="paper_search_vector"
+            ),
+        ),
+        migrations.RunSQL(RECOUNT_LEXEMES, RECOUNT_LEXEMES),
+        migrations.RemoveIndex(model_name="paper", name="paper_title_tsv"),
+        # A generated column's expression cannot be altered: the column is made again.
+        migrations.RemoveField(model_name="paper", name="title_terms"),
+        migrations.AddField(
+            model_name="paper", name="title_terms", field=_title_terms(_COMPOUND_TITLE)
+        ),
+        migrations.AddIndex(
+            model_name="paper",
+            index=django.contrib.postgres.indexes.GinIndex(
+                _title_vector(_COMPOUND_TITLE), name="paper_title_tsv"
+            ),
+        ),
+        migrations.RunSQL(
+            papers.schema_sql.TITLE_COMPOUND_MATCHES_FUNCTION,
+            papers.schema_sql.TITLE_MATCHES_FUNCTION,
+        ),
+    ]
