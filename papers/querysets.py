@@ -105,10 +105,13 @@ class PaperQuerySet(models.QuerySet):
         use ``ranked_ids``, which bounds the work."""
         return self.matching(text).with_relevance(text).order_by("-score", "pk")
 
-    def ranked_ids(self, text: str, limit: int, offset: int = 0, cap: int = CANDIDATE_CAP):
+    def ranked_ids(
+        self, text: str, limit: int, offset: int = 0, cap: int = CANDIDATE_CAP, words=None
+    ):
         """[(id, score)] of one page of the best matches, ranked within a capped candidate set.
 
         ``self`` carries the non-text filters; see the module docstring for the design.
+        ``words``: the text whose words the score counts as typed, when not ``text``.
         """
         filtered, filtered_params, title_sql, title_params, vector_sql, vector_params = (
             self._match_sets(text, cap)
@@ -120,6 +123,7 @@ class PaperQuerySet(models.QuerySet):
             limit,
             offset,
             prefix=Piece(filtered, filtered_params),
+            words=words,
         )
         with connections[self.db].cursor() as cursor:
             cursor.execute(statement, params)

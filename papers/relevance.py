@@ -232,9 +232,13 @@ class Piece(NamedTuple):
 NO_PREFIX = Piece("", [])
 
 
-def _fill(template: str, text: str, pieces: dict[str, Piece]) -> tuple[str, list]:
+def _fill(
+    template: str, text: str, pieces: dict[str, Piece], words: str | None = None
+) -> tuple[str, list]:
     """The template with each %(name)s replaced, in order: a piece by its SQL (its params
-    appended), a weight or pattern by %s (its value appended)."""
+    appended), a weight or pattern by %s (its value appended). ``words``: the text whose
+    words are counted as typed (default ``text``)."""
+    words = text if words is None else words
     values = {
         "weight": WORDS_WEIGHT,
         "k1": K1,
@@ -242,13 +246,13 @@ def _fill(template: str, text: str, pieces: dict[str, Piece]) -> tuple[str, list
         "b": B,
         "field": TITLE_FIELD,
         "order": ORDER_WEIGHT,
-        "ordered": ordered_pattern(text),
+        "ordered": ordered_pattern(words),
         "exact": EXACT_WEIGHT,
         "length": LENGTH_WEIGHT,
         # For an ``in_title`` written with %(config)s and %(text)s (a websearch query).
         "config": SEARCH_CONFIG,
         "text": websearch_text(text),
-        **{f"word{i}": word for i, word in enumerate(typed_words(text), 1)},
+        **{f"word{i}": word for i, word in enumerate(typed_words(words), 1)},
     }
     params: list = []
 
@@ -290,16 +294,10 @@ def relevance(table: str, text: str, in_title: str) -> tuple[str, list]:
     return _fill(template, text, {"idfs": Piece(f"({statement})", params)})
 
 
-def ranked_statement(
-    text: str, titles: Piece, vectors: Piece, limit: int, offset: int, prefix: Piece = NO_PREFIX
-) -> tuple[str, list]:
-    """(sql, params) of [(id, score)]: one page of the candidates ranked (bounded work, see
-    the module docstring). ``titles``, ``vectors``: the papers whose title, whose vector
-    matches the query, rows (id, title, title_terms, size), each LIMITed; ``prefix``: CTEs
-    they read (``name AS (…),``), e.g. the filtered papers."""
-    count = len(typed_words(text))
+def _ranked_template(count: int) -> str:
+    """_RANKED_SQL for a query of ``count`` words, written out word by word."""
     idfs = "(SELECT idfs FROM idfs)"
-    template = sql(
+    return sql(
         _RANKED_SQL,
         title_words=TEXT_WORDS.format(text="m.title"),
         title_term=_TITLE_TERM.format(
@@ -326,9 +324,28 @@ def ranked_statement(
             idfs,
         ),
     )
+
+
+def ranked_statement(
+    text: str,
+    titles: Piece,
+    vectors: Piece,
+    limit: int,
+    offset: int,
+    prefix: Piece = NO_PREFIX,
+    words: str | None = None,
+) -> tuple[str, list]:
+    """(sql, params) of [(id, score)]: one page of the candidates ranked (bounded work, see
+    the module docstring). ``titles``, ``vectors``: the papers whose title, whose vector
+    matches the query, rows (id, title, title_terms, size), each LIMITed; ``prefix``: CTEs
+    they read (``name AS (…),``), e.g. the filtered papers; ``words``: the text whose words
+    are counted as typed, when not ``text`` (the query as typed beside its compounds joined)."""
+    words = text if words is None else words
+    count = len(typed_words(words))
+    template = _ranked_template(count)
     pieces = {
         "prefix": prefix,
-        "idfs_sql": Piece(*idfs_sql(text)),
+        "idfs_sql": Piece(*idfs_sql(words)),
         "titles": titles,
         "vectors": vectors,
         "enough": Piece("%s", [offset + limit]),
@@ -336,4 +353,4 @@ def ranked_statement(
         "limit": Piece("%s", [limit]),
         "offset": Piece("%s", [offset]),
     }
-    return _fill(template, text, pieces)
+    return _fill(template, text, pieces, words)

@@ -25,7 +25,7 @@ from .querysets import CANDIDATE_CAP, NEGATION, web_query
 from .recall import partial_ids
 from .results import PAGE_SIZE, Results
 from .spelling import did_you_mean
-from .text import collapse_negations, websearch_text
+from .text import collapse_negations
 from .understanding import authors_named, identified_paper, join_compounds
 
 MAX_QUERY_LENGTH = 500
@@ -286,11 +286,11 @@ def _count_notices(results: Results, ranked: bool) -> None:
         )
 
 
-def _page_ids(filterset: PaperFilterSet, papers, offset: int, text: str) -> list[tuple]:
+def _page_ids(filterset: PaperFilterSet, papers, offset: int, text: str, words: str):
     """[(id, score)] of the page's papers matching ``text``, by the filterset's ordering
-    (bounded work)."""
+    (bounded work); ranked on the words of ``words`` as typed."""
     if filterset.ordering == "relevance":
-        return papers.ranked_ids(text, PAGE_SIZE, offset)
+        return papers.ranked_ids(text, PAGE_SIZE, offset, words=words)
     if filterset.ordering == "newest":
         return [(pk, None) for pk in papers.newest_ids(PAGE_SIZE, offset, text)]
     if text:
@@ -330,12 +330,12 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     conditions = filterset.conditions()
     ranked = bool(text) and filterset.ordering == "relevance"
     authors = authors_named(text) if ranked and filterset.page_number == 1 else []
-    text = websearch_text(join_compounds(text)) if text else text  # "few shot": "fewshot"
+    text, words = join_compounds(text)
     facets = _facets(filterset, text, request)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
     results.authors = authors
     if ranked and not facets.total and not filterset.value("literal"):
-        text = _respelled(results, filterset, text, request)
+        text = words = _respelled(results, filterset, text, request)
     _count_notices(results, ranked)
     reachable = min(results.count, CANDIDATE_CAP) if ranked else results.count
     results.pages = max(1, math.ceil(reachable / PAGE_SIZE))
@@ -343,7 +343,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     if filterset.page_number > results.pages and results.count:
         results.notices.append(f"There are only {results.pages} pages; showing the last.")
     papers = fixed.filter(*conditions.values())
-    scored = _page_ids(filterset, papers, _offset(results), text) if results.count else []
+    scored = _page_ids(filterset, papers, _offset(results), text, words) if results.count else []
     partial = []
     if ranked and results.page == 1 and results.count < PAGE_SIZE and not NEGATION.search(text):
         partial = partial_ids(papers, text, PAGE_SIZE - results.count)
@@ -383,7 +383,7 @@ def ranked_matches(queryset, text: str):
     text = _CONTROL.sub(" ", text).strip()
     if not text:
         return queryset
-    text = join_compounds(text)
+    text = join_compounds(text)[0]
     condition = Q(search_vector=web_query(text))
     if re.fullmatch(r"[0-9]{1,18}", text):
         condition |= Q(pk=int(text))

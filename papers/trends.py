@@ -49,7 +49,7 @@ def topic_series(topic) -> Series:
 
 def term_series(text: str) -> Series:
     href = reverse("paper-list") + "?" + _encode_q(text)
-    return Series(f"“{text}”", href, per_year(Paper.objects.matching(join_compounds(text))))
+    return Series(f"“{text}”", href, per_year(Paper.objects.matching(join_compounds(text)[0])))
 
 
 def _encode_q(text: str) -> str:

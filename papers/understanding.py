@@ -12,7 +12,7 @@ and "fewshot" are (``join_compounds``).
 """
 
 import re
-from itertools import pairwise
+from itertools import pairwise, product
 
 from django.db.models import Count, Q
 from django.db.models.functions import Lower
@@ -95,23 +95,36 @@ def authors_named(text: str, limit: int = 10) -> list:
 # none). The run is joined when the compound is in at least JOIN_SHARE of the papers having
 # its rarest part: "zero shot" (1,624 of the 2,683 papers with "shot"), "end to end", not
 # "language model" (13 of 15,798 papers write "language-model"), which is searched as its
-# words however typed. Parameters: the runs joined, the runs spaced, JOIN_SHARE.
+# words however typed. A run whose joined stem is its first words' ("fewshotability" stems to
+# fewshot) is not a compound, nor one with a part the collection lacks; a word typed joined is split only where its rarer part is in
+# SPLIT_SHARE of as many papers as the word ("realworld", not "lear ning"). Also: whether
+# each word of the run has a lexeme (no stop word). Parameters: the runs joined, their first
+# words joined, the runs spaced, whether each is a split word, JOIN_SHARE, SPLIT_SHARE.
 _RUNS_SQL = """
-SELECT w.n
-FROM unnest(%s::text[], %s::text[]) WITH ORDINALITY AS w(joined, spaced, n)
+SELECT w.n, cardinality(tsvector_to_array(to_tsvector('english', w.spaced)))
+            = cardinality(string_to_array(w.spaced, ' ')) AS whole, parts.documents
+FROM unnest(%s::text[], %s::text[], %s::text[], %s::boolean[])
+     WITH ORDINALITY AS w(joined, shorter, spaced, split, n)
 CROSS JOIN LATERAL (
     SELECT l.documents FROM {lexeme} AS l
     WHERE l.word = (tsvector_to_array(to_tsvector('english', w.joined)))[1]
+      AND l.word IS DISTINCT FROM (tsvector_to_array(to_tsvector('english', w.shorter)))[1]
 ) AS joined
 CROSS JOIN LATERAL (
-    SELECT min(l.documents) AS documents FROM {lexeme} AS l
+    SELECT min(l.documents) AS documents, count(*) AS found FROM {lexeme} AS l
     WHERE l.word = ANY(tsvector_to_array(to_tsvector('english', w.spaced)))
 ) AS parts
 WHERE joined.documents >= %s * parts.documents
+  AND parts.found = cardinality(tsvector_to_array(to_tsvector('english', w.spaced)))
+  AND (NOT w.split OR parts.documents >= %s * joined.documents)
 ORDER BY w.n
 """
 JOIN_SHARE = 0.1
+SPLIT_SHARE = 0.2
 LONGEST = 4
+# Compounds also searched as their words in a row, at most (each doubles the query).
+PHRASED = 2
+SPLIT_PART = 3
 # A word of letters typed on its own or in a compound (not negated, not inside a quoted
 # phrase).
 _PLAIN = re.compile(r'(?<![\w"])[^\W\d_]+(?![\w"])')
@@ -140,55 +153,105 @@ def _runs(text: str) -> list[list[re.Match]]:
         else:
             runs.append([word])
         previous = word
-    return [run for run in runs if len(run) > 1]
+    return runs
 
 
-def _candidates(text: str, runs: list[list[re.Match]]) -> list[tuple[int, int, int]]:
-    """(run, first word, words) of every stretch of two to LONGEST words that keeps each
+def _candidates(text: str, runs: list[list[re.Match]]) -> list[tuple[int, int, int, int]]:
+    """(run, first word, words, 0) of every stretch of two to LONGEST words that keeps each
     hyphenated compound whole (the index holds it joined whole, never a part of it joined),
-    at most 32."""
+    and (run, word, 1, at) of each word typed joined split in two parts of SPLIT_PART letters
+    or more at ``at``; at most 48."""
     found = []
     for r, run in enumerate(runs):
+        for start, word in enumerate(run):
+            size = len(word.group(0))
+            found += [(r, start, 1, at) for at in range(SPLIT_PART, size - SPLIT_PART + 1)]
         hyphen = [text[a.end() : b.start()] == "-" for a, b in pairwise(run)]
         for start in range(len(run) - 1):
             for size in range(min(LONGEST, len(run) - start), 1, -1):
                 end = start + size - 1
                 if (start and hyphen[start - 1]) or (end < len(hyphen) and hyphen[end]):
                     continue
-                found.append((r, start, size))
-    return found[:32]
+                found.append((r, start, size, 0))
+    return found[:48]
 
 
-def join_compounds(text: str) -> str:
-    """The query with the words of each compound the collection writes as one word joined
-    ("few shot", "few-shot" → "fewshot"), and the hyphens of the other compounds typed as
-    spaces ("language-model" → "language model"): one indexed statement, only when the text
-    has two plain words in a row. Longest first, left to right, never overlapping."""
-    runs = _runs(text)
+def _joinable(text: str, runs: list[list[re.Match]]) -> tuple[dict, dict]:
+    """({(run, first word, words): whether each word has a lexeme} of the compounds typed as
+    words, {(run, word): (at, whether both parts have a lexeme)} of those typed joined, the
+    split whose rarer part is commonest)."""
     candidates = _candidates(text, runs)
     if not candidates:
-        return text
+        return {}, {}
     words = [[match.group(0).lower() for match in run] for run in runs]
-    joined = ["".join(words[r][i : i + n]) for r, i, n in candidates]
-    spaced = [" ".join(words[r][i : i + n]) for r, i, n in candidates]
+    joined, shorter, spaced = [], [], []
+    for r, i, n, at in candidates:
+        parts = words[r][i : i + n] if not at else [words[r][i][:at], words[r][i][at:]]
+        joined.append("".join(parts))
+        shorter.append("".join(parts[:-1]))
+        spaced.append(" ".join(parts))
     with reading_cursor() as cursor:
-        cursor.execute(sql(_RUNS_SQL), [joined, spaced, JOIN_SHARE])
-        joinable = {candidates[row[0] - 1] for row in cursor.fetchall()}
-    edits = []  # (start, end, replacement), in order
-    for r, run in enumerate(runs):
-        start = 0
-        while start < len(run):
-            size = next((n for n in range(LONGEST, 1, -1) if (r, start, n) in joinable), 1)
-            group = run[start : start + size]
-            if size > 1:
-                edits.append(
-                    (group[0].start(), group[-1].end(), "".join(w.group(0) for w in group))
-                )
-            start += size
-            if start < len(run) and text[group[-1].end() : run[start].start()] == "-":
-                edits.append((group[-1].end(), run[start].start(), " "))
+        split = [bool(at) for *_, at in candidates]
+        params = [joined, shorter, spaced, split, JOIN_SHARE, SPLIT_SHARE]
+        cursor.execute(sql(_RUNS_SQL), params)
+        rows = sorted(cursor.fetchall(), key=lambda row: row[2])
+    compounds, splits = {}, {}
+    for n, whole, _ in rows:
+        r, i, size, at = candidates[n - 1]
+        if at:
+            splits[(r, i)] = (at, whole)
+        else:
+            compounds[(r, i, size)] = whole
+    return compounds, splits
+
+
+def _edit(text: str, edits: list[tuple[int, int, str]]) -> str:
     pieces, position = [], 0
     for begin, end, replacement in edits:
         pieces += [text[position:begin], replacement]
         position = end
     return "".join(pieces) + text[position:]
+
+
+def _variants(text: str, edits: list, phrases: list) -> tuple[str, str]:
+    """The text edited, once for each choice of the joined word or the phrase of each
+    compound in ``phrases`` [(edit, phrase)], the choices joined by "or"; and the last of
+    them (every compound without a stop word as its words)."""
+    variants = []
+    for chosen in product([False, True], repeat=len(phrases)):
+        variant = list(edits)
+        for (index, phrase), phrased in zip(phrases, chosen, strict=True):
+            if phrased:
+                variant[index] = (*variant[index][:2], phrase)
+        variants.append(_edit(text, variant))
+    return " or ".join(variants), variants[-1]
+
+
+def join_compounds(text: str) -> tuple[str, str]:
+    """(query, words): the query with each compound the collection writes as one word joined ("few shot",
+    "few-shot" → "fewshot"), and the hyphens of the other compounds typed as spaces
+    ("language-model" → "language model"): one indexed statement, only when the text has a
+    plain word. Longest first, left to right, never overlapping. A compound without a stop
+    word, however typed, is also searched as its words in a row, for the papers writing it
+    apart: "back translation", "backtranslation" → 'backtranslation or "back translation"'
+    (the query repeated for each of up to PHRASED such compounds). ``words``: the words a
+    title is scored on as typed, the same for every spelling ("back translation", "fewshot")."""
+    runs = _runs(text)
+    compounds, splits = _joinable(text, runs)
+    edits, phrases = [], []  # (start, end, replacement) in order; (edit, its phrase)
+    for r, run in enumerate(runs):
+        start = 0
+        while start < len(run):
+            size = next((n for n in range(LONGEST, 1, -1) if (r, start, n) in compounds), 1)
+            group, whole = run[start : start + size], compounds.get((r, start, size))
+            words = [w.group(0) for w in group]
+            if size == 1 and (r, start) in splits:
+                at, whole = splits[(r, start)]
+                words = [words[0][:at], words[0][at:]]
+            if whole and len(phrases) < PHRASED:
+                phrases.append((len(edits), '"' + " ".join(words) + '"'))
+            edits.append((group[0].start(), group[-1].end(), "".join(words)))
+            start += size
+            if start < len(run) and text[group[-1].end() : run[start].start()] == "-":
+                edits.append((group[-1].end(), run[start].start(), " "))
+    return _variants(text, edits, phrases)
