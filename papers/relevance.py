@@ -3,7 +3,8 @@
 score = WORDS × Σ over the query's words w of idf(w) × tf(w) × (K1 + 1) / (tf(w) + K1 × norm)
       + in_title × (1 + ORDER × ordered + EXACT × exact + LENGTH / (1 + title words))
 
-- The words are the query's words as typed (lowercased, not negated), and tf(w) counts them as
+- The words are the query's words as typed (lowercased, not negated; a compound joined, as the
+  index holds it, papers/understanding.py join_compounds), and tf(w) counts them as
   written, not by stem: TITLE_FIELD × (times w is in the title) + (times in the abstract). A
   known item is searched for with its own words; "structures trees" should prefer the paper
   saying "structures" and "trees" over the many saying "structure" and "tree" (all of them

@@ -215,8 +215,8 @@ def _edit(text: str, edits: list[tuple[int, int, str]]) -> str:
 
 def _variants(text: str, edits: list, phrases: list) -> tuple[str, str]:
     """The text edited, once for each choice of the joined word or the phrase of each
-    compound in ``phrases`` [(edit, phrase)], the choices joined by "or"; and the last of
-    them (every compound without a stop word as its words)."""
+    compound in ``phrases`` [(edit, phrase)], the choices joined by "or"; and the first of
+    them (every compound joined)."""
     variants = []
     for chosen in product([False, True], repeat=len(phrases)):
         variant = list(edits)
@@ -224,7 +224,7 @@ def _variants(text: str, edits: list, phrases: list) -> tuple[str, str]:
             if phrased:
                 variant[index] = (*variant[index][:2], phrase)
         variants.append(_edit(text, variant))
-    return " or ".join(variants), variants[-1]
+    return " or ".join(variants), variants[0]
 
 
 def join_compounds(text: str) -> tuple[str, str]:
@@ -235,7 +235,8 @@ def join_compounds(text: str) -> tuple[str, str]:
     word, however typed, is also searched as its words in a row, for the papers writing it
     apart: "back translation", "backtranslation" → 'backtranslation or "back translation"'
     (the query repeated for each of up to PHRASED such compounds). ``words``: the words a
-    title is scored on as typed, the same for every spelling ("back translation", "fewshot")."""
+    title is scored on as typed, the same for every spelling: each compound joined, as a
+    title writing it hyphenated or joined has it (papers_compounds)."""
     runs = _runs(text)
     compounds, splits = _joinable(text, runs)
     edits, phrases = [], []  # (start, end, replacement) in order; (edit, its phrase)
