@@ -125,8 +125,11 @@ $$;
 """
 
 # Every paper's vector parsed afresh, as the trigger's full branch does. The trigger is off
-# meanwhile: it keeps a vector whose title and abstract did not change.
+# meanwhile: it keeps a vector whose title and abstract did not change. Rows the migration
+# rewrote before (a column added) queue their deferred foreign key checks when updated: those
+# are checked at once, or ALTER TABLE would refuse to run with them pending.
 FILL_SEARCH_VECTORS = (
+    "SET CONSTRAINTS ALL IMMEDIATE;\n"
     "ALTER TABLE papers_paper DISABLE TRIGGER papers_paper_search_vector;\n"
     "UPDATE papers_paper AS p SET search_vector = "
     + f"{_TEXT_VECTOR} || {_NAMES_VECTOR}".replace("NEW.", "p.")

@@ -43,6 +43,7 @@ END
 $$;
 """
 OLD_FILL_SEARCH_VECTORS = (
+    "SET CONSTRAINTS ALL IMMEDIATE;\n"
     "ALTER TABLE papers_paper DISABLE TRIGGER papers_paper_search_vector;\n"
     "UPDATE papers_paper AS p SET search_vector = "
     + f"{_OLD_TEXT} || {_OLD_NAMES}".replace("NEW.", "p.")
