@@ -124,17 +124,9 @@ END
 $$;
 """
 
-# Every paper's vector parsed afresh, as the trigger's full branch does. The trigger is off
-# meanwhile: it keeps a vector whose title and abstract did not change. Rows the migration
-# rewrote before (a column added) queue their deferred foreign key checks when updated: those
-# are checked at once, or ALTER TABLE would refuse to run with them pending.
-FILL_SEARCH_VECTORS = (
-    "SET CONSTRAINTS ALL IMMEDIATE;\n"
-    "ALTER TABLE papers_paper DISABLE TRIGGER papers_paper_search_vector;\n"
-    "UPDATE papers_paper AS p SET search_vector = "
-    + f"{_TEXT_VECTOR} || {_NAMES_VECTOR}".replace("NEW.", "p.")
-    + ";\nALTER TABLE papers_paper ENABLE TRIGGER papers_paper_search_vector;"
-)
+# Every paper's vector as the trigger's full branch parses it, over the table's columns: a
+# migration rewrites the column with it (ALTER COLUMN … USING: one rewrite, no trigger).
+SEARCH_VECTOR_SQL = f"{_TEXT_VECTOR} || {_NAMES_VECTOR}".replace("NEW.", "")
 
 # The stripped search vector of PaperFacets (papers/models.py) follows its paper's vector,
 # whoever updates the paper (the loader, the admin, a rename of a topic or an author): one
@@ -158,7 +150,8 @@ DROP TRIGGER IF EXISTS papers_paper_lexemes ON papers_paper;
 DROP FUNCTION IF EXISTS papers_paper_lexemes();
 """
 
-# The lexemes of the rows already counted (the migration that adds the column).
+# The lexemes of the rows already counted (the migrations that add the column, that parse the
+# vectors again).
 FILL_LEXEMES = """
 UPDATE papers_paperfacets f SET lexemes = strip(p.search_vector)
 FROM papers_paper p WHERE p.id = f.paper_id

@@ -4,7 +4,8 @@ The parser kept "few-shot" as the lexeme few-shot and its parts, and "fewshot" a
 query "fewshot" missed every paper writing "few-shot", and "few shot" kept only "shot" ("few"
 is a stop word), so it found the zero-shot papers too. Every vector now parses its text
 through papers_compounds (papers/schema_sql.py): the trigger's vector, the title's (its index
-and title_terms). The vectors are parsed again, then the word statistics recounted.
+and title_terms). The vectors are parsed again in one rewrite of the table, then the narrow
+rows' copies refilled and the word statistics recounted.
 """
 
 import django.contrib.postgres.indexes
@@ -42,19 +43,31 @@ BEGIN
 END
 $$;
 """
-OLD_FILL_SEARCH_VECTORS = (
-    "SET CONSTRAINTS ALL IMMEDIATE;\n"
-    "ALTER TABLE papers_paper DISABLE TRIGGER papers_paper_search_vector;\n"
-    "UPDATE papers_paper AS p SET search_vector = "
-    + f"{_OLD_TEXT} || {_OLD_NAMES}".replace("NEW.", "p.")
-    + ";\nALTER TABLE papers_paper ENABLE TRIGGER papers_paper_search_vector;"
-)
-# The word statistics (papers/denormalise.py refresh_lexemes), recounted from the new vectors.
-RECOUNT_LEXEMES = """
+OLD_SEARCH_VECTOR_SQL = f"{_OLD_TEXT} || {_OLD_NAMES}".replace("NEW.", "")
+_TITLE_TERMS = "length(to_tsvector('english'::regconfig, COALESCE({title}, '')))"
+
+
+def _rebuild(vector: str, title: str) -> str:
+    """The vectors and title_terms computed again in one rewrite of the table (every index
+    rebuilt once; no row trigger runs)."""
+    terms = _TITLE_TERMS.format(title=title)
+    return (
+        "ALTER TABLE papers_paper DROP COLUMN title_terms, "
+        f"ADD COLUMN title_terms integer GENERATED ALWAYS AS ({terms}) STORED, "
+        f"ALTER COLUMN search_vector TYPE tsvector USING ({vector})"
+    )
+
+
+# The narrow rows' copies of the vectors, and the word statistics (papers/denormalise.py
+# refresh_lexemes) recounted from them.
+FOLLOW_VECTORS = (
+    papers.schema_sql.FILL_LEXEMES
+    + """;
 DELETE FROM papers_lexeme;
 INSERT INTO papers_lexeme (word, documents, occurrences)
 SELECT word, ndoc, nentry FROM ts_stat('SELECT search_vector FROM papers_paper');
 """
+)
 
 
 def _title_vector(title):
@@ -66,16 +79,6 @@ _COMPOUND_TITLE = models.Func(
 )
 
 
-def _title_terms(title):
-    return models.GeneratedField(
-        db_persist=True,
-        expression=models.Func(
-            _title_vector(title), function="length", output_field=models.IntegerField()
-        ),
-        output_field=models.IntegerField(),
-    )
-
-
 class Migration(migrations.Migration):
     dependencies = [("papers", "0005_facet_lexemes")]
 
@@ -84,21 +87,41 @@ class Migration(migrations.Migration):
             papers.schema_sql.COMPOUNDS_FUNCTION, papers.schema_sql.DROP_COMPOUNDS_FUNCTION
         ),
         migrations.RunSQL(papers.schema_sql.SEARCH_VECTOR_FUNCTION, OLD_SEARCH_VECTOR_FUNCTION),
-        # Parsed again without the index (one build instead of an update per row).
-        migrations.RemoveIndex(model_name="paper", name="paper_search_vector"),
-        migrations.RunSQL(papers.schema_sql.FILL_SEARCH_VECTORS, OLD_FILL_SEARCH_VECTORS),
-        migrations.AddIndex(
-            model_name="paper",
-            index=django.contrib.postgres.indexes.GinIndex(
-                fields=["search_vector"], name="paper_search_vector"
-            ),
-        ),
-        migrations.RunSQL(RECOUNT_LEXEMES, RECOUNT_LEXEMES),
         migrations.RemoveIndex(model_name="paper", name="paper_title_tsv"),
-        # A generated column's expression cannot be altered: the column is made again.
-        migrations.RemoveField(model_name="paper", name="title_terms"),
-        migrations.AddField(
-            model_name="paper", name="title_terms", field=_title_terms(_COMPOUND_TITLE)
+        # The narrow rows' copies and the word statistics follow the vectors, written without
+        # the copies' index (one build): after the rewrite, either way.
+        migrations.RemoveIndex(model_name="paperfacets", name="paperfacets_lexemes"),
+        migrations.RunSQL(migrations.RunSQL.noop, FOLLOW_VECTORS),
+        migrations.SeparateDatabaseAndState(
+            database_operations=[
+                migrations.RunSQL(
+                    _rebuild(papers.schema_sql.SEARCH_VECTOR_SQL, "papers_compounds(title)"),
+                    _rebuild(OLD_SEARCH_VECTOR_SQL, "title"),
+                )
+            ],
+            state_operations=[
+                migrations.RemoveField(model_name="paper", name="title_terms"),
+                migrations.AddField(
+                    model_name="paper",
+                    name="title_terms",
+                    field=models.GeneratedField(
+                        db_persist=True,
+                        expression=models.Func(
+                            _title_vector(_COMPOUND_TITLE),
+                            function="length",
+                            output_field=models.IntegerField(),
+                        ),
+                        output_field=models.IntegerField(),
+                    ),
+                ),
+            ],
+        ),
+        migrations.RunSQL(FOLLOW_VECTORS, migrations.RunSQL.noop),
+        migrations.AddIndex(
+            model_name="paperfacets",
+            index=django.contrib.postgres.indexes.GinIndex(
+                fields=["lexemes"], name="paperfacets_lexemes"
+            ),
         ),
         migrations.AddIndex(
             model_name="paper",
