@@ -311,8 +311,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     """The page the valid ``filterset`` asks for.
 
     An identifier names one paper (1 query; the pages redirect to it). Otherwise: the authors
-    the query names (1, only for a name-like query), compounds typed as two words (1, only
-    with two plain words in a row), facets and the total (1), then the page's
+    the query names (1, only for a name-like query), compounds (1, only with two plain words
+    in a row or one of six letters or more), facets and the total (1), then the page's
     ids (1) and cards (2, shared with the partial matches). A ranked query that matches
     nothing is respelled (did-you-mean ≤ 2) and, when the respelling matches, its results are
     shown instead (+1 for its facets); when all the words match fewer than a page, papers

@@ -228,15 +228,16 @@ def _variants(text: str, edits: list, phrases: list) -> tuple[str, str]:
 
 
 def join_compounds(text: str) -> tuple[str, str]:
-    """(query, words): the query with each compound the collection writes as one word joined ("few shot",
-    "few-shot" → "fewshot"), and the hyphens of the other compounds typed as spaces
-    ("language-model" → "language model"): one indexed statement, only when the text has a
-    plain word. Longest first, left to right, never overlapping. A compound without a stop
-    word, however typed, is also searched as its words in a row, for the papers writing it
-    apart: "back translation", "backtranslation" → 'backtranslation or "back translation"'
-    (the query repeated for each of up to PHRASED such compounds). ``words``: the words a
-    title is scored on as typed, the same for every spelling: each compound joined, as a
-    title writing it hyphenated or joined has it (papers_compounds)."""
+    """(query, words): the query with each compound the collection writes as one word
+    joined ("few shot", "few-shot" → "fewshot"), and the hyphens of the other compounds typed
+    as spaces ("language-model" → "language model"): one indexed statement, only when the
+    text has two plain words in a row or one of 2 × SPLIT_PART letters or more. Longest
+    first, left to right, never overlapping. A compound without a stop word, however typed,
+    is also searched as its words in a row, for the papers writing it apart: "back
+    translation", "backtranslation" → 'backtranslation or "back translation"' (the query
+    repeated for each of up to PHRASED such compounds). ``words``: the words a title is
+    scored on as typed, the same for every spelling: each compound joined, as a title
+    writing it hyphenated or joined has it (papers_compounds)."""
     runs = _runs(text)
     compounds, splits = _joinable(text, runs)
     edits, phrases = [], []  # (start, end, replacement) in order; (edit, its phrase)
