@@ -93,15 +93,11 @@ TITLE_COMPOUND_MATCHES_FUNCTION = TITLE_MATCHES_FUNCTION.replace(
 # old vector to weights A and C is exactly the vector of title and abstract, so the result is
 # the one a full parse gives, without parsing the abstract again (that parse is most of a
 # load's database time). The column is derived: whatever a statement writes to it is replaced.
-_NAMES_VECTOR = (
-    f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(papers_compounds(NEW.topic_names), '')), 'B')"
-    f" || setweight(to_tsvector('{SEARCH_CONFIG}', "
-    "COALESCE(papers_compounds(NEW.author_names), '')), 'B')"
+_PARSED = (
+    "setweight(to_tsvector('" + SEARCH_CONFIG + "', COALESCE(papers_compounds(NEW.{}), '')), '{}')"
 )
-_TEXT_VECTOR = (
-    f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(papers_compounds(NEW.title), '')), 'A')"
-    f" || setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(papers_compounds(NEW.abstract), '')), 'C')"
-)
+_NAMES_VECTOR = f"{_PARSED.format('topic_names', 'B')} || {_PARSED.format('author_names', 'B')}"
+_TEXT_VECTOR = f"{_PARSED.format('title', 'A')} || {_PARSED.format('abstract', 'C')}"
 
 SEARCH_VECTOR_FUNCTION = f"""
 CREATE OR REPLACE FUNCTION papers_paper_search_vector() RETURNS trigger

@@ -96,10 +96,11 @@ def authors_named(text: str, limit: int = 10) -> list:
 # its rarest part: "zero shot" (1,624 of the 2,683 papers with "shot"), "end to end", not
 # "language model" (13 of 15,798 papers write "language-model"), which is searched as its
 # words however typed. A run whose joined stem is its first words' ("fewshotability" stems to
-# fewshot) is not a compound, nor one with a part the collection lacks; a word typed joined is split only where its rarer part is in
-# SPLIT_SHARE of as many papers as the word ("realworld", not "lear ning"). Also: whether
-# each word of the run has a lexeme (no stop word). Parameters: the runs joined, their first
-# words joined, the runs spaced, whether each is a split word, JOIN_SHARE, SPLIT_SHARE.
+# fewshot) is not a compound, nor one with a part the collection lacks; a word typed joined
+# is split only where its rarer part is in SPLIT_SHARE of as many papers as the word
+# ("realworld", not "lear ning"). Also: whether each word of the run has a lexeme (no stop
+# word). Parameters: the runs joined, their first words joined, the runs spaced, whether
+# each is a split word, JOIN_SHARE, SPLIT_SHARE.
 _RUNS_SQL = """
 SELECT w.n, cardinality(tsvector_to_array(to_tsvector('english', w.spaced)))
             = cardinality(string_to_array(w.spaced, ' ')) AS whole, parts.documents
