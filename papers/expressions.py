@@ -20,8 +20,11 @@ MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", 
 
 
 def title_vector() -> SearchVector:
-    """The title's own tsvector: the expression index paper_title_tsv and the title search."""
-    return SearchVector("title", config=SEARCH_CONFIG)
+    """The title's own tsvector, its compounds written as the search vectors write them
+    (papers_compounds, papers/schema_sql.py): the expression index paper_title_tsv and the
+    title search."""
+    compounds = Func(F("title"), function="papers_compounds", output_field=models.TextField())
+    return SearchVector(compounds, config=SEARCH_CONFIG)
 
 
 def title_terms() -> Func:

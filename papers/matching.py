@@ -33,7 +33,7 @@ QUERY_SQL = "websearch_to_tsquery(%s::regconfig, %s)"
 # The tests of one paper ``p`` against the query: its whole vector, or its title's.
 TESTS = {
     "vector": f"p.search_vector @@ {QUERY_SQL}",
-    "title": f"to_tsvector(%s::regconfig, COALESCE(p.title, '')) @@ {QUERY_SQL}",
+    "title": f"to_tsvector(%s::regconfig, COALESCE(papers_compounds(p.title), '')) @@ {QUERY_SQL}",
 }
 FUNCTIONS = {"vector": "papers_text_matches", "title": "papers_title_matches"}
 

@@ -95,7 +95,7 @@ class PaperQuerySet(models.QuerySet):
     def with_relevance(self, text: str):
         """The papers annotated with ``score``, their relevance (RELEVANCE_SQL) to ``text``."""
         table = self.model._meta.db_table
-        title = f"COALESCE({table}.title, '')"
+        title = f"COALESCE(papers_compounds({table}.title), '')"
         in_title = f"(to_tsvector(%(config)s::regconfig, {title}) @@ {WEB_QUERY_SQL})::int"
         score = RawSQL(*relevance(table, text, in_title), output_field=models.FloatField())
         return self.annotate(score=score)
@@ -105,10 +105,13 @@ class PaperQuerySet(models.QuerySet):
         use ``ranked_ids``, which bounds the work."""
         return self.matching(text).with_relevance(text).order_by("-score", "pk")
 
-    def ranked_ids(self, text: str, limit: int, offset: int = 0, cap: int = CANDIDATE_CAP):
+    def ranked_ids(
+        self, text: str, limit: int, offset: int = 0, cap: int = CANDIDATE_CAP, words=None
+    ):
         """[(id, score)] of one page of the best matches, ranked within a capped candidate set.
 
         ``self`` carries the non-text filters; see the module docstring for the design.
+        ``words``: the text whose words the score counts as typed, when not ``text``.
         """
         filtered, filtered_params, title_sql, title_params, vector_sql, vector_params = (
             self._match_sets(text, cap)
@@ -120,6 +123,7 @@ class PaperQuerySet(models.QuerySet):
             limit,
             offset,
             prefix=Piece(filtered, filtered_params),
+            words=words,
         )
         with connections[self.db].cursor() as cursor:
             cursor.execute(statement, params)

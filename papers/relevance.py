@@ -3,7 +3,8 @@
 score = WORDS × Σ over the query's words w of idf(w) × tf(w) × (K1 + 1) / (tf(w) + K1 × norm)
       + in_title × (1 + ORDER × ordered + EXACT × exact + LENGTH / (1 + title words))
 
-- The words are the query's words as typed (lowercased, not negated), and tf(w) counts them as
+- The words are the query's words as typed (lowercased, not negated; a compound joined, as the
+  index holds it, papers/understanding.py join_compounds), and tf(w) counts them as
   written, not by stem: TITLE_FIELD × (times w is in the title) + (times in the abstract). A
   known item is searched for with its own words; "structures trees" should prefer the paper
   saying "structures" and "trees" over the many saying "structure" and "tree" (all of them
@@ -114,14 +115,15 @@ IDFS_SQL = (
 )
 
 # A text's words, lowercased: what a query's words are compared with as typed (split where
-# typed_words splits, at non-word characters; once per text, then array lookups per word).
-TEXT_WORDS = "regexp_split_to_array(lower({text}), '\\W+')"
+# typed_words splits, at non-word characters; once per text, then array lookups per word),
+# its compounds also joined as the index holds them ("few-shot": fewshot, few, shot).
+TEXT_WORDS = "regexp_split_to_array(lower(papers_compounds({text})), '\\W+')"
 
 # The title's part. {text}: the title; {share}: the share of the query's words in its words
 # (_share); {terms}: its title_terms (distinct stems less stop words); {in_title}: 1 when the
 # title matches the whole query.
 _TITLE_TERM = """CASE WHEN {in_title} = 1 THEN
-    1 + %(order)s * (lower({text}) ~ %(ordered)s)::int
+    1 + %(order)s * (lower(papers_compounds({text})) ~ %(ordered)s)::int
     + %(exact)s * {share}
     + %(length)s / (1 + {terms})
   ELSE 0 END"""
@@ -231,9 +233,13 @@ class Piece(NamedTuple):
 NO_PREFIX = Piece("", [])
 
 
-def _fill(template: str, text: str, pieces: dict[str, Piece]) -> tuple[str, list]:
+def _fill(
+    template: str, text: str, pieces: dict[str, Piece], words: str | None = None
+) -> tuple[str, list]:
     """The template with each %(name)s replaced, in order: a piece by its SQL (its params
-    appended), a weight or pattern by %s (its value appended)."""
+    appended), a weight or pattern by %s (its value appended). ``words``: the text whose
+    words are counted as typed (default ``text``)."""
+    words = text if words is None else words
     values = {
         "weight": WORDS_WEIGHT,
         "k1": K1,
@@ -241,13 +247,13 @@ def _fill(template: str, text: str, pieces: dict[str, Piece]) -> tuple[str, list
         "b": B,
         "field": TITLE_FIELD,
         "order": ORDER_WEIGHT,
-        "ordered": ordered_pattern(text),
+        "ordered": ordered_pattern(words),
         "exact": EXACT_WEIGHT,
         "length": LENGTH_WEIGHT,
         # For an ``in_title`` written with %(config)s and %(text)s (a websearch query).
         "config": SEARCH_CONFIG,
         "text": websearch_text(text),
-        **{f"word{i}": word for i, word in enumerate(typed_words(text), 1)},
+        **{f"word{i}": word for i, word in enumerate(typed_words(words), 1)},
     }
     params: list = []
 
@@ -289,16 +295,10 @@ def relevance(table: str, text: str, in_title: str) -> tuple[str, list]:
     return _fill(template, text, {"idfs": Piece(f"({statement})", params)})
 
 
-def ranked_statement(
-    text: str, titles: Piece, vectors: Piece, limit: int, offset: int, prefix: Piece = NO_PREFIX
-) -> tuple[str, list]:
-    """(sql, params) of [(id, score)]: one page of the candidates ranked (bounded work, see
-    the module docstring). ``titles``, ``vectors``: the papers whose title, whose vector
-    matches the query, rows (id, title, title_terms, size), each LIMITed; ``prefix``: CTEs
-    they read (``name AS (…),``), e.g. the filtered papers."""
-    count = len(typed_words(text))
+def _ranked_template(count: int) -> str:
+    """_RANKED_SQL for a query of ``count`` words, written out word by word."""
     idfs = "(SELECT idfs FROM idfs)"
-    template = sql(
+    return sql(
         _RANKED_SQL,
         title_words=TEXT_WORDS.format(text="m.title"),
         title_term=_TITLE_TERM.format(
@@ -325,9 +325,28 @@ def ranked_statement(
             idfs,
         ),
     )
+
+
+def ranked_statement(
+    text: str,
+    titles: Piece,
+    vectors: Piece,
+    limit: int,
+    offset: int,
+    prefix: Piece = NO_PREFIX,
+    words: str | None = None,
+) -> tuple[str, list]:
+    """(sql, params) of [(id, score)]: one page of the candidates ranked (bounded work, see
+    the module docstring). ``titles``, ``vectors``: the papers whose title, whose vector
+    matches the query, rows (id, title, title_terms, size), each LIMITed; ``prefix``: CTEs
+    they read (``name AS (…),``), e.g. the filtered papers; ``words``: the text whose words
+    are counted as typed, when not ``text`` (the query as typed beside its compounds joined)."""
+    words = text if words is None else words
+    count = len(typed_words(words))
+    template = _ranked_template(count)
     pieces = {
         "prefix": prefix,
-        "idfs_sql": Piece(*idfs_sql(text)),
+        "idfs_sql": Piece(*idfs_sql(words)),
         "titles": titles,
         "vectors": vectors,
         "enough": Piece("%s", [offset + limit]),
@@ -335,4 +354,4 @@ def ranked_statement(
         "limit": Piece("%s", [limit]),
         "offset": Piece("%s", [offset]),
     }
-    return _fill(template, text, pieces)
+    return _fill(template, text, pieces, words)

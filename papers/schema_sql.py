@@ -1,6 +1,7 @@
 """Schema that Django's operations cannot express, run by migration 0001 as RunSQL."""
 
 from .expressions import SEARCH_CONFIG
+from .text import COMPOUND_SQL, COMPOUND_SQL_REPLACEMENT
 
 # The fitted similar-papers model (models.Similarity and SimilarityState, unmanaged): real[]
 # columns keep the rows half the size of double precision; ids are bigint like the papers'.
@@ -44,7 +45,19 @@ SET enable_indexscan = off
 AS $$ SELECT p.id FROM papers_paper p WHERE p.search_vector @@ q $$
 """
 
-# The same for the title's own vector (the expression index paper_title_tsv).
+# A text with its hyphenated compounds written joined and as their parts ("few-shot" →
+# "fewshot few shot"), as papers/text.py index_compounds writes them: what every search
+# vector parses (the trigger's, the title's), so that "few-shot", "fewshot" and "few shot"
+# written by a paper are found by the one lexeme the query asks for (text.fold_compounds).
+COMPOUNDS_FUNCTION = f"""
+CREATE OR REPLACE FUNCTION papers_compounds(t text) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT regexp_replace(t, '{COMPOUND_SQL}', '{COMPOUND_SQL_REPLACEMENT}', 'g') $$
+"""
+DROP_COMPOUNDS_FUNCTION = "DROP FUNCTION IF EXISTS papers_compounds(text)"
+
+# The same for the title's own vector, as migration 0002 made it; migration 0008 replaces it
+# with TITLE_COMPOUND_MATCHES_FUNCTION (0002 runs before papers_compounds exists).
 TITLE_MATCHES_FUNCTION = """
 CREATE OR REPLACE FUNCTION papers_title_matches(q tsquery)
 RETURNS TABLE (id bigint)
@@ -57,6 +70,23 @@ WHERE to_tsvector('english'::regconfig, COALESCE(p.title, ''::text)) @@ q
 $$
 """
 
+# A text with its hyphenated compounds written joined and then as their parts ("few-shot" →
+# "fewshot few shot"), as papers/text.py index_compounds writes them: what every search
+# vector parses (the trigger's, the title's), so that a paper writing "few-shot" or
+# "fewshot" has the one lexeme the query asks for (text.fold_compounds).
+COMPOUNDS_FUNCTION = f"""
+CREATE OR REPLACE FUNCTION papers_compounds(t text) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT regexp_replace(t, '{COMPOUND_SQL}', '{COMPOUND_SQL_REPLACEMENT}', 'g') $$
+"""
+DROP_COMPOUNDS_FUNCTION = "DROP FUNCTION IF EXISTS papers_compounds(text)"
+
+# papers_title_matches over the title's vector as expressions.title_vector() compiles it (the
+# expression index paper_title_tsv).
+TITLE_COMPOUND_MATCHES_FUNCTION = TITLE_MATCHES_FUNCTION.replace(
+    "COALESCE(p.title, ''::text)", "COALESCE(papers_compounds(p.title), ''::text)"
+)
+
 # Paper.search_vector: title (A), abstract (C), then topic and author names (B). The names come
 # last so that a change of names alone (the loader's topic rules and model, a curator's edit)
 # keeps the title's and abstract's lexemes as they are, positions included: ts_filter of the
@@ -64,14 +94,11 @@ $$
 # the one a full parse gives, without parsing the abstract again (that parse is most of a
 # load's database time). The column is derived: whatever a statement writes to it is replaced
 # (but for the loader's inserts, below).
-_NAMES_VECTOR = (
-    f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(NEW.topic_names, '')), 'B') || "
-    f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(NEW.author_names, '')), 'B')"
+_PARSED = (
+    "setweight(to_tsvector('" + SEARCH_CONFIG + "', COALESCE(papers_compounds(NEW.{}), '')), '{}')"
 )
-_TEXT_VECTOR = (
-    f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(NEW.title, '')), 'A') || "
-    f"setweight(to_tsvector('{SEARCH_CONFIG}', COALESCE(NEW.abstract, '')), 'C')"
-)
+_NAMES_VECTOR = f"{_PARSED.format('topic_names', 'B')} || {_PARSED.format('author_names', 'B')}"
+_TEXT_VECTOR = f"{_PARSED.format('title', 'A')} || {_PARSED.format('abstract', 'C')}"
 
 # A load's new papers come with their vectors already computed, set-based, from the same
 # expressions (papers/staging.py): an INSERT in a transaction that set LOADER_VECTORS_SETTING
@@ -113,16 +140,9 @@ def names_vector(row: str) -> str:
     return _NAMES_VECTOR.replace("NEW.", f"{row}.")
 
 
-# Every paper's vector parsed afresh, as the trigger's full branch does (the migration that
-# introduced the trigger).
-FILL_SEARCH_VECTORS = (
-    f"UPDATE papers_paper AS p SET search_vector = {text_vector('p')} || {names_vector('p')}"
-)
-
-DROP_SEARCH_VECTOR_TRIGGER = """
-DROP TRIGGER IF EXISTS papers_paper_search_vector ON papers_paper;
-DROP FUNCTION IF EXISTS papers_paper_search_vector();
-"""
+# Every paper's vector as the trigger's full branch parses it, over the table's columns: a
+# migration rewrites the column with it (ALTER COLUMN … USING: one rewrite, no trigger).
+SEARCH_VECTOR_SQL = f"{_TEXT_VECTOR} || {_NAMES_VECTOR}".replace("NEW.", "")
 
 # The stripped search vector of PaperFacets (papers/models.py) follows its paper's vector,
 # whoever updates the paper (the loader, the admin, a rename of a topic or an author): one
@@ -146,7 +166,8 @@ DROP TRIGGER IF EXISTS papers_paper_lexemes ON papers_paper;
 DROP FUNCTION IF EXISTS papers_paper_lexemes();
 """
 
-# The lexemes of the rows already counted (the migration that adds the column).
+# The lexemes of the rows already counted (the migrations that add the column, that parse the
+# vectors again).
 FILL_LEXEMES = """
 UPDATE papers_paperfacets f SET lexemes = strip(p.search_vector)
 FROM papers_paper p WHERE p.id = f.paper_id

@@ -25,8 +25,8 @@ from .querysets import CANDIDATE_CAP, NEGATION, web_query
 from .recall import partial_ids
 from .results import PAGE_SIZE, Results
 from .spelling import did_you_mean
-from .text import fold_compounds, websearch_text
-from .understanding import authors_named, identified_paper, split_compounds
+from .text import collapse_negations
+from .understanding import authors_named, identified_paper, join_compounds
 
 MAX_QUERY_LENGTH = 500
 MAX_VALUES = 20
@@ -137,7 +137,7 @@ class PaperFilterSet(django_filters.FilterSet):
         if data is None:
             return None
         data = data.copy()
-        text = websearch_text(_CONTROL.sub(" ", data.get("q", "")))
+        text = collapse_negations(_CONTROL.sub(" ", data.get("q", "")))
         if len(text) > MAX_QUERY_LENGTH and not self.refuse_long_query:
             text = text[:MAX_QUERY_LENGTH]
             self.notices.append(
@@ -148,7 +148,9 @@ class PaperFilterSet(django_filters.FilterSet):
             data["q"] = text
         if "sort_q" in data:
             data["sort_q"] = " ".join(
-                websearch_text(_CONTROL.sub(" ", data.get("sort_q", "")))[:MAX_QUERY_LENGTH].split()
+                collapse_negations(_CONTROL.sub(" ", data.get("sort_q", "")))[
+                    :MAX_QUERY_LENGTH
+                ].split()
             )
         for name in ("author", "country", "sort", "year"):
             if name in data:
@@ -284,11 +286,11 @@ def _count_notices(results: Results, ranked: bool) -> None:
         )
 
 
-def _page_ids(filterset: PaperFilterSet, papers, offset: int, text: str) -> list[tuple]:
+def _page_ids(filterset: PaperFilterSet, papers, offset: int, text: str, words: str):
     """[(id, score)] of the page's papers matching ``text``, by the filterset's ordering
-    (bounded work)."""
+    (bounded work); ranked on the words of ``words`` as typed."""
     if filterset.ordering == "relevance":
-        return papers.ranked_ids(text, PAGE_SIZE, offset)
+        return papers.ranked_ids(text, PAGE_SIZE, offset, words=words)
     if filterset.ordering == "newest":
         return [(pk, None) for pk in papers.newest_ids(PAGE_SIZE, offset, text)]
     if text:
@@ -309,8 +311,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     """The page the valid ``filterset`` asks for.
 
     An identifier names one paper (1 query; the pages redirect to it). Otherwise: the authors
-    the query names (1, only for a name-like query), joined compounds (1, only with a word of
-    five letters or more), facets and the total (1), then the page's
+    the query names (1, only for a name-like query), compounds (1, only with two plain words
+    in a row or one of six letters or more), facets and the total (1), then the page's
     ids (1) and cards (2, shared with the partial matches). A ranked query that matches
     nothing is respelled (did-you-mean ≤ 2) and, when the respelling matches, its results are
     shown instead (+1 for its facets); when all the words match fewer than a page, papers
@@ -328,12 +330,12 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     conditions = filterset.conditions()
     ranked = bool(text) and filterset.ordering == "relevance"
     authors = authors_named(text) if ranked and filterset.page_number == 1 else []
-    text = split_compounds(fold_compounds(text)) if text else text
+    text, words = join_compounds(text)
     facets = _facets(filterset, text, request)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
     results.authors = authors
     if ranked and not facets.total and not filterset.value("literal"):
-        text = _respelled(results, filterset, text, request)
+        text = words = _respelled(results, filterset, text, request)
     _count_notices(results, ranked)
     reachable = min(results.count, CANDIDATE_CAP) if ranked else results.count
     results.pages = max(1, math.ceil(reachable / PAGE_SIZE))
@@ -341,7 +343,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     if filterset.page_number > results.pages and results.count:
         results.notices.append(f"There are only {results.pages} pages; showing the last.")
     papers = fixed.filter(*conditions.values())
-    scored = _page_ids(filterset, papers, _offset(results), text) if results.count else []
+    scored = _page_ids(filterset, papers, _offset(results), text, words) if results.count else []
     partial = []
     if ranked and results.page == 1 and results.count < PAGE_SIZE and not NEGATION.search(text):
         partial = partial_ids(papers, text, PAGE_SIZE - results.count)
@@ -381,6 +383,7 @@ def ranked_matches(queryset, text: str):
     text = _CONTROL.sub(" ", text).strip()
     if not text:
         return queryset
+    text = join_compounds(text)[0]
     condition = Q(search_vector=web_query(text))
     if re.fullmatch(r"[0-9]{1,18}", text):
         condition |= Q(pk=int(text))

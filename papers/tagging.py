@@ -116,7 +116,8 @@ CROSS JOIN LATERAL (SELECT ts_filter(p.search_vector, '{{a,c}}') AS words OFFSET
 """
 
 _TERM_LEXEMES_SQL = (
-    "SELECT term, tsvector_to_array(to_tsvector('{config}', term)) FROM unnest(%s::text[]) term"
+    "SELECT term, tsvector_to_array(to_tsvector('{config}', papers_compounds(term))) "
+    "FROM unnest(%s::text[]) term"
 )
 
 # The chosen links are copied into a temporary table (one COPY) the planner has statistics for.

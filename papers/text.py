@@ -18,18 +18,50 @@ _ISOLATE_OPENERS = "\u2066\u2067\u2068"
 FIRST_STRONG_ISOLATE, POP_ISOLATE = "\u2068", "\u2069"
 
 
-def websearch_text(text: str) -> str:
+def collapse_negations(text: str) -> str:
     """A query PostgreSQL's websearch parser accepts: stacked negations collapsed to one."""
     return _STACKED_NEGATIONS.sub("-", text)
 
 
-_COMPOUND_HYPHEN = re.compile(r"(?<=\w)-(?=\w)")
+def websearch_text(text: str) -> str:
+    """The query as it is parsed against the index: negations collapsed and hyphenated
+    compounds written as the index writes them (``fold_compounds``)."""
+    return fold_compounds(collapse_negations(text))
+
+
+# A hyphenated compound of two to four parts ("few-shot", "end-to-end"). The search vectors
+# hold it joined and as its parts, at the parts' positions ("fewshot few shot"): the SQL
+# function papers_compounds (papers/schema_sql.py) applies COMPOUND_SQL with
+# COMPOUND_SQL_REPLACEMENT, the same rewrite as ``index_compounds``; a joined word
+# ("fewshot") and the hyphenated one are then one lexeme, and a stop word part ("few",
+# "in") no longer loses the compound.
+COMPOUND_SQL = r"(\w+)-(\w+)(?:-(\w+))?(?:-(\w+))?"
+COMPOUND_SQL_REPLACEMENT = r"\1\2\3\4 \1 \2 \3 \4"
+_COMPOUND = re.compile(COMPOUND_SQL)
+_QUOTED = re.compile(r'"[^"]*"?')
+
+
+def _joined(match: re.Match) -> str:
+    return "".join(part for part in match.groups() if part)
+
+
+def index_compounds(text: str) -> str:
+    """The text as the search vectors parse it: each compound joined, then its parts."""
+    return _COMPOUND.sub(lambda m: f"{_joined(m)} {' '.join(p for p in m.groups() if p)}", text)
 
 
 def fold_compounds(text: str) -> str:
-    """A query's hyphenated compounds as separate words: "few-shot" searches as "few shot"
-    (the index holds a hyphenated word's parts too), while "-word" still excludes."""
-    return _COMPOUND_HYPHEN.sub(" ", text)
+    """A query's hyphenated compounds as the one word the index holds for every spelling:
+    "few-shot" searches as "fewshot" (which a paper writing "few-shot" or "fewshot" has), and
+    "-few-shot" excludes it. Inside a quoted phrase the compound is written as the index writes
+    it, so the phrase's positions line up."""
+    parts, start = [], 0
+    for quoted in _QUOTED.finditer(text):
+        parts.append(_COMPOUND.sub(_joined, text[start : quoted.start()]))
+        parts.append(index_compounds(quoted.group(0)))
+        start = quoted.end()
+    parts.append(_COMPOUND.sub(_joined, text[start:]))
+    return "".join(parts)
 
 
 def fold_whitespace(text: str) -> str:

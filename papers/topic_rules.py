@@ -25,6 +25,7 @@ from .models import PaperTopic, Topic
 from .staging import papers_source
 from .tables import sql
 from .tagging import AREA_SLUGS, areas_by_model
+from .text import websearch_text
 
 RULE = PaperTopic.Source.RULE.value
 
@@ -113,7 +114,10 @@ class RuleRun:
 def rule_matches_nothing(rule: str) -> bool:
     """True when a rule reduces to an empty query (only stop words or punctuation)."""
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT numnode(websearch_to_tsquery('{SEARCH_CONFIG}', %s)) = 0", [rule])
+        cursor.execute(
+            f"SELECT numnode(websearch_to_tsquery('{SEARCH_CONFIG}', %s)) = 0",
+            [websearch_text(rule)],
+        )
         return cursor.fetchone()[0]
 
 
@@ -138,7 +142,7 @@ def run_topic_rules(
             sql(_APPLY_RULES_SQL, config=SEARCH_CONFIG, rule=RULE, papers=papers_source()),
             {
                 "ruled": [topic.pk for topic in ruled],
-                "rules": [topic.rule.strip() for topic in ruled],
+                "rules": [websearch_text(topic.rule.strip()) for topic in ruled],
                 "topics": [topic.pk for topic in topics],
                 "papers": papers,
             },

@@ -15,7 +15,8 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from .models import Paper, PaperTopic, Topic
-from .text import websearch_text
+from .text import collapse_negations
+from .understanding import join_compounds
 
 MAX_SERIES = 5
 _WIDTH, _HEIGHT = 640, 280
@@ -48,7 +49,7 @@ def topic_series(topic) -> Series:
 
 def term_series(text: str) -> Series:
     href = reverse("paper-list") + "?" + _encode_q(text)
-    return Series(f"“{text}”", href, per_year(Paper.objects.matching(text)))
+    return Series(f"“{text}”", href, per_year(Paper.objects.matching(join_compounds(text)[0])))
 
 
 def _encode_q(text: str) -> str:
@@ -62,7 +63,7 @@ def compare(topic_slugs: list[str], terms: list[str]) -> tuple[list[Series], lis
     what was left out."""
     notices = []
     topic_slugs = list(dict.fromkeys(slug.strip() for slug in topic_slugs if slug.strip()))
-    terms = list(dict.fromkeys(" ".join(websearch_text(t).split()) for t in terms))
+    terms = list(dict.fromkeys(" ".join(collapse_negations(t).split()) for t in terms))
     terms = [term[:200] for term in terms if term]
     if len(topic_slugs) + len(terms) > MAX_SERIES:
         notices.append(f"At most {MAX_SERIES} topics or terms are compared: the first five are.")

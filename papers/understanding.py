@@ -6,12 +6,13 @@ page or its PDF) names one paper: ``identified_paper`` finds it (one indexed que
 when the text has an identifier's shape). A query that is a person's name, compared as slugs
 compare (case and accents folded) or as normalised names, offers that author's page:
 ``authors_named`` lists each author of that name (the people the Anthology tells apart, and a
-second author of one name with the slug "name-2") with a paper count. A word the collection
-writes hyphenated, typed joined ("fewshot" for "few-shot"), is searched as its parts, as
-"few-shot" and "few shot" are (``split_compounds``).
+second author of one name with the slug "name-2") with a paper count. Two words typed apart
+that the collection writes as one compound ("few shot") are searched joined, as "few-shot"
+and "fewshot" are (``join_compounds``).
 """
 
 import re
+from itertools import pairwise, product
 
 from django.db.models import Count, Q
 from django.db.models.functions import Lower
@@ -87,46 +88,173 @@ def authors_named(text: str, limit: int = 10) -> list:
     )
 
 
-# A joined compound and the hyphenated form the collection writes ("fewshot", "few-shot"):
-# each way of splitting each query word in two, stemmed as the index stems a hyphenated word
-# (whole), looked up in the Lexeme table; a split wins when the collection writes it
-# SPLIT_RATIO times as often as the joined word or more (then searching the parts loses few
-# papers: "pretrained" stays, 1,786 papers beside 3,884 "pre-trained"). Parameters: the
-# words, SPLIT_RATIO. (The LIMIT keeps each split a lookup in the primary key's index: pulled
-# up into a join, the planner guesses a thousand splits and hashes the whole table.)
-_JOINED_SQL = """
-SELECT w.word, i.at
-FROM unnest(%s::text[]) AS w(word)
-CROSS JOIN LATERAL generate_series(2, length(w.word) - 2) AS i(at)
+# Words typed apart or hyphenated that the collection writes as one compound ("few shot",
+# "few-shot" for "few-shot" and "fewshot", which the index holds as the one lexeme fewshot,
+# papers_compounds): each run of two to four adjacent words, joined and parsed as the index
+# parses it, looked up in the Lexeme table beside its parts (a stop word part, "few", has
+# none). The run is joined when the compound is in at least JOIN_SHARE of the papers having
+# its rarest part: "zero shot" (1,624 of the 2,683 papers with "shot"), "end to end", not
+# "language model" (13 of 15,798 papers write "language-model"), which is searched as its
+# words however typed. A run whose joined stem is its first words' ("fewshotability" stems to
+# fewshot) is not a compound, nor one with a part the collection lacks; a word typed joined
+# is split only where its rarer part is in SPLIT_SHARE of as many papers as the word
+# ("realworld", not "lear ning"). Also: whether each word of the run has a lexeme (no stop
+# word). Parameters: the runs joined, their first words joined, the runs spaced, whether
+# each is a split word, JOIN_SHARE, SPLIT_SHARE.
+_RUNS_SQL = """
+SELECT w.n, cardinality(tsvector_to_array(to_tsvector('english', w.spaced)))
+            = cardinality(string_to_array(w.spaced, ' ')) AS whole, parts.documents
+FROM unnest(%s::text[], %s::text[], %s::text[], %s::boolean[])
+     WITH ORDINALITY AS w(joined, shorter, spaced, split, n)
 CROSS JOIN LATERAL (
     SELECT l.documents FROM {lexeme} AS l
-    WHERE l.word = (ts_lexize('english_stem', left(w.word, i.at) || '-' || substr(w.word, i.at + 1)))[1]
-    LIMIT 1
-) AS split
-LEFT JOIN {lexeme} AS joined ON joined.word = (ts_lexize('english_stem', w.word))[1]
-WHERE split.documents >= %s * COALESCE(joined.documents, 0) AND split.documents > 0
-ORDER BY w.word, split.documents DESC, i.at
+    WHERE l.word = (tsvector_to_array(to_tsvector('english', w.joined)))[1]
+      AND l.word IS DISTINCT FROM (tsvector_to_array(to_tsvector('english', w.shorter)))[1]
+) AS joined
+CROSS JOIN LATERAL (
+    SELECT min(l.documents) AS documents, count(*) AS found FROM {lexeme} AS l
+    WHERE l.word = ANY(tsvector_to_array(to_tsvector('english', w.spaced)))
+) AS parts
+WHERE joined.documents >= %s * parts.documents
+  AND parts.found = cardinality(tsvector_to_array(to_tsvector('english', w.spaced)))
+  AND (NOT w.split OR parts.documents >= %s * joined.documents)
+ORDER BY w.n
 """
-SPLIT_RATIO = 10
-_JOINABLE = re.compile(r"(?<![\w-])[^\W\d_]{5,30}(?![\w-])")
+JOIN_SHARE = 0.1
+SPLIT_SHARE = 0.2
+LONGEST = 4
+# Compounds also searched as their words in a row, at most (each doubles the query).
+PHRASED = 2
+SPLIT_PART = 3
+# A word of letters typed on its own or in a compound (not negated, not inside a quoted
+# phrase).
+_PLAIN = re.compile(r'(?<![\w"])[^\W\d_]+(?![\w"])')
+_NEGATED = re.compile(r"(?:^|[\s(])-$")
+_QUOTED = re.compile(r'"[^"]*"?')
 
 
-def split_compounds(text: str) -> str:
-    """The query with each joined compound the collection writes hyphenated split into its
-    parts, as a hyphenated word is searched ("fewshot" → "few shot", like "few-shot"): one
-    indexed statement, only when the text has a word of five letters or more."""
-    words = list(dict.fromkeys(match.lower() for match in _JOINABLE.findall(text)))[:8]
-    if not words:
-        return text
+def _runs(text: str) -> list[list[re.Match]]:
+    """Each stretch of plain words typed one after the other (apart or hyphenated), outside
+    quoted phrases; "or" ends a stretch."""
+    quoted = [match.span() for match in _QUOTED.finditer(text)]
+    runs: list[list[re.Match]] = []
+    previous = None
+    for word in _PLAIN.finditer(text):
+        negated = _NEGATED.search(text[max(0, word.start() - 2) : word.start()])
+        if (
+            negated
+            or word.group(0).lower() in _OPERATORS
+            or any(a <= word.start() < b for a, b in quoted)
+        ):
+            previous = None
+            continue
+        between = text[previous.end() : word.start()] if previous else None
+        if between is not None and (between == "-" or (between and not between.strip())):
+            runs[-1].append(word)
+        else:
+            runs.append([word])
+        previous = word
+    return runs
+
+
+def _candidates(text: str, runs: list[list[re.Match]]) -> list[tuple[int, int, int, int]]:
+    """(run, first word, words, 0) of every stretch of two to LONGEST words that keeps each
+    hyphenated compound whole (the index holds it joined whole, never a part of it joined),
+    and (run, word, 1, at) of each word typed joined split in two parts of SPLIT_PART letters
+    or more at ``at``; at most 48."""
+    found = []
+    for r, run in enumerate(runs):
+        for start, word in enumerate(run):
+            size = len(word.group(0))
+            found += [(r, start, 1, at) for at in range(SPLIT_PART, size - SPLIT_PART + 1)]
+        hyphen = [text[a.end() : b.start()] == "-" for a, b in pairwise(run)]
+        for start in range(len(run) - 1):
+            for size in range(min(LONGEST, len(run) - start), 1, -1):
+                end = start + size - 1
+                if (start and hyphen[start - 1]) or (end < len(hyphen) and hyphen[end]):
+                    continue
+                found.append((r, start, size, 0))
+    return found[:48]
+
+
+def _joinable(text: str, runs: list[list[re.Match]]) -> tuple[dict, dict]:
+    """({(run, first word, words): whether each word has a lexeme} of the compounds typed as
+    words, {(run, word): (at, whether both parts have a lexeme)} of those typed joined, the
+    split whose rarer part is commonest)."""
+    candidates = _candidates(text, runs)
+    if not candidates:
+        return {}, {}
+    words = [[match.group(0).lower() for match in run] for run in runs]
+    joined, shorter, spaced = [], [], []
+    for r, i, n, at in candidates:
+        parts = words[r][i : i + n] if not at else [words[r][i][:at], words[r][i][at:]]
+        joined.append("".join(parts))
+        shorter.append("".join(parts[:-1]))
+        spaced.append(" ".join(parts))
     with reading_cursor() as cursor:
-        cursor.execute(sql(_JOINED_SQL), [words, SPLIT_RATIO])
-        splits: dict[str, int] = {}
-        for word, at in cursor.fetchall():
-            splits.setdefault(word, at)
+        split = [bool(at) for *_, at in candidates]
+        params = [joined, shorter, spaced, split, JOIN_SHARE, SPLIT_SHARE]
+        cursor.execute(sql(_RUNS_SQL), params)
+        rows = sorted(cursor.fetchall(), key=lambda row: row[2])
+    compounds, splits = {}, {}
+    for n, whole, _ in rows:
+        r, i, size, at = candidates[n - 1]
+        if at:
+            splits[(r, i)] = (at, whole)
+        else:
+            compounds[(r, i, size)] = whole
+    return compounds, splits
 
-    def split(match):
-        typed = match.group(0)
-        at = splits.get(typed.lower())
-        return typed if at is None else f"{typed[:at]} {typed[at:]}"
 
-    return _JOINABLE.sub(split, text)
+def _edit(text: str, edits: list[tuple[int, int, str]]) -> str:
+    pieces, position = [], 0
+    for begin, end, replacement in edits:
+        pieces += [text[position:begin], replacement]
+        position = end
+    return "".join(pieces) + text[position:]
+
+
+def _variants(text: str, edits: list, phrases: list) -> tuple[str, str]:
+    """The text edited, once for each choice of the joined word or the phrase of each
+    compound in ``phrases`` [(edit, phrase)], the choices joined by "or"; and the first of
+    them (every compound joined)."""
+    variants = []
+    for chosen in product([False, True], repeat=len(phrases)):
+        variant = list(edits)
+        for (index, phrase), phrased in zip(phrases, chosen, strict=True):
+            if phrased:
+                variant[index] = (*variant[index][:2], phrase)
+        variants.append(_edit(text, variant))
+    return " or ".join(variants), variants[0]
+
+
+def join_compounds(text: str) -> tuple[str, str]:
+    """(query, words): the query with each compound the collection writes as one word
+    joined ("few shot", "few-shot" → "fewshot"), and the hyphens of the other compounds typed
+    as spaces ("language-model" → "language model"): one indexed statement, only when the
+    text has two plain words in a row or one of 2 × SPLIT_PART letters or more. Longest
+    first, left to right, never overlapping. A compound without a stop word, however typed,
+    is also searched as its words in a row, for the papers writing it apart: "back
+    translation", "backtranslation" → 'backtranslation or "back translation"' (the query
+    repeated for each of up to PHRASED such compounds). ``words``: the words a title is
+    scored on as typed, the same for every spelling: each compound joined, as a title
+    writing it hyphenated or joined has it (papers_compounds)."""
+    runs = _runs(text)
+    compounds, splits = _joinable(text, runs)
+    edits, phrases = [], []  # (start, end, replacement) in order; (edit, its phrase)
+    for r, run in enumerate(runs):
+        start = 0
+        while start < len(run):
+            size = next((n for n in range(LONGEST, 1, -1) if (r, start, n) in compounds), 1)
+            group, whole = run[start : start + size], compounds.get((r, start, size))
+            words = [w.group(0) for w in group]
+            if size == 1 and (r, start) in splits:
+                at, whole = splits[(r, start)]
+                words = [words[0][:at], words[0][at:]]
+            if whole and len(phrases) < PHRASED:
+                phrases.append((len(edits), '"' + " ".join(words) + '"'))
+            edits.append((group[0].start(), group[-1].end(), "".join(words)))
+            start += size
+            if start < len(run) and text[group[-1].end() : run[start].start()] == "-":
+                edits.append((group[-1].end(), run[start].start(), " "))
+    return _variants(text, edits, phrases)

@@ -12,8 +12,8 @@ pytestmark = pytest.mark.django_db
 def test_list_ranks_like_the_page(client, corpus):
     with CaptureQueriesContext(connection) as context:
         body = client.get("/api/papers/?q=kv+cache+eviction").json()
-    # 4, +1 for the authors of a name-like query, +1 for the joined compounds ("eviction" has
-    # five letters or more), +1 for the papers matching some words.
+    # 4, +1 for the authors of a name-like query, +1 for the compounds (words in a row),
+    # +1 for the papers matching some words.
     assert len(context.captured_queries) == 7
     assert body["count"] == 2
     assert (body["page"], body["pages"], body["next"], body["previous"]) == (1, 1, None, None)

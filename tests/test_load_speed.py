@@ -16,13 +16,14 @@ from papers.progress import Progress
 from papers.records import DumpError
 from tests.factories import finish, make_paper, make_topic
 
-# The trigger's full branch, written out: what every paper's vector must equal.
+# The trigger's full branch, written out (compounds joined and split, papers_compounds): what
+# every paper's vector must equal.
 FULL_VECTOR = """
 SELECT count(*) FROM papers_paper p WHERE p.search_vector IS DISTINCT FROM (
-    setweight(to_tsvector('english', COALESCE(p.title, '')), 'A')
-    || setweight(to_tsvector('english', COALESCE(p.abstract, '')), 'C')
-    || setweight(to_tsvector('english', COALESCE(p.topic_names, '')), 'B')
-    || setweight(to_tsvector('english', COALESCE(p.author_names, '')), 'B'))
+    setweight(to_tsvector('english', COALESCE(papers_compounds(p.title), '')), 'A')
+    || setweight(to_tsvector('english', COALESCE(papers_compounds(p.abstract), '')), 'C')
+    || setweight(to_tsvector('english', COALESCE(papers_compounds(p.topic_names), '')), 'B')
+    || setweight(to_tsvector('english', COALESCE(papers_compounds(p.author_names), '')), 'B'))
 """
 
 

@@ -1,13 +1,15 @@
 """A collection loaded before this round's migrations upgrades in place: `manage.py migrate`
-on a database at 0001 (as released) gives the papers their search vectors, exact counts and
-portable sources."""
+on a database at 0001 (as released) gives the papers their search vectors (compounds joined),
+exact counts and portable sources."""
 
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from papers.expressions import title_vector
 from papers.facets import count_facets
 from papers.models import Paper, PaperFacets
+from papers.querysets import web_query
 
 RELEASED = [("papers", "0001_initial")]
 
@@ -27,7 +29,7 @@ def test_a_collection_at_the_released_schema_upgrades_in_place():
         name="ACL 2020", slug="acl-2020", year=2020
     )
     old_paper = old.get_model("papers", "Paper")
-    for n, title in enumerate(["Neural Machine Translation", "Dialogue State Tracking"]):
+    for n, title in enumerate(["Neural Machine Translation", "Few-Shot Dialogue State Tracking"]):
         old_paper.objects.create(
             title=title,
             abstract=f"We study {title.lower()} with models {n}.",
@@ -44,3 +46,7 @@ def test_a_collection_at_the_released_schema_upgrades_in_place():
     assert count_facets({}, text="translation").total == 1
     assert set(Paper.objects.values_list("source_file", flat=True)) == {"anthology/2020.acl.xml"}
     assert Paper.objects.filter(search_vector="dialogue").count() == 1
+    # The vectors and the title's were parsed again with compounds joined (0008).
+    assert count_facets({}, text="fewshot").total == 1
+    titled = Paper.objects.annotate(vector=title_vector()).filter(vector=web_query("fewshot"))
+    assert list(titled.values_list("external_id", flat=True)) == ["2020.acl-main.2"]

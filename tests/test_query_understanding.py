@@ -6,7 +6,8 @@ from urllib.parse import urlencode
 import pytest
 
 from papers.models import Author, Authorship
-from papers.understanding import split_compounds
+from papers.text import fold_compounds
+from papers.understanding import join_compounds
 from tests.factories import finish, make_paper, make_venue
 from tests.support import parse
 
@@ -260,28 +261,95 @@ def test_a_quoted_phrase_ranks_the_literal_title_first(client, reasoning):
     ]
 
 
-def test_hyphenated_and_spaced_compounds_give_the_same_answer(client, reasoning):
-    expected = [reasoning["hyphen"].pk, reasoning["spaced"].pk]
-    assert api_ids(client, "few shot") == expected
-    assert api_ids(client, "few-shot") == expected
-    assert api_ids(client, '"few-shot"') == expected
-    # Joined, as the collection never writes it: searched as its parts.
-    assert api_ids(client, "fewshot") == expected
+def test_hyphenated_spaced_and_joined_compounds_give_the_same_answer(client, reasoning):
+    # The index holds "few-shot" as fewshot (and its parts): each spelling of the query asks
+    # for fewshot. The paper writing "few shot" apart has only its parts.
+    for query in ("few shot", "few-shot", "fewshot", "Few-Shot"):
+        assert api_ids(client, query) == [reasoning["hyphen"].pk], query
     body = client.get("/api/papers/?q=Fewshot+entity").json()
     assert body["count"] == 1
     first = body["results"][0]
     assert (first["id"], first["partial"]) == (reasoning["hyphen"].pk, False)
 
 
-def test_a_joined_word_the_collection_also_writes_joined_is_kept(reasoning):
+@pytest.fixture
+def compounds(db):
     venue = make_venue("EMNLP 2024", 2024)
-    make_paper("A pre-trained encoder.", title="Encoders", venue=venue)
-    make_paper("A pretrained decoder.", title="Decoders", venue=venue)
-    make_paper("Cross-lingual transfer, cross-lingual again.", title="Transfer", venue=venue)
+    texts = {
+        "few hyphen": ("Few-Shot Tagging", "We tag with few-shot prompts."),
+        "few joined": ("Fewshot Parsing", "A fewshot parser."),
+        "zero hyphen": ("Zero-Shot Parsing", "A zero-shot parser, no shot of data."),
+        "zero joined": ("ZeroShot Tagging", "A zeroshot tagger."),
+        "pre hyphen": ("Pre-Training Encoders", "Encoders and their pre-training."),
+        "pre joined": ("Pretraining Decoders", "Decoders and their pretraining."),
+        "multi joined": ("Multilingual Tagging", "A multilingual tagger."),
+        "multi hyphen": ("Multi-Lingual Parsing", "A multi-lingual parser."),
+        "model": ("Language Models", "A language model and its training."),
+        "model hyphen": ("Tagging", "A language-model tagger trained on language data."),
+    }
+    papers = {
+        key: make_paper(abstract, title=title, venue=venue)
+        for key, (title, abstract) in texts.items()
+    }
+    # Ten more papers writing "language model" apart: one in twelve writes it as a compound.
+    for n in range(10):
+        make_paper(
+            f"Study {n} of a language model.", title=f"Language Model Study {n}", venue=venue
+        )
     finish()
-    # "pre-trained" is not ten times as common as "pretrained": splitting would lose a paper.
-    assert split_compounds("pretrained models") == "pretrained models"
-    assert split_compounds("Crosslingual fewshot -fewshot") == "Cross lingual few shot -fewshot"
+    return papers
+
+
+def api_answer(client, query: str) -> tuple[int, list[int]]:
+    body = client.get("/api/papers/?" + urlencode({"q": query})).json()
+    return body["count"], [r["id"] for r in body["results"]]
+
+
+@pytest.mark.parametrize(
+    "spellings, wanted",
+    [
+        (["few shot", "few-shot", "fewshot", "Few-Shot", "FewShot"], ["few hyphen", "few joined"]),
+        (["zero shot", "zero-shot", "zeroshot"], ["zero hyphen", "zero joined"]),
+        (["pre training", "pre-training", "pretraining"], ["pre hyphen", "pre joined"]),
+        (["multi lingual", "multi-lingual", "multilingual"], ["multi hyphen", "multi joined"]),
+    ],
+)
+def test_every_spelling_of_a_compound_gives_the_same_answer(client, compounds, spellings, wanted):
+    answers = {query: api_answer(client, query) for query in spellings}
+    first = answers[spellings[0]]
+    assert sorted(first[1]) == sorted(compounds[key].pk for key in wanted)
+    assert first[0] == len(wanted)
+    assert all(answer == first for answer in answers.values()), answers
+    # The list page: the same first page.
+    pages = [titles(client.get("/?" + urlencode({"q": query}))) for query in spellings]
+    assert sorted(pages[0]) == sorted(compounds[key].title for key in wanted)
+    assert all(page == pages[0] for page in pages)
+
+
+def test_a_compound_is_joined_only_where_the_collection_writes_it_as_one(compounds):
+    # fewshot: two of the three papers with "shot"; languagemodel: one of the twelve with
+    # "language" and "model", so "language-model" is searched as its words. Without a stop
+    # word, the compound is also searched as its words in a row; scored on it joined.
+    assert join_compounds("Few shot -few-shot language-model") == (
+        "Fewshot -few-shot language model",
+        "Fewshot -few-shot language model",
+    )
+    assert join_compounds("multilingual x") == (
+        'multilingual x or "multi lingual" x',
+        "multilingual x",
+    )
+    assert join_compounds('zero-shot "multi lingual" or multi lingual')[0] == (
+        'zeroshot "multi lingual" or multilingual'
+        ' or zeroshot "multi lingual" or "multi lingual"'
+        ' or "zero shot" "multi lingual" or multilingual'
+        ' or "zero shot" "multi lingual" or "multi lingual"'
+    )
+
+
+def test_a_hyphenated_compound_is_searched_as_the_index_writes_it():
+    assert fold_compounds("few-shot -few-shot end-to-end") == "fewshot -fewshot endtoend"
+    # In a phrase, at the positions the index gives it: joined, then its parts.
+    assert fold_compounds('"few-shot learning" x-y') == '"fewshot few shot learning" xy'
 
 
 def test_rare_words_weigh_more_than_common_ones(client, reasoning):

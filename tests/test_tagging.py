@@ -150,7 +150,7 @@ def test_track_labels_train_the_model(collection, tmp_path):
 
 
 def test_rules_are_approximated_on_lexemes_for_weak_labels(db):
-    documents = ["machin translat", "translat", "speech part-of-speech part", "speech", "graph"]
+    documents = ["machin translat", "translat", "speech partofspeech part", "speech", "graph"]
     matrix, vocabulary = lexeme_matrix(documents * 3)
     matches = rule_matches(
         matrix, vocabulary, ['"machine translation"', 'speech -"part-of-speech" or translation']

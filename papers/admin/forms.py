@@ -9,7 +9,7 @@ from ..models import (
     PaperTopic,
     Topic,
 )
-from ..text import abstract_key, websearch_text
+from ..text import abstract_key, collapse_negations
 from ..topic_rules import rule_matches_nothing
 
 
@@ -76,7 +76,7 @@ class TopicForm(forms.ModelForm):
         return name
 
     def clean_rule(self):
-        rule = websearch_text(self.cleaned_data["rule"]).strip()
+        rule = collapse_negations(self.cleaned_data["rule"]).strip()
         if rule and rule_matches_nothing(rule):
             raise forms.ValidationError(
                 "This rule has only stop words or punctuation, so it can match no paper."
