@@ -51,6 +51,9 @@ TITLE_HEADLINE_OPTIONS = f"StartSel={MARK_START}, StopSel={MARK_STOP}, Highlight
 NEGATION = re.compile(r"(?:^|[\s(])-\w")
 # Authors named on a result card; "et al." stands for the rest.
 CARD_AUTHORS = 3
+# What no card shows (nor the API's rows made of cards): the search vector, as text, is
+# longer than the abstract, and a venue's welcome text can run to pages.
+CARD_DEFERRED = ("search_vector", "venue__welcome_text")
 
 
 def web_query(text: str) -> SearchQuery:
@@ -188,9 +191,10 @@ class PaperQuerySet(models.QuerySet):
         them, one statement counts the papers per (completeness, venue) segment, finds the
         segments the page falls in from the running totals in that order, and reads each one's
         papers from the index paper_venue_order (venue, complete, number, display order, id),
-        skipping into it. Filtered, the filters' ids are read first (with a query, those of them
-        it matches, papers/matching.py) and their segments counted by an index-only scan of
-        paper_segment.
+        skipping into it. Unfiltered and without a query, the segments are the venues' kept
+        counts, split by their few incomplete records: no paper is read but the page's.
+        Filtered, the filters' ids are read first (with a query, those of them it matches,
+        papers/matching.py) and their segments counted by an index-only scan of paper_segment.
         """
         from .models import Venue
 
@@ -199,11 +203,16 @@ class PaperQuerySet(models.QuerySet):
             base = self.model.objects.filter(
                 RawSQL(sql(_FILTERED_MEMBER_SQL), [], output_field=models.BooleanField())
             )
-            counts_sql, counts_params = sql(_FILTERED_SEGMENTS_SQL), []
-        else:
+            counts_sql = sql(_COUNTED_SEGMENTS_SQL, rows=sql(_FILTERED_SEGMENTS_SQL))
+            counts_params = []
+        elif text:
             prefix, prefix_params = "", []
-            base = (self.matching(text) if text else self).order_by()
+            base = self.matching(text).order_by()
             counts_sql, counts_params = base.values("venue_id", "complete").query.sql_with_params()
+            counts_sql = sql(_COUNTED_SEGMENTS_SQL, rows=counts_sql)
+        else:
+            prefix, prefix_params, base = "", [], self.order_by()
+            counts_sql, counts_params = sql(_KEPT_SEGMENTS_SQL), []
         ranks = Venue.objects.annotate(rank=Window(RowNumber(), order_by=venue_order()))
         ranks_sql, ranks_params = ranks.values("id", "rank").query.sql_with_params()
         inner = (
@@ -260,6 +269,7 @@ class PaperQuerySet(models.QuerySet):
         qs = (
             self.filter(pk__in=list(ids))
             .select_related("venue")
+            .defer(*CARD_DEFERRED)
             .prefetch_related("topics")
             .with_first_authors()
         )
@@ -352,6 +362,25 @@ _FILTERED_SEGMENTS_SQL = (
     "SELECT p.venue_id, p.complete FROM filtered f CROSS JOIN LATERAL "
     "(SELECT venue_id, complete FROM {paper} p WHERE p.id = f.id OFFSET 0) AS p"
 )
+# The papers per segment, counted from their (venue, completeness) rows {rows}.
+_COUNTED_SEGMENTS_SQL = (
+    "SELECT c.venue_id, c.complete, count(*) AS n FROM ({rows}) AS c "
+    "GROUP BY c.venue_id, c.complete"
+)
+# The same of the whole collection without reading it: each venue's kept count
+# (papers/counts.py), split by its incomplete records, counted in the index
+# paper_venue_complete (few: a record lacking its title or authors).
+_KEPT_SEGMENTS_SQL = """
+SELECT s.venue_id, s.complete, s.n FROM (
+    SELECT k.value::bigint AS venue_id, k.n,
+           (SELECT count(*) FROM {paper} i
+            WHERE i.venue_id = k.value::bigint AND NOT i.complete) AS incomplete
+    FROM {facet_count} k WHERE k.facet = 'v' AND k.by_facet = '' AND k.by_value = ''
+) AS v CROSS JOIN LATERAL (
+    VALUES (v.venue_id, true, v.n - v.incomplete), (v.venue_id, false, v.incomplete)
+) AS s(venue_id, complete, n)
+WHERE s.n > 0
+"""
 # A paper among the filtered ones, tested row by row against their hash ("IS TRUE" keeps the
 # planner from joining them instead): each segment's papers are then read in order from the
 # index paper_venue_order until the page is full, never every filtered paper probed for each.
@@ -362,10 +391,7 @@ _FILTERED_MEMBER_SQL = "({paper}.id IN (SELECT id FROM filtered)) IS TRUE"
 # place in venue_order(); {inner}: one segment's filtered ids in proceedings order
 # (w.venue_id, w.complete).
 _NEWEST_SQL = """
-WITH {prefix} counts AS (
-    SELECT c.venue_id, c.complete, count(*) AS n FROM ({counts}) AS c
-    GROUP BY c.venue_id, c.complete
-),
+WITH {prefix} counts AS ({counts}),
 ranks AS ({ranks}),
 ordered AS (
     SELECT c.venue_id, c.complete, c.n,
