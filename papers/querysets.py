@@ -184,17 +184,19 @@ class PaperQuerySet(models.QuerySet):
             [*ids_params, *matched_params],
         )
 
-    def newest_ids(self, limit: int, offset: int = 0, text: str = "") -> list[int]:
+    def newest_ids(self, limit: int, offset: int = 0, text: str = "", kept=None) -> list[int]:
         """One page of ids in the default order (``in_order("newest")``), at any depth.
 
         ``self`` carries the filters. Rather than sorting every paper to skip ``offset`` of
         them, one statement counts the papers per (completeness, venue) segment, finds the
         segments the page falls in from the running totals in that order, and reads each one's
         papers from the index paper_venue_order (venue, complete, number, display order, id),
-        skipping into it. Unfiltered and without a query, the segments are the venues' kept
-        counts, split by their few incomplete records: no paper is read but the page's.
-        Filtered, the filters' ids are read first (with a query, those of them it matches,
-        papers/matching.py) and their segments counted by an index-only scan of paper_segment.
+        skipping into it. Filtered, the filters' ids are read first (with a query, those of
+        them it matches, papers/matching.py) and their segments counted by an index-only scan
+        of paper_segment. Without a query, unfiltered or when ``kept`` gives the filtered
+        papers' number per venue (SQL of rows (venue_id, n) and params, from the kept counts,
+        papers/facets.py), the segments are those counts split by the few incomplete records:
+        no paper is counted.
         """
         from .models import Venue
 
@@ -205,6 +207,10 @@ class PaperQuerySet(models.QuerySet):
             )
             counts_sql = sql(_COUNTED_SEGMENTS_SQL, rows=sql(_FILTERED_SEGMENTS_SQL))
             counts_params = []
+            if kept is not None and not text:
+                rows, rows_params, member, member_params = kept
+                counts_sql = sql(_KEPT_SEGMENTS_SQL, kept=rows, member=member)
+                counts_params = [*member_params, *rows_params]
         elif text:
             prefix, prefix_params = "", []
             base = self.matching(text).order_by()
@@ -212,7 +218,8 @@ class PaperQuerySet(models.QuerySet):
             counts_sql = sql(_COUNTED_SEGMENTS_SQL, rows=counts_sql)
         else:
             prefix, prefix_params, base = "", [], self.order_by()
-            counts_sql, counts_params = sql(_KEPT_SEGMENTS_SQL), []
+            counts_sql = sql(_KEPT_SEGMENTS_SQL, kept=sql(_ALL_KEPT_SQL), member="")
+            counts_params = []
         ranks = Venue.objects.annotate(rank=Window(RowNumber(), order_by=venue_order()))
         ranks_sql, ranks_params = ranks.values("id", "rank").query.sql_with_params()
         inner = (
@@ -367,20 +374,26 @@ _COUNTED_SEGMENTS_SQL = (
     "SELECT c.venue_id, c.complete, count(*) AS n FROM ({rows}) AS c "
     "GROUP BY c.venue_id, c.complete"
 )
-# The same of the whole collection without reading it: each venue's kept count
-# (papers/counts.py), split by its incomplete records, counted in the index
-# paper_venue_complete (few: a record lacking its title or authors).
+# The segments from kept counts, without counting the papers: {kept}, rows (venue_id, n) of
+# the papers of each venue, split by their incomplete records ({member}: those of them that
+# pass the filters), counted in the index paper_venue_complete (few: a record lacking its
+# title or authors).
 _KEPT_SEGMENTS_SQL = """
 SELECT s.venue_id, s.complete, s.n FROM (
-    SELECT k.value::bigint AS venue_id, k.n,
+    SELECT k.venue_id, k.n,
            (SELECT count(*) FROM {paper} i
-            WHERE i.venue_id = k.value::bigint AND NOT i.complete) AS incomplete
-    FROM {facet_count} k WHERE k.facet = 'v' AND k.by_facet = '' AND k.by_value = ''
+            WHERE i.venue_id = k.venue_id AND NOT i.complete {member}) AS incomplete
+    FROM ({kept}) AS k OFFSET 0
 ) AS v CROSS JOIN LATERAL (
     VALUES (v.venue_id, true, v.n - v.incomplete), (v.venue_id, false, v.incomplete)
 ) AS s(venue_id, complete, n)
 WHERE s.n > 0
 """
+# Every venue's papers, as papers/counts.py keeps them.
+_ALL_KEPT_SQL = (
+    "SELECT k.value::bigint AS venue_id, k.n FROM {facet_count} k "
+    "WHERE k.facet = 'v' AND k.by_facet = '' AND k.by_value = ''"
+)
 # A paper among the filtered ones, tested row by row against their hash ("IS TRUE" keeps the
 # planner from joining them instead): each segment's papers are then read in order from the
 # index paper_venue_order until the page is full, never every filtered paper probed for each.
@@ -392,7 +405,7 @@ _FILTERED_MEMBER_SQL = "({paper}.id IN (SELECT id FROM filtered)) IS TRUE"
 # (w.venue_id, w.complete).
 _NEWEST_SQL = """
 WITH {prefix} counts AS ({counts}),
-ranks AS ({ranks}),
+ranks AS MATERIALIZED ({ranks}),
 ordered AS (
     SELECT c.venue_id, c.complete, c.n,
            sum(c.n) OVER (ORDER BY c.complete DESC, r.rank ROWS UNBOUNDED PRECEDING) - c.n
