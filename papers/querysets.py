@@ -28,6 +28,14 @@ from django.db.models.functions import JSONObject, Lower, RowNumber
 
 from .expressions import SEARCH_CONFIG, display_order, title_vector, venue_order
 from .matching import matching_within
+from .newest_order import (
+    ALL_KEPT_SQL,
+    COUNTED_SEGMENTS_SQL,
+    FILTERED_MEMBER_SQL,
+    FILTERED_SEGMENTS_SQL,
+    KEPT_SEGMENTS_SQL,
+    NEWEST_SQL,
+)
 from .relevance import Piece, ranked_statement, relevance, size_sql
 from .similar import explanation, similar_rows
 from .tables import sql
@@ -200,26 +208,7 @@ class PaperQuerySet(models.QuerySet):
         """
         from .models import Venue
 
-        if self.query.where:
-            prefix, prefix_params = self._filtered_ids(text)
-            base = self.model.objects.filter(
-                RawSQL(sql(_FILTERED_MEMBER_SQL), [], output_field=models.BooleanField())
-            )
-            counts_sql = sql(_COUNTED_SEGMENTS_SQL, rows=sql(_FILTERED_SEGMENTS_SQL))
-            counts_params = []
-            if kept is not None and not text:
-                rows, rows_params, member, member_params = kept
-                counts_sql = sql(_KEPT_SEGMENTS_SQL, kept=rows, member=member)
-                counts_params = [*member_params, *rows_params]
-        elif text:
-            prefix, prefix_params = "", []
-            base = self.matching(text).order_by()
-            counts_sql, counts_params = base.values("venue_id", "complete").query.sql_with_params()
-            counts_sql = sql(_COUNTED_SEGMENTS_SQL, rows=counts_sql)
-        else:
-            prefix, prefix_params, base = "", [], self.order_by()
-            counts_sql = sql(_KEPT_SEGMENTS_SQL, kept=sql(_ALL_KEPT_SQL), member="")
-            counts_params = []
+        prefix, prefix_params, base, counts_sql, counts_params = self._segments(text, kept)
         ranks = Venue.objects.annotate(rank=Window(RowNumber(), order_by=venue_order()))
         ranks_sql, ranks_params = ranks.values("id", "rank").query.sql_with_params()
         inner = (
@@ -229,7 +218,7 @@ class PaperQuerySet(models.QuerySet):
         )
         inner_sql, inner_params = inner.query.sql_with_params()
         statement = sql(
-            _NEWEST_SQL, prefix=prefix, counts=counts_sql, ranks=ranks_sql, inner=inner_sql
+            NEWEST_SQL, prefix=prefix, counts=counts_sql, ranks=ranks_sql, inner=inner_sql
         )
         params = [
             *prefix_params,
@@ -245,6 +234,27 @@ class PaperQuerySet(models.QuerySet):
         with connections[self.db].cursor() as cursor:
             cursor.execute(statement, params)
             return [row[0] for row in cursor.fetchall()]
+
+    def _segments(self, text: str, kept):
+        """(CTEs before the counts, their params, the papers a segment's page is read from,
+        SQL of the counts per segment (venue_id, complete, n), its params): ``newest_ids``'s
+        ways of counting its segments."""
+        if not self.query.where:
+            if text:
+                base = self.matching(text).order_by()
+                rows, params = base.values("venue_id", "complete").query.sql_with_params()
+                return "", [], base, sql(COUNTED_SEGMENTS_SQL, rows=rows), list(params)
+            counts = sql(KEPT_SEGMENTS_SQL, kept=sql(ALL_KEPT_SQL), member="")
+            return "", [], self.order_by(), counts, []
+        prefix, prefix_params = self._filtered_ids(text)
+        member_test = RawSQL(sql(FILTERED_MEMBER_SQL), [], output_field=models.BooleanField())
+        base = self.model.objects.filter(member_test)
+        if kept is None or text:
+            counts = sql(COUNTED_SEGMENTS_SQL, rows=sql(FILTERED_SEGMENTS_SQL))
+            return prefix, prefix_params, base, counts, []
+        rows, rows_params, member, member_params = kept
+        counts = sql(KEPT_SEGMENTS_SQL, kept=rows, member=member)
+        return prefix, prefix_params, base, counts, [*member_params, *rows_params]
 
     def in_order(self, sort: str):
         """The queryset in a list order: "title" (A–Z), "newest" (newest venue first by date,
@@ -360,66 +370,3 @@ class PaperQuerySet(models.QuerySet):
             .annotate(n=Count("pk"))
             .order_by("-venue__year", "venue__name")
         )
-
-
-# The segments of the filtered papers: venue and completeness, read from the index
-# paper_segment without visiting the (wide) paper rows, one probe per paper (OFFSET 0: never a
-# join that reads every paper).
-_FILTERED_SEGMENTS_SQL = (
-    "SELECT p.venue_id, p.complete FROM filtered f CROSS JOIN LATERAL "
-    "(SELECT venue_id, complete FROM {paper} p WHERE p.id = f.id OFFSET 0) AS p"
-)
-# The papers per segment, counted from their (venue, completeness) rows {rows}.
-_COUNTED_SEGMENTS_SQL = (
-    "SELECT c.venue_id, c.complete, count(*) AS n FROM ({rows}) AS c "
-    "GROUP BY c.venue_id, c.complete"
-)
-# The segments from kept counts, without counting the papers: {kept}, rows (venue_id, n) of
-# the papers of each venue, split by their incomplete records ({member}: those of them that
-# pass the filters), counted in the index paper_venue_complete (few: a record lacking its
-# title or authors).
-_KEPT_SEGMENTS_SQL = """
-SELECT s.venue_id, s.complete, s.n FROM (
-    SELECT k.venue_id, k.n,
-           (SELECT count(*) FROM {paper} i
-            WHERE i.venue_id = k.venue_id AND NOT i.complete {member}) AS incomplete
-    FROM ({kept}) AS k OFFSET 0
-) AS v CROSS JOIN LATERAL (
-    VALUES (v.venue_id, true, v.n - v.incomplete), (v.venue_id, false, v.incomplete)
-) AS s(venue_id, complete, n)
-WHERE s.n > 0
-"""
-# Every venue's papers, as papers/counts.py keeps them.
-_ALL_KEPT_SQL = (
-    "SELECT k.value::bigint AS venue_id, k.n FROM {facet_count} k "
-    "WHERE k.facet = 'v' AND k.by_facet = '' AND k.by_value = ''"
-)
-# A paper among the filtered ones, tested row by row against their hash ("IS TRUE" keeps the
-# planner from joining them instead): each segment's papers are then read in order from the
-# index paper_venue_order until the page is full, never every filtered paper probed for each.
-_FILTERED_MEMBER_SQL = "({paper}.id IN (SELECT id FROM filtered)) IS TRUE"
-# The segments (complete or not, venue) the page falls in, from running totals in the default
-# order, then each segment's papers read from the index paper_venue_order. {prefix}: CTEs the
-# others read; {counts}: the filtered papers' venue ids and completeness; {ranks}: each venue's
-# place in venue_order(); {inner}: one segment's filtered ids in proceedings order
-# (w.venue_id, w.complete).
-_NEWEST_SQL = """
-WITH {prefix} counts AS ({counts}),
-ranks AS MATERIALIZED ({ranks}),
-ordered AS (
-    SELECT c.venue_id, c.complete, c.n,
-           sum(c.n) OVER (ORDER BY c.complete DESC, r.rank ROWS UNBOUNDED PRECEDING) - c.n
-           AS start
-    FROM counts c JOIN ranks r ON r.id = c.venue_id
-),
-w AS MATERIALIZED (
-    SELECT venue_id, complete, start FROM ordered WHERE start < %s AND start + n > %s
-)
-SELECT page.id FROM w CROSS JOIN LATERAL (
-    SELECT x.id, row_number() OVER () AS rn FROM (
-        {inner} OFFSET GREATEST(%s - w.start, 0) LIMIT %s
-    ) AS x
-) AS page
-ORDER BY w.start, page.rn
-LIMIT %s
-"""
