@@ -203,8 +203,8 @@ class PaperQuerySet(models.QuerySet):
         them it matches, papers/matching.py) and their segments counted by an index-only scan
         of paper_segment. Without a query, unfiltered or when ``kept`` gives the filtered
         papers' number per venue (SQL of rows (venue_id, n) and params, from the kept counts,
-        papers/facets.py), the segments are those counts split by the few incomplete records:
-        no paper is counted.
+        papers/facets.py), the segments are those counts split by the few incomplete records,
+        and a segment's papers are tested against the filters as they are read: none is counted.
         """
         from .models import Venue
 
@@ -246,15 +246,15 @@ class PaperQuerySet(models.QuerySet):
                 return "", [], base, sql(COUNTED_SEGMENTS_SQL, rows=rows), list(params)
             counts = sql(KEPT_SEGMENTS_SQL, kept=sql(ALL_KEPT_SQL), member="")
             return "", [], self.order_by(), counts, []
+        if kept is not None and not text:
+            # No paper counted: a segment's papers are tested against the filters as read.
+            rows, rows_params, member, member_params = kept
+            counts = sql(KEPT_SEGMENTS_SQL, kept=rows, member=member)
+            return "", [], self.order_by(), counts, [*member_params, *rows_params]
         prefix, prefix_params = self._filtered_ids(text)
         member_test = RawSQL(sql(FILTERED_MEMBER_SQL), [], output_field=models.BooleanField())
-        base = self.model.objects.filter(member_test)
-        if kept is None or text:
-            counts = sql(COUNTED_SEGMENTS_SQL, rows=sql(FILTERED_SEGMENTS_SQL))
-            return prefix, prefix_params, base, counts, []
-        rows, rows_params, member, member_params = kept
-        counts = sql(KEPT_SEGMENTS_SQL, kept=rows, member=member)
-        return prefix, prefix_params, base, counts, [*member_params, *rows_params]
+        counts = sql(COUNTED_SEGMENTS_SQL, rows=sql(FILTERED_SEGMENTS_SQL))
+        return prefix, prefix_params, self.model.objects.filter(member_test), counts, []
 
     def in_order(self, sort: str):
         """The queryset in a list order: "title" (A–Z), "newest" (newest venue first by date,
