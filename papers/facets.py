@@ -340,3 +340,42 @@ def fold_facets(rows) -> Facets:
         options = sorted(getattr(facets, name), key=lambda i: (-i[0].count, i[0].label))
         setattr(facets, name, [option for option, _ in options])
     return facets
+
+
+# A venue or a year keeps its papers among the venues named here (ids as FacetCount values).
+_VENUES = {
+    "venue": "SELECT id::text FROM {venue} WHERE slug = ANY(%s)",
+    "year": "SELECT id::text FROM {venue} WHERE year = %s",
+}
+
+
+# Whether a paper ``i`` of the venues counted passes the filter whose counts are read.
+_MEMBER = {
+    "t": "AND EXISTS (SELECT FROM {paper_topic} pt WHERE pt.paper_id = i.id "
+    "AND pt.topic_id::text = ({keys} LIMIT 1))",
+    "c": "AND i.country = ({keys} LIMIT 1)",
+    "": "",
+}
+
+
+def kept_venue_counts(*filter_sets: dict[str, list[str]]) -> tuple[str, list, str, list] | None:
+    """(SQL of rows (venue_id, n): how many papers of each venue pass all the filters, read
+    from FacetCount, its params, the condition that a paper ``i`` of those venues passes them,
+    its params) when the counts are kept: venues and years, with one topic or a country at
+    most; None otherwise (the papers must be counted)."""
+    where, params, among = ["k.facet = 'v'"], [], None
+    for name, values in (item for filters in filter_sets for item in filters.items()):
+        if name in _VENUES:
+            where.append(f"k.value = ANY(ARRAY({_VENUES[name]}))")
+            params += _params(name, values)
+        elif among is None and name in ("topic", "country") and len(values) == 1:
+            among = (CODES[name], _KEPT[name], _params(name, values))
+        else:
+            return None
+    by_facet, keys, key_params = among or ("", "SELECT ''", [])
+    rows = (
+        "SELECT k.value::bigint AS venue_id, k.n FROM {facet_count} k "
+        f"WHERE k.by_facet = %s AND k.by_value = ({keys} LIMIT 1) AND {' AND '.join(where)}"
+    )
+    member = _MEMBER[by_facet].replace("{keys}", keys)
+    return sql(rows), [by_facet, *key_params, *params], sql(member), key_params

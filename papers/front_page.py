@@ -10,11 +10,13 @@ def front_page() -> dict:
     """The front page's context (4 queries: venues, the newest ids, their cards)."""
     series = venue_series()
     years, rows = venue_grid(series)
-    recent_ids = Paper.objects.filter(complete=True).newest_ids(RECENT_PAPERS)
+    # The default order puts complete records first: its first page's complete ones are the
+    # newest complete records, read without the filter (which would count every paper).
+    recent = Paper.objects.cards(Paper.objects.newest_ids(RECENT_PAPERS))
     return {
         "years": years,
         "grid": rows,
         "paper_count": sum(group.papers for group in series),
         "venue_count": sum(1 + len(c.volumes) for group in series for c in group.conferences),
-        "recent": Paper.objects.cards(recent_ids),
+        "recent": [paper for paper in recent if paper.complete],
     }

@@ -28,6 +28,14 @@ from django.db.models.functions import JSONObject, Lower, RowNumber
 
 from .expressions import SEARCH_CONFIG, display_order, title_vector, venue_order
 from .matching import matching_within
+from .newest_order import (
+    ALL_KEPT_SQL,
+    COUNTED_SEGMENTS_SQL,
+    FILTERED_MEMBER_SQL,
+    FILTERED_SEGMENTS_SQL,
+    KEPT_SEGMENTS_SQL,
+    NEWEST_SQL,
+)
 from .relevance import Piece, ranked_statement, relevance, size_sql
 from .similar import explanation, similar_rows
 from .tables import sql
@@ -51,6 +59,9 @@ TITLE_HEADLINE_OPTIONS = f"StartSel={MARK_START}, StopSel={MARK_STOP}, Highlight
 NEGATION = re.compile(r"(?:^|[\s(])-\w")
 # Authors named on a result card; "et al." stands for the rest.
 CARD_AUTHORS = 3
+# What no card shows (nor the API's rows made of cards): the search vector, as text, is
+# longer than the abstract, and a venue's welcome text can run to pages.
+CARD_DEFERRED = ("search_vector", "venue__welcome_text")
 
 
 def web_query(text: str) -> SearchQuery:
@@ -185,29 +196,23 @@ class PaperQuerySet(models.QuerySet):
             [*ids_params, *matched_params],
         )
 
-    def newest_ids(self, limit: int, offset: int = 0, text: str = "") -> list[int]:
+    def newest_ids(self, limit: int, offset: int = 0, text: str = "", kept=None) -> list[int]:
         """One page of ids in the default order (``in_order("newest")``), at any depth.
 
         ``self`` carries the filters. Rather than sorting every paper to skip ``offset`` of
         them, one statement counts the papers per (completeness, venue) segment, finds the
         segments the page falls in from the running totals in that order, and reads each one's
         papers from the index paper_venue_order (venue, complete, number, display order, id),
-        skipping into it. Filtered, the filters' ids are read first (with a query, those of them
-        it matches, papers/matching.py) and their segments counted by an index-only scan of
-        paper_segment.
+        skipping into it. Filtered, the filters' ids are read first (with a query, those of
+        them it matches, papers/matching.py) and their segments counted by an index-only scan
+        of paper_segment. Without a query, unfiltered or when ``kept`` gives the filtered
+        papers' number per venue (SQL of rows (venue_id, n) and params, from the kept counts,
+        papers/facets.py), the segments are those counts split by the few incomplete records,
+        and a segment's papers are tested against the filters as they are read: none is counted.
         """
         from .models import Venue
 
-        if self.query.where:
-            prefix, prefix_params = self._filtered_ids(text)
-            base = self.model.objects.filter(
-                RawSQL(sql(_FILTERED_MEMBER_SQL), [], output_field=models.BooleanField())
-            )
-            counts_sql, counts_params = sql(_FILTERED_SEGMENTS_SQL), []
-        else:
-            prefix, prefix_params = "", []
-            base = (self.matching(text) if text else self).order_by()
-            counts_sql, counts_params = base.values("venue_id", "complete").query.sql_with_params()
+        prefix, prefix_params, base, counts_sql, counts_params = self._segments(text, kept)
         ranks = Venue.objects.annotate(rank=Window(RowNumber(), order_by=venue_order()))
         ranks_sql, ranks_params = ranks.values("id", "rank").query.sql_with_params()
         inner = (
@@ -217,7 +222,7 @@ class PaperQuerySet(models.QuerySet):
         )
         inner_sql, inner_params = inner.query.sql_with_params()
         statement = sql(
-            _NEWEST_SQL, prefix=prefix, counts=counts_sql, ranks=ranks_sql, inner=inner_sql
+            NEWEST_SQL, prefix=prefix, counts=counts_sql, ranks=ranks_sql, inner=inner_sql
         )
         params = [
             *prefix_params,
@@ -233,6 +238,27 @@ class PaperQuerySet(models.QuerySet):
         with connections[self.db].cursor() as cursor:
             cursor.execute(statement, params)
             return [row[0] for row in cursor.fetchall()]
+
+    def _segments(self, text: str, kept):
+        """(CTEs before the counts, their params, the papers a segment's page is read from,
+        SQL of the counts per segment (venue_id, complete, n), its params): ``newest_ids``'s
+        ways of counting its segments."""
+        if not self.query.where:
+            if text:
+                base = self.matching(text).order_by()
+                rows, params = base.values("venue_id", "complete").query.sql_with_params()
+                return "", [], base, sql(COUNTED_SEGMENTS_SQL, rows=rows), list(params)
+            counts = sql(KEPT_SEGMENTS_SQL, kept=sql(ALL_KEPT_SQL), member="")
+            return "", [], self.order_by(), counts, []
+        if kept is not None and not text:
+            # No paper counted: a segment's papers are tested against the filters as read.
+            rows, rows_params, member, member_params = kept
+            counts = sql(KEPT_SEGMENTS_SQL, kept=rows, member=member)
+            return "", [], self.order_by(), counts, [*member_params, *rows_params]
+        prefix, prefix_params = self._filtered_ids(text)
+        member_test = RawSQL(sql(FILTERED_MEMBER_SQL), [], output_field=models.BooleanField())
+        counts = sql(COUNTED_SEGMENTS_SQL, rows=sql(FILTERED_SEGMENTS_SQL))
+        return prefix, prefix_params, self.model.objects.filter(member_test), counts, []
 
     def in_order(self, sort: str):
         """The queryset in a list order: "title" (A–Z), "newest" (newest venue first by date,
@@ -264,6 +290,7 @@ class PaperQuerySet(models.QuerySet):
         qs = (
             self.filter(pk__in=list(ids))
             .select_related("venue")
+            .defer(*CARD_DEFERRED)
             .prefetch_related("topics")
             .with_first_authors()
         )
@@ -347,44 +374,3 @@ class PaperQuerySet(models.QuerySet):
             .annotate(n=Count("pk"))
             .order_by("-venue__year", "venue__name")
         )
-
-
-# The segments of the filtered papers: venue and completeness, read from the index
-# paper_segment without visiting the (wide) paper rows, one probe per paper (OFFSET 0: never a
-# join that reads every paper).
-_FILTERED_SEGMENTS_SQL = (
-    "SELECT p.venue_id, p.complete FROM filtered f CROSS JOIN LATERAL "
-    "(SELECT venue_id, complete FROM {paper} p WHERE p.id = f.id OFFSET 0) AS p"
-)
-# A paper among the filtered ones, tested row by row against their hash ("IS TRUE" keeps the
-# planner from joining them instead): each segment's papers are then read in order from the
-# index paper_venue_order until the page is full, never every filtered paper probed for each.
-_FILTERED_MEMBER_SQL = "({paper}.id IN (SELECT id FROM filtered)) IS TRUE"
-# The segments (complete or not, venue) the page falls in, from running totals in the default
-# order, then each segment's papers read from the index paper_venue_order. {prefix}: CTEs the
-# others read; {counts}: the filtered papers' venue ids and completeness; {ranks}: each venue's
-# place in venue_order(); {inner}: one segment's filtered ids in proceedings order
-# (w.venue_id, w.complete).
-_NEWEST_SQL = """
-WITH {prefix} counts AS (
-    SELECT c.venue_id, c.complete, count(*) AS n FROM ({counts}) AS c
-    GROUP BY c.venue_id, c.complete
-),
-ranks AS ({ranks}),
-ordered AS (
-    SELECT c.venue_id, c.complete, c.n,
-           sum(c.n) OVER (ORDER BY c.complete DESC, r.rank ROWS UNBOUNDED PRECEDING) - c.n
-           AS start
-    FROM counts c JOIN ranks r ON r.id = c.venue_id
-),
-w AS MATERIALIZED (
-    SELECT venue_id, complete, start FROM ordered WHERE start < %s AND start + n > %s
-)
-SELECT page.id FROM w CROSS JOIN LATERAL (
-    SELECT x.id, row_number() OVER () AS rn FROM (
-        {inner} OFFSET GREATEST(%s - w.start, 0) LIMIT %s
-    ) AS x
-) AS page
-ORDER BY w.start, page.rn
-LIMIT %s
-"""

@@ -19,7 +19,7 @@ from django.core.validators import RegexValidator
 from django.db.models import Q
 
 from .caching import cached
-from .facets import Facets, count_facets
+from .facets import Facets, count_facets, kept_venue_counts
 from .models import Authorship, Paper, PaperTopic, Venue
 from .querysets import CANDIDATE_CAP, NEGATION, web_query
 from .recall import partial_ids
@@ -292,7 +292,8 @@ def _page_ids(filterset: PaperFilterSet, papers, offset: int, text: str, words: 
     if filterset.ordering == "relevance":
         return papers.ranked_ids(text, PAGE_SIZE, offset, words=words)
     if filterset.ordering == "newest":
-        return [(pk, None) for pk in papers.newest_ids(PAGE_SIZE, offset, text)]
+        kept = None if text else kept_venue_counts(filterset.fixed, filterset.active())
+        return [(pk, None) for pk in papers.newest_ids(PAGE_SIZE, offset, text, kept)]
     if text:
         papers = papers.matching(text)
     ids = papers.in_order(filterset.ordering).values_list("pk", flat=True)

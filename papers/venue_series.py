@@ -8,8 +8,10 @@ venue facet (papers/facet_display.py) names series and volumes the same way.
 import re
 from dataclasses import dataclass, field
 
-from django.db.models import Count
+from django.db.models import CharField, OuterRef, Subquery
+from django.db.models.functions import Cast, Coalesce
 
+from .derived_models import FacetCount
 from .expressions import venue_order
 from .models import Venue
 
@@ -57,9 +59,13 @@ class Series:
 
 def venue_series() -> list[Series]:
     """Every venue with its paper count, grouped: series with the most papers first, each
-    one's conferences newest first (one query)."""
+    one's conferences newest first (one query). The counts are the kept ones
+    (papers/counts.py): a few index entries per venue, not a count of every paper."""
+    kept = FacetCount.objects.filter(
+        facet="v", by_facet="", by_value="", value=Cast(OuterRef("pk"), CharField())
+    )
     venues = list(
-        Venue.objects.annotate(paper_count=Count("papers"))
+        Venue.objects.annotate(paper_count=Coalesce(Subquery(kept.values("n")), 0))
         .defer("welcome_text")
         .order_by(*venue_order())
     )

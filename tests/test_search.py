@@ -1,11 +1,13 @@
 """Search, facets and similarity at the QuerySet level, on small factories and on the seeds."""
 
+from urllib.parse import urlencode
+
 import pytest
 from django.db.models import Count
 from django.http import QueryDict
 
-from papers.facets import count_facets
-from papers.models import Paper
+from papers.facets import count_facets, kept_venue_counts
+from papers.models import Paper, Topic
 from papers.querysets import MARK_START, MARK_STOP
 from papers.search import PaperFilterSet, search_page
 from papers.spelling import did_you_mean
@@ -192,6 +194,35 @@ def test_newest_order_reads_any_page_from_the_venue_index(corpus):
     cached = Paper.objects.filter(search_vector=querysets_query("cache"))
     expected = list(cached.in_order("newest").values_list("pk", flat=True))
     assert Paper.objects.all().newest_ids(25, 0, "cache") == expected[:25]
+
+
+def test_newest_order_from_kept_counts_under_filters(corpus):
+    """Under filters whose counts per venue are kept (venues, a year, one topic, a country),
+    newest_ids reads the segments from them and still gives exactly the ORM's order, the
+    incomplete records last, at every offset."""
+    untitled = many_papers(30)
+    finish()
+    venue = untitled[0].venue
+    topic = Topic.objects.filter(paper_links__isnull=False).order_by("pk").first()
+    country = Paper.objects.exclude(country="").order_by("pk").first().country
+    cases = [
+        {"venue": [venue.slug, "acl-2024"]},
+        {"year": [str(venue.year)]},
+        {"topic": [topic.slug]},
+        {"country": [country]},
+        {"topic": [topic.slug], "year": [str(venue.year)]},
+    ]
+    for filters in cases:
+        kept = kept_venue_counts({}, filters)
+        assert kept is not None
+        filterset = PaperFilterSet(QueryDict(urlencode(filters, doseq=True)))
+        papers = Paper.objects.filter(*filterset.conditions().values())
+        expected = list(papers.in_order("newest").values_list("pk", flat=True))
+        assert expected, filters
+        for offset in (0, 5, max(0, len(expected) - 3)):
+            assert papers.newest_ids(10, offset, "", kept) == expected[offset : offset + 10]
+    assert kept_venue_counts({"author": ["someone"]}) is None
+    assert kept_venue_counts({"topic": ["a", "b"]}) is None
 
 
 def querysets_query(text):
