@@ -10,12 +10,15 @@ graph: papers in the same dense region of the collection move closer).
 
 A pair's score fuses that text cosine with the signals a reader can check: ``YEAR_BOOST`` when
 the papers appeared the same year, ``VENUE_BOOST`` when at the same conference (a volume and
-its parent count as one), ``AUTHOR_BOOST`` per shared author (at most ``AUTHOR_CAP``). Each
-paper's ``NEIGHBOURS`` best papers under that score are stored in the Similarity table (plain
-real[] arrays, no pgvector) with the smoothed embedding, so the paper and similar pages read one
-row. The venue and year signals are appended to the vectors (scaled one-hot columns), so the
-nearest-neighbour search (papers/neighbours.py) ranks by the fused score directly; papers
-sharing authors are added as candidates from the authorship table.
+its parent count as one), ``AREA_BOOST`` times the product of the two papers' confidences in
+each research area they share (the ACL areas of papers/tagging.py, linked by the topic model,
+a curator or a dump; an area rule's link is a word match, not a paper's area, and is left
+out), ``AUTHOR_BOOST`` per shared author (at most ``AUTHOR_CAP``). Each paper's ``NEIGHBOURS``
+best papers under that score are stored in the Similarity table (plain real[] arrays, no
+pgvector) with the smoothed embedding, so the paper and similar pages read one row. The venue,
+year and area signals are appended to the vectors (scaled columns), so the nearest-neighbour
+search (papers/neighbours.py) ranks by the fused score directly; papers sharing authors are
+added as candidates from the authorship table.
 
 The fitted model itself (vocabulary, idf, SVD components, the embeddings and each paper's year
 and conference) is stored in SimilarityState.model, so that web processes can project a text
@@ -47,12 +50,12 @@ from dataclasses import dataclass
 
 from django.db import connection, transaction
 
-from .neighbours import SEED, merge_best, nearest, normalise
+from .neighbours import SEED, merge_best, nearest, nearest_within, normalise
 from .tables import sql
 
 log = logging.getLogger(__name__)
 
-MODEL_VERSION = "v2"
+MODEL_VERSION = "v3"
 DIMENSIONS = 128
 TITLE_REPEAT = 2
 FIT_SAMPLE = 30_000
@@ -61,6 +64,7 @@ SMOOTH_NEIGHBOURS = 5
 SMOOTH_WEIGHT = 1.0
 YEAR_BOOST = 0.15
 VENUE_BOOST = 0.02
+AREA_BOOST = 0.3
 AUTHOR_BOOST = 0.05
 AUTHOR_CAP = 2
 AUTHOR_MAX_PAPERS = 60  # prolific authors' papers are not all candidates of each other
@@ -72,11 +76,21 @@ ON CONFLICT (id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, papers = EXCL
     dimensions = EXCLUDED.dimensions, computed = EXCLUDED.computed, model = EXCLUDED.model
 """
 
+# The papers' text and their area links: the model reads both.
 _FINGERPRINT_SQL = """
-SELECT count(*),
-       COALESCE(sum(hashtextextended(id::text || ' ' || title || ' ' || abstract, 0)
-                    % 1000000007), 0)
-FROM {paper}
+SELECT (SELECT count(*) FROM {paper}),
+       (SELECT COALESCE(sum(hashtextextended(id::text || ' ' || title || ' ' || abstract, 0)
+                            %% 1000000007), 0) FROM {paper}),
+       (SELECT COALESCE(sum(hashtextextended(paper_id || ' ' || topic_id || ' ' || weight, 0)
+                            %% 1000000007), 0) FROM ({areas}) AS links)
+"""
+
+# Each paper's links to the area topics, but an area rule's (see above), with the topic
+# model's confidence (1 for a curator's or a dump's link).
+_AREAS_SQL = """
+SELECT pt.paper_id, pt.topic_id, COALESCE(pt.confidence, 1)::float8 AS weight
+FROM {paper_topic} pt JOIN {topic} t ON t.id = pt.topic_id
+WHERE t.slug = ANY(%(areas)s) AND pt.source <> 'rule'
 """
 
 _PAPERS_SQL = """
@@ -95,12 +109,14 @@ WHERE a.author_id IN (SELECT author_id FROM {authorship} GROUP BY author_id
 
 @dataclass
 class Collection:
-    """What the fit reads: each paper's id, model text, year and conference."""
+    """What the fit reads: each paper's id, model text, year, conference and area weights
+    (float32 [n, areas], the confidence of each area link, 0 where none)."""
 
     ids: list[int]
     texts: list[str]
     years: list[int]
     events: list[int]
+    areas: object
 
 
 def model_text(title: str, abstract: str) -> str:
@@ -108,11 +124,19 @@ def model_text(title: str, abstract: str) -> str:
     return ". ".join([title] * TITLE_REPEAT + [abstract])
 
 
+def area_slugs() -> list[str]:
+    """The area topics' slugs (imported here: papers.tagging imports the models, which import
+    this module through the similar-papers queries)."""
+    from .tagging import AREA_SLUGS
+
+    return sorted(AREA_SLUGS)
+
+
 def fingerprint() -> str:
     with connection.cursor() as cursor:
-        cursor.execute(sql(_FINGERPRINT_SQL))
-        count, digest = cursor.fetchone()
-    return f"{MODEL_VERSION}:{DIMENSIONS}:{count}:{digest}"
+        cursor.execute(sql(_FINGERPRINT_SQL, areas=sql(_AREAS_SQL)), {"areas": area_slugs()})
+        count, digest, areas = cursor.fetchone()
+    return f"{MODEL_VERSION}:{DIMENSIONS}:{count}:{digest}:{areas}"
 
 
 def stored_fingerprint() -> str | None:
@@ -126,12 +150,31 @@ def read_collection() -> Collection:
     with connection.cursor() as cursor:
         cursor.execute(sql(_PAPERS_SQL))
         rows = cursor.fetchall()
+    ids = [row[0] for row in rows]
     return Collection(
-        ids=[row[0] for row in rows],
+        ids=ids,
         texts=[model_text(row[1], row[2]) for row in rows],
         years=[row[3] for row in rows],
         events=[row[4] for row in rows],
+        areas=area_weights(ids),
     )
+
+
+def area_weights(ids: list[int]):
+    """The papers' area weights, float32 [len(ids), areas] (columns in area_slugs() order)."""
+    import numpy as np
+
+    slugs = area_slugs()
+    position = {pk: row for row, pk in enumerate(ids)}
+    with connection.cursor() as cursor:
+        cursor.execute(sql("SELECT id, slug FROM {topic} WHERE slug = ANY(%s)"), [slugs])
+        column = {pk: slugs.index(slug) for pk, slug in cursor.fetchall()}
+        cursor.execute(sql(_AREAS_SQL), {"areas": slugs})
+        links = [row for row in cursor.fetchall() if row[0] in position]
+    weights = np.zeros((len(ids), len(slugs)), dtype=np.float32)
+    for paper, topic, weight in links:
+        weights[position[paper], column[topic]] = weight
+    return weights
 
 
 def refresh_embeddings(force: bool = False) -> dict:
@@ -229,9 +272,10 @@ def smooth(vectors, valid):
     return smoothed
 
 
-def with_signals(embeddings, years, events, year_codes, event_codes):
-    """The embeddings with the year and conference appended as scaled one-hot columns, so
-    that one inner product is cosine + YEAR_BOOST·same year + VENUE_BOOST·same conference."""
+def with_signals(embeddings, years, events, year_codes, event_codes, areas):
+    """The embeddings with the year and conference appended as scaled one-hot columns and the
+    area weights scaled, so that one inner product is cosine + YEAR_BOOST·same year +
+    VENUE_BOOST·same conference + AREA_BOOST·Σ (the two papers' weights in each area)."""
     import numpy as np
 
     n = len(embeddings)
@@ -244,7 +288,7 @@ def with_signals(embeddings, years, events, year_codes, event_codes):
     year_part[rows[known], year_index[known]] = np.sqrt(YEAR_BOOST)
     known = event_index >= 0
     event_part[rows[known], event_index[known]] = np.sqrt(VENUE_BOOST)
-    return np.hstack([embeddings, year_part, event_part])
+    return np.hstack([embeddings, year_part, event_part, np.sqrt(AREA_BOOST) * areas])
 
 
 def codes(values) -> dict:
@@ -296,6 +340,7 @@ def neighbour_rows(collection: Collection, fitted: dict, shared) -> list[str]:
         [collection.events[i] for i in index],
         codes(collection.years),
         codes(collection.events),
+        collection.areas[index],
     )
     shared = shared[index][:, index].tocoo()
     k = min(NEIGHBOURS, len(index) - 1)
@@ -303,7 +348,7 @@ def neighbour_rows(collection: Collection, fitted: dict, shared) -> list[str]:
     coauthored = np.einsum("ij,ij->i", vectors[shared.row], vectors[shared.col])
     coauthored += AUTHOR_BOOST * np.minimum(shared.data, AUTHOR_CAP)
     found, fused = merge_best(
-        [nearest(vectors, k), _nearest_within_years(vectors, years, k)],
+        [nearest(vectors, k), nearest_within(vectors, years, k)],
         (shared.row, shared.col, coauthored),
         k,
     )
@@ -323,22 +368,6 @@ def neighbour_rows(collection: Collection, fitted: dict, shared) -> list[str]:
     return lines
 
 
-def _nearest_within_years(vectors, years, k: int):
-    """Each row's k nearest rows of the same (known) year: (indices into ``vectors``, scores)."""
-    import numpy as np
-
-    near = np.full((len(vectors), k), -1, dtype=np.int64)
-    best = np.zeros((len(vectors), k), dtype=np.float32)
-    for year in np.unique(years[years > 0]):
-        members = np.flatnonzero(years == year)
-        if len(members) < 2:
-            continue
-        local, scores = nearest(vectors[members], min(k, len(members) - 1))
-        near[members, : local.shape[1]] = np.where(local >= 0, members[local], -1)
-        best[members, : scores.shape[1]] = scores
-    return near, best
-
-
 def model_blob(collection: Collection, fitted: dict) -> bytes:
     """The fitted model as an .npz archive (no pickles), for SimilarityState.model."""
     import numpy as np
@@ -354,5 +383,6 @@ def model_blob(collection: Collection, fitted: dict) -> bytes:
         embeddings=fitted["embeddings"][valid],
         years=np.asarray(collection.years, dtype=np.int64)[valid],
         events=np.asarray(collection.events, dtype=np.int64)[valid],
+        areas=collection.areas[valid],
     )
     return buffer.getvalue()
