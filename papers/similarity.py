@@ -293,7 +293,8 @@ def with_signals(embeddings, years, events, year_codes, event_codes, areas):
     year_part[rows[known], year_index[known]] = np.sqrt(YEAR_BOOST)
     known = event_index >= 0
     event_part[rows[known], event_index[known]] = np.sqrt(VENUE_BOOST)
-    return np.hstack([embeddings, year_part, event_part, np.sqrt(AREA_BOOST) * areas])
+    area_part = np.float32(np.sqrt(AREA_BOOST)) * areas  # float32: a float64 scalar widens it
+    return np.hstack([embeddings, year_part, event_part, area_part])
 
 
 def codes(values) -> dict:
