@@ -280,9 +280,10 @@ def app_lines(result: AppResult) -> list[str]:
         )
     lines += [
         "",
-        "  The area topics (a shared topic adds to the score) come from a model trained on "
+        "  The area topics (a shared area adds to the score) come from a model trained on "
         "fixtures/topic_training.csv, part of these labels: the last row, papers it never "
-        "trained on, is the fair one for them.",
+        "trained on, is the fairer one for them (the areas of their candidates, mostly trained "
+        "on, still repeat their labels).",
         "",
         f"  API time: {1000 * result.seconds / max(1, len(result.queries)):.0f} ms per paper. "
         "all-MiniLM-L6-v2: not run (sentence-transformers is not installable here; its "

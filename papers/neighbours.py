@@ -69,6 +69,23 @@ def nearest(vectors, k: int):
     return near, best
 
 
+def nearest_within(vectors, groups, k: int):
+    """Each row's k nearest rows of its own group (groups > 0; rows of group 0 get none), as
+    ``nearest`` finds them: (indices into ``vectors``, scores), best first; -1 pads."""
+    import numpy as np
+
+    near = np.full((len(vectors), k), -1, dtype=np.int64)
+    best = np.zeros((len(vectors), k), dtype=np.float32)
+    for group in np.unique(groups[groups > 0]):
+        members = np.flatnonzero(groups == group)
+        if len(members) < 2:
+            continue
+        local, scores = nearest(vectors[members], min(k, len(members) - 1))
+        near[members, : local.shape[1]] = np.where(local >= 0, members[local], -1)
+        best[members, : scores.shape[1]] = scores
+    return near, best
+
+
 def _in_threads(work, items) -> None:
     """``work`` on every item, by THREADS threads (errors re-raised here)."""
     if THREADS == 1:

@@ -3,8 +3,8 @@
 Candidates come from the fitted model when the paper has a row in the similarity table
 (papers/similarity.py refreshes it after each load, and writes a row for a paper a curator
 saves): the paper's stored nearest neighbours, scored by their stored fused score (text cosine,
-same year, same conference, shared authors) plus SIMILAR_TOPIC_BOOST per shared topic (at most
-three). ``among`` (a bounded list of ids, e.g. from bench/quality.py) ranks exactly those
+same year, same conference, shared research areas, shared authors) plus SIMILAR_TOPIC_BOOST per
+shared topic that is not an area (at most three; the areas are in the fused score). ``among`` (a bounded list of ids, e.g. from bench/quality.py) ranks exactly those
 papers instead, by the cosine of the stored embeddings. A paper without a row (no model fitted
 yet) gets the full-text "more like this" path: its SIMILAR_TERMS most distinctive lexemes of
 title and abstract (1 + ln of their weighted frequency, title ×3, times ln(N / document
@@ -18,7 +18,8 @@ Every result carries what made it similar: the shared terms — lexemes of both 
 abstracts (never of either paper's author names) found in at most SHOWN_TERM_SHARE of the
 collection (or SHOWN_TERM_FLOOR papers), most distinctive first, each with its share of their
 weight, spelled as the paper writes them — and the signals of the score: the text cosine, same
-year, same conference, the shared authors by name, the shared topics by name (explanation()).
+year, same conference, the shared areas by name with the product of their confidences, the
+shared authors by name, the shared topics by name (explanation()).
 """
 
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ from .tables import reading_cursor, sql
 SIMILAR_TERMS = 15
 SIMILAR_CAP = 1500
 SIMILAR_SHOWN_TERMS = 40  # lexemes looked for in each result to show the shared terms
-SIMILAR_TOPIC_BOOST = 0.05  # per shared topic, on the fitted (embedding) path
+SIMILAR_TOPIC_BOOST = 0.05  # per shared topic but an area, on the fitted (embedding) path
 SIMILAR_SHOWN_MAX = 8  # shared terms shown per result, the most distinctive first
 SHOWN_TERM_SHARE = 0.02  # a shared term is shown when at most this share of papers use it
 SHOWN_TERM_FLOOR = 10  # … or at most this many (a small collection)
@@ -50,6 +51,8 @@ class SimilarRow:
     same_venue: str | None = None
     authors: list[str] = field(default_factory=list)
     topics: list[str] = field(default_factory=list)
+    areas: list[str] = field(default_factory=list)
+    area_weight: float = 0.0
 
 
 # The paper, and the size of the collection (the planner's estimate, exact when small).
@@ -173,6 +176,7 @@ scored AS (
     CROSS JOIN LATERAL (
         SELECT ARRAY(SELECT t.name FROM {paper_topic} b JOIN {topic} t ON t.id = b.topic_id
                      WHERE b.paper_id = p.id AND b.topic_id = ANY(src.topics)
+                       AND (cand.base IS NULL OR t.slug <> ALL(%(areas)s))
                      ORDER BY t.name) AS names
     ) AS shared_topics
     WHERE p.id <> %(pk)s
@@ -194,7 +198,8 @@ explained AS (
     ) AS shared
 )"""
 
-# Shared authors count when they have at most AUTHOR_MAX_PAPERS papers, as in the fit.
+# Shared authors count when they have at most AUTHOR_MAX_PAPERS papers, and shared areas
+# (with the product of the links' confidences) as in the fit.
 _RESULT = """
 SELECT top.id, top.score, top.fitted,
        ARRAY(SELECT COALESCE(s.word, w.lexeme)
@@ -215,9 +220,18 @@ SELECT top.id, top.score, top.fitted,
                AND (SELECT count(*) FROM {authorship} z WHERE z.author_id = x.author_id)
                    <= %(author_max)s
              ORDER BY x.position) AS authors,
-       top.topics
+       top.topics, area.names, area.weight
 FROM explained AS top
 CROSS JOIN src
+CROSS JOIN LATERAL (
+    SELECT array_agg(t.name ORDER BY t.name) AS names,
+           sum(COALESCE(a.confidence, 1) * COALESCE(b.confidence, 1)) AS weight
+    FROM {paper_topic} a
+    JOIN {paper_topic} b ON b.topic_id = a.topic_id AND b.paper_id = top.id
+    JOIN {topic} t ON t.id = a.topic_id
+    WHERE a.paper_id = src.id AND t.slug = ANY(%(areas)s)
+      AND a.source <> 'rule' AND b.source <> 'rule'
+) AS area
 JOIN {paper} p ON p.id = top.id
 JOIN {venue} v ON v.id = p.venue_id
 LEFT JOIN {venue} parent ON parent.id = v.parent_id
@@ -231,7 +245,8 @@ def _statement(fitted: str) -> str:
 
 
 def _row(values) -> SimilarRow:
-    pk, score, fitted, words, weights, cosine, same_year, same_venue, authors, topics = values
+    pk, score, fitted, words, weights, cosine, same_year, same_venue, *signals = values
+    authors, topics, areas, area_weight = signals
     terms = {}
     for word, weight in zip(words or [], weights or [], strict=True):
         terms.setdefault(word, weight)
@@ -247,6 +262,8 @@ def _row(values) -> SimilarRow:
         same_venue=same_venue,
         authors=list(authors),
         topics=list(topics),
+        areas=list(areas or []),
+        area_weight=float(area_weight or 0),
     )
 
 
@@ -262,6 +279,7 @@ def similar_rows(pk: int, limit: int, among: list[int] | None = None) -> list[Si
         "shown_share": SHOWN_TERM_SHARE,
         "shown_floor": SHOWN_TERM_FLOOR,
         "author_max": similarity.AUTHOR_MAX_PAPERS,
+        "areas": similarity.area_slugs(),
         "terms": SIMILAR_TERMS,
         "cap": SIMILAR_CAP,
         "small_cap": max(SIMILAR_CAP // 10, limit),
@@ -278,6 +296,7 @@ def method() -> dict:
     return {
         "year": similarity.YEAR_BOOST,
         "venue": similarity.VENUE_BOOST,
+        "area": similarity.AREA_BOOST,
         "author": similarity.AUTHOR_BOOST,
         "author_cap": similarity.AUTHOR_CAP,
         "author_max": similarity.AUTHOR_MAX_PAPERS,
@@ -299,7 +318,9 @@ def explanation(row: SimilarRow) -> list[dict]:
         venue_weight = similarity.VENUE_BOOST if row.same_venue else 0.0
     else:
         venue_weight = TEXT_VENUE_BOOST if row.same_venue else 0.0
-    rest = topics_weight + authors_weight + year_weight + venue_weight
+    areas = row.areas if row.fitted else []
+    areas_weight = round(similarity.AREA_BOOST * row.area_weight, 4) if areas else 0.0
+    rest = topics_weight + authors_weight + year_weight + venue_weight + areas_weight
     text_weight = row.cosine if row.fitted and row.cosine is not None else row.score - rest
     signals.append(text_signal(text_weight, row.terms))
     if authors:
@@ -308,6 +329,8 @@ def explanation(row: SimilarRow) -> list[dict]:
         signals.append({"signal": "year", "weight": year_weight, "year": row.same_year})
     if venue_weight:
         signals.append({"signal": "venue", "weight": venue_weight, "venue": row.same_venue})
+    if areas:
+        signals.append({"signal": "areas", "weight": areas_weight, "areas": areas})
     if topics:
         signals.append({"signal": "topics", "weight": topics_weight, "topics": topics})
     return signals

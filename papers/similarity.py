@@ -10,12 +10,15 @@ graph: papers in the same dense region of the collection move closer).
 
 A pair's score fuses that text cosine with the signals a reader can check: ``YEAR_BOOST`` when
 the papers appeared the same year, ``VENUE_BOOST`` when at the same conference (a volume and
-its parent count as one), ``AUTHOR_BOOST`` per shared author (at most ``AUTHOR_CAP``). Each
-paper's ``NEIGHBOURS`` best papers under that score are stored in the Similarity table (plain
-real[] arrays, no pgvector) with the smoothed embedding, so the paper and similar pages read one
-row. The venue and year signals are appended to the vectors (scaled one-hot columns), so the
-nearest-neighbour search (papers/neighbours.py) ranks by the fused score directly; papers
-sharing authors are added as candidates from the authorship table.
+its parent count as one), ``AREA_BOOST`` times the product of the two papers' confidences in
+each research area they share (the ACL areas of papers/tagging.py, linked by the topic model,
+a curator or a dump; an area rule's link is a word match, not a paper's area, and is left
+out), ``AUTHOR_BOOST`` per shared author (at most ``AUTHOR_CAP``). Each paper's ``NEIGHBOURS``
+best papers under that score are stored in the Similarity table (plain real[] arrays, no
+pgvector) with the smoothed embedding, so the paper and similar pages read one row. The venue,
+year and area signals are appended to the vectors (scaled columns), so the nearest-neighbour
+search (papers/neighbours.py) ranks by the fused score directly; papers sharing authors are
+added as candidates from the authorship table.
 
 The fitted model itself (vocabulary, idf, SVD components, the embeddings and each paper's year
 and conference) is stored in SimilarityState.model, so that web processes can project a text
@@ -24,18 +27,23 @@ or a newly saved paper into it (papers/similarity_model.py).
 Measured in the app's own setting (bench/quality.py --only similar-app: the whole Anthology
 loaded, 26,014 papers; each labelled ACL 2020 paper's first five labelled papers among its 100
 similar papers, missing slots counted as misses), P@5 same-track on the 753 papers of
-tracks.csv: 0.508 (0.526 on the half the weights were chosen on, 0.491 on the other half),
-P@10 0.45; TF-IDF cosine in the same setting 0.32. Those figures are flattered: a shared area
-topic adds to the score (papers/similar.py) and the area-topic model trained on the tracks of
-519 of these papers; on the 234 it never trained on, P@5 is 0.454. A refresh costs about 25 s of CPU at
-26,000 papers (imports included) and 36 s at 100,000 (the Anthology grown by copies with a
-quarter of their words dropped: fit 15 s, neighbours 19 s over two threads, COPY 2 s), plus the
-database's own work on the COPY; the wall time on a shared 2-core machine is that many times
-longer as it is loaded (90 s at 26,000 with a load of 8).
+tracks.csv: 0.629 (0.635 on the half the weights were chosen on, 0.624 on the other), P@10
+0.58; TF-IDF cosine in the same setting 0.32. Those figures are flattered: the area-topic model
+trained on the tracks of 519 of these papers, so their areas repeat their labels (0.479 on the
+234 it never trained on, whose candidates' areas still do). With every labelled paper's areas
+from a topic model that never saw its label (the training file split in two, each half's
+papers tagged by a model fitted on the other half), P@5 is 0.505 (0.518 tuning half, 0.492
+held-out half), against 0.478 (0.499, 0.457) when the areas only reorder the text neighbours
+as shared topics. A refresh costs about 25 s of CPU at 26,000 papers (imports included) and
+36 s at 100,000 (the Anthology grown by copies with a quarter of their words dropped: fit 15 s,
+neighbours 19 s over two threads, COPY 2 s; the area columns cost no measurable time), plus
+the database's own work on the COPY; the wall time on a shared 2-core machine is that many
+times longer as it is loaded (90 s at 26,000 with a load of 8).
 
 A refresh is skipped when the collection's fingerprint (count and a hash of every id, title and
-abstract) is the one the stored rows were computed from. numpy, scipy and scikit-learn are
-imported inside the functions, so web processes that only read the stored rows never load them.
+abstract, and of every area link) is the one the stored rows were computed from. numpy, scipy
+and scikit-learn are imported inside the functions, so web processes that only read the stored
+rows never load them.
 """
 
 from __future__ import annotations
@@ -47,12 +55,12 @@ from dataclasses import dataclass
 
 from django.db import connection, transaction
 
-from .neighbours import SEED, merge_best, nearest, normalise
+from .neighbours import SEED, merge_best, nearest, nearest_within, normalise
 from .tables import sql
 
 log = logging.getLogger(__name__)
 
-MODEL_VERSION = "v2"
+MODEL_VERSION = "v3"
 DIMENSIONS = 128
 TITLE_REPEAT = 2
 FIT_SAMPLE = 30_000
@@ -61,6 +69,7 @@ SMOOTH_NEIGHBOURS = 5
 SMOOTH_WEIGHT = 1.0
 YEAR_BOOST = 0.15
 VENUE_BOOST = 0.02
+AREA_BOOST = 0.3
 AUTHOR_BOOST = 0.05
 AUTHOR_CAP = 2
 AUTHOR_MAX_PAPERS = 60  # prolific authors' papers are not all candidates of each other
@@ -72,11 +81,21 @@ ON CONFLICT (id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, papers = EXCL
     dimensions = EXCLUDED.dimensions, computed = EXCLUDED.computed, model = EXCLUDED.model
 """
 
+# The papers' text and their area links: the model reads both.
 _FINGERPRINT_SQL = """
-SELECT count(*),
-       COALESCE(sum(hashtextextended(id::text || ' ' || title || ' ' || abstract, 0)
-                    % 1000000007), 0)
-FROM {paper}
+SELECT (SELECT count(*) FROM {paper}),
+       (SELECT COALESCE(sum(hashtextextended(id::text || ' ' || title || ' ' || abstract, 0)
+                            %% 1000000007), 0) FROM {paper}),
+       (SELECT COALESCE(sum(hashtextextended(paper_id || ' ' || topic_id || ' ' || weight, 0)
+                            %% 1000000007), 0) FROM ({areas}) AS links)
+"""
+
+# Each paper's links to the area topics, but an area rule's (see above), with the topic
+# model's confidence (1 for a curator's or a dump's link).
+_AREAS_SQL = """
+SELECT pt.paper_id, pt.topic_id, COALESCE(pt.confidence, 1)::float8 AS weight
+FROM {paper_topic} pt JOIN {topic} t ON t.id = pt.topic_id
+WHERE t.slug = ANY(%(areas)s) AND pt.source <> 'rule'
 """
 
 _PAPERS_SQL = """
@@ -95,12 +114,14 @@ WHERE a.author_id IN (SELECT author_id FROM {authorship} GROUP BY author_id
 
 @dataclass
 class Collection:
-    """What the fit reads: each paper's id, model text, year and conference."""
+    """What the fit reads: each paper's id, model text, year, conference and area weights
+    (float32 [n, areas], the confidence of each area link, 0 where none)."""
 
     ids: list[int]
     texts: list[str]
     years: list[int]
     events: list[int]
+    areas: object
 
 
 def model_text(title: str, abstract: str) -> str:
@@ -108,11 +129,19 @@ def model_text(title: str, abstract: str) -> str:
     return ". ".join([title] * TITLE_REPEAT + [abstract])
 
 
+def area_slugs() -> list[str]:
+    """The area topics' slugs (imported here: papers.tagging imports the models, which import
+    this module through the similar-papers queries)."""
+    from .tagging import AREA_SLUGS
+
+    return sorted(AREA_SLUGS)
+
+
 def fingerprint() -> str:
     with connection.cursor() as cursor:
-        cursor.execute(sql(_FINGERPRINT_SQL))
-        count, digest = cursor.fetchone()
-    return f"{MODEL_VERSION}:{DIMENSIONS}:{count}:{digest}"
+        cursor.execute(sql(_FINGERPRINT_SQL, areas=sql(_AREAS_SQL)), {"areas": area_slugs()})
+        count, digest, areas = cursor.fetchone()
+    return f"{MODEL_VERSION}:{DIMENSIONS}:{count}:{digest}:{areas}"
 
 
 def stored_fingerprint() -> str | None:
@@ -126,12 +155,31 @@ def read_collection() -> Collection:
     with connection.cursor() as cursor:
         cursor.execute(sql(_PAPERS_SQL))
         rows = cursor.fetchall()
+    ids = [row[0] for row in rows]
     return Collection(
-        ids=[row[0] for row in rows],
+        ids=ids,
         texts=[model_text(row[1], row[2]) for row in rows],
         years=[row[3] for row in rows],
         events=[row[4] for row in rows],
+        areas=area_weights(ids),
     )
+
+
+def area_weights(ids: list[int]):
+    """The papers' area weights, float32 [len(ids), areas] (columns in area_slugs() order)."""
+    import numpy as np
+
+    slugs = area_slugs()
+    position = {pk: row for row, pk in enumerate(ids)}
+    with connection.cursor() as cursor:
+        cursor.execute(sql("SELECT id, slug FROM {topic} WHERE slug = ANY(%s)"), [slugs])
+        column = {pk: slugs.index(slug) for pk, slug in cursor.fetchall()}
+        cursor.execute(sql(_AREAS_SQL), {"areas": slugs})
+        links = [row for row in cursor.fetchall() if row[0] in position]
+    weights = np.zeros((len(ids), len(slugs)), dtype=np.float32)
+    for paper, topic, weight in links:
+        weights[position[paper], column[topic]] = weight
+    return weights
 
 
 def refresh_embeddings(force: bool = False) -> dict:
@@ -229,9 +277,10 @@ def smooth(vectors, valid):
     return smoothed
 
 
-def with_signals(embeddings, years, events, year_codes, event_codes):
-    """The embeddings with the year and conference appended as scaled one-hot columns, so
-    that one inner product is cosine + YEAR_BOOST·same year + VENUE_BOOST·same conference."""
+def with_signals(embeddings, years, events, year_codes, event_codes, areas):
+    """The embeddings with the year and conference appended as scaled one-hot columns and the
+    area weights scaled, so that one inner product is cosine + YEAR_BOOST·same year +
+    VENUE_BOOST·same conference + AREA_BOOST·Σ (the two papers' weights in each area)."""
     import numpy as np
 
     n = len(embeddings)
@@ -244,7 +293,8 @@ def with_signals(embeddings, years, events, year_codes, event_codes):
     year_part[rows[known], year_index[known]] = np.sqrt(YEAR_BOOST)
     known = event_index >= 0
     event_part[rows[known], event_index[known]] = np.sqrt(VENUE_BOOST)
-    return np.hstack([embeddings, year_part, event_part])
+    area_part = np.float32(np.sqrt(AREA_BOOST)) * areas  # float32: a float64 scalar widens it
+    return np.hstack([embeddings, year_part, event_part, area_part])
 
 
 def codes(values) -> dict:
@@ -296,6 +346,7 @@ def neighbour_rows(collection: Collection, fitted: dict, shared) -> list[str]:
         [collection.events[i] for i in index],
         codes(collection.years),
         codes(collection.events),
+        collection.areas[index],
     )
     shared = shared[index][:, index].tocoo()
     k = min(NEIGHBOURS, len(index) - 1)
@@ -303,7 +354,7 @@ def neighbour_rows(collection: Collection, fitted: dict, shared) -> list[str]:
     coauthored = np.einsum("ij,ij->i", vectors[shared.row], vectors[shared.col])
     coauthored += AUTHOR_BOOST * np.minimum(shared.data, AUTHOR_CAP)
     found, fused = merge_best(
-        [nearest(vectors, k), _nearest_within_years(vectors, years, k)],
+        [nearest(vectors, k), nearest_within(vectors, years, k)],
         (shared.row, shared.col, coauthored),
         k,
     )
@@ -323,22 +374,6 @@ def neighbour_rows(collection: Collection, fitted: dict, shared) -> list[str]:
     return lines
 
 
-def _nearest_within_years(vectors, years, k: int):
-    """Each row's k nearest rows of the same (known) year: (indices into ``vectors``, scores)."""
-    import numpy as np
-
-    near = np.full((len(vectors), k), -1, dtype=np.int64)
-    best = np.zeros((len(vectors), k), dtype=np.float32)
-    for year in np.unique(years[years > 0]):
-        members = np.flatnonzero(years == year)
-        if len(members) < 2:
-            continue
-        local, scores = nearest(vectors[members], min(k, len(members) - 1))
-        near[members, : local.shape[1]] = np.where(local >= 0, members[local], -1)
-        best[members, : scores.shape[1]] = scores
-    return near, best
-
-
 def model_blob(collection: Collection, fitted: dict) -> bytes:
     """The fitted model as an .npz archive (no pickles), for SimilarityState.model."""
     import numpy as np
@@ -354,5 +389,6 @@ def model_blob(collection: Collection, fitted: dict) -> bytes:
         embeddings=fitted["embeddings"][valid],
         years=np.asarray(collection.years, dtype=np.int64)[valid],
         events=np.asarray(collection.events, dtype=np.int64)[valid],
+        areas=collection.areas[valid],
     )
     return buffer.getvalue()

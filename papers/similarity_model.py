@@ -2,7 +2,7 @@
 into the model when a curator saves it.
 
 papers/similarity.py stores the fitted model (vocabulary, idf, SVD components, each fitted
-paper's embedding, year and conference) in SimilarityState.model. A process loads it once and
+paper's embedding, year, conference and area weights) in SimilarityState.model. A process loads it once and
 keeps it while the stored fingerprint is unchanged (one short query per use checks it). A text
 is projected as the fit projected the papers — sublinear TF-IDF over the model's vocabulary,
 the SVD components, normalised — then smoothed towards its SMOOTH_NEIGHBOURS nearest stored
@@ -94,6 +94,8 @@ def _read(fingerprint: str, blob: bytes) -> Model:
 
     with np.load(io.BytesIO(blob), allow_pickle=False) as archive:
         arrays = {name: archive[name] for name in archive.files}
+    if "areas" not in arrays:  # a model stored before the area signal: no paper has an area
+        arrays["areas"] = np.zeros((len(arrays["ids"]), len(similarity.area_slugs())), np.float32)
     vocabulary = {term: column for column, term in enumerate(arrays["terms"].tolist())}
     return Model(
         fingerprint=fingerprint,
@@ -203,6 +205,7 @@ def project_paper(pk: int) -> bool:
     scores = model.embeddings @ vector
     scores += similarity.YEAR_BOOST * ((arrays["years"] == year) & (year > 0))
     scores += similarity.VENUE_BOOST * (arrays["events"] == event)
+    scores += similarity.AREA_BOOST * (arrays["areas"] @ similarity.area_weights([pk])[0])
     with connection.cursor() as cursor:
         cursor.execute(sql(_COAUTHORED_SQL), [pk, similarity.AUTHOR_MAX_PAPERS])
         for other, count in cursor.fetchall():

@@ -5,7 +5,8 @@ import pytest
 from django.db import connection
 
 from papers import neighbours, similarity
-from papers.models import Paper, Similarity, SimilarityState
+from papers.models import Paper, PaperTopic, Similarity, SimilarityState, Topic
+from tests.support import parse
 
 MLWQ = "MLWQ: Efficient Small Language Model Deployment via Multi-Level Weight Quantization"
 
@@ -130,6 +131,36 @@ def test_among_ranks_exactly_the_papers_given(fitted):
     assert len(ranked) == 10
     scores = [item.score for item in ranked]
     assert scores == sorted(scores, reverse=True)
+
+
+def _stored_score(paper, other) -> float:
+    row = Similarity.objects.get(paper_id=paper.pk)
+    return row.scores[row.neighbours.index(other.pk)]
+
+
+def test_a_shared_area_adds_the_product_of_its_confidences(client, corpus):
+    translation, speech, kv = corpus["translation"], corpus["speech"], corpus["kv"]
+    area = Topic.objects.get(slug="machine-translation")  # an area; the dump linked it
+    similarity.refresh_embeddings(force=True)
+    before = _stored_score(translation, speech)
+    PaperTopic.objects.create(paper=speech, topic=area, source="model", confidence=0.5)
+    # a rule's link to an area is a word match, not the paper's area: it never counts
+    PaperTopic.objects.create(paper=kv, topic=area, source="rule")
+    unshared = _stored_score(translation, kv)
+    assert similarity.refresh_embeddings()["skipped"] is False  # area links are in the model
+    assert _stored_score(translation, speech) - before == pytest.approx(0.3 * 1 * 0.5, abs=2e-4)
+    assert _stored_score(translation, kv) == pytest.approx(unshared, abs=2e-4)
+    signals = {
+        item.pk: {signal["signal"]: signal for signal in item.explanation}
+        for item in Paper.objects.similar_to(translation, 4)
+    }
+    area_signal = {"signal": "areas", "weight": 0.15, "areas": ["machine translation"]}
+    assert signals[speech.pk]["areas"] == area_signal
+    assert "topics" not in signals[speech.pk]  # the area is not counted again as a topic
+    assert "areas" not in signals[kv.pk]
+    page = parse(client.get(f"/papers/{translation.pk}/similar/"))
+    shown = [p.text for p in page.find_all("p", class_="shared")]
+    assert sum("same research area: machine translation +0.15" in text for text in shown) == 1
 
 
 def test_inverted_file_search_agrees_with_exact_search(monkeypatch):
