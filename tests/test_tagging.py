@@ -186,6 +186,23 @@ def test_extraction_and_qa_links_need_the_title_or_a_confident_model():
     assert confidences.round(2).tolist() == [0.15, 0.15, 0.89]
 
 
+def test_an_extraction_title_links_the_paper_whatever_the_margin():
+    """A title the extraction rule matches adds that area to the model's choice unless "none" is
+    the most probable; another area's title match (question answering) adds nothing."""
+    import numpy as np
+
+    slugs = ["information-extraction", "machine-translation", "question-answering"]
+    areas = [Topic(slug=slug) for slug in slugs]
+    # Three areas and "none" (last); the best class 2 nats ahead of the others, 4 of extraction.
+    log_probability = np.array(
+        [[-4.0, 0.0, -2.0, -2.0], [-4.0, -2.0, -2.0, 0.0], [-4.0, 0.0, -2.0, -2.0]]
+    )
+    weak = np.array([[True, False, False], [True, False, False], [False, False, True]])
+    rows, columns, confidences = choose_areas(log_probability, areas, weak)
+    assert list(zip(rows.tolist(), columns.tolist(), strict=True)) == [(0, 0), (0, 1), (2, 1)]
+    assert confidences.round(2).tolist() == [0.2, 0.3, 0.3]
+
+
 def test_the_training_labels_leave_out_the_held_out_part():
     labels = read_tracks(TRAINING_FILE)
     assert len(labels) == 519
