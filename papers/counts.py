@@ -14,13 +14,12 @@ it touched (papers/writing.py, papers/curation.py, papers/topic_rules.py, papers
 the admin), and it raises the data version that cached pages are keyed by (papers/caching.py).
 """
 
-from contextlib import contextmanager
 from contextvars import ContextVar
 
 from django.db import connection, transaction
 
 from .caching import bump_data_version, lock_changes
-from .denormalise import Pending
+from .denormalise import Pending, deferring
 from .tables import sql
 
 # The number of papers, exact, from the kept venue counts (a few rows): the collection's size
@@ -138,17 +137,11 @@ def _pairs_sql() -> str:
 _DEFERRED: ContextVar[Pending | None] = ContextVar("deferred_counts", default=None)
 
 
-@contextmanager
 def counts_deferred():
     """Within the block, refresh_counts() only notes papers, in the set it yields (None once
     every paper is noted): a load's rules and model change the links of papers the load
     counts anyway, once, after them (papers/writing.py)."""
-    pending = Pending()
-    token = _DEFERRED.set(pending)
-    try:
-        yield pending
-    finally:
-        _DEFERRED.reset(token)
+    return deferring(_DEFERRED)
 
 
 def refresh_counts(paper_ids=None) -> int:

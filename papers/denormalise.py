@@ -71,15 +71,21 @@ def refresh_topic_names(paper_ids=None) -> int:
 
 
 @contextmanager
-def topic_names_deferred():
-    """Within the block, refresh_topic_names() only notes papers, in the set it yields (None
-    once every paper is noted): the caller rewrites them, once, after the block."""
+def deferring(variable: ContextVar):
+    """Within the block, the refresh that reads ``variable`` only notes papers, in the Pending
+    it yields."""
     pending = Pending()
-    token = _DEFERRED.set(pending)
+    token = variable.set(pending)
     try:
         yield pending
     finally:
-        _DEFERRED.reset(token)
+        variable.reset(token)
+
+
+def topic_names_deferred():
+    """Within the block, refresh_topic_names() only notes papers, in the set it yields (None
+    once every paper is noted): the caller rewrites them, once, after the block."""
+    return deferring(_DEFERRED)
 
 
 def refresh_author_names(paper_ids=None) -> int:
