@@ -117,13 +117,14 @@ IDFS_SQL = (
 # A text's words, lowercased: what a query's words are compared with as typed (split where
 # typed_words splits, at non-word characters; once per text, then array lookups per word),
 # its compounds also joined as the index holds them ("few-shot": fewshot, few, shot).
-TEXT_WORDS = "regexp_split_to_array(lower(papers_compounds({text})), '\\W+')"
+FOLDED = "lower(papers_compounds({text}))"
+TEXT_WORDS = "regexp_split_to_array(" + FOLDED + ", '\\W+')"
 
-# The title's part. {text}: the title; {share}: the share of the query's words in its words
-# (_share); {terms}: its title_terms (distinct stems less stop words); {in_title}: 1 when the
-# title matches the whole query.
+# The title's part. {folded}: the title lowercased, compounds joined (FOLDED); {share}: the
+# share of the query's words in its words (_share); {terms}: its title_terms (distinct stems
+# less stop words); {in_title}: 1 when the title matches the whole query.
 _TITLE_TERM = """CASE WHEN {in_title} = 1 THEN
-    1 + %(order)s * (lower(papers_compounds({text})) ~ %(ordered)s)::int
+    1 + %(order)s * ({folded} ~ %(ordered)s)::int
     + %(exact)s * {share}
     + %(length)s / (1 + {terms})
   ELSE 0 END"""
@@ -137,14 +138,16 @@ _RANKED_SQL = """
 WITH %(prefix)s idfs AS MATERIALIZED (%(idfs_sql)s),
 titles AS MATERIALIZED (%(titles)s),
 candidates AS MATERIALIZED (
-    SELECT DISTINCT ON (m.id) m.id, m.in_title, m.title, m.title_terms, {title_words} AS words,
-           m.size
+    SELECT DISTINCT ON (m.id) m.id, m.in_title, f.folded, m.title_terms,
+           regexp_split_to_array(f.folded, '\\W+') AS words, m.size
     FROM (
         SELECT t.id, 1 AS in_title, t.title, t.title_terms, t.size FROM titles AS t
         UNION ALL
         SELECT v.id, 0 AS in_title, v.title, v.title_terms, v.size FROM (%(vectors)s) AS v
         WHERE (SELECT count(*) FROM titles) < %(enough)s
     ) AS m
+    -- The title folded once: its words and the word-order test both read it.
+    CROSS JOIN LATERAL (SELECT {folded_title} AS folded) AS f
     ORDER BY m.id, m.in_title DESC
 ),
 scored AS MATERIALIZED (
@@ -277,7 +280,7 @@ def relevance(table: str, text: str, in_title: str) -> tuple[str, list]:
     title = TEXT_WORDS.format(text=f"{table}.title")
     abstract = TEXT_WORDS.format(text=f"{table}.abstract")
     title_part = _TITLE_TERM.format(
-        text=f"{table}.title",
+        folded=FOLDED.format(text=f"{table}.title"),
         share=_share(count, title),
         terms=f"{table}.title_terms",
         in_title=in_title,
@@ -300,9 +303,9 @@ def _ranked_template(count: int) -> str:
     idfs = "(SELECT idfs FROM idfs)"
     return sql(
         _RANKED_SQL,
-        title_words=TEXT_WORDS.format(text="m.title"),
+        folded_title=FOLDED.format(text="m.title"),
         title_term=_TITLE_TERM.format(
-            text="c.title",
+            folded="c.folded",
             share=_share(count, "c.words"),
             terms="c.title_terms",
             in_title="c.in_title",
