@@ -247,13 +247,15 @@ def _card_actions(paper) -> str:
     return f'<div class="row-actions">{links}{save_toggle(paper.pk, plain)}</div>'
 
 
-def topic_tags(topics) -> str:
+@register.simple_tag
+def topic_tags(topics) -> SafeString:
     """The topics' links as a list of tags, or "" without topics."""
     items = "".join(
         f'<li><a href="{escape(topic.get_absolute_url())}">{escape(topic.name)}</a></li>'
         for topic in topics
     )
-    return f'<ul class="tags" aria-label="Topics">{items}</ul>' if items else ""
+    # every value in it is escaped
+    return mark_safe(f'<ul class="tags" aria-label="Topics">{items}</ul>' if items else "")
 
 
 @register.simple_tag
