@@ -70,17 +70,6 @@ WHERE to_tsvector('english'::regconfig, COALESCE(p.title, ''::text)) @@ q
 $$
 """
 
-# A text with its hyphenated compounds written joined and then as their parts ("few-shot" →
-# "fewshot few shot"), as papers/text.py index_compounds writes them: what every search
-# vector parses (the trigger's, the title's), so that a paper writing "few-shot" or
-# "fewshot" has the one lexeme the query asks for (text.fold_compounds).
-COMPOUNDS_FUNCTION = f"""
-CREATE OR REPLACE FUNCTION papers_compounds(t text) RETURNS text
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT regexp_replace(t, '{COMPOUND_SQL}', '{COMPOUND_SQL_REPLACEMENT}', 'g') $$
-"""
-DROP_COMPOUNDS_FUNCTION = "DROP FUNCTION IF EXISTS papers_compounds(text)"
-
 # papers_title_matches over the title's vector as expressions.title_vector() compiles it (the
 # expression index paper_title_tsv).
 TITLE_COMPOUND_MATCHES_FUNCTION = TITLE_MATCHES_FUNCTION.replace(

@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from papers import schema_sql
 from papers.expressions import title_vector
 from papers.facets import count_facets
 from papers.models import Paper, PaperFacets
@@ -50,3 +51,21 @@ def test_a_collection_at_the_released_schema_upgrades_in_place():
     assert count_facets({}, text="fewshot").total == 1
     titled = Paper.objects.annotate(vector=title_vector()).filter(vector=web_query("fewshot"))
     assert list(titled.values_list("external_id", flat=True)) == ["2020.acl-main.2"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("function", "definition"),
+    [
+        ("papers_compounds", schema_sql.COMPOUNDS_FUNCTION),
+        ("papers_paper_search_vector", schema_sql.SEARCH_VECTOR_FUNCTION),
+        ("papers_title_matches", schema_sql.TITLE_COMPOUND_MATCHES_FUNCTION),
+    ],
+)
+def test_the_migrations_make_the_functions_schema_sql_describes(function, definition):
+    # The migrations write their SQL out; papers/schema_sql.py describes the schema they
+    # make. A change to one without the other shows here.
+    body = definition.split("$$")[1]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT prosrc FROM pg_proc WHERE proname = %s", [function])
+        assert cursor.fetchone()[0].strip() == body.strip()
