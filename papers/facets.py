@@ -342,13 +342,6 @@ def fold_facets(rows) -> Facets:
     return facets
 
 
-# A venue or a year keeps its papers among the venues named here (ids as FacetCount values).
-_VENUES = {
-    "venue": "SELECT id::text FROM {venue} WHERE slug = ANY(%s)",
-    "year": "SELECT id::text FROM {venue} WHERE year = %s",
-}
-
-
 # Whether a paper ``i`` of the venues counted passes the filter whose counts are read.
 _MEMBER = {
     "t": "AND EXISTS (SELECT FROM {paper_topic} pt WHERE pt.paper_id = i.id "
@@ -365,8 +358,8 @@ def kept_venue_counts(*filter_sets: dict[str, list[str]]) -> tuple[str, list, st
     most; None otherwise (the papers must be counted)."""
     where, params, among = ["k.facet = 'v'"], [], None
     for name, values in (item for filters in filter_sets for item in filters.items()):
-        if name in _VENUES:
-            where.append(f"k.value = ANY(ARRAY({_VENUES[name]}))")
+        if name in ("venue", "year"):  # their kept keys are the venues' ids
+            where.append(f"k.value = ANY(ARRAY({_KEPT[name]}))")
             params += _params(name, values)
         elif among is None and name in ("topic", "country") and len(values) == 1:
             among = (CODES[name], _KEPT[name], _params(name, values))
