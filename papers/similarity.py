@@ -83,19 +83,23 @@ ON CONFLICT (id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, papers = EXCL
 
 # The papers' text and their area links: the model reads both.
 _FINGERPRINT_SQL = """
-SELECT (SELECT count(*) FROM {paper}),
-       (SELECT COALESCE(sum(hashtextextended(id::text || ' ' || title || ' ' || abstract, 0)
-                            %% 1000000007), 0) FROM {paper}),
+SELECT p.n, p.hash,
        (SELECT COALESCE(sum(hashtextextended(paper_id || ' ' || topic_id || ' ' || weight, 0)
                             %% 1000000007), 0) FROM ({areas}) AS links)
+FROM (SELECT count(*) AS n,
+             COALESCE(sum(hashtextextended(id::text || ' ' || title || ' ' || abstract, 0)
+                          %% 1000000007), 0) AS hash
+      FROM {paper}) AS p
 """
 
-# Each paper's links to the area topics, but an area rule's (see above), with the topic
-# model's confidence (1 for a curator's or a dump's link).
+# Each paper's links to the area topics (of the papers %(ids)s, every paper's when NULL), but
+# an area rule's (see above), with the topic model's confidence (1 for a curator's or a dump's
+# link).
 _AREAS_SQL = """
-SELECT pt.paper_id, pt.topic_id, COALESCE(pt.confidence, 1)::float8 AS weight
+SELECT pt.paper_id, pt.topic_id, t.slug, COALESCE(pt.confidence, 1)::float8 AS weight
 FROM {paper_topic} pt JOIN {topic} t ON t.id = pt.topic_id
 WHERE t.slug = ANY(%(areas)s) AND pt.source <> 'rule'
+  AND (%(ids)s::bigint[] IS NULL OR pt.paper_id = ANY(%(ids)s::bigint[]))
 """
 
 _PAPERS_SQL = """
@@ -139,7 +143,9 @@ def area_slugs() -> list[str]:
 
 def fingerprint() -> str:
     with connection.cursor() as cursor:
-        cursor.execute(sql(_FINGERPRINT_SQL, areas=sql(_AREAS_SQL)), {"areas": area_slugs()})
+        cursor.execute(
+            sql(_FINGERPRINT_SQL, areas=sql(_AREAS_SQL)), {"areas": area_slugs(), "ids": None}
+        )
         count, digest, areas = cursor.fetchone()
     return f"{MODEL_VERSION}:{DIMENSIONS}:{count}:{digest}:{areas}"
 
@@ -161,24 +167,23 @@ def read_collection() -> Collection:
         texts=[model_text(row[1], row[2]) for row in rows],
         years=[row[3] for row in rows],
         events=[row[4] for row in rows],
-        areas=area_weights(ids),
+        areas=area_weights(ids, every_paper=True),
     )
 
 
-def area_weights(ids: list[int]):
-    """The papers' area weights, float32 [len(ids), areas] (columns in area_slugs() order)."""
+def area_weights(ids: list[int], every_paper: bool = False):
+    """The papers' area weights, float32 [len(ids), areas] (columns in area_slugs() order);
+    ``every_paper``: ``ids`` are the whole collection, read without naming them."""
     import numpy as np
 
     slugs = area_slugs()
     position = {pk: row for row, pk in enumerate(ids)}
     with connection.cursor() as cursor:
-        cursor.execute(sql("SELECT id, slug FROM {topic} WHERE slug = ANY(%s)"), [slugs])
-        column = {pk: slugs.index(slug) for pk, slug in cursor.fetchall()}
-        cursor.execute(sql(_AREAS_SQL), {"areas": slugs})
+        cursor.execute(sql(_AREAS_SQL), {"areas": slugs, "ids": None if every_paper else ids})
         links = [row for row in cursor.fetchall() if row[0] in position]
     weights = np.zeros((len(ids), len(slugs)), dtype=np.float32)
-    for paper, topic, weight in links:
-        weights[position[paper], column[topic]] = weight
+    for paper, _topic, slug, weight in links:
+        weights[position[paper], slugs.index(slug)] = weight
     return weights
 
 
