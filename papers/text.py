@@ -38,7 +38,8 @@ def websearch_text(text: str) -> str:
 COMPOUND_SQL = r"(\w+)-(\w+)(?:-(\w+))?(?:-(\w+))?"
 COMPOUND_SQL_REPLACEMENT = r"\1\2\3\4 \1 \2 \3 \4"
 _COMPOUND = re.compile(COMPOUND_SQL)
-_QUOTED = re.compile(r'"[^"]*"?')
+# A quoted phrase of a query, its closing quote optional (papers/understanding.py too).
+QUOTED = re.compile(r'"[^"]*"?')
 
 
 def _joined(match: re.Match) -> str:
@@ -56,7 +57,7 @@ def fold_compounds(text: str) -> str:
     "-few-shot" excludes it. Inside a quoted phrase the compound is written as the index writes
     it, so the phrase's positions line up."""
     parts, start = [], 0
-    for quoted in _QUOTED.finditer(text):
+    for quoted in QUOTED.finditer(text):
         parts.append(_COMPOUND.sub(_joined, text[start : quoted.start()]))
         parts.append(index_compounds(quoted.group(0)))
         start = quoted.end()

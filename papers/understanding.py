@@ -20,7 +20,7 @@ from django.db.models.functions import Lower
 from .anthology_metadata import ANTHOLOGY_ID
 from .models import Author, Paper
 from .tables import reading_cursor, sql
-from .text import make_slug, name_key
+from .text import QUOTED, make_slug, name_key
 
 _IDENTIFIER = re.compile(
     rf"(?:https?://(?:www\.)?aclanthology\.org/(?P<url>{ANTHOLOGY_ID})(?:/|\.pdf|\.bib)?"
@@ -130,13 +130,12 @@ SPLIT_PART = 3
 # phrase).
 _PLAIN = re.compile(r'(?<![\w"])[^\W\d_]+(?![\w"])')
 _NEGATED = re.compile(r"(?:^|[\s(])-$")
-_QUOTED = re.compile(r'"[^"]*"?')
 
 
 def _runs(text: str) -> list[list[re.Match]]:
     """Each stretch of plain words typed one after the other (apart or hyphenated), outside
     quoted phrases; "or" ends a stretch."""
-    quoted = [match.span() for match in _QUOTED.finditer(text)]
+    quoted = [match.span() for match in QUOTED.finditer(text)]
     runs: list[list[re.Match]] = []
     previous = None
     for word in _PLAIN.finditer(text):

@@ -104,12 +104,6 @@ def page_query(context, number):
 
 
 @register.filter
-def highlighted(headline) -> SafeString:
-    """A snippet or its ts_headline as HTML: LaTeX rendered, the matched words in <mark>."""
-    return rendering.render_inline(headline)
-
-
-@register.filter
 def title_html(title) -> SafeString:
     """A title, or a title's ts_headline with its marks, as HTML: LaTeX rendered
     (\\texttt{ModSCAN} as code, L\\_2, \\inftyBench as ∞Bench) and bidi controls isolated."""
@@ -139,11 +133,6 @@ def bidi_isolated_text(value):
 
 
 @register.filter
-def snippet(text) -> str:
-    return rendering.plain_snippet(text)
-
-
-@register.filter
 def thousands(count) -> str:
     """A count with thousands separators: 26,093."""
     return f"{int(count):,}"
@@ -155,7 +144,6 @@ def slice_from(values, start) -> list:
     return list(values)[int(start) :]
 
 
-@register.filter
 def first_few(authors) -> dict:
     """A card's authors: the first CARD_AUTHORS to name, and whether "et al." follows."""
     authors = authors or []
@@ -264,7 +252,11 @@ def result_card(paper) -> SafeString:
     matched it), authors, venue, snippet (the abstract's headline, else its first words),
     links, the Save button and the topics."""
     headline = getattr(paper, "headline", None)
-    snippet_html = highlighted(headline) if headline else escape(snippet(paper.abstract))
+    snippet_html = (
+        rendering.render_inline(headline)
+        if headline
+        else escape(rendering.plain_snippet(paper.abstract))
+    )
     return mark_safe(  # every part is escaped or built from escaped text
         f'<li class="card" data-paper-id="{escape(paper.pk)}">\n'
         f'  <h3 class="card-title"><a href="{escape(paper.get_absolute_url())}">'
