@@ -4,7 +4,7 @@ narrow rows they are counted from (papers/counts.py), and the data version the c
 (papers/caching.py). None holds anything a load or a refresh cannot rebuild."""
 
 from django.contrib.postgres.fields import ArrayField
-from django.contrib.postgres.indexes import GinIndex, OpClass
+from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models import F, Q
@@ -14,14 +14,14 @@ class Lexeme(models.Model):
     """Document frequencies of the collection's words (from ts_stat), refreshed by each load.
 
     They spell "did you mean" suggestions and weigh a paper's distinctive words for similarity.
+    Every lookup is by word, through the primary key (spelling reads a range of it): a trigram
+    index here was chosen for equality lookups whose word the planner could not see, and read
+    thousands of posting-list pages for one common word.
     """
 
     word = models.TextField(primary_key=True)
     documents = models.PositiveIntegerField()
     occurrences = models.PositiveIntegerField()
-
-    class Meta:
-        indexes = [GinIndex(OpClass("word", name="gin_trgm_ops"), name="lexeme_word_trgm")]
 
     def __str__(self):
         return self.word

@@ -29,7 +29,7 @@ from .denormalise import (
 )
 from .dump_blocks import venue_in_line
 from .merged_keys import find_merged
-from .models import Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
+from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
 from .people import AuthorWriter, author_ref, relink, unique_slug
 from .progress import Progress
 from .record_merging import VENUE_FIELDS, merge_records, same_paper_possible
@@ -96,7 +96,7 @@ class RecordWriter:
             self.summary.unchanged = len(papers) - self.summary.new - self.summary.updated
             if len(self.new_ids) >= ANALYZE_AFTER:
                 with timed("statistics"):
-                    analyze_tables()
+                    analyze_tables((Author, Authorship, PaperTopic))
             counted = changed_ids | self.new_ids
             if counted:
                 counted = self.write_derived(counted)
@@ -131,6 +131,11 @@ class RecordWriter:
                 tag_papers()
         with timed("match and write papers"):
             move_staged(self.new_papers)
+        if len(self.new_ids) >= ANALYZE_AFTER:
+            # The papers arrive only now: statistics taken before would describe the table
+            # without them, and the pages' plans would read every paper (a seq scan per venue).
+            with timed("statistics"):
+                analyze_tables((Paper, PaperTopic))
         with timed("names"):
             refresh_topic_names(None if pending.ids is None else pending.ids - self.new_ids)
         self.progress.phase("search words")

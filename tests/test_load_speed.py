@@ -8,7 +8,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from papers import loading
+from papers import loading, writing
 from papers.denormalise import refresh_topic_names, topic_names_deferred
 from papers.loading import load_files, parse_files
 from papers.models import Paper, PaperTopic
@@ -148,6 +148,23 @@ def test_a_load_reports_its_phases_in_the_order_they_ran():
     ]
     assert all(seconds >= 0 for seconds in summary.phases.values())
     assert papers_whose_vector_differs() == 0
+
+
+def planner_row_estimate(table: str) -> float:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reltuples FROM pg_class WHERE oid = %s::regclass", [table])
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.django_db
+def test_a_large_load_leaves_statistics_of_the_rows_it_wrote(monkeypatch):
+    # Statistics taken before the staged papers moved in described a table without them: the
+    # pages' plans then read every paper once per venue, until autovacuum came by.
+    monkeypatch.setattr(writing, "ANALYZE_AFTER", 1)
+    summary = load_files([settings.FIXTURES_DIR])
+    assert "statistics" in summary.phases
+    assert planner_row_estimate("papers_paper") == 79
+    assert planner_row_estimate("papers_papertopic") == PaperTopic.objects.count()
 
 
 def paper_rows_written() -> tuple[int, int]:
