@@ -27,6 +27,13 @@ def title_vector() -> SearchVector:
     return SearchVector(compounds, config=SEARCH_CONFIG)
 
 
+def title_vector_sql(table: str, config: str = "%s::regconfig") -> str:
+    """title_vector() written out over ``table`` (a name or an alias), for the hand-written
+    queries that test a paper's title as the index paper_title_tsv holds it; ``config``: the
+    placeholder the statement passes the search configuration in."""
+    return f"to_tsvector({config}, COALESCE(papers_compounds({table}.title), ''))"
+
+
 def title_terms() -> Func:
     """The number of lexemes in the title (a shorter matching title is the likelier one meant)."""
     return Func(title_vector(), function="length", output_field=models.IntegerField())

@@ -19,7 +19,7 @@ queries take the ways above (``is_phrase`` tells which, when the statement runs)
 
 import re
 
-from .expressions import SEARCH_CONFIG
+from .expressions import SEARCH_CONFIG, title_vector_sql
 from .text import websearch_text
 
 # The most papers a query can match: its rarest word's document frequency (every word must
@@ -33,7 +33,7 @@ QUERY_SQL = "websearch_to_tsquery(%s::regconfig, %s)"
 # The tests of one paper ``p`` against the query: its whole vector, or its title's.
 TESTS = {
     "vector": f"p.search_vector @@ {QUERY_SQL}",
-    "title": f"to_tsvector(%s::regconfig, COALESCE(papers_compounds(p.title), '')) @@ {QUERY_SQL}",
+    "title": f"{title_vector_sql('p')} @@ {QUERY_SQL}",
 }
 FUNCTIONS = {"vector": "papers_text_matches", "title": "papers_title_matches"}
 

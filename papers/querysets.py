@@ -26,7 +26,13 @@ from django.db.models import Count, F, OuterRef, Prefetch, Window
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import JSONObject, Lower, RowNumber
 
-from .expressions import SEARCH_CONFIG, display_order, title_vector, venue_order
+from .expressions import (
+    SEARCH_CONFIG,
+    display_order,
+    title_vector,
+    title_vector_sql,
+    venue_order,
+)
 from .matching import matching_within
 from .newest_order import (
     ALL_KEPT_SQL,
@@ -106,8 +112,8 @@ class PaperQuerySet(models.QuerySet):
     def with_relevance(self, text: str):
         """The papers annotated with ``score``, their relevance (RELEVANCE_SQL) to ``text``."""
         table = self.model._meta.db_table
-        title = f"COALESCE(papers_compounds({table}.title), '')"
-        in_title = f"(to_tsvector(%(config)s::regconfig, {title}) @@ {WEB_QUERY_SQL})::int"
+        title = title_vector_sql(table, "%(config)s::regconfig")
+        in_title = f"({title} @@ {WEB_QUERY_SQL})::int"
         score = RawSQL(*relevance(table, text, in_title), output_field=models.FloatField())
         return self.annotate(score=score)
 

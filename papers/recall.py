@@ -13,7 +13,7 @@ is the paper table's row estimate (counted only while it has none).
 """
 
 from .counts import COLLECTION_SIZE_SQL
-from .expressions import SEARCH_CONFIG
+from .expressions import SEARCH_CONFIG, title_vector_sql
 from .tables import reading_cursor, sql
 from .text import websearch_text
 
@@ -46,7 +46,7 @@ wanted AS (
 ),
 candidates AS MATERIALIZED (
     SELECT p.id, tsvector_to_array(p.search_vector) AS lexemes,
-           to_tsvector(%s::regconfig, COALESCE(papers_compounds(p.title), '')) AS title
+           {title_vector} AS title
     FROM {paper} p
     WHERE p.search_vector @@ (SELECT query FROM wanted)
       AND NOT p.search_vector @@ websearch_to_tsquery(%s::regconfig, %s)
@@ -68,7 +68,7 @@ def partial_ids(queryset, text: str, limit: int) -> list[tuple[int, float]]:
     if limit <= 0:
         return []
     base_sql, base_params = queryset.order_by().values("id").query.sql_with_params()
-    statement = sql(_PARTIAL_SQL, base=base_sql)
+    statement = sql(_PARTIAL_SQL, base=base_sql, title_vector=title_vector_sql("p"))
     text = websearch_text(text)
     params = [
         SEARCH_CONFIG,
