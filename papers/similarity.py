@@ -27,14 +27,14 @@ or a newly saved paper into it (papers/similarity_model.py).
 Measured in the app's own setting (bench/quality.py --only similar-app: the whole Anthology
 loaded, 26,014 papers; each labelled ACL 2020 paper's first five labelled papers among its 100
 similar papers, missing slots counted as misses), P@5 same-track on the 753 papers of
-tracks.csv: 0.629 (0.635 on the half the weights were chosen on, 0.624 on the other), P@10
-0.58; TF-IDF cosine in the same setting 0.32. Those figures are flattered: the area-topic model
-trained on the tracks of 519 of these papers, so their areas repeat their labels (0.479 on the
-234 it never trained on, whose candidates' areas still do). With every labelled paper's areas
-from a topic model that never saw its label (the training file split in two, each half's
-papers tagged by a model fitted on the other half), P@5 is 0.505 (0.518 tuning half, 0.492
-held-out half), against 0.478 (0.499, 0.457) when the areas only reorder the text neighbours
-as shared topics. A refresh costs about 25 s of CPU at 26,000 papers (imports included) and
+tracks.csv: 0.631 (0.646 on the half the weights were chosen on, 0.615 on the other), P@10
+0.57; TF-IDF cosine in the same setting 0.32. Those figures are flattered: the area-topic model
+trained on the tracks of 519 of these papers, so their areas repeat their labels. With every
+labelled paper's areas from a topic model that never saw its label (bench/crossfit.py: each
+half's papers tagged by a model trained without that half's labels), P@5 is 0.503 (0.522
+tuning half, 0.484 held-out half, 0.454 on the 234 papers outside the training file), P@10
+0.445; against 0.478 (0.499, 0.457) when the areas only reorder the text neighbours as shared
+topics. A refresh costs about 25 s of CPU at 26,000 papers (imports included) and
 36 s at 100,000 (the Anthology grown by copies with a quarter of their words dropped: fit 15 s,
 neighbours 19 s over two threads, COPY 2 s; the area columns cost no measurable time), plus
 the database's own work on the COPY; the wall time on a shared 2-core machine is that many

@@ -5,6 +5,7 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
+from bench.crossfit import crossfitted_ranking
 from papers.models import Paper, PaperTopic, RemovedTopic, Topic
 from papers.tagging import (
     AREA_TRACKS,
@@ -353,3 +354,30 @@ def test_topic_report_refuses_what_it_cannot_read(db, tmp_path):
     other.write_text("id,label\n1,x\n", encoding="utf-8")
     with pytest.raises(CommandError, match="expected a CSV with anthology_id and track columns"):
         call_command("topic_report", "--tracks", str(other))
+
+
+def test_cross_fitting_tags_each_half_without_its_labels_then_puts_the_links_back(
+    collection, tmp_path, monkeypatch
+):
+    """bench/crossfit.py: while the similar papers are asked, a labelled paper's areas come from
+    a model that never saw its label; afterwards the app's links are back."""
+    odd = make_paper(
+        "We summarize the translations of parallel corpora: summaries of machine translation "
+        "output for Welsh, German and Czech sentences.",
+        title="Summaries of Translations",
+        external_id="2020.acl-main.900",
+    )
+    finish()
+    training = tmp_path / "training.csv"
+    training.write_text("anthology_id,track\n2020.acl-main.900,Summarization\n", encoding="utf-8")
+    monkeypatch.setattr("papers.tagging.TRAINING_FILE", training)
+    tag_papers(training_file=None)
+    unlabelled = links([odd])
+    tag_papers(training_file=training)
+    labelled = links([odd])
+    assert unlabelled != labelled
+    seen = []
+    answer = crossfitted_ranking({odd.pk}, lambda: seen.append(links([odd])) or {odd.pk: []})
+    assert answer == {odd.pk: []}
+    assert seen == [unlabelled]
+    assert links([odd]) == labelled
