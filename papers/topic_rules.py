@@ -34,6 +34,8 @@ RULE = PaperTopic.Source.RULE.value
 # against each query; the rule links of the given topics that no longer match are
 # deleted (found by EXCEPT, hashed: NOT EXISTS can become a nested loop over the links when their
 # statistics predate a load), the new matches inserted (existing dump and curator links win).
+# The rule links of the %(unruled)s topics go from every paper, not only the given ones: the
+# area topics' links from the time the collection was too small for the topic model.
 _APPLY_RULES_SQL = """
 WITH rules AS MATERIALIZED (
     SELECT r.topic_id, websearch_to_tsquery('{config}', r.rule) AS q
@@ -54,7 +56,8 @@ deleted AS (
     WHERE (pt.paper_id, pt.topic_id) IN (
         SELECT paper_id, topic_id FROM {paper_topic}
         WHERE source = '{rule}' AND topic_id = ANY(%(topics)s::bigint[])
-          AND (%(papers)s::bigint[] IS NULL OR paper_id = ANY(%(papers)s::bigint[]))
+          AND (%(papers)s::bigint[] IS NULL OR paper_id = ANY(%(papers)s::bigint[])
+               OR topic_id = ANY(%(unruled)s::bigint[]))
         EXCEPT SELECT paper_id, topic_id FROM matched
     )
     RETURNING pt.paper_id, pt.topic_id
@@ -132,7 +135,8 @@ def run_topic_rules(
     papers = None if paper_ids is None else sorted(set(paper_ids))
     # Area topics' rules are the topic model's weak supervision once it decides them.
     by_model = areas_by_model()
-    ruled = [t for t in topics if t.rule.strip() and not (by_model and t.slug in AREA_SLUGS)]
+    unruled = [t.pk for t in topics if by_model and t.slug in AREA_SLUGS]
+    ruled = [t for t in topics if t.rule.strip() and t.pk not in unruled]
     with transaction.atomic(), connection.cursor() as cursor:
         # One statement over the whole collection (seconds at 100,000 papers on a busy machine):
         # the admin's "apply topic rules" must not hit the timeout meant for web queries (loads
@@ -144,6 +148,7 @@ def run_topic_rules(
                 "ruled": [topic.pk for topic in ruled],
                 "rules": [websearch_text(topic.rule.strip()) for topic in ruled],
                 "topics": [topic.pk for topic in topics],
+                "unruled": unruled,
                 "papers": papers,
             },
         )

@@ -8,6 +8,7 @@ from django.core.management import CommandError, call_command
 from bench.crossfit import crossfitted_ranking
 from papers.models import Paper, PaperTopic, RemovedTopic, Topic
 from papers.tagging import (
+    AREA_SLUGS,
     AREA_TRACKS,
     TEMPERATURE,
     TRAINING_FILE,
@@ -18,7 +19,7 @@ from papers.tagging import (
     rule_matches,
     tag_papers,
 )
-from papers.topic_rules import apply_topic_rules
+from papers.topic_rules import apply_topic_rules, run_topic_rules
 from tests.factories import finish, make_paper
 
 LANGUAGES = ["German", "French", "Czech", "Hindi", "Yoruba", "Swahili", "Finnish", "Korean"]
@@ -92,6 +93,25 @@ def test_the_model_links_each_paper_to_its_area_with_a_confidence(collection):
 def test_area_rules_make_no_links_when_the_model_decides(collection):
     apply_topic_rules()
     assert not PaperTopic.objects.filter(topic__slug="machine-translation").exists()
+
+
+def test_area_rule_links_of_a_smaller_collection_go_once_the_model_decides(collection, monkeypatch):
+    """The seeds loaded first get area topics from rules; a later load that makes the collection
+    large enough runs the rules on its own papers only, yet the seeds' area rule links go (they
+    would keep the model from linking those papers)."""
+    monkeypatch.setattr("papers.tagging.MIN_PAPERS", 1000)
+    apply_topic_rules()
+    welsh = Paper.objects.get(title="Machine Translation of Welsh")
+    assert ("Machine Translation of Welsh", "Machine Translation", "rule") in links([welsh])
+    area_rule_links = PaperTopic.objects.filter(topic__slug__in=AREA_SLUGS, source="rule")
+    before = area_rule_links.count()
+    monkeypatch.setattr("papers.tagging.MIN_PAPERS", 30)
+    run = run_topic_rules(paper_ids=[collection["graph0"].pk])
+    assert before > 0 and not area_rule_links.exists()
+    assert run.removed == before
+    assert "Machine Translation" not in Paper.objects.get(pk=welsh.pk).topic_names
+    tag_papers(training_file=None)
+    assert ("Machine Translation of Welsh", "Machine Translation", "model") in links([welsh])
 
 
 def test_the_model_keeps_curated_and_dump_links_and_removals(collection):
