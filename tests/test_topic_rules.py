@@ -1,5 +1,6 @@
 """Topic rules and the shipped vocabulary (fixtures/topics.json), on PostgreSQL."""
 
+import importlib
 import io
 import json
 from collections import Counter
@@ -397,3 +398,39 @@ def test_load_topics_refuses_a_file_that_is_not_a_topic_fixture(tmp_path):
     bad.write_text('[{"model": "papers.paper", "fields": {}}]', encoding="utf-8")
     with pytest.raises(CommandError, match=r"object 1 is not a papers\.topic with a name"):
         call_command("load_topics", str(bad))
+
+
+@pytest.mark.django_db
+def test_migration_0010_gives_an_unedited_extraction_topic_the_vocabulary_s_rule():
+    """The data migration moves the rule and description the vocabulary gave before it to the
+    fixture's current ones, each only where a curator has not changed it, and back."""
+    from django.apps import apps
+
+    migration = importlib.import_module("papers.migrations.0010_information_extraction_rule")
+    shipped = {
+        item["fields"]["slug"]: item["fields"] for item in json.loads(TOPICS_FIXTURE.read_text())
+    }
+    extraction = shipped[migration.SLUG]
+    current = (migration.CURRENT, migration.CURRENT_DESCRIPTION)
+    assert (extraction["rule"], extraction["description"]) == current
+    Topic.objects.create(
+        name="Information Extraction",
+        slug=migration.SLUG,
+        rule=migration.PREVIOUS,
+        description="A curator's own words.",
+    )
+    forward = migration.replace(
+        (migration.PREVIOUS, migration.CURRENT),
+        (migration.PREVIOUS_DESCRIPTION, migration.CURRENT_DESCRIPTION),
+    )
+    forward(apps, None)
+    topic = Topic.objects.get(slug=migration.SLUG)
+    assert (topic.rule, topic.description) == (migration.CURRENT, "A curator's own words.")
+    backward = migration.replace(
+        (migration.CURRENT, migration.PREVIOUS),
+        (migration.CURRENT_DESCRIPTION, migration.PREVIOUS_DESCRIPTION),
+    )
+    Topic.objects.filter(pk=topic.pk).update(description=migration.CURRENT_DESCRIPTION)
+    backward(apps, None)
+    topic.refresh_from_db()
+    assert (topic.rule, topic.description) == (migration.PREVIOUS, migration.PREVIOUS_DESCRIPTION)
