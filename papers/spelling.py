@@ -2,8 +2,9 @@
 
 Bounded work: a word's candidates are the Lexeme words with its first letter (a range of the
 primary key's index, about a twentieth of the vocabulary), filtered by trigram similarity; a
-word misspelt in its first letter is not corrected. (The trigram index alone reads long
-posting lists for common trigrams, and the planner preferred scanning the whole table.)
+word misspelt in its first letter is not corrected. (A trigram index of the words read long
+posting lists for common trigrams, and the planner chose it for plain lookups by word too: the
+table has none, see Lexeme.)
 """
 
 import re
