@@ -22,6 +22,7 @@ class SqlTiming:
     status: int | None = None
     slowest_ms: float = 0.0
     plan: list[str] = field(default_factory=list)  # EXPLAIN ANALYZE of the slowest statement
+    urls: list[str] = field(default_factory=list)  # the URLs whose SQL was timed
 
 
 def explain_ms(sql: str) -> float:
@@ -68,7 +69,7 @@ def sql_alone(urls: list[str], repeats: int = 3) -> SqlTiming:
     from django.test import Client
 
     client = Client(raise_request_exception=False)  # a failing view still shows its SQL
-    result = SqlTiming()
+    result = SqlTiming(urls=list(urls))
     totals, slowest_sql = [], None
     for url in urls:
         result.status, statements = captured_selects(client, url)
@@ -93,6 +94,17 @@ class HttpTiming:
     statuses: Counter = field(default_factory=Counter)
     seconds: float = 0.0
     urls: set[str] = field(default_factory=set)  # the distinct URLs requested
+    timed: list[tuple[float, str]] = field(default_factory=list)  # (ms, URL) of each response
+
+    def slowest_urls(self, count: int) -> list[str]:
+        """The distinct URLs of the slowest responses, slowest first: the p95's tail."""
+        urls: list[str] = []
+        for _, url in sorted(self.timed, reverse=True):
+            if url not in urls:
+                urls.append(url)
+            if len(urls) == count:
+                break
+        return urls
 
     def percentile(self, share: float) -> float | None:
         if not self.latencies_ms:
@@ -147,6 +159,7 @@ def measure_http(
                 elapsed = (time.perf_counter() - started) * 1000
                 with lock:
                     result.latencies_ms.append(elapsed)
+                    result.timed.append((elapsed, url))
                     result.statuses[status] += 1
         finally:
             connection.close()

@@ -204,6 +204,27 @@ def test_a_miss_shows_the_plan_when_the_sql_is_the_cause():
     assert misses_section([], []) == ["## Misses, and why", "", "None: every target met."]
 
 
+def test_a_p95_miss_is_explained_by_the_sql_of_the_slowest_urls():
+    # The row's SQL column (20 ms) timed other URLs; the p95 came from /?q=models.
+    row = _row("search", [300.0] * 10, [900.0] * 20, sql_ms=20.0)
+    row.tail_sql = SqlTiming(
+        queries=6, milliseconds=180.0, slowest_ms=150.0, plan=["Seq Scan on f"], urls=["/?q=a"]
+    )
+    text = "\n".join(misses_section([row], []))
+    assert "At the slowest one-client URLs (`/?q=a`), the SQL alone takes 180 ms; its " in text
+    assert "  Seq Scan on f" in text
+    row.tail_sql.milliseconds = 30.0
+    text = "\n".join(misses_section([row], []))
+    assert "(`/?q=a`), the SQL alone takes 30 ms: the rest is outside PostgreSQL" in text
+    assert "Seq Scan" not in text
+
+
+def test_the_slowest_urls_are_distinct_and_slowest_first():
+    timing = HttpTiming(clients=1, timed=[(5.0, "/a"), (50.0, "/b"), (40.0, "/b"), (30.0, "/c")])
+    assert timing.slowest_urls(2) == ["/b", "/c"]
+    assert timing.slowest_urls(5) == ["/b", "/c", "/a"]
+
+
 def test_the_load_section_says_what_the_headline_rate_counts():
     phases = {
         "parse": 2.0,
