@@ -16,6 +16,7 @@ from .latex import plain_text
 from .models import Author, Authorship, Paper, PaperTopic, Topic, Venue
 from .rendering import plain_snippet
 from .search import PaperFilterSet
+from .understanding import join_compounds
 
 FEED_SIZE = 50
 SITE_NAME = "Paper browser"
@@ -116,7 +117,7 @@ class SearchFeed(PaperFeed):
 
     def papers(self, filterset):
         papers = Paper.objects.filter(*filterset.conditions().values())
-        return papers.matching(filterset.text) if filterset.text else papers
+        return papers.matching(join_compounds(filterset.text)[0]) if filterset.text else papers
 
     def title(self, filterset):
         words = [f"“{filterset.text}”"] if filterset.text else []

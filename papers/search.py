@@ -171,7 +171,7 @@ class PaperFilterSet(django_filters.FilterSet):
     # --- the filters ---------------------------------------------------------------------
 
     def filter_text(self, queryset, name, value):
-        return queryset.search(value)
+        return queryset.search(join_compounds(value)[0])
 
     def filter_facet(self, queryset, name, value):
         return queryset.filter(self.condition(name, value))
@@ -315,8 +315,9 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     the query names (1, only for a name-like query), compounds (1, only with two plain words
     in a row or one of six letters or more), facets and the total (1), then the page's
     ids (1) and cards (2, shared with the partial matches). A ranked query that matches
-    nothing is respelled (did-you-mean ≤ 2) and, when the respelling matches, its results are
-    shown instead (+1 for its facets); when all the words match fewer than a page, papers
+    nothing is respelled (did-you-mean ≤ 2; spelling and the closest titles read the query as
+    typed) and, when the respelling matches, its results are shown instead (+1 for its
+    compounds, as above, +1 for its facets); when all the words match fewer than a page, papers
     matching some of them follow on the first page (+1). No full match: the closest titles (1).
     With the response cache on, the data version is read first (+1; ``request`` keeps it for
     the request) and the facets may come from the cache (-1).
@@ -331,12 +332,13 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     conditions = filterset.conditions()
     ranked = bool(text) and filterset.ordering == "relevance"
     authors = authors_named(text) if ranked and filterset.page_number == 1 else []
-    text, words = join_compounds(text)
+    typed = text
+    text, words = join_compounds(typed)
     facets = _facets(filterset, text, request)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
     results.authors = authors
     if ranked and not facets.total and not filterset.value("literal"):
-        text = words = _respelled(results, filterset, text, request)
+        text, words = _respelled(results, filterset, typed, request) or (text, words)
     _count_notices(results, ranked)
     reachable = min(results.count, CANDIDATE_CAP) if ranked else results.count
     results.pages = max(1, math.ceil(reachable / PAGE_SIZE))
@@ -347,7 +349,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     scored = _page_ids(filterset, papers, _offset(results), text, words) if results.count else []
     partial = []
     if ranked and results.page == 1 and results.count < PAGE_SIZE and not NEGATION.search(text):
-        partial = partial_ids(papers, text, PAGE_SIZE - results.count)
+        partial = partial_ids(papers, words, PAGE_SIZE - results.count)
     scores = dict(scored + partial)
     cards = Paper.objects.cards([pk for pk, _ in scored + partial], text)
     for paper in cards:
@@ -356,22 +358,24 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     results.papers = [paper for paper in cards if paper.pk in shown]
     results.partial = [paper for paper in cards if paper.pk not in shown]
     if text and not results.count:
-        results.closest = fixed.closest_titles(text)
+        results.closest = fixed.closest_titles(typed)
     return results
 
 
-def _respelled(results: Results, filterset: PaperFilterSet, text: str, request) -> str:
-    """The query to show results for: its respelling when that matches (the results then
-    count the respelled query's matches), else the text itself (with the suggestion)."""
-    results.suggestion = did_you_mean(text)
+def _respelled(results: Results, filterset: PaperFilterSet, typed: str, request):
+    """The respelling of the query as typed, as ``join_compounds`` gives it (query, words), when
+    it matches: the results then count its matches and show it as typed. Otherwise None, and
+    the respelling (if any) is offered as a suggestion."""
+    results.suggestion = did_you_mean(typed)
     if results.suggestion is None:
-        return text
-    facets = _facets(filterset, results.suggestion, request)
+        return None
+    respelled = join_compounds(results.suggestion)
+    facets = _facets(filterset, respelled[0], request)
     if not facets.total:
-        return text
+        return None
     results.facets, results.count = facets, facets.total
     results.corrected_query, results.suggestion = results.suggestion, None
-    return results.corrected_query
+    return respelled
 
 
 def _offset(results: Results) -> int:

@@ -18,6 +18,7 @@ from django.db.models import Count, Q
 from django.db.models.functions import Lower
 
 from .anthology_metadata import ANTHOLOGY_ID
+from .expressions import SEARCH_CONFIG
 from .models import Author, Paper
 from .tables import reading_cursor, sql
 from .text import QUOTED, make_slug, name_key
@@ -98,25 +99,32 @@ def authors_named(text: str, limit: int = 10) -> list:
 # words however typed. A run whose joined stem is its first words' ("fewshotability" stems to
 # fewshot) is not a compound, nor one with a part the collection lacks; a word typed joined
 # is split only where its rarer part is in SPLIT_SHARE of as many papers as the word
-# ("realworld", not "lear ning"). Also: whether each word of the run has a lexeme (no stop
-# word). Parameters: the runs joined, their first words joined, the runs spaced, whether
-# each is a split word, JOIN_SHARE, SPLIT_SHARE.
-_RUNS_SQL = """
-SELECT w.n, cardinality(tsvector_to_array(to_tsvector('english', w.spaced)))
-            = cardinality(string_to_array(w.spaced, ' ')) AS whole, parts.documents
-FROM unnest(%s::text[], %s::text[], %s::text[], %s::boolean[])
-     WITH ORDINALITY AS w(joined, shorter, spaced, split, n)
+# ("realworld", not "lear ning"). A compound typed hyphenated with a stop word part
+# ("over-generation", "all-in-one") is joined whenever the collection has it: searched as its
+# words it would be its content words alone ('generat', in 10,174 papers, not the 27 of
+# overgener), the share then compares two different things. Also: whether each word of the run
+# has a lexeme (no stop word). Parameters: the runs joined, their first words joined, the runs
+# spaced, whether each is a split word, whether it was typed hyphenated, JOIN_SHARE,
+# SPLIT_SHARE.
+_RUNS_SQL = f"""
+SELECT w.n, w.whole, parts.documents
+FROM (
+    SELECT u.*, cardinality(tsvector_to_array(to_tsvector('{SEARCH_CONFIG}', u.spaced)))
+                = cardinality(string_to_array(u.spaced, ' ')) AS whole
+    FROM unnest(%s::text[], %s::text[], %s::text[], %s::boolean[], %s::boolean[])
+         WITH ORDINALITY AS u(joined, shorter, spaced, split, hyphenated, n)
+) AS w
 CROSS JOIN LATERAL (
-    SELECT l.documents FROM {lexeme} AS l
-    WHERE l.word = (tsvector_to_array(to_tsvector('english', w.joined)))[1]
-      AND l.word IS DISTINCT FROM (tsvector_to_array(to_tsvector('english', w.shorter)))[1]
+    SELECT l.documents FROM {{lexeme}} AS l
+    WHERE l.word = (tsvector_to_array(to_tsvector('{SEARCH_CONFIG}', w.joined)))[1]
+      AND l.word IS DISTINCT FROM (tsvector_to_array(to_tsvector('{SEARCH_CONFIG}', w.shorter)))[1]
 ) AS joined
 CROSS JOIN LATERAL (
-    SELECT min(l.documents) AS documents, count(*) AS found FROM {lexeme} AS l
-    WHERE l.word = ANY(tsvector_to_array(to_tsvector('english', w.spaced)))
+    SELECT min(l.documents) AS documents, count(*) AS found FROM {{lexeme}} AS l
+    WHERE l.word = ANY(tsvector_to_array(to_tsvector('{SEARCH_CONFIG}', w.spaced)))
 ) AS parts
-WHERE joined.documents >= %s * parts.documents
-  AND parts.found = cardinality(tsvector_to_array(to_tsvector('english', w.spaced)))
+WHERE (joined.documents >= %s * parts.documents OR (w.hyphenated AND NOT w.whole))
+  AND parts.found = cardinality(tsvector_to_array(to_tsvector('{SEARCH_CONFIG}', w.spaced)))
   AND (NOT w.split OR parts.documents >= %s * joined.documents)
 ORDER BY w.n
 """
@@ -184,15 +192,17 @@ def _joinable(text: str, runs: list[list[re.Match]]) -> tuple[dict, dict]:
     if not candidates:
         return {}, {}
     words = [[match.group(0).lower() for match in run] for run in runs]
-    joined, shorter, spaced = [], [], []
+    joined, shorter, spaced, hyphenated = [], [], [], []
     for r, i, n, at in candidates:
         parts = words[r][i : i + n] if not at else [words[r][i][:at], words[r][i][at:]]
         joined.append("".join(parts))
         shorter.append("".join(parts[:-1]))
         spaced.append(" ".join(parts))
+        gaps = [text[a.end() : b.start()] for a, b in pairwise(runs[r][i : i + n])]
+        hyphenated.append(not at and all(gap == "-" for gap in gaps))
     with reading_cursor() as cursor:
         split = [bool(at) for *_, at in candidates]
-        params = [joined, shorter, spaced, split, JOIN_SHARE, SPLIT_SHARE]
+        params = [joined, shorter, spaced, split, hyphenated, JOIN_SHARE, SPLIT_SHARE]
         cursor.execute(sql(_RUNS_SQL), params)
         rows = sorted(cursor.fetchall(), key=lambda row: row[2])
     compounds, splits = {}, {}

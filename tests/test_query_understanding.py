@@ -1,6 +1,8 @@
 """Query understanding: the order a new query gets, identifiers, author names, partial
 matches, corrected spelling, word forms and phrases (pages and API on real PostgreSQL)."""
 
+import json
+import xml.etree.ElementTree as ET
 from urllib.parse import urlencode
 
 import pytest
@@ -344,6 +346,37 @@ def test_a_compound_is_joined_only_where_the_collection_writes_it_as_one(compoun
         ' or "zero shot" "multi lingual" or multilingual'
         ' or "zero shot" "multi lingual" or "multi lingual"'
     )
+
+
+def test_the_export_and_the_feed_of_a_search_hold_the_papers_its_page_lists(client, compounds):
+    # "few shot" is fewshot: not the zero-shot paper, whose abstract also has "shot".
+    wanted = sorted([compounds["few hyphen"].title, compounds["few joined"].title])
+    assert sorted(titles(client.get("/?q=few+shot"))) == wanted
+    response = client.get("/?q=few+shot&format=csljson")
+    assert sorted(item["title"] for item in json.loads(b"".join(response.streaming_content))) == (
+        wanted
+    )
+    feed = ET.fromstring(client.get("/feeds/search/?q=few+shot").content)
+    entries = feed.findall("{http://www.w3.org/2005/Atom}entry")
+    assert sorted(e.find("{http://www.w3.org/2005/Atom}title").text for e in entries) == wanted
+
+
+def test_a_hyphenated_compound_with_a_stop_word_is_searched_whole(client, db):
+    # Split, "over-generation" would be its content word alone: every paper on generation.
+    whole = make_paper("Curbing over-generation in summaries.", title="Less Output")
+    # Overgeneration is in fewer than a tenth of the papers on generation.
+    for n in range(10):
+        make_paper(f"Text generation with plan {n}.", title=f"Planned Generation {n}")
+    finish()
+    assert join_compounds("over-generation") == ("overgeneration", "overgeneration")
+    assert api_answer(client, "over-generation") == (1, [whole.pk])
+
+
+def test_a_respelled_compound_query_shows_the_words_typed(client, compounds):
+    body = client.get("/api/papers/?q=few+shot+taging").json()
+    assert body["corrected_query"] == "few shot tagging"
+    assert body["count"] == 1
+    assert [r["id"] for r in body["results"] if not r["partial"]] == [compounds["few hyphen"].pk]
 
 
 def test_a_hyphenated_compound_is_searched_as_the_index_writes_it():
