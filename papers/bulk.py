@@ -5,8 +5,6 @@ from itertools import islice
 
 from django.db import connection
 
-from .models import Author, Authorship, Paper, PaperTopic
-
 BATCH_SIZE = 2000
 
 
@@ -16,7 +14,7 @@ def batched(items: Iterable, size: int = BATCH_SIZE):
         yield chunk
 
 
-def analyze_tables(models=(Paper, Author, Authorship, PaperTopic)) -> None:
+def analyze_tables(models) -> None:
     """Fresh planner statistics for the tables a load wrote (its last step's plans read them)."""
     with connection.cursor() as cursor:
         for model in models:

@@ -14,7 +14,7 @@ from functools import wraps
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection
+from django.db import connection, transaction
 
 from .tables import reading_cursor, sql
 
@@ -39,6 +39,22 @@ def bump_data_version() -> None:
                 "ON CONFLICT (id) DO UPDATE SET version = {data_version}.version + 1"
             )
         )
+
+
+def bump_after_migrations(sender, using, plan=None, **kwargs) -> None:
+    """post_migrate: a migration of this app may change what the pages show (vectors, topic
+    rules and descriptions), so the version moves, as for a load; a cache shared by several
+    app servers would otherwise serve the pages of before the deploy until they expire."""
+    from django.db import DEFAULT_DB_ALIAS
+
+    from .derived_models import DataVersion
+
+    if using != DEFAULT_DB_ALIAS or not any(m.app_label == sender.label for m, _ in plan or []):
+        return
+    if DataVersion._meta.db_table not in connection.introspection.table_names():
+        return  # migrated back to before the table
+    with transaction.atomic():
+        bump_data_version()
 
 
 def data_version() -> int:

@@ -138,9 +138,9 @@ _DEFERRED: ContextVar[Pending | None] = ContextVar("deferred_counts", default=No
 
 
 def counts_deferred():
-    """Within the block, refresh_counts() only notes papers, in the set it yields (None once
-    every paper is noted): a load's rules and model change the links of papers the load
-    counts anyway, once, after them (papers/writing.py)."""
+    """Within the block, refresh_counts() only notes papers, in the Pending it yields (its
+    ``ids``: a set, or None once every paper is noted): a load's rules and model change the
+    links of papers the load counts anyway, once, after them (papers/writing.py)."""
     return deferring(_DEFERRED)
 
 

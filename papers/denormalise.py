@@ -83,8 +83,9 @@ def deferring(variable: ContextVar):
 
 
 def topic_names_deferred():
-    """Within the block, refresh_topic_names() only notes papers, in the set it yields (None
-    once every paper is noted): the caller rewrites them, once, after the block."""
+    """Within the block, refresh_topic_names() only notes papers, in the Pending it yields (its
+    ``ids``: a set, or None once every paper is noted): the caller rewrites them, once, after
+    the block."""
     return deferring(_DEFERRED)
 
 

@@ -1,4 +1,7 @@
-"""Schema that Django's operations cannot express, run by migration 0001 as RunSQL."""
+"""SQL the schema needs that Django's operations cannot express (functions, the search vector's
+trigger, the similarity tables), as the latest migrations left it (each migration writes its own
+copy out; tests/test_migrations.py checks that they agree), and the vector expressions the loader
+computes with it (``text_vector``, ``names_vector``, ``LOADER_VECTORS_SETTING``)."""
 
 from .expressions import SEARCH_CONFIG
 from .text import COMPOUND_SQL, COMPOUND_SQL_REPLACEMENT

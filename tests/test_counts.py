@@ -6,14 +6,16 @@ import shutil
 import socket
 import subprocess
 import time
+from types import SimpleNamespace
 
 import pytest
+from django.apps import apps
 from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from papers import curation
-from papers.caching import data_version
+from papers.caching import bump_after_migrations, data_version
 from papers.counts import refresh_counts
 from papers.facets import _counts_statement, count_facets
 from papers.models import FacetCount, Paper, PaperFacets, PaperTopic, Topic, Venue
@@ -466,3 +468,15 @@ def test_an_unknown_cache_url_is_refused():
 
     with pytest.raises(ValueError, match="CACHE_URL must start with"):
         cache_config("mongodb://db")
+
+
+@pytest.mark.django_db
+def test_a_migration_of_the_app_raises_the_data_version():
+    """Cached pages from before a deploy go (migrations change vectors, rules, descriptions)."""
+    version = data_version()
+    papers_app = apps.get_app_config("papers")
+    other = SimpleNamespace(app_label="auth")
+    bump_after_migrations(papers_app, "default", plan=[(other, False)])
+    assert data_version() == version
+    bump_after_migrations(papers_app, "default", plan=[(SimpleNamespace(app_label="papers"), True)])
+    assert data_version() == version + 1
