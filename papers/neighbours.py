@@ -86,6 +86,22 @@ def nearest_within(vectors, groups, k: int):
     return near, best
 
 
+def pair_scores(vectors, rows, columns, block: int = 16_384):
+    """The inner product of each pair (vectors[rows[i]], vectors[columns[i]]), float32, a block
+    of pairs at a time (gathering all 4.6 million pairs' vectors of a 100,000-paper collection
+    at once took 7 GB and 20 s)."""
+    import numpy as np
+
+    scores = np.empty(len(rows), dtype=np.float32)
+
+    def pairs(start):
+        part = slice(start, start + block)
+        scores[part] = np.einsum("ij,ij->i", vectors[rows[part]], vectors[columns[part]])
+
+    _in_threads(pairs, range(0, len(rows), block))
+    return scores
+
+
 def _in_threads(work, items) -> None:
     """``work`` on every item, by THREADS threads (errors re-raised here)."""
     if THREADS == 1:

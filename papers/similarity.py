@@ -55,7 +55,7 @@ from dataclasses import dataclass
 
 from django.db import connection, transaction
 
-from .neighbours import SEED, merge_best, nearest, nearest_within, normalise
+from .neighbours import SEED, merge_best, nearest, nearest_within, normalise, pair_scores
 from .tables import sql
 
 log = logging.getLogger(__name__)
@@ -356,7 +356,7 @@ def neighbour_rows(collection: Collection, fitted: dict, shared) -> list[str]:
     shared = shared[index][:, index].tocoo()
     k = min(NEIGHBOURS, len(index) - 1)
     # papers sharing authors: their fused score plus AUTHOR_BOOST per shared author (capped)
-    coauthored = np.einsum("ij,ij->i", vectors[shared.row], vectors[shared.col])
+    coauthored = pair_scores(vectors, shared.row, shared.col)
     coauthored += AUTHOR_BOOST * np.minimum(shared.data, AUTHOR_CAP)
     found, fused = merge_best(
         [nearest(vectors, k), nearest_within(vectors, years, k)],
