@@ -15,10 +15,11 @@ each research area they share (the ACL areas of papers/tagging.py, linked by the
 a curator or a dump; an area rule's link is a word match, not a paper's area, and is left
 out), ``AUTHOR_BOOST`` per shared author (at most ``AUTHOR_CAP``). Each paper's ``NEIGHBOURS``
 best papers under that score are stored in the Similarity table (plain real[] arrays, no
-pgvector) with the smoothed embedding, so the paper and similar pages read one row. The venue,
-year and area signals are appended to the vectors (scaled columns), so the nearest-neighbour
-search (papers/neighbours.py) ranks by the fused score directly; papers sharing authors are
-added as candidates from the authorship table.
+pgvector, written by one binary COPY: papers/similarity_store.py) with the smoothed embedding,
+so the paper and similar pages read one row. The venue, year and area signals are appended to
+the vectors (scaled columns), so the nearest-neighbour search (papers/neighbours.py) ranks by
+the fused score directly; papers sharing authors are added as candidates from the authorship
+table.
 
 The fitted model itself (vocabulary, idf, SVD components, the embeddings and each paper's year
 and conference) is stored in SimilarityState.model, so that web processes can project a text
@@ -48,14 +49,14 @@ rows never load them.
 
 from __future__ import annotations
 
-import io
 import logging
 import time
 from dataclasses import dataclass
 
-from django.db import connection, transaction
+from django.db import connection
 
 from .neighbours import SEED, merge_best, nearest, nearest_within, normalise, pair_scores
+from .similarity_store import Rows, model_blob, store
 from .tables import sql
 
 log = logging.getLogger(__name__)
@@ -73,13 +74,6 @@ AREA_BOOST = 0.3
 AUTHOR_BOOST = 0.05
 AUTHOR_CAP = 2
 AUTHOR_MAX_PAPERS = 60  # prolific authors' papers are not all candidates of each other
-
-_STATE_SQL = """
-INSERT INTO {similarity_state} (id, fingerprint, papers, dimensions, computed, model)
-VALUES (1, %s, %s, %s, now(), %s)
-ON CONFLICT (id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, papers = EXCLUDED.papers,
-    dimensions = EXCLUDED.dimensions, computed = EXCLUDED.computed, model = EXCLUDED.model
-"""
 
 # The papers' text and their area links: the model reads both.
 _FINGERPRINT_SQL = """
@@ -204,27 +198,14 @@ def refresh_embeddings(force: bool = False) -> dict:
     # with the web and database processes made them 10-20x slower on a 2-core machine.
     with threadpool_limits(limits=1):
         fitted = fit(collection.texts)
-        rows_out, blob = [], None
+        rows_out, blob = None, None
         if fitted is not None:
             rows_out = neighbour_rows(collection, fitted, _shared_authors(collection.ids))
             blob = model_blob(collection, fitted)
-    _store(rows_out, current, fitted, blob)
+    papers = store(rows_out, current, fitted, blob)
     seconds = time.perf_counter() - started
-    log.info("similar papers: %d papers in %.1f s", len(rows_out), seconds)
-    return {"skipped": False, "papers": len(rows_out), "seconds": round(seconds, 1)}
-
-
-def _store(rows_out, current, fitted, blob) -> None:
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(sql("DELETE FROM {similarity}"))
-        if rows_out:
-            with cursor.copy(
-                sql("COPY {similarity} (paper_id, embedding, neighbours, scores) FROM STDIN")
-            ) as copy:
-                for line in rows_out:
-                    copy.write(line)
-        dimensions = 0 if fitted is None else fitted["embeddings"].shape[1]
-        cursor.execute(sql(_STATE_SQL), [current, len(rows_out), dimensions, blob])
+    log.info("similar papers: %d papers in %.1f s", papers, seconds)
+    return {"skipped": False, "papers": papers, "seconds": round(seconds, 1)}
 
 
 def fit(texts: list[str]) -> dict | None:
@@ -332,8 +313,8 @@ def _shared_authors(ids: list[int]):
     return shared
 
 
-def neighbour_rows(collection: Collection, fitted: dict, shared) -> list[str]:
-    """COPY text lines: paper id, embedding, neighbour ids and their fused scores, best first.
+def neighbour_rows(collection: Collection, fitted: dict, shared) -> Rows:
+    """The Similarity rows: paper ids, embeddings, neighbour ids and their fused scores.
 
     Candidates: the approximate search over the whole collection, the search within the paper's
     own year (exact up to EXACT_LIMIT papers a year: the same-year signal puts most of a
@@ -363,37 +344,5 @@ def neighbour_rows(collection: Collection, fitted: dict, shared) -> list[str]:
         (shared.row, shared.col, coauthored),
         k,
     )
-    id_array = np.asarray(collection.ids)[index]
-    embeddings = fitted["embeddings"][index].tolist()
-    counts = (found >= 0).sum(axis=1).tolist()
-    found_ids = id_array[np.maximum(found, 0)].tolist()
-    fused = fused.astype(np.float64).tolist()
-    # One %-format per row: formatting element by element was most of the refresh's time.
-    embedding_format = ",".join(["%.5g"] * fitted["embeddings"].shape[1])
-    lines = []
-    for row, count in enumerate(counts):
-        embedding = embedding_format % tuple(embeddings[row])
-        neighbours = ",".join(map(str, found_ids[row][:count]))
-        scores = ",".join(["%.4f"] * count) % tuple(fused[row][:count])
-        lines.append(f"{id_array[row]}\t{{{embedding}}}\t{{{neighbours}}}\t{{{scores}}}\n")
-    return lines
-
-
-def model_blob(collection: Collection, fitted: dict) -> bytes:
-    """The fitted model as an .npz archive (no pickles), for SimilarityState.model."""
-    import numpy as np
-
-    buffer = io.BytesIO()
-    valid = fitted["valid"]
-    np.savez(
-        buffer,
-        terms=np.asarray(fitted["terms"], dtype=str),
-        idf=fitted["idf"],
-        components=fitted["components"],
-        ids=np.asarray(collection.ids, dtype=np.int64)[valid],
-        embeddings=fitted["embeddings"][valid],
-        years=np.asarray(collection.years, dtype=np.int64)[valid],
-        events=np.asarray(collection.events, dtype=np.int64)[valid],
-        areas=collection.areas[valid],
-    )
-    return buffer.getvalue()
+    ids = np.asarray(collection.ids, dtype=np.int64)[index]
+    return Rows(ids, fitted["embeddings"][index], np.where(found >= 0, ids[found], -1), fused)
