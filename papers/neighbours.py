@@ -6,9 +6,10 @@ of its nearest clusters only (about ``PROBE_CANDIDATES``), so the search stays n
 The vectors need not be unit length (papers/similarity.py appends its venue and year signals
 to the text vectors): the inner product is the score, the clusters only choose candidates.
 
-The blocks of queries are searched by ``THREADS`` threads: numpy's products and partitions
-release the GIL, and each block writes rows of its own, so the two cores of a small server
-share the search (the caller keeps BLAS itself to one thread per call).
+The blocks of queries are searched, and the blocks of rows merged (``merge_best``) and of pairs
+scored (``pair_scores``), by ``THREADS`` threads: numpy's products, partitions and sorts release
+the GIL, and each block writes rows of its own, so the two cores of a small server share the
+work (the caller keeps BLAS itself to one thread per call).
 """
 
 from __future__ import annotations

@@ -35,11 +35,13 @@ trained on the tracks of 519 of these papers, so their areas repeat their labels
 from a topic model that never saw its label (the training file split in two, each half's
 papers tagged by a model fitted on the other half), P@5 is 0.505 (0.518 tuning half, 0.492
 held-out half), against 0.478 (0.499, 0.457) when the areas only reorder the text neighbours
-as shared topics. A refresh costs about 25 s of CPU at 26,000 papers (imports included) and
-36 s at 100,000 (the Anthology grown by copies with a quarter of their words dropped: fit 15 s,
-neighbours 19 s over two threads, COPY 2 s; the area columns cost no measurable time), plus
-the database's own work on the COPY; the wall time on a shared 2-core machine is that many
-times longer as it is loaded (90 s at 26,000 with a load of 8).
+as shared topics. A refresh (imports left out) costs about 5 s of CPU at 26,000 papers, 6 s
+wall, and 19-21 s of CPU at 100,000, 21-26 s wall on a shared 2-core machine (bench/run.py's
+collection: the Anthology grown by copies with a quarter of their words dropped): reading 1 s,
+TF-IDF 6 s (Python, one core), SVD 1 s, smoothing 2 s, the searches 4 s and the shared
+authors' scores 1 s (two threads), the merge 3 s (two threads), the COPY and the model 1 s plus
+3 s of the database's CPU; the area columns cost no measurable time. The wall time grows as
+the machine is loaded.
 
 A refresh is skipped when the collection's fingerprint (count and a hash of every id, title and
 abstract, and of every area link) is the one the stored rows were computed from. numpy, scipy
