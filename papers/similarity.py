@@ -15,10 +15,11 @@ each research area they share (the ACL areas of papers/tagging.py, linked by the
 a curator or a dump; an area rule's link is a word match, not a paper's area, and is left
 out), ``AUTHOR_BOOST`` per shared author (at most ``AUTHOR_CAP``). Each paper's ``NEIGHBOURS``
 best papers under that score are stored in the Similarity table (plain real[] arrays, no
-pgvector) with the smoothed embedding, so the paper and similar pages read one row. The venue,
-year and area signals are appended to the vectors (scaled columns), so the nearest-neighbour
-search (papers/neighbours.py) ranks by the fused score directly; papers sharing authors are
-added as candidates from the authorship table.
+pgvector, written by one binary COPY: papers/similarity_store.py) with the smoothed embedding,
+so the paper and similar pages read one row. The venue, year and area signals are appended to
+the vectors (scaled columns), so the nearest-neighbour search (papers/neighbours.py) ranks by
+the fused score directly; papers sharing authors are added as candidates from the authorship
+table.
 
 The fitted model itself (vocabulary, idf, SVD components, the embeddings and each paper's year
 and conference) is stored in SimilarityState.model, so that web processes can project a text
@@ -34,11 +35,13 @@ labelled paper's areas from a topic model that never saw its label (bench/crossf
 half's papers tagged by a model trained without that half's labels), P@5 is 0.503 (0.522
 tuning half, 0.484 held-out half, 0.454 on the 234 papers outside the training file), P@10
 0.445; against 0.478 (0.499, 0.457) when the areas only reorder the text neighbours as shared
-topics. A refresh costs about 25 s of CPU at 26,000 papers (imports included) and
-36 s at 100,000 (the Anthology grown by copies with a quarter of their words dropped: fit 15 s,
-neighbours 19 s over two threads, COPY 2 s; the area columns cost no measurable time), plus
-the database's own work on the COPY; the wall time on a shared 2-core machine is that many
-times longer as it is loaded (90 s at 26,000 with a load of 8).
+topics. A refresh (imports left out) costs about 5 s of CPU at 26,000 papers, 6 s
+wall, and 19-21 s of CPU at 100,000, 21-26 s wall on a shared 2-core machine (bench/run.py's
+collection: the Anthology grown by copies with a quarter of their words dropped): reading 1 s,
+TF-IDF 6 s (Python, one core), SVD 1 s, smoothing 2 s, the searches 4 s and the shared
+authors' scores 1 s (two threads), the merge 3 s (two threads), the COPY and the model 1 s plus
+3 s of the database's CPU; the area columns cost no measurable time. The wall time grows as
+the machine is loaded.
 
 A refresh is skipped when the collection's fingerprint (count and a hash of every id, title and
 abstract, and of every area link) is the one the stored rows were computed from. numpy, scipy
@@ -48,14 +51,14 @@ rows never load them.
 
 from __future__ import annotations
 
-import io
 import logging
 import time
 from dataclasses import dataclass
 
-from django.db import connection, transaction
+from django.db import connection
 
-from .neighbours import SEED, merge_best, nearest, nearest_within, normalise
+from .neighbours import SEED, merge_best, nearest, nearest_within, normalise, pair_scores
+from .similarity_store import Rows, model_blob, store
 from .tables import sql
 
 log = logging.getLogger(__name__)
@@ -73,13 +76,6 @@ AREA_BOOST = 0.3
 AUTHOR_BOOST = 0.05
 AUTHOR_CAP = 2
 AUTHOR_MAX_PAPERS = 60  # prolific authors' papers are not all candidates of each other
-
-_STATE_SQL = """
-INSERT INTO {similarity_state} (id, fingerprint, papers, dimensions, computed, model)
-VALUES (1, %s, %s, %s, now(), %s)
-ON CONFLICT (id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, papers = EXCLUDED.papers,
-    dimensions = EXCLUDED.dimensions, computed = EXCLUDED.computed, model = EXCLUDED.model
-"""
 
 # The papers' text and their area links: the model reads both.
 _FINGERPRINT_SQL = """
@@ -204,27 +200,14 @@ def refresh_embeddings(force: bool = False) -> dict:
     # with the web and database processes made them 10-20x slower on a 2-core machine.
     with threadpool_limits(limits=1):
         fitted = fit(collection.texts)
-        rows_out, blob = [], None
+        rows_out, blob = None, None
         if fitted is not None:
             rows_out = neighbour_rows(collection, fitted, _shared_authors(collection.ids))
             blob = model_blob(collection, fitted)
-    _store(rows_out, current, fitted, blob)
+    papers = store(rows_out, current, fitted, blob)
     seconds = time.perf_counter() - started
-    log.info("similar papers: %d papers in %.1f s", len(rows_out), seconds)
-    return {"skipped": False, "papers": len(rows_out), "seconds": round(seconds, 1)}
-
-
-def _store(rows_out, current, fitted, blob) -> None:
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(sql("DELETE FROM {similarity}"))
-        if rows_out:
-            with cursor.copy(
-                sql("COPY {similarity} (paper_id, embedding, neighbours, scores) FROM STDIN")
-            ) as copy:
-                for line in rows_out:
-                    copy.write(line)
-        dimensions = 0 if fitted is None else fitted["embeddings"].shape[1]
-        cursor.execute(sql(_STATE_SQL), [current, len(rows_out), dimensions, blob])
+    log.info("similar papers: %d papers in %.1f s", papers, seconds)
+    return {"skipped": False, "papers": papers, "seconds": round(seconds, 1)}
 
 
 def fit(texts: list[str]) -> dict | None:
@@ -332,8 +315,8 @@ def _shared_authors(ids: list[int]):
     return shared
 
 
-def neighbour_rows(collection: Collection, fitted: dict, shared) -> list[str]:
-    """COPY text lines: paper id, embedding, neighbour ids and their fused scores, best first.
+def neighbour_rows(collection: Collection, fitted: dict, shared) -> Rows:
+    """The Similarity rows: paper ids, embeddings, neighbour ids and their fused scores.
 
     Candidates: the approximate search over the whole collection, the search within the paper's
     own year (exact up to EXACT_LIMIT papers a year: the same-year signal puts most of a
@@ -356,44 +339,12 @@ def neighbour_rows(collection: Collection, fitted: dict, shared) -> list[str]:
     shared = shared[index][:, index].tocoo()
     k = min(NEIGHBOURS, len(index) - 1)
     # papers sharing authors: their fused score plus AUTHOR_BOOST per shared author (capped)
-    coauthored = np.einsum("ij,ij->i", vectors[shared.row], vectors[shared.col])
+    coauthored = pair_scores(vectors, shared.row, shared.col)
     coauthored += AUTHOR_BOOST * np.minimum(shared.data, AUTHOR_CAP)
     found, fused = merge_best(
         [nearest(vectors, k), nearest_within(vectors, years, k)],
         (shared.row, shared.col, coauthored),
         k,
     )
-    id_array = np.asarray(collection.ids)[index]
-    embeddings = fitted["embeddings"][index].tolist()
-    counts = (found >= 0).sum(axis=1).tolist()
-    found_ids = id_array[np.maximum(found, 0)].tolist()
-    fused = fused.astype(np.float64).tolist()
-    # One %-format per row: formatting element by element was most of the refresh's time.
-    embedding_format = ",".join(["%.5g"] * fitted["embeddings"].shape[1])
-    lines = []
-    for row, count in enumerate(counts):
-        embedding = embedding_format % tuple(embeddings[row])
-        neighbours = ",".join(map(str, found_ids[row][:count]))
-        scores = ",".join(["%.4f"] * count) % tuple(fused[row][:count])
-        lines.append(f"{id_array[row]}\t{{{embedding}}}\t{{{neighbours}}}\t{{{scores}}}\n")
-    return lines
-
-
-def model_blob(collection: Collection, fitted: dict) -> bytes:
-    """The fitted model as an .npz archive (no pickles), for SimilarityState.model."""
-    import numpy as np
-
-    buffer = io.BytesIO()
-    valid = fitted["valid"]
-    np.savez(
-        buffer,
-        terms=np.asarray(fitted["terms"], dtype=str),
-        idf=fitted["idf"],
-        components=fitted["components"],
-        ids=np.asarray(collection.ids, dtype=np.int64)[valid],
-        embeddings=fitted["embeddings"][valid],
-        years=np.asarray(collection.years, dtype=np.int64)[valid],
-        events=np.asarray(collection.events, dtype=np.int64)[valid],
-        areas=collection.areas[valid],
-    )
-    return buffer.getvalue()
+    ids = np.asarray(collection.ids, dtype=np.int64)[index]
+    return Rows(ids, fitted["embeddings"][index], np.where(found >= 0, ids[found], -1), fused)

@@ -215,3 +215,14 @@ def test_search_in_threads_equals_search_in_one(monkeypatch):
     single = neighbours.nearest(vectors, 5)
     assert (threaded[0] == single[0]).all()
     assert (threaded[1] == single[1]).all()
+
+
+def test_pair_scores_are_the_pairs_inner_products_in_any_blocks():
+    vectors = np.random.default_rng(3).standard_normal((50, 8)).astype(np.float32)
+    rows = np.array([0, 0, 3, 49, 7])
+    columns = np.array([1, 0, 2, 12, 7])
+    expected = np.einsum("ij,ij->i", vectors[rows], vectors[columns])
+    for block in (1, 2, 5, 100):
+        assert neighbours.pair_scores(vectors, rows, columns, block=block).tolist() == (
+            expected.tolist()
+        )
