@@ -340,11 +340,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     if ranked and not facets.total and not filterset.value("literal"):
         text, words = _respelled(results, filterset, typed, request) or (text, words)
     _count_notices(results, ranked)
-    reachable = min(results.count, CANDIDATE_CAP) if ranked else results.count
-    results.pages = max(1, math.ceil(reachable / PAGE_SIZE))
-    results.page = min(filterset.page_number, results.pages)
-    if filterset.page_number > results.pages and results.count:
-        results.notices.append(f"There are only {results.pages} pages; showing the last.")
+    _paginate(results, filterset, ranked)
     papers = fixed.filter(*conditions.values())
     scored = _page_ids(filterset, papers, _offset(results), text, words) if results.count else []
     partial = []
@@ -360,6 +356,16 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     if text and not results.count:
         results.closest = fixed.closest_titles(typed)
     return results
+
+
+def _paginate(results: Results, filterset: PaperFilterSet, ranked: bool) -> None:
+    """The number of pages (a ranked query's reachable matches are capped) and the page shown:
+    the one asked for, else the last."""
+    reachable = min(results.count, CANDIDATE_CAP) if ranked else results.count
+    results.pages = max(1, math.ceil(reachable / PAGE_SIZE))
+    results.page = min(filterset.page_number, results.pages)
+    if filterset.page_number > results.pages and results.count:
+        results.notices.append(f"There are only {results.pages} pages; showing the last.")
 
 
 def _respelled(results: Results, filterset: PaperFilterSet, typed: str, request):
