@@ -286,9 +286,10 @@ def _count_notices(results: Results, ranked: bool) -> None:
         )
 
 
-def _page_ids(filterset: PaperFilterSet, papers, offset: int, text: str, words: str):
-    """[(id, score)] of the page's papers matching ``text``, by the filterset's ordering
+def _page_ids(filterset: PaperFilterSet, papers, page: int, text: str, words: str):
+    """[(id, score)] of page ``page``'s papers matching ``text``, by the filterset's ordering
     (bounded work); ranked on the words of ``words`` as typed."""
+    offset = (page - 1) * PAGE_SIZE
     if filterset.ordering == "relevance":
         return papers.ranked_ids(text, PAGE_SIZE, offset, words=words)
     if filterset.ordering == "newest":
@@ -342,7 +343,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     _count_notices(results, ranked)
     _paginate(results, filterset, ranked)
     papers = fixed.filter(*conditions.values())
-    scored = _page_ids(filterset, papers, _offset(results), text, words) if results.count else []
+    scored = _page_ids(filterset, papers, results.page, text, words) if results.count else []
     partial = []
     if ranked and results.page == 1 and results.count < PAGE_SIZE and not NEGATION.search(text):
         partial = partial_ids(papers, words, PAGE_SIZE - results.count)
@@ -382,10 +383,6 @@ def _respelled(results: Results, filterset: PaperFilterSet, typed: str, request)
     results.facets, results.count = facets, facets.total
     results.corrected_query, results.suggestion = results.suggestion, None
     return respelled
-
-
-def _offset(results: Results) -> int:
-    return (results.page - 1) * PAGE_SIZE
 
 
 def ranked_matches(queryset, text: str):
