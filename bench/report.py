@@ -6,6 +6,7 @@ and the text without a server.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -232,6 +233,21 @@ def row_misses(row: Row, failed: list[Check]) -> list[str]:
     return lines
 
 
+_ACTUAL = re.compile(r"\(actual rows=([0-9.]+) loops=([0-9]+)\)")
+
+
+def plan_excerpt(plan: list[str], count: int) -> list[str]:
+    """The plan's first line and the nodes that handle the most rows (actual rows × loops), in
+    the plan's order: where the work is, rather than the plan's first lines (mostly its
+    small init plans)."""
+    work = {}
+    for number, line in enumerate(plan[1:], start=1):
+        if match := _ACTUAL.search(line):
+            work[number] = float(match.group(1)) * int(match.group(2))
+    busiest = sorted(sorted(work, key=lambda number: -work[number])[: count - 1])
+    return [plan[0], *(plan[number] for number in busiest)] if plan else []
+
+
 def _sql_cause(sql, target_ms: float | None, prefix: str) -> list[str]:
     """Whether the SQL explains the time: its slowest statement's plan when it takes at least
     SQL_SHARE_FOR_PLAN of ``target_ms`` (None: never), else the time spent outside it."""
@@ -241,13 +257,14 @@ def _sql_cause(sql, target_ms: float | None, prefix: str) -> list[str]:
     if target_ms is not None and sql_ms >= SQL_SHARE_FOR_PLAN * target_ms and sql.plan:
         lines = [
             f"  {start} alone takes {_ms(sql_ms)} ms; its slowest statement "
-            f"({_ms(sql.slowest_ms)} ms) runs this plan:",
+            f"({_ms(sql.slowest_ms)} ms) runs this plan (its top and the nodes handling the "
+            "most rows):",
             "",
             "  ```",
-            *[f"  {line}" for line in sql.plan[:PLAN_LINES]],
+            *[f"  {line}" for line in plan_excerpt(sql.plan, PLAN_LINES)],
         ]
         if len(sql.plan) > PLAN_LINES:
-            lines.append(f"  … ({len(sql.plan) - PLAN_LINES} more lines)")
+            lines.append(f"  … ({len(sql.plan) - PLAN_LINES} more lines, not shown)")
         return [*lines, "  ```", ""]
     return [
         f"  {start} alone takes {_ms(sql_ms)} ms: the rest is outside PostgreSQL (the "

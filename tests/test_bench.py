@@ -13,7 +13,15 @@ import pytest
 from bench.corpus import build_corpus, scale_records, synthetic_records
 from bench.known_item import title_query
 from bench.quality import outside_topic_training
-from bench.report import LoadTiming, Row, checks, load_section, misses_section, verdict
+from bench.report import (
+    LoadTiming,
+    Row,
+    checks,
+    load_section,
+    misses_section,
+    plan_excerpt,
+    verdict,
+)
 from bench.request_mix import RequestSpec, _combined, distinct_urls
 from bench.run import parse_arguments, split_urls
 from bench.timing import HttpTiming, SqlTiming
@@ -217,6 +225,21 @@ def test_a_p95_miss_is_explained_by_the_sql_of_the_slowest_urls():
     text = "\n".join(misses_section([row], []))
     assert "(`/?q=a`), the SQL alone takes 30 ms: the rest is outside PostgreSQL" in text
     assert "Seq Scan" not in text
+
+
+def test_a_plans_excerpt_shows_the_nodes_that_handle_the_most_rows():
+    plan = [
+        "Append  (actual rows=173.00 loops=1)",
+        "  CTE complement",
+        "    ->  Result  (actual rows=1.00 loops=1)",
+        "  CTE o",
+        "    ->  Seq Scan on papers_paperfacets f  (actual rows=17446.00 loops=1)",
+        "          Filter: (NOT (lexemes @@ 'model'::tsquery))",
+        "    ->  Function Scan on unnest a  (actual rows=4.80 loops=5140)",
+        "    ->  Index Scan using facetcount_top  (actual rows=117.00 loops=1)",
+    ]
+    assert plan_excerpt(plan, 3) == [plan[0], plan[4], plan[6]]
+    assert plan_excerpt([], 3) == []
 
 
 def test_the_slowest_urls_are_distinct_and_slowest_first():
