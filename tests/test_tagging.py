@@ -153,8 +153,9 @@ def test_a_small_collection_gets_area_topics_from_rules_and_no_model_links(colle
     ) == {(f"Machine Translation of {language}", "rule") for language in LANGUAGES}
 
 
-def test_track_labels_train_the_model(collection, tmp_path):
-    """A labelled paper's track outweighs its rule: a summary of translations is summarization."""
+@pytest.fixture
+def labelled_odd(collection, tmp_path):
+    """A summary of translations, labelled Summarization in a training file: (paper, file)."""
     odd = make_paper(
         "We summarize the translations of parallel corpora: summaries of machine translation "
         "output for Welsh, German and Czech sentences.",
@@ -166,6 +167,12 @@ def test_track_labels_train_the_model(collection, tmp_path):
     training.write_text(
         "# test labels\nanthology_id,track\n2020.acl-main.900,Summarization\n", encoding="utf-8"
     )
+    return odd, training
+
+
+def test_track_labels_train_the_model(labelled_odd):
+    """A labelled paper's track outweighs its rule: a summary of translations is summarization."""
+    odd, training = labelled_odd
     tag_papers(training_file=training)
     assert links([odd]) >= {("Summaries of Translations", "Summarization", "model")}
 
@@ -377,19 +384,11 @@ def test_topic_report_refuses_what_it_cannot_read(db, tmp_path):
 
 
 def test_cross_fitting_tags_each_half_without_its_labels_then_puts_the_links_back(
-    collection, tmp_path, monkeypatch
+    labelled_odd, monkeypatch
 ):
     """bench/crossfit.py: while the similar papers are asked, a labelled paper's areas come from
     a model that never saw its label; afterwards the app's links are back."""
-    odd = make_paper(
-        "We summarize the translations of parallel corpora: summaries of machine translation "
-        "output for Welsh, German and Czech sentences.",
-        title="Summaries of Translations",
-        external_id="2020.acl-main.900",
-    )
-    finish()
-    training = tmp_path / "training.csv"
-    training.write_text("anthology_id,track\n2020.acl-main.900,Summarization\n", encoding="utf-8")
+    odd, training = labelled_odd
     monkeypatch.setattr("papers.tagging.TRAINING_FILE", training)
     tag_papers(training_file=None)
     unlabelled = links([odd])
