@@ -18,8 +18,11 @@ CROSS JOIN LATERAL (SELECT (ts_lexize('english_stem', t.word))[1] AS stem) AS s
 CROSS JOIN LATERAL (
     SELECT l.word, l.documents FROM papers_lexeme l
     WHERE s.stem IS NOT NULL AND l.word >= left(s.stem, 1) AND l.word < chr(ascii(s.stem) + 1)
-      AND l.word %% s.stem AND l.word ~ '^[a-z]+$'
-      AND NOT EXISTS (SELECT 1 FROM papers_lexeme k WHERE k.word = s.stem)
+      AND l.word %% s.stem AND l.word ~ '^[a-z]+$' AND l.word <> s.stem
+      AND NOT EXISTS (
+          SELECT 1 FROM papers_lexeme k WHERE k.word = s.stem
+             AND (k.documents > %s OR k.documents * %s > l.documents)
+      )
     ORDER BY similarity(l.word, s.stem) DESC, l.documents DESC, l.word
     LIMIT 20
 ) AS l
@@ -31,12 +34,19 @@ FROM unnest(%s::text[]) AS c(lexeme)
 CROSS JOIN LATERAL (
     SELECT lower(p.title || ' ' || p.abstract) AS text FROM papers_paper p
     WHERE p.search_vector @@ plainto_tsquery('simple', c.lexeme)
+      AND ts_filter(p.search_vector, '{a,c}') @@ plainto_tsquery('simple', c.lexeme)
     LIMIT 3
 ) AS found
 CROSS JOIN LATERAL regexp_matches(
     found.text, '\\m(' || left(c.lexeme, GREATEST(3, length(c.lexeme) - 1)) || '[a-z]*)', 'g'
 ) AS m
 """
+
+
+# A query word the collection has is respelled only when it is this rare and a near word is
+# this many times commoner (and the query matched nothing: see search_page).
+RARE_WORD = 3
+COMMONER_BY = 50
 
 
 def edit_distance(a: str, b: str) -> int:
@@ -64,10 +74,12 @@ def _query_words(text: str) -> list[str]:
 
 
 def _closest_lexemes(cursor, words: list[str]) -> dict[str, tuple]:
-    """For each word whose stem the collection lacks: (distance, -documents, lexeme) of the
-    nearest lexeme by edit distance, the commoner on ties."""
+    """For each word whose stem the collection lacks, or has in at most RARE_WORD papers while
+    a near lexeme is COMMONER_BY times commoner ("taging": tagE, one paper's name, beside
+    tagging): (distance, -documents, lexeme) of the nearest lexeme by edit distance, the
+    commoner on ties."""
     best: dict[str, tuple] = {}
-    cursor.execute(_SPELLING_CANDIDATES_SQL, [words])
+    cursor.execute(_SPELLING_CANDIDATES_SQL, [words, RARE_WORD, COMMONER_BY])
     for typed, stem, lexeme, documents in cursor.fetchall():
         key = (edit_distance(stem, lexeme), -documents, lexeme)
         if key[0] <= max(2, len(stem) // 3) and (typed not in best or key < best[typed]):
@@ -76,7 +88,8 @@ def _closest_lexemes(cursor, words: list[str]) -> dict[str, tuple]:
 
 
 def _surface_forms(cursor, lexemes: list[str]) -> dict[str, list[str]]:
-    """How the collection writes each lexeme (stems are not words)."""
+    """How the collection writes each lexeme (stems are not words), read from titles and
+    abstracts: a paper may have the lexeme from a topic's or an author's name only."""
     forms: dict[str, list[str]] = {}
     cursor.execute(_SURFACE_FORMS_SQL, [lexemes])
     for lexeme, form in cursor.fetchall():
@@ -102,9 +115,10 @@ def _respell(text: str, replacements: dict[str, str]) -> str:
 def did_you_mean(text: str) -> str | None:
     """The query respelled from the collection's own vocabulary, or None (at most two queries).
 
-    Each alphabetic word whose stem the collection lacks gets the Lexeme words with its first
-    letter near its stem by trigram similarity; the closest by edit distance
-    (ties: the commoner) wins and is written as the collection writes it.
+    Each alphabetic word whose stem the collection lacks (or has in a few papers only, beside
+    a far commoner near word) gets the Lexeme words with its first letter near its stem by
+    trigram similarity; the closest by edit distance (ties: the commoner) wins and is written
+    as the collection writes it.
     """
     words = _query_words(text)
     if not words:

@@ -116,6 +116,29 @@ def test_did_you_mean_uses_the_collections_words(corpus):
     assert did_you_mean("ettention") is None
 
 
+@pytest.mark.django_db
+def test_did_you_mean_writes_a_word_as_titles_and_abstracts_write_it():
+    # The first papers having the lexeme have it from their topic's name only.
+    for n in range(3):
+        make_paper(f"Ranking passages {n}.", title=f"Rankers {n}", topics=["Dense Retrieval"])
+    readers = make_paper("Retrieval of passages for readers.", title="Readers")
+    finish()
+    Paper.objects.filter(pk=readers.pk).update(pages="1-9")  # its row last in the table
+    assert did_you_mean("retreival") == "retrieval"
+
+
+@pytest.mark.django_db
+def test_a_rare_word_beside_a_far_commoner_near_one_is_respelled(monkeypatch):
+    monkeypatch.setattr("papers.spelling.COMMONER_BY", 3)
+    make_paper("An embodied agent.", title="TagE: Embodied Agents")
+    for n in range(3):
+        make_paper(f"Sequence tagging of corpus {n}.", title=f"Taggers {n}")
+    finish()
+    assert did_you_mean("taging") == "tagging"  # 'tage' is one paper's name, 'tag' three's
+    monkeypatch.setattr("papers.spelling.COMMONER_BY", 4)
+    assert did_you_mean("taging") is None
+
+
 def test_closest_titles(corpus):
     titles = [p.title for p in Paper.objects.closest_titles("yoruba translatoin")]
     assert titles == ["Parallel Data for Yoruba Translation"]
