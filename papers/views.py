@@ -88,6 +88,8 @@ def _render_list(request, template: str, context: dict, fixed=None, name: str = 
     results = search_page(filterset, request)
     if results.identified is not None:
         return redirect(results.identified)
+    if results.corrected_query:
+        context = _respelled(context, request, results.corrected_query)
     context = {
         **context,
         **facet_context(filterset, results.facets),
@@ -95,6 +97,17 @@ def _render_list(request, template: str, context: dict, fixed=None, name: str = 
         "results": results,
     }
     return render(request, template, context)
+
+
+def _respelled(context: dict, request, query: str) -> dict:
+    """The page shows the respelled query's papers: its exports (``list_params``) and its
+    search feed ask for the same."""
+    params = request.GET.copy()
+    params["q"] = query
+    context = {**context, "list_params": params}
+    if str(context.get("feed_url", "")).startswith(reverse("feed-search")):
+        context["feed_url"] = search_feed_url(params)
+    return context
 
 
 @require_safe

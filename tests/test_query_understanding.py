@@ -92,6 +92,19 @@ def test_a_misspelt_query_shows_the_corrected_results(client, corpus):
     assert literal["count"] == 0
 
 
+def test_a_respelled_querys_exports_and_feed_hold_the_papers_shown(client, corpus):
+    response = client.get("/?q=Evictng+the+KV+cache+for+long+contxt")
+    shown = titles(response)
+    assert shown[0] == corpus["kv"].title
+    exports = parse(response).find("p", class_="exports")
+    links = {a.text: a.attrs["href"] for a in exports.find_all("a")}
+    assert links["CSL-JSON"] == "?q=Evicting+the+KV+cache+for+long+context&format=csljson"
+    assert links["Atom feed"] == "/feeds/search/?q=Evicting+the+KV+cache+for+long+context"
+    response = client.get("/" + links["CSL-JSON"])
+    items = json.loads(b"".join(response.streaming_content))
+    assert sorted(item["title"] for item in items) == sorted(shown)
+
+
 def test_a_respelling_that_matches_nothing_is_only_suggested(client, corpus):
     response = client.get("/?q=Evictng+yoruba")
     page = parse(response)
