@@ -74,9 +74,12 @@ def _bad_request(request, message: str, errors=None):
     return HttpResponseBadRequest(html)
 
 
-def _render_list(request, template: str, context: dict, fixed=None, name: str = "papers"):
+def _render_list(
+    request, template: str, context: dict, fixed=None, name: str = "papers", search_feed=False
+):
     """The page with the list's search under ``fixed`` conditions, or a 400 saying why not;
-    with ``format=``, the whole list as a citation file ``name``.ext instead."""
+    with ``format=``, the whole list as a citation file ``name``.ext instead. ``search_feed``:
+    the page's feed is the search feed of what it lists."""
     filterset = PaperFilterSet(request.GET, fixed=fixed)
     if not filterset.is_valid():
         return _bad_request(request, *filterset.error_summary())
@@ -88,26 +91,26 @@ def _render_list(request, template: str, context: dict, fixed=None, name: str = 
     results = search_page(filterset, request)
     if results.identified is not None:
         return redirect(results.identified)
-    if results.corrected_query:
-        context = _respelled(context, request, results.corrected_query)
+    listed = _listed_params(request, results)
     context = {
         **context,
         **facet_context(filterset, results.facets),
         "filter": filterset,
         "results": results,
+        "list_params": listed,
     }
+    if search_feed:
+        context["feed_url"] = search_feed_url(listed)
     return render(request, template, context)
 
 
-def _respelled(context: dict, request, query: str) -> dict:
-    """The page shows the respelled query's papers: its exports (``list_params``) and its
-    search feed ask for the same."""
+def _listed_params(request, results):
+    """The list's parameters, the query respelled when the page shows the respelling's papers:
+    its exports and its search feed ask for what it lists."""
     params = request.GET.copy()
-    params["q"] = query
-    context = {**context, "list_params": params}
-    if str(context.get("feed_url", "")).startswith(reverse("feed-search")):
-        context["feed_url"] = search_feed_url(params)
-    return context
+    if results.corrected_query:
+        params["q"] = results.corrected_query
+    return params
 
 
 @require_safe
@@ -115,10 +118,10 @@ def _respelled(context: dict, request, query: str) -> dict:
 def paper_list(request):
     """The list, or without any parameter the front page (a search box, the venues, the
     newest complete records)."""
-    context = {"feed_url": search_feed_url(request.GET)}
     if not request.GET:
-        return render(request, "papers/front_page.html", {**front_page(), **context})
-    return _render_list(request, "papers/paper_list.html", context)
+        context = {**front_page(), "feed_url": search_feed_url(request.GET)}
+        return render(request, "papers/front_page.html", context)
+    return _render_list(request, "papers/paper_list.html", {}, search_feed=True)
 
 
 def _paper_page(request, paper):

@@ -169,8 +169,8 @@ def is_in(value, values) -> bool:
 
 @register.simple_tag(takes_context=True)
 def format_query(context, name):
-    """The current query string (or the respelled one the page shows, ``list_params``) asking
-    for the whole list as a ``name`` citation file."""
+    """The list's query string (``list_params``: with the respelled query when the page shows
+    its papers; else the request's) asking for the whole list as a ``name`` citation file."""
     listed = context.get("list_params")
     query = listed.copy() if listed is not None else _query(context)
     query.pop("page", None)
