@@ -27,19 +27,25 @@ def crossfitted_ranking(tuning: set[int], ask: Callable[[], dict]) -> dict[int, 
     """``ask()``'s answer (each labelled paper's labelled similar papers) with every trained-on
     paper's areas from a model that never saw its track; {} when there is no training file."""
     from papers import tagging
+    from papers.models import Paper
     from papers.similarity import refresh_embeddings
 
     if not tagging.TRAINING_FILE.exists():
         return {}
     training = tagging.read_tracks(tagging.TRAINING_FILE)
-    links, trained = [], set()
+    trained = dict(
+        Paper.objects.filter(external_id__in=list(training)).values_list("external_id", "pk")
+    )
+    app_links = _model_links()  # as the loader left them, trained on the whole file
+    links = []
     try:
         for inside in (True, False):
-            folded = _fold(training, tuning, inside)
-            trained |= set(folded.values())
+            folded = {a: pk for a, pk in trained.items() if (pk in tuning) == inside}
             links += _links_without(training, folded, tagging.tag_papers)
         log(f"cross-fitted areas: {len(links):,} model links of {len(trained)} trained-on papers")
-        _replace_model_links(trained, links)
+        replaced = set(trained.values())
+        kept = [link for link in app_links if link[0] not in replaced]
+        tagging.write_model_links(*(list(column) for column in zip(*(kept + links), strict=True)))
         refresh_embeddings()
         return ask()
     finally:
@@ -47,18 +53,18 @@ def crossfitted_ranking(tuning: set[int], ask: Callable[[], dict]) -> dict[int, 
         refresh_embeddings()
 
 
-def _fold(training: dict[str, str], tuning: set[int], inside: bool) -> dict[str, int]:
-    """{Anthology ID: id} of the training file's papers in the tuning half (or outside it)."""
-    from papers.models import Paper
+def _model_links(paper_ids=None) -> list[tuple]:
+    """(paper id, topic id, confidence) of the model's links (of ``paper_ids``, or all)."""
+    from papers.models import PaperTopic
 
-    found = Paper.objects.filter(external_id__in=list(training)).values_list("external_id", "pk")
-    return {external: pk for external, pk in found if (pk in tuning) == inside}
+    links = PaperTopic.objects.filter(source=PaperTopic.Source.MODEL)
+    if paper_ids is not None:
+        links = links.filter(paper_id__in=list(paper_ids))
+    return list(links.values_list("paper_id", "topic_id", "confidence"))
 
 
 def _links_without(training: dict[str, str], folded: dict[str, int], tag) -> list[tuple]:
     """The model links of the ``folded`` papers when the model trains without their tracks."""
-    from papers.models import PaperTopic
-
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "training.csv"
         with path.open("w", encoding="utf-8", newline="") as stream:
@@ -66,24 +72,4 @@ def _links_without(training: dict[str, str], folded: dict[str, int], tag) -> lis
             writer.writerow(["anthology_id", "track"])
             writer.writerows(sorted((a, t) for a, t in training.items() if a not in folded))
         tag(path)
-    return list(
-        PaperTopic.objects.filter(
-            source=PaperTopic.Source.MODEL, paper_id__in=list(folded.values())
-        ).values_list("paper_id", "topic_id", "confidence")
-    )
-
-
-def _replace_model_links(replaced: set[int], links: list[tuple]) -> None:
-    """The app's model links, but the ``replaced`` papers', which become ``links``."""
-    from papers import tagging
-    from papers.models import PaperTopic
-
-    tagging.tag_papers(tagging.TRAINING_FILE)
-    kept = [
-        link
-        for link in PaperTopic.objects.filter(source=PaperTopic.Source.MODEL).values_list(
-            "paper_id", "topic_id", "confidence"
-        )
-        if link[0] not in replaced
-    ]
-    tagging.write_model_links(*(list(column) for column in zip(*(kept + links), strict=True)))
+    return _model_links(folded.values())
