@@ -1,24 +1,29 @@
-"""Facet counts for the list: venue, year, country, topic and author, exact, in one statement.
+"""Facet counts for the list: venue, year, country, topic and author, exact.
 
 Each facet is counted under the *other* filters (so a facet shows what a click would give) and
 under the page's fixed conditions (a venue, topic or author page). Every count is exact, and
-each part of the statement is served from whichever side is smaller:
+the papers read are those of whichever side is smaller:
 
 - With no query, a facet under no filter or under one filter of a kind whose counts are kept
   (a venue or venues, a year, one topic, a country) is read from ``FacetCount``
   (papers/counts.py): a few index entries, whatever the collection's size.
-- Otherwise the papers counted are read from ``PaperFacets``, the papers' narrow rows (venue,
-  country, topic and author ids): those that pass all filters but at most one, each with a flag
-  per filter, and each facet sums the rows whose other flags hold. The filters select those
-  rows through their indexes (venue, the topic and author arrays' GIN indexes), so the work
-  follows the smallest filter's papers; a query's matches come from the search vector's GIN
-  index, and are only matched against those rows (or, with no filter to narrow them, counted
-  all: the work then follows the query's matches).
+- Otherwise, with no query, the papers counted are read from ``PaperFacets``, the papers'
+  narrow rows (venue, country, topic and author ids): those that pass all filters but at most
+  one, each with a flag per filter, and each facet sums the rows whose other flags hold, in
+  one statement. The filters select those rows through their indexes (venue, the topic and
+  author arrays' GIN indexes), so the work follows the smallest filter's papers.
+- With a query, the same rows are selected among its matches (from the search vector's GIN
+  index; with filters that narrow the rows, only the rows' matches, papers/matching.py), but
+  only their ids and flags are read: they are counted in this process's memory of the papers'
+  facet values (papers/facet_memory.py), which costs milliseconds where grouping the rows and
+  their author arrays in SQL cost most of a common word's page.
 """
 
 from dataclasses import dataclass, field
 
-from .complement import APPLIES, by_complement, complement_parts
+import numpy as np
+
+from .facet_memory import STATE_SQL, count_in_memory, memory_for
 from .matching import all_matching, in_lexemes, is_phrase, matching_within
 from .tables import reading_cursor, sql
 
@@ -186,30 +191,28 @@ def _narrowing(selected, fixed, counted_from_rows) -> tuple[list[str], list]:
     return where, params + alternative_params
 
 
-def _rows_parts(selected, fixed, text, counted_from_rows, complement=False):
+def _rows_parts(selected, fixed, text, counted_from_rows, columns=_COLUMNS):
     """The PaperFacets rows the facets counted from rows need (``u``), with a flag per filter.
 
     A query without a phrase is matched on the rows' own stripped vectors (read through their
     GIN index, or tested on the rows the filters select). A phrase needs positions: with
     filters that narrow the rows, the smaller side of the two drives (papers/matching.py), so
     a common word costs no more than the filters; with nothing to narrow the rows, its matches
-    are read from the search vector's GIN bitmap. With ``complement`` (the parts of
-    papers/complement.py come first), the matches' rows are read only when it does not apply.
+    are read from the search vector's GIN bitmap. ``columns``: those of a row read.
     """
     where, params = _narrowing(selected, fixed, counted_from_rows)
     flags, flag_params = [], []
     for name, values in selected.items():
         flags.append(f"{_CONDITIONS[name]} AS c_{name}")
         flag_params += _params(name, values)
-    select = f"SELECT {', '.join([_COLUMNS, *flags])} FROM {{paper_facets}} f"
+    select = f"SELECT {', '.join([columns, *flags])} FROM {{paper_facets}} f"
     if not text:
         return [("u", f"{select} WHERE {' AND '.join(where) or 'TRUE'}", flag_params + params)]
     (phrase, phrase_params), (lexemes, lexemes_params) = is_phrase(text), in_lexemes(text)
     if not where:
         (few, few_params), (many, many_params) = all_matching(text)
-        direct = f"NOT {APPLIES} AND " if complement else ""
         body = (
-            f"{select} WHERE {direct}NOT {phrase} AND {lexemes} UNION ALL "
+            f"{select} WHERE NOT {phrase} AND {lexemes} UNION ALL "
             f"{select} WHERE {phrase} AND {few} UNION ALL {select} WHERE {phrase} AND {many}"
         )
         body_params = [*flag_params, *phrase_params, *lexemes_params]
@@ -236,33 +239,26 @@ def _rows_parts(selected, fixed, text, counted_from_rows, complement=False):
     ]
 
 
-def _plan(selected, fixed, text) -> dict[str, object]:
+def _plan(selected, fixed) -> dict[str, object]:
     """For each facet shown (and the total): the kept counts it is read from, or None (rows)."""
     plan = {}
     for name in (*FACET_NAMES, "total"):
         if name in fixed:
             continue
-        filters = {**fixed, **{k: v for k, v in selected.items() if k != name}}
-        plan[name] = None if text else _kept(filters)
+        plan[name] = _kept({**fixed, **{k: v for k, v in selected.items() if k != name}})
     return plan
 
 
-def _counts_statement(selected, fixed, text) -> tuple[str, list]:
-    plan = _plan(selected, fixed, text)
+def _counts_statement(selected, fixed) -> tuple[str, list]:
+    """The statement of the counts with no query (rows as _LABELLED gives them)."""
+    plan = _plan(selected, fixed)
     statement = _Statement()
     from_rows = [name for name, kept in plan.items() if kept is None]
-    # A query alone may be counted as the kept counts less those of the papers it does not match.
-    complement = bool(text) and not selected and not fixed
-    parts = complement_parts(text) if complement else []
-    parts += _rows_parts(selected, fixed, text, from_rows, complement) if from_rows else []
-    for name, body, params in parts:
+    for name, body, params in _rows_parts(selected, fixed, "", from_rows) if from_rows else []:
         statement.add(name, body, params)
     for name, kept in plan.items():
         if kept is None:
             body, params = _GROUPED[name].format(flags=_flags(selected, name), rows="u"), []
-            if complement:
-                limit = _LIMITS.get(name)
-                body = by_complement(name, CODES.get(name, ""), body, _GROUPED[name], limit)
         elif name == "total":
             body, params = _kept_total(kept)
         else:
@@ -276,6 +272,44 @@ def _counts_statement(selected, fixed, text) -> tuple[str, list]:
         author_limit=FACET_AUTHOR_LIMIT,
         country_limit=FACET_COUNTRY_LIMIT,
     ), statement.params
+
+
+def _matches_statement(selected, fixed, text) -> tuple[str, list]:
+    """The statement of the ids of the matches of ``text`` that the counts need (those passing
+    all filters but at most one, under the fixed conditions), a flag per filter, and the
+    data's state (papers/facet_memory.py), read in one snapshot."""
+    counted = [name for name in (*FACET_NAMES, "total") if name not in fixed]
+    statement = _Statement()
+    for name, body, params in _rows_parts(selected, fixed, text, counted, columns="f.paper_id"):
+        statement.add(name, body, params)
+    flags = "".join(f", array_agg(u.c_{name})" for name in selected)
+    return sql(
+        "WITH " + ",\n".join(statement.parts) + f"\nSELECT {STATE_SQL}, "
+        f"array_agg(u.paper_id){flags} FROM u"
+    ), statement.params
+
+
+# A change committed between the matches' statement and the reading of the arrays is seen by
+# the next try; a change every few milliseconds, three times in a row, is not a collection's.
+_TRIES = 3
+
+
+def _count_matches(selected, fixed, text) -> Facets:
+    statement, params = _matches_statement(selected, fixed, text)
+    limits = {name: _LIMITS.get(name) for name in (*FACET_NAMES, "total") if name not in fixed}
+    with reading_cursor() as cursor:
+        for _ in range(_TRIES):
+            cursor.execute(statement, params)
+            state, ids, *passes = cursor.fetchone()
+            ids = np.array(ids or [], dtype=np.int64)
+            memory = memory_for(cursor.db.alias, state, cursor, ids)
+            if memory is not None:
+                flags = {
+                    name: np.array(flag or [], dtype=bool)
+                    for name, flag in zip(selected, passes, strict=True)
+                }
+                return fold_facets(count_in_memory(memory, ids, flags, limits))
+    raise RuntimeError("the papers changed during each of three counts")
 
 
 # Each facet's rows as (kind, value, label, year, n); the longest facets cut to their top
@@ -320,7 +354,9 @@ def count_facets(selected: dict[str, list[str]], fixed=None, text: str = "") -> 
     """Exact counts per facet of the papers under the ``fixed`` conditions (a page's own:
     {facet: values}) that match the query ``text``, each under the ``selected`` filters of the
     other facets ({facet: values}; a facet's values are either-or)."""
-    statement, params = _counts_statement(selected, fixed or {}, text)
+    if text:
+        return _count_matches(selected, fixed or {}, text)
+    statement, params = _counts_statement(selected, fixed or {})
     with reading_cursor() as cursor:
         cursor.execute(statement, params)
         return fold_facets(cursor.fetchall())

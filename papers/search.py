@@ -321,7 +321,9 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     compounds, as above, +1 for its facets); when all the words match fewer than a page, papers
     matching some of them follow on the first page (+1). No full match: the closest titles (1).
     With the response cache on, the data version is read first (+1; ``request`` keeps it for
-    the request) and the facets may come from the cache (-1).
+    the request) and the facets may come from the cache (-1). A query's facets read this
+    process's memory of the papers' facets again after each change of the data (+1, once,
+    papers/facet_memory.py).
     """
     text = filterset.text
     if text and (paper := identified_paper(text)) is not None:

@@ -1,0 +1,69 @@
+"""A query's facet counts from the process's memory: exact after every change, in this process,
+read again only when the data's state moves."""
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from papers import curation
+from papers.caching import data_version
+from papers.facets import count_facets
+from papers.models import Paper, Venue
+from tests.factories import finish
+
+pytestmark = pytest.mark.django_db
+
+
+def counted(text: str, **selected) -> dict:
+    facets = count_facets(selected, text=text)
+    return {
+        "total": facets.total,
+        "venue": [(o.value, o.count) for o in facets.venue],
+        "author": [(o.value, o.count) for o in facets.author],
+        "topic": [(o.value, o.count) for o in facets.topic],
+    }
+
+
+def test_counts_follow_a_curation_change_in_the_same_process(corpus):
+    assert counted("cache") == {
+        "total": 2,
+        "venue": [("acl-2025", 2)],
+        "author": [("ada-lovelace", 2), ("alan-turing", 1)],
+        "topic": [("efficiency", 2), ("attention", 1)],
+    }
+    curation.delete_papers(Paper.objects.filter(pk=corpus["kv"].pk))
+    assert counted("cache") == {
+        "total": 1,
+        "venue": [("acl-2025", 1)],
+        "author": [("ada-lovelace", 1)],
+        "topic": [("efficiency", 1)],
+    }
+
+
+def test_a_rolled_back_change_leaves_no_counts_behind(corpus):
+    """A change that raised the version and was rolled back, then another that raised it to the
+    same number: the counts are the second change's (the state names the transaction too)."""
+    emnlp = Venue.objects.get(slug="emnlp-2024")
+    with transaction.atomic():
+        Paper.objects.filter(pk=corpus["kv"].pk).update(venue=emnlp)
+        finish()
+        rolled_back = data_version()
+        assert counted("cache")["venue"] == [("acl-2025", 1), ("emnlp-2024", 1)]
+        transaction.set_rollback(True)
+    Paper.objects.filter(pk=corpus["speech"].pk).update(country="Canada")
+    finish()
+    assert data_version() == rolled_back
+    assert counted("cache")["venue"] == [("acl-2025", 2)]
+
+
+def test_the_arrays_are_read_once_per_state_of_the_data(corpus):
+    """The first count after a change reads the arrays (+1 statement); later ones do not."""
+    with CaptureQueriesContext(connection) as first:
+        counted("cache")
+    with CaptureQueriesContext(connection) as again:
+        assert counted("cache", venue=["acl-2025"])["total"] == 2
+    assert (len(first), len(again)) == (2, 1)
+    curation.delete_papers(Paper.objects.filter(pk=corpus["speech"].pk))
+    with CaptureQueriesContext(connection) as changed:
+        counted("cache")
+    assert len(changed) == 2
