@@ -21,17 +21,16 @@ MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", 
 
 def title_vector() -> SearchVector:
     """The title's own tsvector, its compounds written as the search vectors write them
-    (papers_compounds, papers/schema_sql.py): the expression index paper_title_tsv and the
-    title search."""
+    (papers_compounds, papers/schema_sql.py): the stored column Paper.title_vector, which the
+    index paper_title_tsv and the title search read."""
     compounds = Func(F("title"), function="papers_compounds", output_field=models.TextField())
     return SearchVector(compounds, config=SEARCH_CONFIG)
 
 
-def title_vector_sql(table: str, config: str = "%s::regconfig") -> str:
-    """title_vector() written out over ``table`` (a name or an alias), for the hand-written
-    queries that test a paper's title as the index paper_title_tsv holds it; ``config``: the
-    placeholder the statement passes the search configuration in."""
-    return f"to_tsvector({config}, COALESCE(papers_compounds({table}.title), ''))"
+def title_vector_sql(table: str) -> str:
+    """The title's vector of the papers ``table`` (a name or an alias), for the hand-written
+    queries that test a paper's title: the stored column, not parsed again per paper."""
+    return f"{table}.title_vector"
 
 
 def title_terms() -> Func:

@@ -40,7 +40,7 @@ FUNCTIONS = {"vector": "papers_text_matches", "title": "papers_title_matches"}
 # {candidates}: a CTE of ids. OFFSET 0 keeps the lookup a per-candidate probe (the planner
 # would otherwise join it to every paper the query matches).
 _EACH_SQL = """SELECT c.id FROM {candidates} c CROSS JOIN LATERAL (
-    SELECT p.title, p.search_vector FROM {{paper}} p WHERE p.id = c.id OFFSET 0
+    SELECT p.title_vector, p.search_vector FROM {{paper}} p WHERE p.id = c.id OFFSET 0
 ) AS p
 WHERE (SELECT count(*) FROM {candidates}) <= ({estimate}) AND {test}"""
 _INDEXED_SQL = """SELECT m.id FROM {function}({query}) AS m
@@ -72,13 +72,12 @@ def matching_within(candidates: str, text: str, test: str = "vector") -> tuple[s
     ("vector" or "title") matches ``text``: a template for papers.tables.sql."""
     estimate, estimate_params = estimate_sql(text)
     query = [SEARCH_CONFIG, websearch_text(text)]
-    test_params = query if test == "vector" else [SEARCH_CONFIG, *query]
     each = _EACH_SQL.format(candidates=candidates, estimate=estimate, test=TESTS[test])
     indexed = _INDEXED_SQL.format(
         candidates=candidates, estimate=estimate, function=FUNCTIONS[test], query=QUERY_SQL
     )
     statement = f"({each})\nUNION ALL\n({indexed})"
-    return statement, [*estimate_params, *test_params, *query, *estimate_params]
+    return statement, [*estimate_params, *query, *query, *estimate_params]
 
 
 def all_matching(text: str) -> tuple[tuple[str, list], tuple[str, list]]:

@@ -4,8 +4,8 @@ Ranked search (``ranked_ids``) never ranks every match. A common query such as "
 models" matches most of a large NLP collection, and ranking tens of thousands of rows (each
 stored vector detoasted, then sorted) costs far more than a page's budget. Instead the ranking
 runs over a bounded candidate set built by two LIMITed index scans, both under the page's
-filters: papers whose *title* matches (the expression index paper_title_tsv on
-``expressions.title_vector()``) and papers whose weighted vector matches (the GIN index
+filters: papers whose *title* matches (the index paper_title_tsv on the stored
+``Paper.title_vector``) and papers whose weighted vector matches (the GIN index
 paper_search_vector), at most ``CANDIDATE_CAP`` each. Neither scan sorts. The union is ranked
 by the score of papers/relevance.py (its one definition) in two stages: every candidate on its
 title and size, then the best of them on their abstracts too; no stored vector is read. When a
@@ -29,7 +29,6 @@ from django.db.models.functions import JSONObject, Lower, RowNumber
 from .expressions import (
     SEARCH_CONFIG,
     display_order,
-    title_vector,
     title_vector_sql,
     venue_order,
 )
@@ -112,7 +111,7 @@ class PaperQuerySet(models.QuerySet):
     def with_relevance(self, text: str):
         """The papers annotated with ``score``, their relevance (RELEVANCE_SQL) to ``text``."""
         table = self.model._meta.db_table
-        title = title_vector_sql(table, "%(config)s::regconfig")
+        title = title_vector_sql(table)
         in_title = f"({title} @@ {WEB_QUERY_SQL})::int"
         score = RawSQL(*relevance(table, text, in_title), output_field=models.FloatField())
         return self.annotate(score=score)
@@ -168,7 +167,7 @@ class PaperQuerySet(models.QuerySet):
         base = self.order_by()
         negated = NEGATION.search(text)
         if not self.query.where:
-            titled = base.annotate(title_vector=title_vector()).filter(title_vector=query)
+            titled = base.filter(title_vector=query)
             if negated:
                 # A title can match "a -b" while the abstract has b: only then is the title
                 # index not enough (a title match is otherwise a match of the whole vector).

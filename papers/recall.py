@@ -75,7 +75,6 @@ def partial_ids(queryset, text: str, limit: int) -> list[tuple[int, float]]:
         text,
         PARTIAL_WORDS,
         SEARCH_CONFIG,
-        SEARCH_CONFIG,
         text,
         *base_params,
         PARTIAL_CAP,

@@ -59,8 +59,8 @@ AS $$ SELECT regexp_replace(t, '{COMPOUND_SQL}', '{COMPOUND_SQL_REPLACEMENT}', '
 """
 DROP_COMPOUNDS_FUNCTION = "DROP FUNCTION IF EXISTS papers_compounds(text)"
 
-# The same for the title's own vector, as migration 0002 made it; migration 0008 replaces it
-# with TITLE_COMPOUND_MATCHES_FUNCTION (0002 runs before papers_compounds exists).
+# The same for the title's own vector, as migration 0002 made it; migration 0008 parsed the
+# title with its compounds, and 0011 reads the stored column instead (TITLE_VECTOR_MATCHES_FUNCTION).
 TITLE_MATCHES_FUNCTION = """
 CREATE OR REPLACE FUNCTION papers_title_matches(q tsquery)
 RETURNS TABLE (id bigint)
@@ -73,10 +73,9 @@ WHERE to_tsvector('english'::regconfig, COALESCE(p.title, ''::text)) @@ q
 $$
 """
 
-# papers_title_matches over the title's vector as expressions.title_vector() compiles it (the
-# expression index paper_title_tsv).
-TITLE_COMPOUND_MATCHES_FUNCTION = TITLE_MATCHES_FUNCTION.replace(
-    "COALESCE(p.title, ''::text)", "COALESCE(papers_compounds(p.title), ''::text)"
+# papers_title_matches over the stored title vector Paper.title_vector (the index paper_title_tsv).
+TITLE_VECTOR_MATCHES_FUNCTION = TITLE_MATCHES_FUNCTION.replace(
+    "to_tsvector('english'::regconfig, COALESCE(p.title, ''::text))", "p.title_vector"
 )
 
 # Paper.search_vector: title (A), abstract (C), then topic and author names (B). The names come

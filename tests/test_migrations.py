@@ -7,7 +7,6 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from papers import schema_sql
-from papers.expressions import title_vector
 from papers.facets import count_facets
 from papers.models import Paper, PaperFacets
 from papers.querysets import web_query
@@ -49,7 +48,7 @@ def test_a_collection_at_the_released_schema_upgrades_in_place():
     assert Paper.objects.filter(search_vector="dialogue").count() == 1
     # The vectors and the title's were parsed again with compounds joined (0008).
     assert count_facets({}, text="fewshot").total == 1
-    titled = Paper.objects.annotate(vector=title_vector()).filter(vector=web_query("fewshot"))
+    titled = Paper.objects.filter(title_vector=web_query("fewshot"))
     assert list(titled.values_list("external_id", flat=True)) == ["2020.acl-main.2"]
 
 
@@ -59,7 +58,7 @@ def test_a_collection_at_the_released_schema_upgrades_in_place():
     [
         ("papers_compounds", schema_sql.COMPOUNDS_FUNCTION),
         ("papers_paper_search_vector", schema_sql.SEARCH_VECTOR_FUNCTION),
-        ("papers_title_matches", schema_sql.TITLE_COMPOUND_MATCHES_FUNCTION),
+        ("papers_title_matches", schema_sql.TITLE_VECTOR_MATCHES_FUNCTION),
     ],
 )
 def test_the_migrations_make_the_functions_schema_sql_describes(function, definition):
