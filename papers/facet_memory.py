@@ -67,6 +67,7 @@ class FacetMemory:
 
     state: str | None
     ids: np.ndarray
+    position: np.ndarray  # by paper id: its position in ids, -1 for none
     venue: np.ndarray  # a position in venues
     country: np.ndarray  # a position in countries, -1 for none
     countries: list[str]
@@ -78,14 +79,12 @@ class FacetMemory:
     topics: _Labelled
     authors: _Labelled
 
-    def holds(self, ids: np.ndarray) -> bool:
-        """Whether every paper of ``ids`` is here (a paper that is not: the arrays are old)."""
-        if not len(ids):
-            return True
-        if not len(self.ids):
-            return False
-        at = np.minimum(np.searchsorted(self.ids, ids), len(self.ids) - 1)
-        return bool(np.all(self.ids[at] == ids))
+    def positions(self, ids: np.ndarray) -> np.ndarray | None:
+        """The positions of the papers ``ids``; None if one is not here (the arrays are old)."""
+        if len(ids) and (ids.max() >= len(self.position) or ids.min() < 0):
+            return None
+        positions = self.position[ids]
+        return None if len(positions) and positions.min() < 0 else positions
 
 
 def read_memory(cursor) -> FacetMemory:
@@ -99,11 +98,15 @@ def read_memory(cursor) -> FacetMemory:
         _Labelled([(int(i), slug, name, year and int(year)) for i, slug, name, year in rows or []])
         for rows in named
     )
+    ids = np.array(ids or [], dtype=np.int64)
+    position = np.full(int(ids.max()) + 1 if len(ids) else 0, -1, dtype=np.int64)
+    position[ids] = np.arange(len(ids))
     country_names = sorted({country for country in countries or [] if country})
     country_at = {country: at for at, country in enumerate(country_names)}
     return FacetMemory(
         state=state,
-        ids=np.array(ids or [], dtype=np.int64),
+        ids=ids,
+        position=position,
         venue=venue_labels.positions(np.array(venues or [], dtype=np.int64)),
         country=np.array([country_at.get(c, -1) for c in countries or []], dtype=np.int64),
         countries=country_names,
@@ -121,15 +124,16 @@ _memories: dict[str, FacetMemory] = {}
 _lock = threading.Lock()
 
 
-def memory_for(alias: str, state: str | None, cursor, ids: np.ndarray) -> FacetMemory | None:
-    """This process's arrays of database ``alias`` if they are those of ``state`` (and hold
-    ``ids``), else read again: None when the data has moved on since (find the matches
-    again)."""
+def memory_for(alias: str, state: str | None, cursor, ids: np.ndarray):
+    """(this process's arrays of database ``alias``, the positions of ``ids`` in them) if they
+    are those of ``state``, else read again: None when the data has moved on since (find the
+    matches again)."""
     with _lock:
         memory = _memories.get(alias)
-        if memory is None or memory.state != state or not memory.holds(ids):
+        if memory is None or memory.state != state or memory.positions(ids) is None:
             memory = _memories[alias] = read_memory(cursor)
-    return memory if memory.state == state and memory.holds(ids) else None
+    positions = memory.positions(ids)
+    return (memory, positions) if memory.state == state and positions is not None else None
 
 
 # Counting -----------------------------------------------------------------------------------
@@ -203,12 +207,15 @@ _ROWS = {
 
 
 def count_in_memory(
-    memory: FacetMemory, ids: np.ndarray, flags: dict[str, np.ndarray], limits: dict[str, int]
+    memory: FacetMemory,
+    positions: np.ndarray,
+    flags: dict[str, np.ndarray],
+    limits: dict[str, int | None],
 ) -> list[tuple]:
     """Rows (kind, value, label, year, n) of the facet statement (papers/facets.py): for each
-    facet of ``limits`` (and "total"), the papers ``ids`` that pass every filter but that
-    facet's own (``flags``: per filter, whether each paper passes it), counted per value."""
-    positions = np.searchsorted(memory.ids, ids)
+    facet of ``limits`` (and "total"), the papers at ``positions`` that pass every filter but
+    that facet's own (``flags``: per filter, whether each paper passes it), counted per
+    value."""
     rows = []
     for name, limit in limits.items():
         kept = np.ones(len(positions), dtype=bool)

@@ -302,13 +302,13 @@ def _count_matches(selected, fixed, text) -> Facets:
             cursor.execute(statement, params)
             state, ids, *passes = cursor.fetchone()
             ids = np.array(ids or [], dtype=np.int64)
-            memory = memory_for(cursor.db.alias, state, cursor, ids)
-            if memory is not None:
+            found = memory_for(cursor.db.alias, state, cursor, ids)
+            if found is not None:
                 flags = {
                     name: np.array(flag or [], dtype=bool)
                     for name, flag in zip(selected, passes, strict=True)
                 }
-                return fold_facets(count_in_memory(memory, ids, flags, limits))
+                return fold_facets(count_in_memory(*found, flags, limits))
     raise RuntimeError("the papers changed during each of three counts")
 
 
