@@ -92,18 +92,25 @@ def render_inline(text: str) -> SafeString:
     return mark_safe(_marks(convert(escape(text or ""), HTML)))  # escaped before any markup
 
 
+_MARK = re.compile(f"([{MARK_START}{MARK_STOP}])")
+
+
 def _marks(escaped: str) -> str:
-    opened = 0
+    """The text with its marks as <mark> elements, a stray start or stop dropped (split on the
+    marks: a card's 25 snippets were read a character at a time)."""
+    opened = False
     out = []
-    for char in escaped:
-        if char == MARK_START and not opened:
-            out.append("<mark>")
-            opened = 1
-        elif char == MARK_STOP and opened:
-            out.append("</mark>")
-            opened = 0
-        elif char not in (MARK_START, MARK_STOP):
-            out.append(char)
+    for piece in _MARK.split(escaped):
+        if piece == MARK_START:
+            if not opened:
+                out.append("<mark>")
+            opened = True
+        elif piece == MARK_STOP:
+            if opened:
+                out.append("</mark>")
+            opened = False
+        else:
+            out.append(piece)
     if opened:
         out.append("</mark>")
     return "".join(out)
