@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.test.utils import override_settings
 
 from papers.loading import load_files
 from tests.factories import finish, make_paper, make_venue
@@ -146,6 +147,16 @@ def write_dump(tmp_path):
         return path
 
     return write
+
+
+@pytest.fixture(scope="session", autouse=True)
+def plain_http_live_server():
+    """The live server's middleware is built once, before any test's settings apply: it must
+    not redirect to HTTPS either. A browser sends the pages' requests with the proxy header
+    (tests/support.py Browsing) but not its downloads (Chromium 156), which were redirected to
+    an HTTPS the test server does not speak."""
+    with override_settings(SECURE_SSL_REDIRECT=False):
+        yield
 
 
 @pytest.fixture(autouse=True)
