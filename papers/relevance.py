@@ -18,7 +18,10 @@ score = WORDS × Σ over the query's words w of idf(w) × tf(w) × (K1 + 1) / (t
 - norm = 1 − B + B × size / average size, BM25's length normalisation: size is the title's and
   the abstract's length in bytes (TITLE_FIELD × title + abstract, octet_length reads no
   TOASTed text), the average over the papers being ranked (the query's candidates; over the
-  collection for ``relevance``, which scores every match).
+  collection for ``relevance``, which scores every match). A paper without an abstract has no
+  size (NULL, left out of the average) and norm 1: its length is unknown, not short. Counted
+  short, such a record outranked the complete ones whose titles matched as well ("Chinese
+  Spell": an abstract-less paper first of the fifty titles saying "Chinese Spell Checking").
 - in_title is 1 when the title alone matches the whole query: such a paper is the likelier
   one meant, the more so the fewer content words its title has (title words: title_terms,
   its distinct stems less stop words); exact is the share of the query's words the title has as typed (not
@@ -202,7 +205,7 @@ def _words_term(count: int, title: str, abstract, size: str, average: str, idfs:
     float8[] of IDFS_SQL."""
     if not count:
         return "0"
-    norm = f"%(k1)s * (1 - %(b)s + %(b)s * {size} / GREATEST({average}, 1))"
+    norm = f"%(k1)s * (1 - %(b)s + %(b)s * COALESCE({size} / GREATEST({average}, 1), 1))"
     terms = []
     for i in range(1, count + 1):
         tf = (
@@ -222,8 +225,11 @@ def _share(count: int, title: str) -> str:
 
 
 def size_sql(table: str) -> str:
-    """A paper's size for the length normalisation (bytes; TOASTed text is not read)."""
-    return f"({TITLE_FIELD} * octet_length({table}.title) + octet_length({table}.abstract))"
+    """A paper's size for the length normalisation (bytes; TOASTed text is not read), NULL
+    without an abstract (unknown: such a paper is normalised as one of average size)."""
+    return (
+        f"({TITLE_FIELD} * octet_length({table}.title) + NULLIF(octet_length({table}.abstract), 0))"
+    )
 
 
 class Piece(NamedTuple):

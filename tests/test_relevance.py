@@ -110,3 +110,23 @@ def test_the_api_returns_the_pages_order(client, forms):
     results = client.get("/api/papers/?" + query).json()["results"]
     assert titles == ["Trees and Structures", "Parsing Sentences", "Grammar Induction"]
     assert [r["title"] for r in results] == titles
+
+
+def test_a_paper_without_an_abstract_is_not_counted_short(db):
+    # The same title twice: one record without an abstract, one whose abstract says "spell"
+    # again. Counted as short, the bare record's title words outweighed the other's extra
+    # "spell"; of unknown length (normalised as average), it comes second.
+    venue = make_venue("ACL 2024", 2024)
+    bare = make_paper("", title="Chinese Spell Checking with Glyphs", venue=venue)
+    described = make_paper(
+        "We check the spelling of Chinese text with a glyph encoder. " * 12
+        + "Spell checkers miss look-alike characters.",
+        title="Chinese Spell Checking with Glyphs",
+        venue=venue,
+    )
+    finish()
+    assert ranked("chinese spell") == [described.pk, bare.pk]
+    assert [paper.pk for paper in Paper.objects.search("chinese spell")] == [
+        described.pk,
+        bare.pk,
+    ]
