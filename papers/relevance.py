@@ -50,7 +50,9 @@ B = 0.75
 STOPWORD_IDF = 0.3
 EXACT_WEIGHT = 1.0
 ORDER_WEIGHT = 0.5
-LENGTH_WEIGHT = 2.0
+# A known item's title has few words besides the query's: 4 (not 2) lets that outweigh the
+# words term's differences between titles that all match (tuning-set title MRR@10 0.887 -> 0.906).
+LENGTH_WEIGHT = 4.0
 # Candidates whose abstracts are read (stage two); the rest are ranked on their titles.
 RESCORED = 100
 

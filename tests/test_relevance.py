@@ -130,3 +130,24 @@ def test_a_paper_without_an_abstract_is_not_counted_short(db):
         described.pk,
         bare.pk,
     ]
+
+
+def test_a_shorter_matching_title_outweighs_a_dense_abstract(db):
+    # Both titles have both words; the long title's short abstract repeats them. Of two titles
+    # matching a query, the one with fewer other words is the likelier one meant: its length
+    # bonus outweighs the abstract's repeats (it did not, at half the weight).
+    venue = make_venue("ACL 2024", 2024)
+    short = make_paper(
+        "We compare methods on a new benchmark of news articles and reviews. " * 4,
+        title="Continual Classification",
+        venue=venue,
+    )
+    long = make_paper(
+        "Continual classification. " * 3,
+        title="Continual Learning for Text Classification with Information Disentanglement",
+        venue=venue,
+    )
+    for number in range(30):
+        make_paper(f"Parsing with trees, {number} times.", title=f"Grammar {number}", venue=venue)
+    finish()
+    assert ranked("continual classification") == [short.pk, long.pk]
