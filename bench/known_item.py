@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 
 from bench.environment import log  # puts the project on sys.path
-from papers.relevance import TITLE_STOPWORDS
+from papers.title_match import TITLE_STOPWORDS
 
 KNOWN_ITEM_SEED = 20240607
 KNOWN_ITEM_QUERIES = 200

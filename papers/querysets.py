@@ -146,11 +146,11 @@ class PaperQuerySet(models.QuerySet):
             return [(row[0], float(row[1])) for row in cursor.fetchall()]
 
     def _candidate_rows(self, ids_sql: str, params: list) -> Piece:
-        """The rows the ranking reads of each candidate (id, title, title_terms, size), one
+        """The rows the ranking reads of each candidate (id, title, size), one
         probe per id (OFFSET 0: never a join that reads every paper)."""
         table = self.model._meta.db_table
         return Piece(
-            f"SELECT p.id, p.title, p.title_terms, {size_sql('p')} AS size "
+            f"SELECT p.id, p.title, {size_sql('p')} AS size "
             f"FROM ({ids_sql}) AS m CROSS JOIN LATERAL "
             f"(SELECT * FROM {table} AS p WHERE p.id = m.id OFFSET 0) AS p",
             list(params),

@@ -1,7 +1,8 @@
 """The relevance score: written once, here, for the pages' ranking and every other ranked list.
 
 score = WORDS × Σ over the query's words w of idf(w) × tf(w) × (K1 + 1) / (tf(w) + K1 × norm)
-      + in_title × (1 + ORDER × ordered + EXACT × exact + LENGTH / (1 + title words))
+      + the title's part (papers/title_match.py: a title matching the whole query, the
+        likelier one meant the fewer other words it has)
 
 - The words are the query's words as typed (lowercased, not negated; a compound joined, as the
   index holds it, papers/understanding.py join_compounds), and tf(w) counts them as
@@ -22,11 +23,6 @@ score = WORDS × Σ over the query's words w of idf(w) × tf(w) × (K1 + 1) / (t
   size (NULL, left out of the average) and norm 1: its length is unknown, not short. Counted
   short, such a record outranked the complete ones whose titles matched as well ("Chinese
   Spell": an abstract-less paper first of the fifty titles saying "Chinese Spell Checking").
-- in_title is 1 when the title alone matches the whole query: such a paper is the likelier
-  one meant, the more so the fewer content words its title has (title words: title_terms,
-  its distinct stems less stop words); exact is the share of the query's words the title has as typed (not
-  only the same stem: "chain of thought" before "Chaining … Thoughts"); ordered is 1 when
-  the title has them in the query's order.
 
 Bounded work (``ranked_statement``): every candidate is scored from its title and its size
 alone, the abstract's counts taken as 1 for each word its title lacks (the word matched
@@ -41,6 +37,20 @@ from .counts import COLLECTION_SIZE_SQL
 from .expressions import SEARCH_CONFIG
 from .tables import sql, table_names
 from .text import websearch_text
+from .title_match import (
+    BASE,
+    EXACT,
+    LIKELIHOOD,
+    ORDER,
+    OWN,
+    OWN_WORDS,
+    TERM,
+    TITLE_STOPWORDS,
+    WORD_COUNT,
+    joined_hyphens,
+    ln_choices,
+    share,
+)
 
 # Tuned on bench/search_quality.py's tuning set only; its test set is reported, never tuned on.
 WORDS_WEIGHT = 0.2
@@ -48,55 +58,8 @@ TITLE_FIELD = 2
 K1 = 1.2
 B = 0.75
 STOPWORD_IDF = 0.3
-EXACT_WEIGHT = 1.0
-ORDER_WEIGHT = 0.5
-# A known item's title has few words besides the query's: 4 (not 2) lets that outweigh the
-# words term's differences between titles that all match (tuning-set title MRR@10 0.887 -> 0.906).
-LENGTH_WEIGHT = 4.0
 # Candidates whose abstracts are read (stage two); the rest are ranked on their titles.
 RESCORED = 100
-
-# Words not counted in a title's length (the words a reader leaves out of a query).
-TITLE_STOPWORDS = [
-    "a",
-    "an",
-    "and",
-    "are",
-    "as",
-    "at",
-    "be",
-    "by",
-    "can",
-    "do",
-    "does",
-    "for",
-    "from",
-    "how",
-    "in",
-    "into",
-    "is",
-    "it",
-    "its",
-    "of",
-    "on",
-    "or",
-    "our",
-    "the",
-    "their",
-    "this",
-    "to",
-    "via",
-    "vs",
-    "we",
-    "what",
-    "when",
-    "where",
-    "which",
-    "who",
-    "why",
-    "with",
-    "without",
-]
 
 
 # The idf of each of the query's words as typed, in their order (one row: a float8[]). The
@@ -125,34 +88,26 @@ IDFS_SQL = (
 FOLDED = "lower(papers_compounds({text}))"
 TEXT_WORDS = "regexp_split_to_array(" + FOLDED + ", '\\W+')"
 
-# The title's part. {folded}: the title lowercased, compounds joined (FOLDED); {share}: the
-# share of the query's words in its words (_share); {terms}: its title_terms (distinct stems
-# less stop words); {in_title}: 1 when the title matches the whole query.
-_TITLE_TERM = """CASE WHEN {in_title} = 1 THEN
-    1 + %(order)s * ({folded} ~ %(ordered)s)::int
-    + %(exact)s * {share}
-    + %(length)s / (1 + {terms})
-  ELSE 0 END"""
-
 # Stage one scores every candidate from its title, the abstract's count of a word taken as 1
 # where the title lacks it; stage two counts the words in the abstracts of the best
 # (%(first)s of them). %(titles)s, %(vectors)s: the title matches and the vector matches (id,
-# title, title_terms, size); the vector matches are read only when the title matches are fewer than
+# title, size); the vector matches are read only when the title matches are fewer than
 # %(enough)s.
 _RANKED_SQL = """
 WITH %(prefix)s idfs AS MATERIALIZED (%(idfs_sql)s),
 titles AS MATERIALIZED (%(titles)s),
 candidates AS MATERIALIZED (
-    SELECT DISTINCT ON (m.id) m.id, m.in_title, f.folded, m.title_terms,
+    SELECT DISTINCT ON (m.id) m.id, m.in_title, f.own, {own_words} AS own_words,
            regexp_split_to_array(f.folded, '\\W+') AS words, m.size
     FROM (
-        SELECT t.id, 1 AS in_title, t.title, t.title_terms, t.size FROM titles AS t
+        SELECT t.id, 1 AS in_title, t.title, t.size FROM titles AS t
         UNION ALL
-        SELECT v.id, 0 AS in_title, v.title, v.title_terms, v.size FROM (%(vectors)s) AS v
+        SELECT v.id, 0 AS in_title, v.title, v.size FROM (%(vectors)s) AS v
         WHERE (SELECT count(*) FROM titles) < %(enough)s
     ) AS m
-    -- The title folded once: its words and the word-order test both read it.
-    CROSS JOIN LATERAL (SELECT {folded_title} AS folded) AS f
+    -- The title folded once (its words, counted), and once as written (its own words, the
+    -- word-order test).
+    CROSS JOIN LATERAL (SELECT {folded_title} AS folded, {own_title} AS own) AS f
     ORDER BY m.id, m.in_title DESC
 ),
 scored AS MATERIALIZED (
@@ -188,9 +143,16 @@ def typed_words(text: str) -> list[str]:
     return list(dict.fromkeys(kept))[:16]
 
 
+def own_words(text: str) -> list[str]:
+    """The query's words as typed, each hyphenated compound one word: those compared with a
+    title's own words (papers/title_match.py)."""
+    return typed_words(joined_hyphens(text))
+
+
 def ordered_pattern(text: str) -> str:
-    """A regex matching a title with the query's words as typed, in the query's order."""
-    words = [re.escape(word) for word in typed_words(text)]
+    """A regex matching a title's own words (title_match.OWN) with the query's, in the
+    query's order."""
+    words = [re.escape(word) for word in own_words(text)]
     return r"\m" + r"\M.*\m".join(words) + r"\M" if words else "^$"
 
 
@@ -216,14 +178,6 @@ def _words_term(count: int, title: str, abstract, size: str, average: str, idfs:
         )
         terms.append(f"{idfs}[{i}] * {tf} * %(k1_plus)s / ({tf} + {norm})")
     return "%(weight)s * (" + "\n    + ".join(terms) + ")"
-
-
-def _share(count: int, title: str) -> str:
-    """The share of the query's words (%(word<i>)s) among the title's words ``title``."""
-    if not count:
-        return "0"
-    found = " + ".join(f"(%(word{i})s::text = ANY({title}))::int" for i in range(1, count + 1))
-    return f"({found})::float / {count}"
 
 
 def size_sql(table: str) -> str:
@@ -257,14 +211,17 @@ def _fill(
         "k1_plus": K1 + 1,
         "b": B,
         "field": TITLE_FIELD,
-        "order": ORDER_WEIGHT,
+        "title_base": BASE,
+        "order": ORDER,
         "ordered": ordered_pattern(words),
-        "exact": EXACT_WEIGHT,
-        "length": LENGTH_WEIGHT,
+        "exact": EXACT,
+        "likelihood": LIKELIHOOD,
+        "stopwords": TITLE_STOPWORDS,
         # For an ``in_title`` written with %(config)s and %(text)s (a websearch query).
         "config": SEARCH_CONFIG,
         "text": websearch_text(text),
         **{f"word{i}": word for i, word in enumerate(typed_words(words), 1)},
+        **{f"own{i}": word for i, word in enumerate(own_words(words), 1)},
     }
     params: list = []
 
@@ -287,12 +244,10 @@ def relevance(table: str, text: str, in_title: str) -> tuple[str, list]:
     count = len(typed_words(text))
     title = TEXT_WORDS.format(text=f"{table}.title")
     abstract = TEXT_WORDS.format(text=f"{table}.abstract")
-    title_part = _TITLE_TERM.format(
-        folded=FOLDED.format(text=f"{table}.title"),
-        share=_share(count, title),
-        terms=f"{table}.title_terms",
-        in_title=in_title,
-    )
+    own = OWN.format(text=f"{table}.title")
+    own_title = OWN_WORDS.format(own=own)
+    count_sql = WORD_COUNT.format(words=own_title)
+    title_part = _title_term(in_title, own, own_title, count_sql, text)
     words_part = _words_term(
         count,
         title,
@@ -306,17 +261,26 @@ def relevance(table: str, text: str, in_title: str) -> tuple[str, list]:
     return _fill(template, text, {"idfs": Piece(f"({statement})", params)})
 
 
-def _ranked_template(count: int) -> str:
-    """_RANKED_SQL for a query of ``count`` words, written out word by word."""
+def _title_term(in_title: str, own: str, words: str, count: str, text: str) -> str:
+    """title_match.TERM for the query ``text`` (its words as typed): ``own``, ``words``,
+    ``count``: SQL of the title's OWN text, its own words, its WORD_COUNT."""
+    k = len(own_words(text))
+    return TERM.format(
+        in_title=in_title, own=own, share=share(k, words), choices=ln_choices(count, k)
+    )
+
+
+def _ranked_template(count: int, words: str) -> str:
+    """_RANKED_SQL for a query of ``count`` words (``words``, as typed), written out word by
+    word."""
     idfs = "(SELECT idfs FROM idfs)"
     return sql(
         _RANKED_SQL,
         folded_title=FOLDED.format(text="m.title"),
-        title_term=_TITLE_TERM.format(
-            folded="c.folded",
-            share=_share(count, "c.words"),
-            terms="c.title_terms",
-            in_title="c.in_title",
+        own_title=OWN.format(text="m.title"),
+        own_words=OWN_WORDS.format(own="f.own"),
+        title_term=_title_term(
+            "c.in_title", "c.own", "c.own_words", WORD_COUNT.format(words="c.own_words"), words
         ),
         first_words=_words_term(
             count,
@@ -349,12 +313,12 @@ def ranked_statement(
 ) -> tuple[str, list]:
     """(sql, params) of [(id, score)]: one page of the candidates ranked (bounded work, see
     the module docstring). ``titles``, ``vectors``: the papers whose title, whose vector
-    matches the query, rows (id, title, title_terms, size), each LIMITed; ``prefix``: CTEs
+    matches the query, rows (id, title, size), each LIMITed; ``prefix``: CTEs
     they read (``name AS (…),``), e.g. the filtered papers; ``words``: the text whose words
     are counted as typed, when not ``text`` (the query as typed beside its compounds joined)."""
     words = text if words is None else words
     count = len(typed_words(words))
-    template = _ranked_template(count)
+    template = _ranked_template(count, words)
     pieces = {
         "prefix": prefix,
         "idfs_sql": Piece(*idfs_sql(words)),

@@ -151,3 +151,35 @@ def test_a_shorter_matching_title_outweighs_a_dense_abstract(db):
         make_paper(f"Parsing with trees, {number} times.", title=f"Grammar {number}", venue=venue)
     finish()
     assert ranked("continual classification") == [short.pk, long.pk]
+
+
+def test_a_word_inside_a_compound_is_not_the_word_typed(db):
+    # "supervised" stands alone in one title, is part of "Semi-Supervised" in the other: both
+    # match (the index holds a compound's parts too), and the shorter title used to win. A
+    # reader asking for the semi-supervised paper types its compound.
+    venue = make_venue("ACL 2024", 2024)
+    part = make_paper("Labels are few.", title="Semi-Supervised Emotion Tagging", venue=venue)
+    alone = make_paper(
+        "Labels are many.",
+        title="Supervised Learning of Emotion in Dialogue Transcripts",
+        venue=venue,
+    )
+    finish()
+    assert ranked("supervised emotion") == [alone.pk, part.pk]
+    assert ranked("semi-supervised emotion")[0] == part.pk
+
+
+def test_a_title_s_length_counts_a_compound_as_one_word(db):
+    # Three words against four: "Zero-Shot Cross-Lingual Transfer" is the likelier title for
+    # "transfer", though its compounds and their parts make it seven terms of the index.
+    venue = make_venue("ACL 2024", 2024)
+    compounds = make_paper(
+        "We move a model to new languages.",
+        title="Zero-Shot Cross-Lingual Transfer",
+        venue=venue,
+    )
+    plain = make_paper(
+        "We move a model to new domains.", title="Transfer of Dense Retrieval Models", venue=venue
+    )
+    finish()
+    assert ranked("transfer") == [compounds.pk, plain.pk]
