@@ -44,6 +44,7 @@ from .title_match import (
     ORDER,
     OWN,
     OWN_WORDS,
+    PARTS_WORDS,
     TERM,
     TITLE_STOPWORDS,
     WORD_COUNT,
@@ -82,11 +83,23 @@ IDFS_SQL = (
 """
 )
 
-# A text's words, lowercased: what a query's words are compared with as typed (split where
-# typed_words splits, at non-word characters; once per text, then array lookups per word),
-# its compounds also joined as the index holds them ("few-shot": fewshot, few, shot).
-FOLDED = "lower(papers_compounds({text}))"
-TEXT_WORDS = "regexp_split_to_array(" + FOLDED + ", '\\W+')"
+# An abstract's words, lowercased: what a query's words are compared with as typed (split
+# where typed_words splits, at non-word characters; once per text, then array lookups per
+# word), its compounds also joined as the index holds them ("few-shot": fewshot, few, shot).
+TEXT_WORDS = "regexp_split_to_array(lower(papers_compounds({text})), '\\W+')"
+
+
+def title_count(i: int, own: str, parts: str) -> str:
+    """SQL of the times word i (%(word<i>)s) is in a title: in its own words (a compound
+    joined) or in its parts (a compound split), whichever has it more often. The same count
+    as in the title's words with its compounds both joined and split (TEXT_WORDS), at half the
+    cost of papers_compounds' regular expression (a word is either a compound or a part)."""
+    word = f"%(word{i})s::text"
+    return (
+        f"GREATEST(cardinality(array_positions({own}, {word})),"
+        f" cardinality(array_positions({parts}, {word})))"
+    )
+
 
 # Stage one scores every candidate from its title, the abstract's count of a word taken as 1
 # where the title lacks it; stage two counts the words in the abstracts of the best
@@ -98,20 +111,20 @@ WITH %(prefix)s idfs AS MATERIALIZED (%(idfs_sql)s),
 titles AS MATERIALIZED (%(titles)s),
 candidates AS MATERIALIZED (
     SELECT DISTINCT ON (m.id) m.id, m.in_title, f.own, {own_words} AS own_words,
-           regexp_split_to_array(f.folded, '\\W+') AS words, m.size
+           {parts} AS parts, m.size
     FROM (
         SELECT t.id, 1 AS in_title, t.title, t.size FROM titles AS t
         UNION ALL
         SELECT v.id, 0 AS in_title, v.title, v.size FROM (%(vectors)s) AS v
         WHERE (SELECT count(*) FROM titles) < %(enough)s
     ) AS m
-    -- The title folded once (its words, counted), and once as written (its own words, the
-    -- word-order test).
-    CROSS JOIN LATERAL (SELECT {folded_title} AS folded, {own_title} AS own) AS f
+    -- The title's own text once: its words and the word-order test both read it.
+    CROSS JOIN LATERAL (SELECT {own_title} AS own) AS f
     ORDER BY m.id, m.in_title DESC
 ),
 scored AS MATERIALIZED (
-    SELECT c.id, c.words, c.size, avg(c.size) OVER () AS average, {title_term} AS title_score
+    SELECT c.id, c.own_words, c.parts, c.size, avg(c.size) OVER () AS average,
+           {title_term} AS title_score
     FROM candidates AS c
 ),
 first AS MATERIALIZED (
@@ -161,10 +174,10 @@ def idfs_sql(text: str) -> tuple[str, list]:
     return sql(IDFS_SQL), [STOPWORD_IDF, typed_words(text), SEARCH_CONFIG]
 
 
-def _words_term(count: int, title: str, abstract, size: str, average: str, idfs: str) -> str:
+def _words_term(count: int, title, abstract, size: str, average: str, idfs: str) -> str:
     """One paper's words term, written out word by word (a subquery per paper cost more than
     the arithmetic): Σ idf × tf × (K1 + 1) / (tf + K1 × norm), each word %(word<i>)s.
-    ``title``: the title's words (TEXT_WORDS); ``abstract(i)``: SQL counting word i in the
+    ``title(i)``: SQL counting word i in the title (title_count); ``abstract(i)``: in the
     abstract; ``size``, ``average``: the paper's size and the average; ``idfs``: the
     float8[] of IDFS_SQL."""
     if not count:
@@ -172,10 +185,7 @@ def _words_term(count: int, title: str, abstract, size: str, average: str, idfs:
     norm = f"%(k1)s * (1 - %(b)s + %(b)s * COALESCE({size} / GREATEST({average}, 1), 1))"
     terms = []
     for i in range(1, count + 1):
-        tf = (
-            f"(%(field)s * cardinality(array_positions({title}, %(word{i})s::text))"
-            f" + {abstract(i)})"
-        )
+        tf = f"(%(field)s * {title(i)} + {abstract(i)})"
         terms.append(f"{idfs}[{i}] * {tf} * %(k1_plus)s / ({tf} + {norm})")
     return "%(weight)s * (" + "\n    + ".join(terms) + ")"
 
@@ -242,15 +252,15 @@ def relevance(table: str, text: str, in_title: str) -> tuple[str, list]:
     pass over the paper table, no TOASTed text). ``in_title``: SQL that is 1 when the row's
     title matches the whole query."""
     count = len(typed_words(text))
-    title = TEXT_WORDS.format(text=f"{table}.title")
     abstract = TEXT_WORDS.format(text=f"{table}.abstract")
     own = OWN.format(text=f"{table}.title")
     own_title = OWN_WORDS.format(own=own)
+    parts = PARTS_WORDS.format(text=f"{table}.title")
     count_sql = WORD_COUNT.format(words=own_title)
     title_part = _title_term(in_title, own, own_title, count_sql, text)
     words_part = _words_term(
         count,
-        title,
+        lambda i: title_count(i, own_title, parts),
         lambda i: f"cardinality(array_positions({abstract}, %(word{i})s::text))",
         size_sql(table),
         f"(SELECT avg{size_sql('a')} FROM {table_names()['paper']} AS a)",
@@ -276,16 +286,16 @@ def _ranked_template(count: int, words: str) -> str:
     idfs = "(SELECT idfs FROM idfs)"
     return sql(
         _RANKED_SQL,
-        folded_title=FOLDED.format(text="m.title"),
         own_title=OWN.format(text="m.title"),
         own_words=OWN_WORDS.format(own="f.own"),
+        parts=PARTS_WORDS.format(text="m.title"),
         title_term=_title_term(
             "c.in_title", "c.own", "c.own_words", WORD_COUNT.format(words="c.own_words"), words
         ),
         first_words=_words_term(
             count,
-            "c.words",
-            lambda i: f"(%(word{i})s::text <> ALL(c.words))::int",
+            lambda i: title_count(i, "c.own_words", "c.parts"),
+            lambda i: f"({title_count(i, 'c.own_words', 'c.parts')} = 0)::int",
             "c.size",
             "c.average",
             idfs,
@@ -293,7 +303,7 @@ def _ranked_template(count: int, words: str) -> str:
         abstract_words=TEXT_WORDS.format(text="p.abstract"),
         second_words=_words_term(
             count,
-            "c.words",
+            lambda i: title_count(i, "c.own_words", "c.parts"),
             lambda i: f"cardinality(array_positions(c.abstract_words, %(word{i})s::text))",
             "c.size",
             "c.average",

@@ -69,10 +69,13 @@ TITLE_STOPWORDS = [
 
 _HYPHEN = re.compile(r"(\w)-(?=\w)")
 
-# A text lowercased, each hyphenated compound joined ("Task-Agnostic" → taskagnostic), its
-# parts not kept: a title's own words. The word-order test reads it; OWN_WORDS splits it.
-OWN = "lower(regexp_replace({text}, '(\\w)-(?=\\w)', '\\1', 'g'))"
+# A title lowercased, each hyphenated compound joined ("Task-Agnostic" → taskagnostic; a
+# hyphen elsewhere separates nothing the split at non-word characters would not), its parts
+# not kept: its own words. The word-order test reads it; OWN_WORDS splits it; PARTS_WORDS are
+# its words split at the hyphens too, the parts a compound's joined form leaves out.
+OWN = "lower(replace({text}, '-', ''))"
 OWN_WORDS = "regexp_split_to_array({own}, '\\W+')"
+PARTS_WORDS = "regexp_split_to_array(lower({text}), '\\W+')"
 # The number of a title's own words (the SQL array {words}, OWN_WORDS) less the stop words
 # (%(stopwords)s, TITLE_STOPWORDS): its words as a reader counts them (bench/search_quality.py
 # draws its queries so).

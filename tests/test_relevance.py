@@ -134,8 +134,9 @@ def test_a_paper_without_an_abstract_is_not_counted_short(db):
 
 def test_a_shorter_matching_title_outweighs_a_dense_abstract(db):
     # Both titles have both words; the long title's short abstract repeats them. Of two titles
-    # matching a query, the one with fewer other words is the likelier one meant: its length
-    # bonus outweighs the abstract's repeats (it did not, at half the weight).
+    # matching a query, the one with fewer other words is the likelier one meant: that
+    # outweighs the abstract's repeats (it did not, with the length bonus at half its first
+    # tuned weight).
     venue = make_venue("ACL 2024", 2024)
     short = make_paper(
         "We compare methods on a new benchmark of news articles and reviews. " * 4,
