@@ -123,7 +123,8 @@ candidates AS MATERIALIZED (
     ORDER BY m.id, m.in_title DESC
 ),
 scored AS MATERIALIZED (
-    SELECT c.id, c.own_words, c.parts, c.size, avg(c.size) OVER () AS average,
+    -- The times each word is in the title, counted once (both stages read them).
+    SELECT c.id, c.size, avg(c.size) OVER () AS average, {title_counts} AS title_counts,
            {title_term} AS title_score
     FROM candidates AS c
 ),
@@ -289,13 +290,16 @@ def _ranked_template(count: int, words: str) -> str:
         own_title=OWN.format(text="m.title"),
         own_words=OWN_WORDS.format(own="f.own"),
         parts=PARTS_WORDS.format(text="m.title"),
+        title_counts="ARRAY["
+        + ", ".join(title_count(i, "c.own_words", "c.parts") for i in range(1, count + 1))
+        + "]::int[]",
         title_term=_title_term(
             "c.in_title", "c.own", "c.own_words", WORD_COUNT.format(words="c.own_words"), words
         ),
         first_words=_words_term(
             count,
-            lambda i: title_count(i, "c.own_words", "c.parts"),
-            lambda i: f"({title_count(i, 'c.own_words', 'c.parts')} = 0)::int",
+            lambda i: f"c.title_counts[{i}]",
+            lambda i: f"(c.title_counts[{i}] = 0)::int",
             "c.size",
             "c.average",
             idfs,
@@ -303,7 +307,7 @@ def _ranked_template(count: int, words: str) -> str:
         abstract_words=TEXT_WORDS.format(text="p.abstract"),
         second_words=_words_term(
             count,
-            lambda i: title_count(i, "c.own_words", "c.parts"),
+            lambda i: f"c.title_counts[{i}]",
             lambda i: f"cardinality(array_positions(c.abstract_words, %(word{i})s::text))",
             "c.size",
             "c.average",
