@@ -1,6 +1,7 @@
 """Known-item search quality, measured honestly: a tuning set and a separate test set.
 
     python bench/search_quality.py [--database-url URL] [--anthology DIR] [--queries N]
+        [--only tuning|test] [--more-tuning SEED,…] [--failures]
 
 The whole Anthology folder is loaded into the database DATABASE_URL names (or --database-url),
 unless it is loaded already. Known-item queries are drawn from random titled papers with two
@@ -11,6 +12,9 @@ as the list page and the API rank: full matches, then partial ones) and through 
 b 0.75, title counted three times plus the abstract, our own implementation) over the same
 papers. Reported: MRR@10 (reciprocal rank of the paper among the first ten, 0 when absent) and
 S@1 (share ranked first), per set and kind. Tune on the tuning set only; quote the test set.
+--more-tuning draws a larger tuning set, QUERIES per kind from each seed given, its papers
+apart from the test set's (a change of a few queries in 200 is within the noise);
+--failures lists the tuning queries whose paper the site does not rank first.
 """
 
 from __future__ import annotations
@@ -123,6 +127,28 @@ def app_search(query: str, depth: int = DEPTH) -> list[int]:
     return [paper.pk for paper in results.papers + results.partial][:depth]
 
 
+def more_tuning(papers: list[tuple], seeds: list[int], count: int, test: list[tuple]):
+    """``count`` queries of each kind from each seed, no paper of the test set's nor twice."""
+    queries: list[tuple] = []
+    for seed in seeds:
+        taken = {pk for _, _, pk in test + queries}
+        queries += draw(papers, seed, count, taken)
+    return queries
+
+
+def failures(queries: list[tuple], titles: dict[int, str]) -> list[str]:
+    """A line per query whose paper the site does not rank first: its rank, the query, the
+    paper's title and the first result's."""
+    lines = []
+    for kind, query, pk in queries:
+        found = app_search(query)
+        if found[:1] != [pk]:
+            rank = found.index(pk) + 1 if pk in found else "-"
+            first = titles.get(found[0], "") if found else ""
+            lines.append(f"- {kind} `{query}` → {rank}: {titles[pk]!r}; first {first!r}")
+    return lines
+
+
 def measure(queries: list[tuple], rank) -> dict[str, tuple[float, float, int]]:
     """{kind: (MRR@10, S@1, queries)} for one ranker."""
     by_kind: dict[str, list[float]] = defaultdict(list)
@@ -150,13 +176,23 @@ def prepare(anthology: Path) -> list[tuple]:
     return list(rows)
 
 
-def main(argv: list[str] | None = None) -> int:
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", ""))
     parser.add_argument("--anthology", type=Path, default=DEFAULT_ANTHOLOGY)
     parser.add_argument("--queries", type=int, default=QUERIES, help="per set and kind")
     parser.add_argument("--only", choices=["tuning", "test"], help="one set only")
-    arguments = parser.parse_args(argv)
+    parser.add_argument(
+        "--more-tuning",
+        default="",
+        help="comma-separated seeds: a larger tuning set, apart from the test set",
+    )
+    parser.add_argument("--failures", action="store_true", help="list tuning-set failures")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = _arguments(argv)
     if not arguments.database_url:
         raise SystemExit("search_quality: give --database-url or set DATABASE_URL")
     setup_django(arguments.database_url)
@@ -170,6 +206,10 @@ def main(argv: list[str] | None = None) -> int:
     log(f"BM25 index of {len(everything):,} papers in {time.perf_counter() - started:.0f} s")
     lines = [f"# Known-item search over {len(everything):,} titled papers", ""]
     sets = [("tuning", TUNING_SEED, tuning), ("test", TEST_SEED, test)]
+    if arguments.more_tuning:
+        seeds = [int(seed) for seed in arguments.more_tuning.split(",")]
+        extra = more_tuning(with_abstract, seeds, arguments.queries, test)
+        sets.append(("tuning", arguments.more_tuning, extra))
     for name, seed, queries in sets:
         if arguments.only and arguments.only != name:
             continue
@@ -183,6 +223,10 @@ def main(argv: list[str] | None = None) -> int:
                 f"- {name} set (seed {seed}), {kind} words, {count} queries: app MRR@10 "
                 f"**{mrr:.3f}**, S@1 {s1:.3f}; BM25 (title ×3) MRR@10 {bm_mrr:.3f}, S@1 {bm_s1:.3f}"
             )
+    if arguments.failures:
+        titles = {pk: title for pk, title, _ in papers}
+        lines += ["", "Tuning-set failures (rank, query, paper; first result):", ""]
+        lines += failures(tuning, titles)
     print("\n".join(lines))
     return 0
 

@@ -1,6 +1,6 @@
 """bench/search_quality.py: its query sets, its BM25 reference and its measure (pure code)."""
 
-from bench.search_quality import BM25, TEST_SEED, TUNING_SEED, draw, measure
+from bench.search_quality import BM25, TEST_SEED, TUNING_SEED, draw, measure, more_tuning
 
 PAPERS = [
     (pk, f"Paper {pk} about topic{pk % 7} and method{pk % 5} models", f"Abstract words{pk} " * 5)
@@ -41,3 +41,14 @@ def test_measure_gives_mrr_at_10_and_success_at_1():
         "title": ((1 + 0.5 + 0) / 3, 1 / 3, 3),
         "abstract": (1.0, 1.0, 1),
     }
+
+
+def test_more_tuning_queries_keep_apart_from_the_test_set():
+    tuning = draw(PAPERS, TUNING_SEED, 10, set())
+    test = draw(PAPERS, TEST_SEED, 10, {pk for _, _, pk in tuning})
+    more = more_tuning(PAPERS, [11, 22], 10, test)
+    assert [kind for kind, _, _ in more].count("title") == 20
+    assert [kind for kind, _, _ in more].count("abstract") == 20
+    assert not {pk for _, _, pk in more} & {pk for _, _, pk in test}
+    first = {pk for _, _, pk in more[:20]}
+    assert not first & {pk for _, _, pk in more[20:]}
