@@ -33,11 +33,6 @@ def title_vector_sql(table: str) -> str:
     return f"{table}.title_vector"
 
 
-def title_terms() -> Func:
-    """The number of lexemes in the title (a shorter matching title is the likelier one meant)."""
-    return Func(title_vector(), function="length", output_field=models.IntegerField())
-
-
 def display_order() -> Lower:
     """Title A–Z, an untitled paper placed by its abstract (which its derived title starts)."""
     return Lower(Left(Coalesce(NullIf("title", Value("")), "abstract"), DISPLAY_KEY_LENGTH))

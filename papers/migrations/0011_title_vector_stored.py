@@ -2,7 +2,8 @@
 index paper_title_tsv computed it), and the index and papers_title_matches read the column.
 Where filters and a query meet, the ranking tests the title of each of the filters' papers it
 reads; parsing the title again per paper (to_tsvector over papers_compounds, ~0.06 ms) was
-most of a filtered search's ranking at 100,000 papers."""
+most of a filtered search's ranking at 100,000 papers. Paper.title_terms goes: the ranking
+counts a title's words itself (papers/title_match.py)."""
 
 import django.contrib.postgres.indexes
 import django.contrib.postgres.search
@@ -29,6 +30,10 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        migrations.RemoveField(
+            model_name="paper",
+            name="title_terms",
+        ),
         migrations.RemoveIndex(
             model_name="paper",
             name="paper_title_tsv",
