@@ -10,6 +10,7 @@ import sys
 import time
 from http.client import HTTPConnection, HTTPException
 from pathlib import Path
+from urllib.parse import quote
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 STARTUP_SECONDS = 60
@@ -22,11 +23,14 @@ def free_port() -> int:
 
 
 def get(port: int, path: str, timeout: float = 30, connection: HTTPConnection | None = None):
-    """(status, body bytes) of one GET on the loopback port; network errors raise."""
+    """(status, body bytes) of one GET on the loopback port; network errors raise. A path
+    with letters beyond ASCII (an author's slug: /authors/jørgen-…/) is sent percent-encoded,
+    as a browser sends it."""
     own = connection is None
     connection = connection or HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
-        connection.request("GET", path, headers={"Host": "127.0.0.1"})
+        encoded = quote(path, safe="/?&=%+:,;@!$'()*~-._")
+        connection.request("GET", encoded, headers={"Host": "127.0.0.1"})
         response = connection.getresponse()
         return response.status, response.read()
     finally:

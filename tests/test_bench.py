@@ -6,6 +6,8 @@ No timing is asserted: the benchmark measures, the suite only checks that it run
 import os
 import subprocess
 import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,7 @@ from bench.report import (
 )
 from bench.request_mix import RequestSpec, _combined, distinct_urls
 from bench.run import parse_arguments, split_urls
+from bench.server import get
 from bench.timing import HttpTiming, SqlTiming
 from papers.text import normalise_abstract, normalise_title
 from tests.factories import make_paper
@@ -275,3 +278,28 @@ def test_quality_keeps_apart_the_papers_the_topic_model_trained_on():
     untrained = make_paper("Two abstract.", "Two", external_id="2020.acl-main.8")
     seed = make_paper("Three abstract.", "Three")
     assert outside_topic_training([trained.pk, untrained.pk, seed.pk]) == [untrained.pk, seed.pk]
+
+
+def test_a_path_beyond_ascii_is_sent_percent_encoded():
+    """An author's slug may have letters beyond ASCII: the benchmark's client sends it as a
+    browser does (http.client refused it, and the timing thread died)."""
+    seen = []
+
+    class Recorder(BaseHTTPRequestHandler):
+        def do_GET(self):
+            seen.append(self.path)
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        port = server.server_address[1]
+        assert get(port, "/authors/jørgen-wedel/")[0] == 200
+        assert get(port, "/?q=%22language+models%22&venue=acl-2024")[0] == 200
+    finally:
+        server.shutdown()
+    assert seen == ["/authors/j%C3%B8rgen-wedel/", "/?q=%22language+models%22&venue=acl-2024"]
