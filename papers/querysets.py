@@ -64,9 +64,9 @@ TITLE_HEADLINE_OPTIONS = f"StartSel={MARK_START}, StopSel={MARK_STOP}, Highlight
 NEGATION = re.compile(r"(?:^|[\s(])-\w")
 # Authors named on a result card; "et al." stands for the rest.
 CARD_AUTHORS = 3
-# What no card shows (nor the API's rows made of cards): the search vector, as text, is
-# longer than the abstract, and a venue's welcome text can run to pages.
-CARD_DEFERRED = ("search_vector", "venue__welcome_text")
+# What no card shows (nor the API's rows made of cards): the vectors (the search vector, as
+# text, is longer than the abstract), and a venue's welcome text, which can run to pages.
+CARD_DEFERRED = ("search_vector", "title_vector", "venue__welcome_text")
 
 
 def web_query(text: str) -> SearchQuery:
