@@ -11,7 +11,8 @@ the papers read are those of whichever side is smaller:
   narrow rows (venue, country, topic and author ids): those that pass all filters but at most
   one, each with a flag per filter, and each facet sums the rows whose other flags hold, in
   one statement. The filters select those rows through their indexes (venue, the topic and
-  author arrays' GIN indexes), so the work follows the smallest filter's papers.
+  author arrays' GIN indexes), so the work follows the smallest filter's papers (the rows'
+  parts: papers/facet_rows.py).
 - With a query, the same rows are selected among its matches (from the search vector's GIN
   index; with filters that narrow the rows, only the rows' matches, papers/matching.py), but
   only their ids and flags are read: they are counted in this process's memory of the papers'
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .facet_memory import STATE_SQL, count_in_memory, memory_for
-from .matching import all_matching, in_lexemes, is_phrase, matching_within
+from .facet_rows import Statement, filter_params, rows_parts
 from .tables import reading_cursor, sql
 
 FACET_AUTHOR_LIMIT = 15
@@ -53,17 +54,6 @@ class Facets:
     author: list[FacetOption] = field(default_factory=list)
 
 
-# A filter as a condition on a PaperFacets row ``f``: values are slugs (a year, a country).
-_CONDITIONS = {
-    "venue": "f.venue_id = ANY(ARRAY(SELECT id FROM {venue} WHERE slug = ANY(%s)))",
-    "year": "f.venue_id = ANY(ARRAY(SELECT id FROM {venue} WHERE year = %s))",
-    "topic": (
-        "f.topic_ids && ARRAY(SELECT id FROM {topic} WHERE slug = ANY(%s) "
-        "UNION SELECT topic_id FROM {topic_redirect} WHERE old_slug = ANY(%s))"
-    ),
-    "author": "f.author_ids && ARRAY(SELECT id FROM {author} WHERE slug = %s)",
-    "country": "f.country = %s",
-}
 # The FacetCount keys (by_value) a filter's papers are counted under, where they are kept.
 _KEPT = {
     "venue": "SELECT id::text FROM {venue} WHERE slug = ANY(%s)",
@@ -76,17 +66,6 @@ _KEPT = {
 }
 
 
-def _params(name: str, values: list[str]) -> list:
-    """The parameters of a filter's condition (or kept keys) for its values."""
-    if name == "venue":
-        return [values]
-    if name == "topic":
-        return [values, values]
-    if name == "year":
-        return [int(values[0])]
-    return [values[0]]
-
-
 def _kept(filters: dict[str, list[str]]):
     """(by_facet, SQL of its keys, params) when the counts under ``filters`` (at most one) are
     kept in FacetCount; ("", None, []) under none; None when they must be counted from rows."""
@@ -97,19 +76,7 @@ def _kept(filters: dict[str, list[str]]):
     ((name, values),) = filters.items()
     if name not in _KEPT or (name == "topic" and len(values) > 1):
         return None
-    return CODES[name], _KEPT[name], _params(name, values)
-
-
-class _Statement:
-    """The facet statement's named parts and their parameters, in order."""
-
-    def __init__(self):
-        self.parts: list[str] = []
-        self.params: list = []
-
-    def add(self, name: str, body: str, params=()):
-        self.parts.append(f"{name} AS MATERIALIZED ({body})")
-        self.params += list(params)
+    return CODES[name], _KEPT[name], filter_params(name, values)
 
 
 def _kept_counts(code: str, kept, limit: int | None = None) -> tuple[str, list]:
@@ -165,80 +132,6 @@ def _flags(selected: dict, leave_out: str | None) -> str:
     return " AND ".join(terms) or "TRUE"
 
 
-# The columns of a narrow row the counts read (not its lexemes: only tested, never counted).
-_COLUMNS = "f.paper_id, f.venue_id, f.country, f.topic_ids, f.author_ids"
-
-
-def _narrowing(selected, fixed, counted_from_rows) -> tuple[list[str], list]:
-    """Conditions on the rows that every facet counted from rows needs: the fixed ones, and
-    the papers that pass all filters but that facet's own (for one facet or another)."""
-    where, params = [], []
-    for name, values in fixed.items():
-        where.append(_CONDITIONS[name])
-        params += _params(name, values)
-    alternatives, alternative_params = [], []
-    for name in counted_from_rows:
-        others = [other for other in selected if other != name]
-        if not others:
-            return where, params
-        alternative = "(" + " AND ".join(_CONDITIONS[other] for other in others) + ")"
-        if alternative not in alternatives:
-            alternatives.append(alternative)
-            for other in others:
-                alternative_params += _params(other, selected[other])
-    if alternatives:
-        where.append("(" + " OR ".join(alternatives) + ")")
-    return where, params + alternative_params
-
-
-def _rows_parts(selected, fixed, text, counted_from_rows, columns=_COLUMNS):
-    """The PaperFacets rows the facets counted from rows need (``u``), with a flag per filter.
-
-    A query without a phrase is matched on the rows' own stripped vectors (read through their
-    GIN index, or tested on the rows the filters select). A phrase needs positions: with
-    filters that narrow the rows, the smaller side of the two drives (papers/matching.py), so
-    a common word costs no more than the filters; with nothing to narrow the rows, its matches
-    are read from the search vector's GIN bitmap. ``columns``: those of a row read.
-    """
-    where, params = _narrowing(selected, fixed, counted_from_rows)
-    flags, flag_params = [], []
-    for name, values in selected.items():
-        flags.append(f"{_CONDITIONS[name]} AS c_{name}")
-        flag_params += _params(name, values)
-    select = f"SELECT {', '.join([columns, *flags])} FROM {{paper_facets}} f"
-    if not text:
-        return [("u", f"{select} WHERE {' AND '.join(where) or 'TRUE'}", flag_params + params)]
-    (phrase, phrase_params), (lexemes, lexemes_params) = is_phrase(text), in_lexemes(text)
-    if not where:
-        (few, few_params), (many, many_params) = all_matching(text)
-        body = (
-            f"{select} WHERE NOT {phrase} AND {lexemes} UNION ALL "
-            f"{select} WHERE {phrase} AND {few} UNION ALL {select} WHERE {phrase} AND {many}"
-        )
-        body_params = [*flag_params, *phrase_params, *lexemes_params]
-        body_params += [*flag_params, *phrase_params, *few_params]
-        return [("u", body, [*body_params, *flag_params, *phrase_params, *many_params])]
-    matching, matching_params = matching_within("candidate_ids", text)
-    narrowed = " AND ".join(where)
-    # Without a phrase, the candidates are the matches (the planner may combine the filters'
-    # indexes with the lexemes' own); with one, the filters' papers, tested below.
-    candidates = (
-        f"{select} WHERE {narrowed} AND NOT {phrase} AND {lexemes} UNION ALL "
-        f"{select} WHERE {narrowed} AND {phrase}"
-    )
-    candidates_params = [*flag_params, *params, *phrase_params, *lexemes_params]
-    phrased = f"SELECT * FROM candidates WHERE {phrase} AND paper_id IN ({matching})"
-    return [
-        ("candidates", candidates, [*candidates_params, *flag_params, *params, *phrase_params]),
-        ("candidate_ids", "SELECT paper_id AS id FROM candidates", []),
-        (
-            "u",
-            f"SELECT * FROM candidates WHERE NOT {phrase} UNION ALL {phrased}",
-            [*phrase_params, *phrase_params, *matching_params],
-        ),
-    ]
-
-
 def _plan(selected, fixed) -> dict[str, object]:
     """For each facet shown (and the total): the kept counts it is read from, or None (rows)."""
     plan = {}
@@ -252,9 +145,9 @@ def _plan(selected, fixed) -> dict[str, object]:
 def _counts_statement(selected, fixed) -> tuple[str, list]:
     """The statement of the counts with no query (rows as _LABELLED gives them)."""
     plan = _plan(selected, fixed)
-    statement = _Statement()
+    statement = Statement()
     from_rows = [name for name, kept in plan.items() if kept is None]
-    for name, body, params in _rows_parts(selected, fixed, "", from_rows) if from_rows else []:
+    for name, body, params in rows_parts(selected, fixed, "", from_rows) if from_rows else []:
         statement.add(name, body, params)
     for name, kept in plan.items():
         if kept is None:
@@ -279,8 +172,8 @@ def _matches_statement(selected, fixed, text) -> tuple[str, list]:
     all filters but at most one, under the fixed conditions), a flag per filter, and the
     data's state (papers/facet_memory.py), read in one snapshot."""
     counted = [name for name in (*FACET_NAMES, "total") if name not in fixed]
-    statement = _Statement()
-    for name, body, params in _rows_parts(selected, fixed, text, counted, columns="f.paper_id"):
+    statement = Statement()
+    for name, body, params in rows_parts(selected, fixed, text, counted, columns="f.paper_id"):
         statement.add(name, body, params)
     flags = "".join(f", array_agg(u.c_{name})" for name in selected)
     return sql(
@@ -396,9 +289,9 @@ def kept_venue_counts(*filter_sets: dict[str, list[str]]) -> tuple[str, list, st
     for name, values in (item for filters in filter_sets for item in filters.items()):
         if name in ("venue", "year"):  # their kept keys are the venues' ids
             where.append(f"k.value = ANY(ARRAY({_KEPT[name]}))")
-            params += _params(name, values)
+            params += filter_params(name, values)
         elif among is None and name in ("topic", "country") and len(values) == 1:
-            among = (CODES[name], _KEPT[name], _params(name, values))
+            among = (CODES[name], _KEPT[name], filter_params(name, values))
         else:
             return None
     by_facet, keys, key_params = among or ("", "SELECT ''", [])
