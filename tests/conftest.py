@@ -150,20 +150,19 @@ def write_dump(tmp_path):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def plain_http_live_server():
-    """The live server's middleware is built once, before any test's settings apply: it must
-    not redirect to HTTPS either. A browser sends the pages' requests with the proxy header
-    (tests/support.py Browsing) but not its downloads (Chromium 156), which were redirected to
-    an HTTPS the test server does not speak."""
+def plain_http():
+    """Tests talk plain HTTP, as `make run` does (DJANGO_HTTPS=0): no redirect to HTTPS, for
+    the whole session, since the live server's middleware is built once, before any test's
+    settings apply. (A browser sends the pages' requests with the proxy header, tests/support.py
+    Browsing, but not its downloads, Chromium 156, which were redirected to an HTTPS the test
+    server does not speak.)"""
     with override_settings(SECURE_SSL_REDIRECT=False):
         yield
 
 
 @pytest.fixture(autouse=True)
-def plain_http(settings):
-    """Tests talk plain HTTP to the test client, as `make run` does (DJANGO_HTTPS=0), and
-    serve {% static %} without the manifest that collectstatic writes."""
-    settings.SECURE_SSL_REDIRECT = False
+def static_without_manifest(settings):
+    """{% static %} served without the manifest that collectstatic writes."""
     settings.STORAGES = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
