@@ -63,11 +63,10 @@ class _Labelled:
 
 @dataclass
 class FacetMemory:
-    """The facet values of every paper (by position in ``ids``) at one state of the data."""
+    """The facet values of every paper (in paper-id order) at one state of the data."""
 
     state: str | None
-    ids: np.ndarray
-    position: np.ndarray  # by paper id: its position in ids, -1 for none
+    position: np.ndarray  # by paper id: its position in the arrays, -1 for none
     venue: np.ndarray  # a position in venues
     country: np.ndarray  # a position in countries, -1 for none
     countries: list[str]
@@ -105,7 +104,6 @@ def read_memory(cursor) -> FacetMemory:
     country_at = {country: at for at, country in enumerate(country_names)}
     return FacetMemory(
         state=state,
-        ids=ids,
         position=position,
         venue=venue_labels.positions(np.array(venues or [], dtype=np.int64)),
         country=np.array([country_at.get(c, -1) for c in countries or []], dtype=np.int64),
@@ -130,9 +128,10 @@ def memory_for(alias: str, state: str | None, cursor, ids: np.ndarray):
     matches again)."""
     with _lock:
         memory = _memories.get(alias)
-        if memory is None or memory.state != state or memory.positions(ids) is None:
+        positions = None if memory is None or memory.state != state else memory.positions(ids)
+        if positions is None:
             memory = _memories[alias] = read_memory(cursor)
-    positions = memory.positions(ids)
+            positions = memory.positions(ids)
     return (memory, positions) if memory.state == state and positions is not None else None
 
 
