@@ -138,6 +138,35 @@ def memory_for(alias: str, state: str | None, cursor, ids: np.ndarray):
 # Counting -----------------------------------------------------------------------------------
 
 
+def _having(per_paper: np.ndarray, flat: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """Whether each paper has one of the ``wanted`` values of a many-valued facet."""
+    owners = np.repeat(np.arange(len(per_paper)), per_paper)
+    having = np.zeros(len(per_paper), dtype=bool)
+    having[owners[wanted[flat]]] = True
+    return having
+
+
+def passing(memory: FacetMemory, name: str, keys: list, positions: np.ndarray) -> np.ndarray:
+    """Whether each paper at ``positions`` passes the filter ``name`` whose values are ``keys``
+    (papers/facet_rows.py KEYS: ids of venues, a year's venues, topics or authors; a country's
+    name). A key this memory lacks is no paper's."""
+    if name == "country":
+        wanted = [at for at, country in enumerate(memory.countries) if country in keys]
+        return np.isin(memory.country[positions], wanted)
+    labelled = {"topic": memory.topics, "author": memory.authors}.get(name, memory.venues)
+    keys = np.array(keys or [], dtype=np.int64)
+    at = labelled.positions(keys)
+    found = at < len(labelled.ids)
+    found[found] = labelled.ids[at[found]] == keys[found]
+    wanted = np.zeros(len(labelled.ids), dtype=bool)
+    wanted[at[found]] = True
+    if name in ("venue", "year"):
+        return wanted[memory.venue[positions]]
+    if name == "topic":
+        return _having(memory.topic_counts, memory.topics_flat, wanted)[positions]
+    return _having(memory.author_counts, memory.authors_flat, wanted)[positions]
+
+
 def _top(kind: str, counts: np.ndarray, labels: list[str], slugs: list[str], limit: int | None):
     """Rows of the values counted more than zero times: with a ``limit``, the ``limit`` most
     counted, ties by name (as the SQL statement's cut, papers/facets.py)."""

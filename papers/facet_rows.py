@@ -5,17 +5,26 @@ read through its own index so that the smaller one drives (papers/matching.py). 
 themselves are papers/facets.py's (grouped in SQL) or papers/facet_memory.py's (a query's).
 """
 
-from .matching import all_matching, in_lexemes, is_phrase, matching_within
+from .matching import in_lexemes, is_phrase, matching_within
 
-# A filter as a condition on a PaperFacets row ``f``: values are slugs (a year, a country).
-CONDITIONS = {
-    "venue": "f.venue_id = ANY(ARRAY(SELECT id FROM {venue} WHERE slug = ANY(%s)))",
-    "year": "f.venue_id = ANY(ARRAY(SELECT id FROM {venue} WHERE year = %s))",
+# A filter's values (slugs, a year, a country) as the keys a PaperFacets row holds: the ids of
+# venues (a year's venues), topics (an old slug's too) or authors; a country's name.
+KEYS = {
+    "venue": "ARRAY(SELECT id FROM {venue} WHERE slug = ANY(%s))",
+    "year": "ARRAY(SELECT id FROM {venue} WHERE year = %s)",
     "topic": (
-        "f.topic_ids && ARRAY(SELECT id FROM {topic} WHERE slug = ANY(%s) "
+        "ARRAY(SELECT id FROM {topic} WHERE slug = ANY(%s) "
         "UNION SELECT topic_id FROM {topic_redirect} WHERE old_slug = ANY(%s))"
     ),
-    "author": "f.author_ids && ARRAY(SELECT id FROM {author} WHERE slug = %s)",
+    "author": "ARRAY(SELECT id FROM {author} WHERE slug = %s)",
+    "country": "ARRAY[%s::text]",
+}
+# A filter as a condition on a PaperFacets row ``f``.
+CONDITIONS = {
+    "venue": f"f.venue_id = ANY({KEYS['venue']})",
+    "year": f"f.venue_id = ANY({KEYS['year']})",
+    "topic": f"f.topic_ids && {KEYS['topic']}",
+    "author": f"f.author_ids && {KEYS['author']}",
     "country": "f.country = %s",
 }
 
@@ -69,14 +78,20 @@ def _narrowing(selected, fixed, counted_from_rows) -> tuple[list[str], list]:
     return where, params + alternative_params
 
 
+def narrows(selected, fixed, counted_from_rows) -> bool:
+    """Whether the facets counted from rows need only some of the rows (else every row, or,
+    with a query, every match: papers/matching.py every_match)."""
+    return bool(_narrowing(selected, fixed, counted_from_rows)[0])
+
+
 def rows_parts(selected, fixed, text, counted_from_rows, columns=COLUMNS):
     """The PaperFacets rows the facets counted from rows need (``u``), with a flag per filter.
 
-    A query without a phrase is matched on the rows' own stripped vectors (read through their
-    GIN index, or tested on the rows the filters select). A phrase needs positions: with
-    filters that narrow the rows, the smaller side of the two drives (papers/matching.py), so
-    a common word costs no more than the filters; with nothing to narrow the rows, its matches
-    are read from the search vector's GIN bitmap. ``columns``: those of a row read.
+    With a query, only where the rows are narrowed (``narrows``). A query without a phrase is
+    matched on the rows' own stripped vectors (the planner may combine the filters' indexes
+    with the lexemes' own). A phrase needs positions: the smaller side of the filters' papers
+    and the query's matches drives (papers/matching.py), so a common word costs no more than
+    the filters. ``columns``: those of a row read.
     """
     where, params = _narrowing(selected, fixed, counted_from_rows)
     flags, flag_params = [], []
@@ -87,19 +102,10 @@ def rows_parts(selected, fixed, text, counted_from_rows, columns=COLUMNS):
     if not text:
         return [("u", f"{select} WHERE {' AND '.join(where) or 'TRUE'}", flag_params + params)]
     (phrase, phrase_params), (lexemes, lexemes_params) = is_phrase(text), in_lexemes(text)
-    if not where:
-        (few, few_params), (many, many_params) = all_matching(text)
-        body = (
-            f"{select} WHERE NOT {phrase} AND {lexemes} UNION ALL "
-            f"{select} WHERE {phrase} AND {few} UNION ALL {select} WHERE {phrase} AND {many}"
-        )
-        body_params = [*flag_params, *phrase_params, *lexemes_params]
-        body_params += [*flag_params, *phrase_params, *few_params]
-        return [("u", body, [*body_params, *flag_params, *phrase_params, *many_params])]
     matching, matching_params = matching_within("candidate_ids", text)
     narrowed = " AND ".join(where)
-    # Without a phrase, the candidates are the matches (the planner may combine the filters'
-    # indexes with the lexemes' own); with one, the filters' papers, tested below.
+    # Without a phrase, the candidates are the matches; with one, the filters' papers, tested
+    # below.
     candidates = (
         f"{select} WHERE {narrowed} AND NOT {phrase} AND {lexemes} UNION ALL "
         f"{select} WHERE {narrowed} AND {phrase}"

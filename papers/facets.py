@@ -13,19 +13,23 @@ the papers read are those of whichever side is smaller:
   one statement. The filters select those rows through their indexes (venue, the topic and
   author arrays' GIN indexes), so the work follows the smallest filter's papers (the rows'
   parts: papers/facet_rows.py).
-- With a query, the same rows are selected among its matches (from the search vector's GIN
-  index; with filters that narrow the rows, only the rows' matches, papers/matching.py), but
-  only their ids and flags are read: they are counted in this process's memory of the papers'
-  facet values (papers/facet_memory.py), which costs milliseconds where grouping the rows and
-  their author arrays in SQL cost most of a common word's page.
+- With a query, the same rows are selected among its matches (with filters that narrow the
+  rows, only the rows' matches, papers/matching.py), but only their ids and flags are read:
+  they are counted in this process's memory of the papers' facet values
+  (papers/facet_memory.py), which costs milliseconds where grouping the rows and their author
+  arrays in SQL cost most of a common word's page. With at most one filter nothing narrows
+  them: every match's id is read from a GIN index's bitmap alone, and the filter's flags are
+  worked out in memory from its keys (a common word's matches are two thirds of the papers;
+  testing their rows' vectors cost twice the bitmap).
 """
 
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .facet_memory import STATE_SQL, count_in_memory, memory_for
-from .facet_rows import Statement, filter_params, rows_parts
+from .facet_memory import STATE_SQL, count_in_memory, memory_for, passing
+from .facet_rows import KEYS, Statement, filter_params, narrows, rows_parts
+from .matching import every_match
 from .tables import reading_cursor, sql
 
 FACET_AUTHOR_LIMIT = 15
@@ -167,19 +171,33 @@ def _counts_statement(selected, fixed) -> tuple[str, list]:
     ), statement.params
 
 
+def _counted(fixed) -> list[str]:
+    return [name for name in (*FACET_NAMES, "total") if name not in fixed]
+
+
 def _matches_statement(selected, fixed, text) -> tuple[str, list]:
     """The statement of the ids of the matches of ``text`` that the counts need (those passing
-    all filters but at most one, under the fixed conditions), a flag per filter, and the
-    data's state (papers/facet_memory.py), read in one snapshot."""
-    counted = [name for name in (*FACET_NAMES, "total") if name not in fixed]
+    all filters but at most one, under the fixed conditions), per filter either a flag per
+    match or, when no filter narrows the matches (every match is needed), its keys (the flags
+    are then worked out in memory), and the data's state (papers/facet_memory.py), read in one
+    snapshot."""
     statement = Statement()
-    for name, body, params in rows_parts(selected, fixed, text, counted, columns="f.paper_id"):
+    if narrows(selected, fixed, _counted(fixed)):
+        parts = rows_parts(selected, fixed, text, _counted(fixed), columns="f.paper_id")
+        per_filter, per_filter_params = [f"array_agg(u.c_{name})" for name in selected], []
+    else:
+        body, params = every_match(text)
+        parts = [("u", f"SELECT m.id AS paper_id FROM ({body}) AS m", params)]
+        per_filter = [KEYS[name] for name in selected]
+        per_filter_params = [
+            p for name, values in selected.items() for p in filter_params(name, values)
+        ]
+    for name, body, params in parts:
         statement.add(name, body, params)
-    flags = "".join(f", array_agg(u.c_{name})" for name in selected)
+    columns = ", ".join([STATE_SQL, "array_agg(u.paper_id)", *per_filter])
     return sql(
-        "WITH " + ",\n".join(statement.parts) + f"\nSELECT {STATE_SQL}, "
-        f"array_agg(u.paper_id){flags} FROM u"
-    ), statement.params
+        "WITH " + ",\n".join(statement.parts) + f"\nSELECT {columns} FROM u"
+    ), statement.params + per_filter_params
 
 
 # A change committed between the matches' statement and the reading of the arrays is seen by
@@ -189,19 +207,23 @@ _TRIES = 3
 
 def _count_matches(selected, fixed, text) -> Facets:
     statement, params = _matches_statement(selected, fixed, text)
-    limits = {name: _LIMITS.get(name) for name in (*FACET_NAMES, "total") if name not in fixed}
+    keyed = not narrows(selected, fixed, _counted(fixed))
+    limits = {name: _LIMITS.get(name) for name in _counted(fixed)}
     with reading_cursor() as cursor:
         for _ in range(_TRIES):
             cursor.execute(statement, params)
-            state, ids, *passes = cursor.fetchone()
+            state, ids, *per_filter = cursor.fetchone()
             ids = np.array(ids or [], dtype=np.int64)
             found = memory_for(cursor.db.alias, state, cursor, ids)
             if found is not None:
+                memory, positions = found
                 flags = {
-                    name: np.array(flag or [], dtype=bool)
-                    for name, flag in zip(selected, passes, strict=True)
+                    name: passing(memory, name, values, positions)
+                    if keyed
+                    else np.array(values or [], dtype=bool)
+                    for name, values in zip(selected, per_filter, strict=True)
                 }
-                return fold_facets(count_in_memory(*found, flags, limits))
+                return fold_facets(count_in_memory(memory, positions, flags, limits))
     raise RuntimeError("the papers changed during each of three counts")
 
 

@@ -9,10 +9,12 @@ document frequency, from the Lexeme table). No more papers than that: each is te
 the query (one primary-key probe each, ``_EACH_SQL``). More: the query's matches are read from
 the GIN index's bitmap (the functions papers_text_matches and papers_title_matches, schema_sql)
 and kept when they are among the filters' papers. Either way the work follows the smaller side.
+With no filter, every match is read from a bitmap (``every_match``).
 
 A query without a phrase needs no positions: it is tested on the narrow rows' stripped vectors
 (``PaperFacets.lexemes``, with their own GIN index), so its matches are found and counted
-without reading a paper's wide row at all (``in_lexemes``). A phrase (quoted, or a hyphenated
+without reading a paper's wide row at all (``in_lexemes``, and the function
+papers_lexeme_matches). A phrase (quoted, or a hyphenated
 word, which the parser makes a phrase of its parts) never matches a stripped vector, so those
 queries take the ways above (``is_phrase`` tells which, when the statement runs).
 """
@@ -48,19 +50,6 @@ WHERE (SELECT count(*) FROM {candidates}) > ({estimate})
 AND m.id IN (SELECT id FROM {candidates})"""
 
 
-# All the papers' narrow rows ``f`` that match: a probe of the rows per match, or, for a query
-# that may match more than one paper in PROBE_SHARE, one pass over the rows looking each up in
-# the matches' hash ("IS TRUE" keeps the planner from joining instead). Each condition holds
-# only under its own estimate, so exactly one of the two runs.
-PROBE_SHARE = 8
-_FEW_SQL = "({estimate}) * {share} <= ({papers}) AND f.paper_id IN ({matches})"
-_MANY_SQL = "({estimate}) * {share} > ({papers}) AND (f.paper_id IN ({matches})) IS TRUE"
-_PAPERS_SQL = (
-    "SELECT COALESCE(sum(n), 0) FROM {facet_count} "
-    "WHERE by_facet = '' AND by_value = '' AND facet = 'v'"
-)
-
-
 def estimate_sql(text: str) -> tuple[str, list]:
     """ESTIMATE_SQL for ``text`` (a template for papers.tables.sql) and its params."""
     aggregate = "sum" if _OR.search(text) else "min"
@@ -80,19 +69,6 @@ def matching_within(candidates: str, text: str, test: str = "vector") -> tuple[s
     return statement, [*estimate_params, *query, *query, *estimate_params]
 
 
-def all_matching(text: str) -> tuple[tuple[str, list], tuple[str, list]]:
-    """Two conditions on a PaperFacets row ``f`` that together keep the rows of the papers
-    matching ``text`` (one of them is false whatever the row): (SQL, params) each, templates for
-    papers.tables.sql."""
-    estimate, estimate_params = estimate_sql(text)
-    matches = f"SELECT m.id FROM papers_text_matches({QUERY_SQL}) AS m"
-    query = [SEARCH_CONFIG, websearch_text(text)]
-    values = {"estimate": estimate, "share": PROBE_SHARE, "papers": _PAPERS_SQL}
-    few = _FEW_SQL.format(matches=matches, **values)
-    many = _MANY_SQL.format(matches=matches, **values)
-    return (few, [*estimate_params, *query]), (many, [*estimate_params, *query])
-
-
 # Whether the query holds a phrase operator (<-> or <N>): then it must be matched on positions.
 # A "<" inside a lexeme only sends a query the longer way, never to a wrong answer.
 PHRASE_SQL = f"(SELECT strpos(({QUERY_SQL})::text, '<') > 0)"
@@ -108,3 +84,16 @@ def in_lexemes(text: str) -> tuple[str, list]:
     """(SQL, params) of a condition on a PaperFacets row ``f``: its stripped vector matches
     ``text`` (right for a query without a phrase only, see ``is_phrase``)."""
     return LEXEMES_SQL, [SEARCH_CONFIG, websearch_text(text)]
+
+
+def every_match(text: str) -> tuple[str, list]:
+    """(SQL, params) of the ids (``id``) of every paper matching ``text``, from a GIN index's
+    bitmap: the narrow rows' stripped vectors for a query without a phrase, the search vectors
+    (positions) for one; the other side does not run."""
+    phrase, phrase_params = is_phrase(text)
+    query = [SEARCH_CONFIG, websearch_text(text)]
+    statement = (
+        f"SELECT m.id FROM papers_lexeme_matches({QUERY_SQL}) AS m WHERE NOT {phrase} "
+        f"UNION ALL SELECT m.id FROM papers_text_matches({QUERY_SQL}) AS m WHERE {phrase}"
+    )
+    return statement, [*query, *phrase_params, *query, *phrase_params]

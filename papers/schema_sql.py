@@ -48,6 +48,20 @@ SET enable_indexscan = off
 AS $$ SELECT p.id FROM papers_paper p WHERE p.search_vector @@ q $$
 """
 
+# The same for a query without a phrase, from the narrow rows' stripped vectors (PaperFacets):
+# every match of a query that no filter narrows, for its facets. For the commonest words (in
+# two thirds of the papers) the planner would rather test every row's vector, where the
+# bitmap needs no test at all (a query without a phrase or weights is exact on the index):
+# 2-3x faster.
+LEXEME_MATCHES_FUNCTION = """
+CREATE OR REPLACE FUNCTION papers_lexeme_matches(q tsquery)
+RETURNS TABLE (id bigint)
+LANGUAGE sql STABLE ROWS 10000
+SET enable_seqscan = off
+SET enable_indexscan = off
+AS $$ SELECT f.paper_id FROM papers_paperfacets f WHERE f.lexemes @@ q $$
+"""
+
 # A text with its hyphenated compounds written joined and as their parts ("few-shot" →
 # "fewshot few shot"), as papers/text.py index_compounds writes them: what every search
 # vector parses (the trigger's, the title's), so that "few-shot", "fewshot" and "few shot"

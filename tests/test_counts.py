@@ -79,6 +79,11 @@ def test_each_venue_count_is_the_total_its_filter_gives(corpus):
         ({}, {}, "translation -yoruba"),
         ({"venue": ["emnlp-2024"]}, {}, '"parallel corpus"'),
         ({"topic": ["attention"]}, {}, "attention or speech"),
+        ({"year": ["2024"]}, {}, "attention"),
+        ({"author": ["alan-turing"]}, {}, "cache"),
+        ({"country": ["United Kingdom"]}, {}, "attention -speech"),
+        ({"venue": ["acl-2025", "emnlp-2024"]}, {}, "model"),
+        ({"author": ["grace-hopper"]}, {}, '"parallel corpus"'),
     ],
 )
 def test_each_facet_is_counted_under_the_other_filters(corpus, selected, fixed, text):

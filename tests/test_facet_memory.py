@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from papers import curation
 from papers.caching import data_version
 from papers.facets import count_facets
-from papers.models import Paper, Venue
+from papers.models import Paper, Topic, Venue
 from tests.factories import finish
 
 pytestmark = pytest.mark.django_db
@@ -67,3 +67,23 @@ def test_the_arrays_are_read_once_per_state_of_the_data(corpus):
     with CaptureQueriesContext(connection) as changed:
         counted("cache")
     assert len(changed) == 2
+
+
+def test_one_filter_and_a_query_are_counted_from_the_filters_keys(corpus):
+    """With one filter, every match is read and the filter is worked out in memory from its
+    keys: a topic's old slug filters as the topic does, a venue no paper matches keeps none."""
+    attention = Topic.objects.get(slug="attention")
+    attention.slug = "attention-mechanisms"
+    attention.save()
+    curation.record_topic_edit(attention, old_slug="attention")
+    expected = {
+        "total": 1,
+        "venue": [("acl-2025", 1)],
+        "author": [("ada-lovelace", 1), ("alan-turing", 1)],
+        "topic": [("efficiency", 2), ("attention-mechanisms", 1)],
+    }
+    assert counted("cache", topic=["attention"]) == expected
+    assert counted("cache", topic=["attention-mechanisms"]) == expected
+    assert counted("cache", venue=["emnlp-2024"])["total"] == 0
+    assert counted("cache", venue=["emnlp-2024"])["venue"] == [("acl-2025", 2)]
+    assert counted("cache", venue=["no-such-venue"])["total"] == 0

@@ -59,6 +59,7 @@ def test_a_collection_at_the_released_schema_upgrades_in_place():
         ("papers_compounds", schema_sql.COMPOUNDS_FUNCTION),
         ("papers_paper_search_vector", schema_sql.SEARCH_VECTOR_FUNCTION),
         ("papers_title_matches", schema_sql.TITLE_VECTOR_MATCHES_FUNCTION),
+        ("papers_lexeme_matches", schema_sql.LEXEME_MATCHES_FUNCTION),
     ],
 )
 def test_the_migrations_make_the_functions_schema_sql_describes(function, definition):
