@@ -267,6 +267,39 @@ def test_a_query_alone_is_counted_from_the_narrow_rows(common_word):
     assert count_facets({}, text='"models trains"').total == 0
 
 
+def function_rows(plan) -> dict[str, int]:
+    """The rows each matching function of the plan returned, where it ran."""
+    return {
+        node["Function Name"]: node["Actual Rows"]
+        for node in nodes(plan)
+        if node.get("Function Name", "").startswith("papers_") and node["Actual Loops"]
+    }
+
+
+def test_a_compound_tests_positions_only_where_its_joined_word_is_missing():
+    """'dataset or "data set"' (a compound, and its words in a row): the papers writing it
+    joined are matched on the narrow rows, and only the others are matched on positions; a
+    phrase that is not one of the query's alternatives ("data or set", whose "or" is a word
+    of the phrase, a stop word) is matched whole. The counts are exact either way."""
+    venue = make_venue("Main 2024", 2024)
+    for n in range(30):
+        make_paper(f"A new dataset {n} for parsing.", venue=venue)
+    for n in range(3):
+        make_paper(f"A new data set {n} for tagging.", venue=venue)
+    make_paper("The data or set of rules.", venue=venue)
+    make_paper("The data we set aside.", venue=venue)
+    finish()
+    text = 'dataset or "data set"'
+    assert function_rows(plan_of({}, text=text)) == {
+        "papers_lexeme_matches": 30,
+        "papers_text_matches": 3,
+    }
+    assert count_facets({}, text=text).total == 33 == Paper.objects.matching(text).count()
+    whole = '"data or set"'
+    assert function_rows(plan_of({}, text=whole)) == {"papers_text_matches": 2}
+    assert count_facets({}, text=whole).total == 2 == Paper.objects.matching(whole).count()
+
+
 def cte_rows(plan, name: str) -> int:
     """The rows the CTE ``name`` of the plan produced."""
     [node] = [node for node in nodes(plan) if node.get("Subplan Name") == f"CTE {name}"]
