@@ -175,6 +175,11 @@ def _counted(fixed) -> list[str]:
     return [name for name in (*FACET_NAMES, "total") if name not in fixed]
 
 
+# The matches' ids as one string of 8-byte integers: a common word's 80,000 ids are sent and
+# read in about 6 ms where an array of numbers takes about 10.
+_IDS = "string_agg(int8send(u.paper_id), ''::bytea)"
+
+
 def _matches_statement(selected, fixed, text) -> tuple[str, list]:
     """The statement of the ids of the matches of ``text`` that the counts need (those passing
     all filters but at most one, under the fixed conditions), per filter either a flag per
@@ -194,7 +199,7 @@ def _matches_statement(selected, fixed, text) -> tuple[str, list]:
         ]
     for name, body, params in parts:
         statement.add(name, body, params)
-    columns = ", ".join([STATE_SQL, "array_agg(u.paper_id)", *per_filter])
+    columns = ", ".join([STATE_SQL, _IDS, *per_filter])
     return sql(
         "WITH " + ",\n".join(statement.parts) + f"\nSELECT {columns} FROM u"
     ), statement.params + per_filter_params
@@ -213,7 +218,7 @@ def _count_matches(selected, fixed, text) -> Facets:
         for _ in range(_TRIES):
             cursor.execute(statement, params)
             state, ids, *per_filter = cursor.fetchone()
-            ids = np.array(ids or [], dtype=np.int64)
+            ids = np.frombuffer(ids or b"", dtype=">i8").astype(np.int64)
             found = memory_for(cursor.db.alias, state, cursor, ids)
             if found is not None:
                 memory, positions = found
