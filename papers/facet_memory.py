@@ -78,12 +78,12 @@ class FacetMemory:
     topics: _Labelled
     authors: _Labelled
 
-    def positions(self, ids: np.ndarray) -> np.ndarray | None:
-        """The positions of the papers ``ids``; None if one is not here (the arrays are old)."""
-        if len(ids) and (ids.max() >= len(self.position) or ids.min() < 0):
-            return None
-        positions = self.position[ids]
-        return None if len(positions) and positions.min() < 0 else positions
+    def positions(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The positions of the papers ``ids`` that have a row here, and which of ``ids`` they
+        are: at the state the arrays were read, a paper without a facet row is in no count."""
+        known = (ids >= 0) & (ids < len(self.position))
+        known[known] = self.position[ids[known]] >= 0
+        return self.position[ids[known]], known
 
 
 def read_memory(cursor) -> FacetMemory:
@@ -123,16 +123,14 @@ _lock = threading.Lock()
 
 
 def memory_for(alias: str, state: str | None, cursor, ids: np.ndarray):
-    """(this process's arrays of database ``alias``, the positions of ``ids`` in them) if they
-    are those of ``state``, else read again: None when the data has moved on since (find the
-    matches again)."""
+    """(this process's arrays of database ``alias``, the positions of ``ids`` in them, which of
+    ``ids`` have one) if the arrays are those of ``state``, read again if they are older: None
+    when the data has moved on since (find the matches again)."""
     with _lock:
         memory = _memories.get(alias)
-        positions = None if memory is None or memory.state != state else memory.positions(ids)
-        if positions is None:
+        if memory is None or memory.state != state:
             memory = _memories[alias] = read_memory(cursor)
-            positions = memory.positions(ids)
-    return (memory, positions) if memory.state == state and positions is not None else None
+    return (memory, *memory.positions(ids)) if memory.state == state else None
 
 
 # Counting -----------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """Which of the papers' narrow rows (``PaperFacets``) a facet count reads, as named parts of
 one statement: the rows under the page's fixed conditions that pass all the filters but at
-most one (each with a flag per filter), among a query's matches when there is one, each side
-read through its own index so that the smaller one drives (papers/matching.py). The counts
-themselves are papers/facets.py's (grouped in SQL) or papers/facet_memory.py's (a query's).
+most one (each with a flag per filter), among a query's matches when there is one and the
+filters narrow the rows, each side read through its own index so that the smaller one drives
+(papers/matching.py). The counts themselves are papers/facets.py's (grouped in SQL) or
+papers/facet_memory.py's (a query's).
 """
 
 from .matching import in_lexemes, is_phrase, matching_within
@@ -101,6 +102,8 @@ def rows_parts(selected, fixed, text, counted_from_rows, columns=COLUMNS):
     select = f"SELECT {', '.join([columns, *flags])} FROM {{paper_facets}} f"
     if not text:
         return [("u", f"{select} WHERE {' AND '.join(where) or 'TRUE'}", flag_params + params)]
+    if not where:
+        raise ValueError("a query's rows are read here only where the filters narrow them")
     (phrase, phrase_params), (lexemes, lexemes_params) = is_phrase(text), in_lexemes(text)
     matching, matching_params = matching_within("candidate_ids", text)
     narrowed = " AND ".join(where)

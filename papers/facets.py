@@ -17,10 +17,11 @@ the papers read are those of whichever side is smaller:
   rows, only the rows' matches, papers/matching.py), but only their ids and flags are read:
   they are counted in this process's memory of the papers' facet values
   (papers/facet_memory.py), which costs milliseconds where grouping the rows and their author
-  arrays in SQL cost most of a common word's page. With at most one filter nothing narrows
-  them: every match's id is read from a GIN index's bitmap alone, and the filter's flags are
-  worked out in memory from its keys (a common word's matches are two thirds of the papers;
-  testing their rows' vectors cost twice the bitmap).
+  arrays in SQL cost most of a common word's page. With at most one filter and no fixed
+  condition nothing narrows them: every match's id is read from a GIN index's bitmap
+  (papers/matching.py every_match: a common word's matches are two thirds of the papers, and
+  testing their rows' vectors cost twice the bitmap), and the filter's flags are worked out in
+  memory from its keys.
 """
 
 from dataclasses import dataclass, field
@@ -175,6 +176,10 @@ def _counted(fixed) -> list[str]:
     return [name for name in (*FACET_NAMES, "total") if name not in fixed]
 
 
+def _every_match_needed(selected, fixed) -> bool:
+    return not narrows(selected, fixed, _counted(fixed))
+
+
 # The matches' ids as one string of 8-byte integers: a common word's 80,000 ids are sent and
 # read in about 6 ms where an array of numbers takes about 10.
 _IDS = "string_agg(int8send(u.paper_id), ''::bytea)"
@@ -187,16 +192,16 @@ def _matches_statement(selected, fixed, text) -> tuple[str, list]:
     are then worked out in memory), and the data's state (papers/facet_memory.py), read in one
     snapshot."""
     statement = Statement()
-    if narrows(selected, fixed, _counted(fixed)):
-        parts = rows_parts(selected, fixed, text, _counted(fixed), columns="f.paper_id")
-        per_filter, per_filter_params = [f"array_agg(u.c_{name})" for name in selected], []
-    else:
+    if _every_match_needed(selected, fixed):
         body, params = every_match(text)
         parts = [("u", f"SELECT m.id AS paper_id FROM ({body}) AS m", params)]
         per_filter = [KEYS[name] for name in selected]
         per_filter_params = [
             p for name, values in selected.items() for p in filter_params(name, values)
         ]
+    else:
+        parts = rows_parts(selected, fixed, text, _counted(fixed), columns="f.paper_id")
+        per_filter, per_filter_params = [f"array_agg(u.c_{name})" for name in selected], []
     for name, body, params in parts:
         statement.add(name, body, params)
     columns = ", ".join([STATE_SQL, _IDS, *per_filter])
@@ -212,7 +217,7 @@ _TRIES = 3
 
 def _count_matches(selected, fixed, text) -> Facets:
     statement, params = _matches_statement(selected, fixed, text)
-    keyed = not narrows(selected, fixed, _counted(fixed))
+    keyed = _every_match_needed(selected, fixed)
     limits = {name: _LIMITS.get(name) for name in _counted(fixed)}
     with reading_cursor() as cursor:
         for _ in range(_TRIES):
@@ -221,11 +226,11 @@ def _count_matches(selected, fixed, text) -> Facets:
             ids = np.frombuffer(ids or b"", dtype=">i8").astype(np.int64)
             found = memory_for(cursor.db.alias, state, cursor, ids)
             if found is not None:
-                memory, positions = found
+                memory, positions, known = found
                 flags = {
                     name: passing(memory, name, values, positions)
                     if keyed
-                    else np.array(values or [], dtype=bool)
+                    else np.array(values or [], dtype=bool)[known]
                     for name, values in zip(selected, per_filter, strict=True)
                 }
                 return fold_facets(count_in_memory(memory, positions, flags, limits))

@@ -9,14 +9,15 @@ document frequency, from the Lexeme table). No more papers than that: each is te
 the query (one primary-key probe each, ``_EACH_SQL``). More: the query's matches are read from
 the GIN index's bitmap (the functions papers_text_matches and papers_title_matches, schema_sql)
 and kept when they are among the filters' papers. Either way the work follows the smaller side.
-With no filter, every match is read from a bitmap (``every_match``).
+Where nothing narrows them, every match is read from a bitmap (``every_match``).
 
 A query without a phrase needs no positions: it is tested on the narrow rows' stripped vectors
 (``PaperFacets.lexemes``, with their own GIN index), so its matches are found and counted
 without reading a paper's wide row at all (``in_lexemes``, and the function
-papers_lexeme_matches). A phrase (quoted, or a hyphenated
-word, which the parser makes a phrase of its parts) never matches a stripped vector, so those
-queries take the ways above (``is_phrase`` tells which, when the statement runs).
+papers_lexeme_matches). A phrase (quoted, or a hyphenated word, which the parser makes a
+phrase of its parts) never matches a stripped vector: those queries take the ways above
+(``is_phrase`` tells which, when the statement runs), but for the alternatives of a query
+that have no phrase (``every_match``).
 """
 
 import re
@@ -95,10 +96,11 @@ def in_lexemes(text: str) -> tuple[str, list]:
 # NULL when there are none, or when the alternatives split from the text are not exactly the
 # query's own (then the query is matched whole).
 _ALTERNATIVE = re.compile(r"\s+or\s+", re.IGNORECASE)
-PLAIN_SQL = """SELECT CASE WHEN {query} = string_agg('(' || q::text || ')', ' | ')::tsquery
-    THEN (string_agg('(' || q::text || ')', ' | ')
+PLAIN_SQL = """SELECT CASE
+    WHEN {query} = string_agg('(' || q::text || ')', ' | ' ORDER BY n)::tsquery
+    THEN (string_agg('(' || q::text || ')', ' | ' ORDER BY n)
           FILTER (WHERE strpos(q::text, '<') = 0))::tsquery END AS plain
-FROM unnest(ARRAY[{alternatives}]::tsquery[]) AS a(q) WHERE q::text <> ''"""
+FROM unnest(ARRAY[{alternatives}]::tsquery[]) WITH ORDINALITY AS a(q, n) WHERE q::text <> ''"""
 _EVERY_SQL = """WITH plain AS MATERIALIZED ({plain})
 SELECT m.id FROM papers_lexeme_matches({query}) AS m WHERE NOT {phrase}
 UNION ALL
@@ -122,7 +124,10 @@ def every_match(text: str) -> tuple[str, list]:
     plain = PLAIN_SQL.format(
         query=QUERY_SQL, alternatives=", ".join([QUERY_SQL] * len(alternatives))
     )
-    plain_params = [*query] + [p for a in alternatives for p in (SEARCH_CONFIG, websearch_text(a))]
+    plain_params = list(query)
+    for alternative in alternatives:
+        plain_params += [SEARCH_CONFIG, websearch_text(alternative)]
     statement = _EVERY_SQL.format(plain=plain, query=QUERY_SQL, phrase=PHRASE_SQL)
-    # PHRASE_SQL reads the query: its params are the query's.
-    return statement, [*plain_params, *query * 2, *query, *query * 2, *query * 2]
+    phrase = query  # PHRASE_SQL reads the query
+    branches = [[*query, *phrase], phrase, [*query, *phrase], [*query, *phrase]]
+    return statement, plain_params + [param for branch in branches for param in branch]

@@ -84,6 +84,11 @@ def test_each_venue_count_is_the_total_its_filter_gives(corpus):
         ({"country": ["United Kingdom"]}, {}, "attention -speech"),
         ({"venue": ["acl-2025", "emnlp-2024"]}, {}, "model"),
         ({"author": ["grace-hopper"]}, {}, '"parallel corpus"'),
+        ({"country": ["Atlantis"]}, {}, "cache"),
+        ({}, {}, 'cache -eviction or "parallel corpus"'),
+        ({}, {}, 'the or "machine translation" or speech'),
+        ({"venue": ["emnlp-2024"]}, {}, 'kv or "parallel corpus"'),
+        ({"venue": ["acl-2025"], "topic": ["attention"]}, {}, 'cache or "parallel corpus"'),
     ],
 )
 def test_each_facet_is_counted_under_the_other_filters(corpus, selected, fixed, text):
@@ -267,13 +272,13 @@ def test_a_query_alone_is_counted_from_the_narrow_rows(common_word):
     assert count_facets({}, text='"models trains"').total == 0
 
 
-def function_rows(plan) -> dict[str, int]:
-    """The rows each matching function of the plan returned, where it ran."""
-    return {
-        node["Function Name"]: node["Actual Rows"]
+def function_rows(plan) -> list[tuple[str, int]]:
+    """(name, rows returned) of each matching function of the plan that ran, by name."""
+    return sorted(
+        (node["Function Name"], node["Actual Rows"])
         for node in nodes(plan)
         if node.get("Function Name", "").startswith("papers_") and node["Actual Loops"]
-    }
+    )
 
 
 def test_a_compound_tests_positions_only_where_its_joined_word_is_missing():
@@ -290,14 +295,28 @@ def test_a_compound_tests_positions_only_where_its_joined_word_is_missing():
     make_paper("The data we set aside.", venue=venue)
     finish()
     text = 'dataset or "data set"'
-    assert function_rows(plan_of({}, text=text)) == {
-        "papers_lexeme_matches": 30,
-        "papers_text_matches": 3,
-    }
+    assert function_rows(plan_of({}, text=text)) == [
+        ("papers_lexeme_matches", 30),
+        ("papers_text_matches", 3),
+    ]
     assert count_facets({}, text=text).total == 33 == Paper.objects.matching(text).count()
     whole = '"data or set"'
-    assert function_rows(plan_of({}, text=whole)) == {"papers_text_matches": 2}
+    assert function_rows(plan_of({}, text=whole)) == [("papers_text_matches", 2)]
     assert count_facets({}, text=whole).total == 2 == Paper.objects.matching(whole).count()
+
+
+def test_one_filter_and_a_query_read_every_match_and_no_flags(common_word):
+    """Nothing narrows the rows: the statement reads the word's 2,006 matches from the lexemes'
+    bitmap and the filter's keys, no per-row flag; the small venue's 6 are counted in memory."""
+    small, _ = common_word
+    statement, _params = _matches_statement({"venue": [small.slug]}, {}, "models")
+    assert "array_agg(u.c_" not in statement
+    plan = plan_of({"venue": [small.slug]}, text="models")
+    assert function_rows(plan) == [("papers_lexeme_matches", 2006)]
+    assert rows_read(plan, "papers_paperfacets") == 0
+    facets = count_facets({"venue": [small.slug]}, text="models")
+    assert facets.total == 6
+    assert [(o.value, o.count) for o in facets.venue] == [("big-2024", 2000), ("small-2024", 6)]
 
 
 def cte_rows(plan, name: str) -> int:

@@ -69,3 +69,14 @@ def test_the_migrations_make_the_functions_schema_sql_describes(function, defini
     with connection.cursor() as cursor:
         cursor.execute("SELECT prosrc FROM pg_proc WHERE proname = %s", [function])
         assert cursor.fetchone()[0].strip() == body.strip()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "function", ["papers_text_matches", "papers_title_matches", "papers_lexeme_matches"]
+)
+def test_the_matching_functions_keep_the_planner_on_their_indexes(function):
+    # Their settings are their point: without them a common word is tested row by row.
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT proconfig FROM pg_proc WHERE proname = %s", [function])
+        assert cursor.fetchone()[0] == ["enable_seqscan=off", "enable_indexscan=off"]
