@@ -80,3 +80,15 @@ def test_the_matching_functions_keep_the_planner_on_their_indexes(function):
     with connection.cursor() as cursor:
         cursor.execute("SELECT proconfig FROM pg_proc WHERE proname = %s", [function])
         assert cursor.fetchone()[0] == ["enable_seqscan=off", "enable_indexscan=off"]
+
+
+@pytest.mark.django_db
+def test_the_search_vector_stays_in_the_papers_row():
+    # A phrase tests the positions of every paper with its words: fetched back from TOAST, a
+    # long paper's vector tripled that test; its abstract goes out of line first.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT attstorage FROM pg_attribute "
+            "WHERE attrelid = 'papers_paper'::regclass AND attname = 'search_vector'"
+        )
+        assert cursor.fetchone()[0] == "m"
