@@ -53,14 +53,12 @@ AS $$ SELECT p.id FROM papers_paper p WHERE p.search_vector @@ q $$
 # two thirds of the papers) the planner would rather test every row's vector, where the
 # bitmap needs no test at all (a query without a phrase or weights is exact on the index):
 # 2-3x faster.
-LEXEME_MATCHES_FUNCTION = """
-CREATE OR REPLACE FUNCTION papers_lexeme_matches(q tsquery)
-RETURNS TABLE (id bigint)
-LANGUAGE sql STABLE ROWS 10000
-SET enable_seqscan = off
-SET enable_indexscan = off
-AS $$ SELECT f.paper_id FROM papers_paperfacets f WHERE f.lexemes @@ q $$
-"""
+LEXEME_MATCHES_FUNCTION = TEXT_MATCHES_FUNCTION.replace(
+    "papers_text_matches", "papers_lexeme_matches"
+).replace(
+    "SELECT p.id FROM papers_paper p WHERE p.search_vector @@ q",
+    "SELECT f.paper_id FROM papers_paperfacets f WHERE f.lexemes @@ q",
+)
 
 # A text with its hyphenated compounds written joined and as their parts ("few-shot" →
 # "fewshot few shot"), as papers/text.py index_compounds writes them: what every search
