@@ -8,18 +8,21 @@ papers/facet_memory.py's (a query's).
 
 from .matching import in_lexemes, is_phrase, matching_within
 
-# A filter's values (slugs, a year, a country) as the keys a PaperFacets row holds: the ids of
-# venues (a year's venues), topics (an old slug's too) or authors; a country's name.
-KEYS = {
-    "venue": "ARRAY(SELECT id FROM {venue} WHERE slug = ANY(%s))",
-    "year": "ARRAY(SELECT id FROM {venue} WHERE year = %s)",
+# A filter's values (slugs, a year, a country) as the keys a PaperFacets row holds, one a row:
+# the ids of venues (a year's venues), topics (an old slug's too) or authors; a country's name.
+# The one home of that mapping: the rows' conditions, the keys a query's counts work the flags
+# out from (KEYS) and the keys counts are kept under (papers/facets.py) are written from it.
+VALUE_KEYS = {
+    "venue": "SELECT id FROM {venue} WHERE slug = ANY(%s)",
+    "year": "SELECT id FROM {venue} WHERE year = %s",
     "topic": (
-        "ARRAY(SELECT id FROM {topic} WHERE slug = ANY(%s) "
-        "UNION SELECT topic_id FROM {topic_redirect} WHERE old_slug = ANY(%s))"
+        "SELECT id FROM {topic} WHERE slug = ANY(%s) "
+        "UNION SELECT topic_id FROM {topic_redirect} WHERE old_slug = ANY(%s)"
     ),
-    "author": "ARRAY(SELECT id FROM {author} WHERE slug = %s)",
-    "country": "ARRAY[%s::text]",
+    "author": "SELECT id FROM {author} WHERE slug = %s",
+    "country": "SELECT %s::text",
 }
+KEYS = {name: f"ARRAY({keys})" for name, keys in VALUE_KEYS.items()}
 # A filter as a condition on a PaperFacets row ``f``.
 CONDITIONS = {
     "venue": f"f.venue_id = ANY({KEYS['venue']})",

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .facet_memory import STATE_SQL, count_in_memory, memory_for, passing
-from .facet_rows import KEYS, Statement, filter_params, narrows, rows_parts
+from .facet_rows import KEYS, VALUE_KEYS, Statement, filter_params, narrows, rows_parts
 from .matching import every_match
 from .tables import reading_cursor, sql
 
@@ -59,15 +59,10 @@ class Facets:
     author: list[FacetOption] = field(default_factory=list)
 
 
-# The FacetCount keys (by_value) a filter's papers are counted under, where they are kept.
+# The FacetCount keys (by_value, text) a filter's papers are counted under, where they are kept.
 _KEPT = {
-    "venue": "SELECT id::text FROM {venue} WHERE slug = ANY(%s)",
-    "year": "SELECT id::text FROM {venue} WHERE year = %s",
-    "topic": (
-        "SELECT id::text FROM {topic} WHERE slug = ANY(%s) "
-        "UNION SELECT topic_id::text FROM {topic_redirect} WHERE old_slug = ANY(%s)"
-    ),
-    "country": "SELECT %s::text",
+    name: f"SELECT key::text FROM ({VALUE_KEYS[name]}) AS k(key)"
+    for name in ("venue", "year", "topic", "country")
 }
 
 
