@@ -19,9 +19,9 @@ the papers read are those of whichever side is smaller:
   (papers/facet_memory.py), which costs milliseconds where grouping the rows and their author
   arrays in SQL cost most of a common word's page. With at most one filter and no fixed
   condition nothing narrows them: every match's id is read from a GIN index's bitmap
-  (papers/matching.py every_match: a common word's matches are two thirds of the papers, and
-  testing their rows' vectors cost twice the bitmap), and the filter's flags are worked out in
-  memory from its keys.
+  (papers/matching.py every_match_ids: a common word's matches are two thirds of the papers,
+  and testing their rows' vectors cost twice the bitmap), and the filter's flags are worked
+  out in memory from its keys.
 """
 
 from dataclasses import dataclass, field
@@ -30,7 +30,7 @@ import numpy as np
 
 from .facet_memory import STATE_SQL, count_in_memory, memory_for, passing
 from .facet_rows import KEYS, VALUE_KEYS, Statement, filter_params, narrows, rows_parts
-from .matching import every_match
+from .matching import every_match_ids
 from .tables import reading_cursor, sql
 
 FACET_AUTHOR_LIMIT = 15
@@ -186,23 +186,19 @@ def _matches_statement(selected, fixed, text) -> tuple[str, list]:
     match or, when no filter narrows the matches (every match is needed), its keys (the flags
     are then worked out in memory), and the data's state (papers/facet_memory.py), read in one
     snapshot."""
-    statement = Statement()
     if _every_match_needed(selected, fixed):
-        body, params = every_match(text)
-        parts = [("u", f"SELECT m.id AS paper_id FROM ({body}) AS m", params)]
-        per_filter = [KEYS[name] for name in selected]
-        per_filter_params = [
-            p for name, values in selected.items() for p in filter_params(name, values)
-        ]
-    else:
-        parts = rows_parts(selected, fixed, text, _counted(fixed), columns="f.paper_id")
-        per_filter, per_filter_params = [f"array_agg(u.c_{name})" for name in selected], []
-    for name, body, params in parts:
+        ids, params = every_match_ids(text)
+        keys = [KEYS[name] for name in selected]
+        for name, values in selected.items():
+            params += filter_params(name, values)
+        return sql("SELECT " + ", ".join([STATE_SQL, ids, *keys])), params
+    statement = Statement()
+    for name, body, params in rows_parts(selected, fixed, text, _counted(fixed), "f.paper_id"):
         statement.add(name, body, params)
-    columns = ", ".join([STATE_SQL, _IDS, *per_filter])
-    return sql(
-        "WITH " + ",\n".join(statement.parts) + f"\nSELECT {columns} FROM u"
-    ), statement.params + per_filter_params
+    columns = ", ".join([STATE_SQL, _IDS, *[f"array_agg(u.c_{name})" for name in selected]])
+    return sql("WITH " + ",\n".join(statement.parts) + f"\nSELECT {columns} FROM u"), (
+        statement.params
+    )
 
 
 # A change committed between the matches' statement and the reading of the arrays is seen by

@@ -9,15 +9,15 @@ document frequency, from the Lexeme table). No more papers than that: each is te
 the query (one primary-key probe each, ``_EACH_SQL``). More: the query's matches are read from
 the GIN index's bitmap (the functions papers_text_matches and papers_title_matches, schema_sql)
 and kept when they are among the filters' papers. Either way the work follows the smaller side.
-Where nothing narrows them, every match is read from a bitmap (``every_match``).
+Where nothing narrows them, every match's id is read from a bitmap (``every_match_ids``).
 
 A query without a phrase needs no positions: it is tested on the narrow rows' stripped vectors
 (``PaperFacets.lexemes``, with their own GIN index), so its matches are found and counted
 without reading a paper's wide row at all (``in_lexemes``, and the function
-papers_lexeme_matches). A phrase (quoted, or a hyphenated word, which the parser makes a
+papers_lexeme_match_ids). A phrase (quoted, or a hyphenated word, which the parser makes a
 phrase of its parts) never matches a stripped vector: those queries take the ways above
 (``is_phrase`` tells which, when the statement runs), but for the alternatives of a query
-that have no phrase (``every_match``).
+that have no phrase (``every_match_ids``).
 """
 
 import re
@@ -101,24 +101,23 @@ PLAIN_SQL = """SELECT CASE
     THEN (string_agg('(' || q::text || ')', ' | ' ORDER BY n)
           FILTER (WHERE strpos(q::text, '<') = 0))::tsquery END AS plain
 FROM unnest(ARRAY[{alternatives}]::tsquery[]) WITH ORDINALITY AS a(q, n) WHERE q::text <> ''"""
-_EVERY_SQL = """WITH plain AS MATERIALIZED ({plain})
-SELECT m.id FROM papers_lexeme_matches({query}) AS m WHERE NOT {phrase}
-UNION ALL
-SELECT m.id FROM papers_lexeme_matches((SELECT plain FROM plain)) AS m
-WHERE {phrase} AND (SELECT plain FROM plain) IS NOT NULL
-UNION ALL
-SELECT m.id FROM papers_text_matches({query} && !! (SELECT plain FROM plain)) AS m
-WHERE {phrase} AND (SELECT plain FROM plain) IS NOT NULL
-UNION ALL
-SELECT m.id FROM papers_text_matches({query}) AS m
-WHERE {phrase} AND (SELECT plain FROM plain) IS NULL"""
+# Every match's ids (one bytea, papers_lexeme_match_ids and papers_text_match_ids): a query
+# without a phrase from the stripped vectors; one with a phrase among its alternatives from
+# the stripped vectors for the alternatives without one, positions tested only on the papers
+# they leave; any other from the search vectors. Only the branch that applies runs.
+_EVERY_IDS_SQL = """(SELECT CASE
+    WHEN NOT {phrase} THEN papers_lexeme_match_ids({query})
+    WHEN e.plain IS NULL THEN papers_text_match_ids({query})
+    ELSE COALESCE(papers_lexeme_match_ids(e.plain), ''::bytea)
+        || COALESCE(papers_text_match_ids({query} && !! e.plain), ''::bytea)
+  END FROM ({plain}) AS e)"""
 
 
-def every_match(text: str) -> tuple[str, list]:
-    """(SQL, params) of the ids (``id``) of every paper matching ``text``, from GIN indexes'
-    bitmaps: the narrow rows' stripped vectors for a query without a phrase, and for the
-    alternatives without a phrase of one that has one; the search vectors (positions) for the
-    rest. The parts whose conditions do not hold do not run."""
+def every_match_ids(text: str) -> tuple[str, list]:
+    """(SQL, params) of a bytea of the ids of every paper matching ``text`` (8 bytes each, big
+    endian; NULL for none), read from GIN indexes' bitmaps: the narrow rows' stripped vectors
+    for a query without a phrase, and for the alternatives without a phrase of one that has
+    one; the search vectors (positions) for the rest."""
     query = [SEARCH_CONFIG, websearch_text(text)]
     alternatives = _ALTERNATIVE.split(text)
     plain = PLAIN_SQL.format(
@@ -127,7 +126,7 @@ def every_match(text: str) -> tuple[str, list]:
     plain_params = list(query)
     for alternative in alternatives:
         plain_params += [SEARCH_CONFIG, websearch_text(alternative)]
-    statement = _EVERY_SQL.format(plain=plain, query=QUERY_SQL, phrase=PHRASE_SQL)
-    phrase = query  # PHRASE_SQL reads the query
-    branches = [[*query, *phrase], phrase, [*query, *phrase], [*query, *phrase]]
-    return statement, plain_params + [param for branch in branches for param in branch]
+    statement = _EVERY_IDS_SQL.format(plain=plain, query=QUERY_SQL, phrase=PHRASE_SQL)
+    # In the statement's order: the phrase test, the three branches that read the query, then
+    # the alternatives' plain query.
+    return statement, [*query, *query, *query, *query, *plain_params]

@@ -48,16 +48,27 @@ SET enable_indexscan = off
 AS $$ SELECT p.id FROM papers_paper p WHERE p.search_vector @@ q $$
 """
 
-# The same for a query without a phrase, from the narrow rows' stripped vectors (PaperFacets):
-# every match of a query that no filter narrows, for its facets. For the commonest words (in
-# two thirds of the papers) the planner would rather test every row's vector, where the
-# bitmap needs no test at all (a query without a phrase or weights is exact on the index):
-# 2-3x faster.
-LEXEME_MATCHES_FUNCTION = TEXT_MATCHES_FUNCTION.replace(
-    "papers_text_matches", "papers_lexeme_matches"
+# Every match of a query, for counting all of them (papers/facets.py), as one string of 8-byte
+# integers (int8send) aggregated where the matches are found: from the narrow rows' stripped
+# vectors (PaperFacets.lexemes) for a query without a phrase, from the search vectors for one
+# with (positions). The planner would rather test every row's vector for the commonest words
+# (two thirds of the papers) where the bitmap needs no test at all (a query without a phrase or
+# weights is exact on the index): the settings keep it on the index. Aggregated in the
+# function, a common word's 80,000 ids pass through no function scan, no union and no CTE on
+# their way out (models at 100,000 papers: about 50 -> 32 ms).
+LEXEME_MATCH_IDS_FUNCTION = """
+CREATE OR REPLACE FUNCTION papers_lexeme_match_ids(q tsquery)
+RETURNS bytea
+LANGUAGE sql STABLE
+SET enable_seqscan = off
+SET enable_indexscan = off
+AS $$ SELECT string_agg(int8send(f.paper_id), ''::bytea) FROM papers_paperfacets f WHERE f.lexemes @@ q $$
+"""
+TEXT_MATCH_IDS_FUNCTION = LEXEME_MATCH_IDS_FUNCTION.replace(
+    "papers_lexeme_match_ids", "papers_text_match_ids"
 ).replace(
-    "SELECT p.id FROM papers_paper p WHERE p.search_vector @@ q",
-    "SELECT f.paper_id FROM papers_paperfacets f WHERE f.lexemes @@ q",
+    "int8send(f.paper_id), ''::bytea) FROM papers_paperfacets f WHERE f.lexemes @@ q",
+    "int8send(p.id), ''::bytea) FROM papers_paper p WHERE p.search_vector @@ q",
 )
 
 # A text with its hyphenated compounds written joined and as their parts ("few-shot" →

@@ -59,7 +59,8 @@ def test_a_collection_at_the_released_schema_upgrades_in_place():
         ("papers_compounds", schema_sql.COMPOUNDS_FUNCTION),
         ("papers_paper_search_vector", schema_sql.SEARCH_VECTOR_FUNCTION),
         ("papers_title_matches", schema_sql.TITLE_VECTOR_MATCHES_FUNCTION),
-        ("papers_lexeme_matches", schema_sql.LEXEME_MATCHES_FUNCTION),
+        ("papers_lexeme_match_ids", schema_sql.LEXEME_MATCH_IDS_FUNCTION),
+        ("papers_text_match_ids", schema_sql.TEXT_MATCH_IDS_FUNCTION),
     ],
 )
 def test_the_migrations_make_the_functions_schema_sql_describes(function, definition):
@@ -73,7 +74,13 @@ def test_the_migrations_make_the_functions_schema_sql_describes(function, defini
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    "function", ["papers_text_matches", "papers_title_matches", "papers_lexeme_matches"]
+    "function",
+    [
+        "papers_text_matches",
+        "papers_title_matches",
+        "papers_lexeme_match_ids",
+        "papers_text_match_ids",
+    ],
 )
 def test_the_matching_functions_keep_the_planner_on_their_indexes(function):
     # Their settings are their point: without them a common word is tested row by row.
