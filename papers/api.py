@@ -66,7 +66,7 @@ def _result(request, paper) -> dict:
         "display_title": plain_text(paper.display_title),
         "venue": paper.venue.name,
         "year": paper.venue.year,
-        "topics": sorted(topic.name for topic in paper.topics.all()),
+        "topics": sorted(topic.name for topic in paper.card_topics),
         "country": paper.country,
         "url": request.build_absolute_uri(paper.get_absolute_url()),
         "snippet": str(render_inline(headline)),
@@ -134,7 +134,7 @@ def paper_similar(request, pk: str):
 def _similar_results(request, papers) -> list[dict]:
     prefetch_related_objects(
         papers,
-        "topics",
+        Prefetch("topics", to_attr="card_topics"),
         Prefetch("authorships", queryset=Authorship.objects.select_related("author")),
     )
     return [

@@ -287,7 +287,8 @@ class PaperQuerySet(models.QuerySet):
         return self.annotate(first_authors=ArraySubquery(names[: CARD_AUTHORS + 1]))
 
     def cards(self, ids, text: str = ""):
-        """The papers with these ids, in this order, ready for result cards (2 queries).
+        """The papers with these ids, in this order, ready for result cards (2 queries): their
+        venue, ``card_topics`` (a list) and ``first_authors``.
 
         With a query, ``title_headline`` and ``headline`` come from ts_headline, computed only
         here, i.e. only for the papers of the page shown.
@@ -296,7 +297,8 @@ class PaperQuerySet(models.QuerySet):
             self.filter(pk__in=list(ids))
             .select_related("venue")
             .defer(*CARD_DEFERRED)
-            .prefetch_related("topics")
+            # A list, not a manager: each card's .topics.all() cloned a queryset (25 a page).
+            .prefetch_related(Prefetch("topics", to_attr="card_topics"))
             .with_first_authors()
         )
         if text:

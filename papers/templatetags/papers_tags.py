@@ -267,7 +267,7 @@ def result_card(paper) -> SafeString:
         f"  {_card_meta(paper)}\n"
         f'  <p class="snippet">{snippet_html}</p>\n'
         f"  {_card_actions(paper)}\n"
-        f"  {topic_tags(paper.topics.all())}\n"
+        f"  {topic_tags(paper.card_topics)}\n"
         "</li>\n"
     )
 
