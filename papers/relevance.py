@@ -86,17 +86,24 @@ IDFS_SQL = (
 """
 )
 
-# An abstract's words, lowercased: what a query's words are compared with as typed (split
-# where typed_words splits, at non-word characters; once per text, then array lookups per
-# word), its compounds also joined as the index holds them ("few-shot": fewshot, few, shot).
-TEXT_WORDS = "regexp_split_to_array(lower(papers_compounds({text})), '\\W+')"
+# An abstract as a query's words are counted in it as typed: lowercased, its compounds joined
+# (OWN: "few-shot" as fewshot) and as written (their parts words of their own), each word
+# counted by a regular expression's scan (ABSTRACT_COUNT) rather than by splitting the whole
+# abstract into words: a seventh of the time for the abstracts of a query's best candidates.
+ABSTRACT_PARTS = "lower({text})"
+# The times word i is in an abstract whose two forms are {own} and {parts}: as a whole word
+# (%(pattern<i>)s, \m word \M) in its own words or in its parts, whichever has it more often,
+# as title_count counts a title's.
+ABSTRACT_COUNT = (
+    "GREATEST(regexp_count({own}, %(pattern{i})s), regexp_count({parts}, %(pattern{i})s))"
+)
 
 
 def title_count(i: int, own: str, parts: str) -> str:
     """SQL of the times word i (%(word<i>)s) is in a title: in its own words (a compound
     joined) or in its parts (a compound split), whichever has it more often. The same count
-    as in the title's words with its compounds both joined and split (TEXT_WORDS), at half the
-    cost of papers_compounds' regular expression (a word is either a compound or a part)."""
+    as in the title's words with its compounds both joined and split, at half the cost of
+    papers_compounds' regular expression (a word is either a compound or a part)."""
     word = f"%(word{i})s::text"
     return (
         f"GREATEST(cardinality(array_positions({own}, {word})),"
@@ -139,7 +146,7 @@ first AS MATERIALIZED (
 SELECT c.id, c.title_score + {second_words} AS score
 FROM (
     -- One probe per paper of the first stage (OFFSET 0: never a join reading every paper).
-    SELECT c.*, {abstract_words} AS abstract_words
+    SELECT c.*, {abstract_own} AS abstract_own, {abstract_parts} AS abstract_parts
     FROM first AS c
     CROSS JOIN LATERAL (SELECT p.abstract FROM {paper} AS p WHERE p.id = c.id OFFSET 0) AS p
 ) AS c
@@ -235,6 +242,7 @@ def _fill(
         "config": SEARCH_CONFIG,
         "text": websearch_text(text),
         **{f"word{i}": word for i, word in enumerate(typed_words(words), 1)},
+        **{f"pattern{i}": rf"\m{word}\M" for i, word in enumerate(typed_words(words), 1)},
         **{f"own{i}": word for i, word in enumerate(own_words(words), 1)},
     }
     params: list = []
@@ -256,7 +264,8 @@ def relevance(table: str, text: str, in_title: str) -> tuple[str, list]:
     pass over the paper table, no TOASTed text). ``in_title``: SQL that is 1 when the row's
     title matches the whole query."""
     count = len(typed_words(text))
-    abstract = TEXT_WORDS.format(text=f"{table}.abstract")
+    abstract_own = OWN.format(text=f"{table}.abstract")
+    abstract_parts = ABSTRACT_PARTS.format(text=f"{table}.abstract")
     own = OWN.format(text=f"{table}.title")
     own_title = OWN_WORDS.format(own=own)
     parts = PARTS_WORDS.format(text=f"{table}.title")
@@ -265,7 +274,7 @@ def relevance(table: str, text: str, in_title: str) -> tuple[str, list]:
     words_part = _words_term(
         count,
         lambda i: title_count(i, own_title, parts),
-        lambda i: f"cardinality(array_positions({abstract}, %(word{i})s::text))",
+        lambda i: ABSTRACT_COUNT.format(own=abstract_own, parts=abstract_parts, i=i),
         size_sql(table),
         f"(SELECT avg{size_sql('a')} FROM {table_names()['paper']} AS a)",
         "%(idfs)s",
@@ -307,11 +316,12 @@ def _ranked_template(count: int, words: str) -> str:
             "c.average",
             idfs,
         ),
-        abstract_words=TEXT_WORDS.format(text="p.abstract"),
+        abstract_own=OWN.format(text="p.abstract"),
+        abstract_parts=ABSTRACT_PARTS.format(text="p.abstract"),
         second_words=_words_term(
             count,
             lambda i: f"c.title_counts[{i}]",
-            lambda i: f"cardinality(array_positions(c.abstract_words, %(word{i})s::text))",
+            lambda i: ABSTRACT_COUNT.format(own="c.abstract_own", parts="c.abstract_parts", i=i),
             "c.size",
             "c.average",
             idfs,
