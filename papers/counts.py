@@ -110,8 +110,10 @@ DROP TABLE papers_facet_delta;
 
 _ROWS_SQL = """
 DELETE FROM {paper_facets} f USING papers_facet_diff d WHERE d.sign < 0 AND f.paper_id = d.paper_id;
-INSERT INTO {paper_facets} (paper_id, venue_id, country, topic_ids, author_ids, lexemes)
-SELECT d.paper_id, d.venue_id, d.country, d.topic_ids, d.author_ids, strip(p.search_vector)
+INSERT INTO {paper_facets}
+    (paper_id, venue_id, country, topic_ids, author_ids, lexemes, title_lexemes)
+SELECT d.paper_id, d.venue_id, d.country, d.topic_ids, d.author_ids, strip(p.search_vector),
+       strip(p.title_vector)
 FROM papers_facet_diff d JOIN {paper} p ON p.id = d.paper_id WHERE d.sign > 0;
 DELETE FROM {facet_count} WHERE n = 0;
 DROP TABLE papers_facet_diff;

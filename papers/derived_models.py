@@ -72,10 +72,12 @@ class PaperFacets(models.Model):
     and adds or takes away only what changed. The rows are also the narrow form the counts of a
     query's matches are taken from (no link tables joined): ``lexemes`` is the paper's search
     vector stripped of positions and weights (a few times smaller, kept inline), so a query
-    without a phrase is matched and counted here without reading the wide papers' rows. It is
+    without a phrase is matched and counted here without reading the wide papers' rows, and
+    ``title_lexemes`` its title's, so that a ranked page's title matches under filters are
+    found by combining the filters' indexes with the title's (papers/querysets.py). Both are
     set when the row is written and kept in step by the trigger papers_paper_lexemes
-    (schema_sql.LEXEMES_TRIGGER) on every update of a paper. No foreign key: a deleted paper's
-    row stays until the refresh in the deleting transaction takes its counts away.
+    (schema_sql.LEXEMES_FUNCTION) on every update of a paper. No foreign key: a deleted
+    paper's row stays until the refresh in the deleting transaction takes its counts away.
     """
 
     paper_id = models.BigIntegerField(primary_key=True)
@@ -84,11 +86,13 @@ class PaperFacets(models.Model):
     topic_ids = ArrayField(models.BigIntegerField(), default=list)
     author_ids = ArrayField(models.BigIntegerField(), default=list)
     lexemes = SearchVectorField(default="")
+    title_lexemes = SearchVectorField(default="")
 
     class Meta:
         indexes = [
             GinIndex(fields=["topic_ids"], name="paperfacets_topics"),
             GinIndex(fields=["lexemes"], name="paperfacets_lexemes"),
+            GinIndex(fields=["title_lexemes"], name="paperfacets_title_lexemes"),
             GinIndex(fields=["author_ids"], name="paperfacets_authors"),
             models.Index(fields=["country"], condition=~Q(country=""), name="paperfacets_country"),
         ]

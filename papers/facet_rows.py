@@ -60,13 +60,21 @@ class Statement:
 COLUMNS = "f.paper_id, f.venue_id, f.country, f.topic_ids, f.author_ids"
 
 
+def row_conditions(*filter_sets: dict[str, list[str]]) -> tuple[list[str], list]:
+    """The conditions on a row ``f`` that it passes every filter of these sets ({facet:
+    values}), and their params."""
+    where, params = [], []
+    for filters in filter_sets:
+        for name, values in filters.items():
+            where.append(CONDITIONS[name])
+            params += filter_params(name, values)
+    return where, params
+
+
 def _narrowing(selected, fixed, counted_from_rows) -> tuple[list[str], list]:
     """Conditions on the rows that every facet counted from rows needs: the fixed ones, and
     the papers that pass all filters but that facet's own (for one facet or another)."""
-    where, params = [], []
-    for name, values in fixed.items():
-        where.append(CONDITIONS[name])
-        params += filter_params(name, values)
+    where, params = row_conditions(fixed)
     alternatives, alternative_params = [], []
     for name in counted_from_rows:
         others = [other for other in selected if other != name]

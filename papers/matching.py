@@ -70,6 +70,27 @@ def matching_within(candidates: str, text: str, test: str = "vector") -> tuple[s
     return statement, [*estimate_params, *query, *query, *estimate_params]
 
 
+# The narrow rows ``f`` (PaperFacets) that pass some conditions and match a query without a
+# phrase, on the stripped vector of the title or of the whole paper: the planner combines the
+# filters' indexes with the vector's (a bitmap AND), where testing the title of each of the
+# filters' papers read every one's wide row (a topic's 11,000 papers for "models").
+ROW_TESTS = {"title": "f.title_lexemes", "vector": "f.lexemes"}
+_ROWS_SQL = "SELECT f.paper_id AS id FROM {{paper_facets}} f WHERE {where}"
+
+
+def rows_matching(where: list[str], params: list, text: str, tests=("vector",)):
+    """(SQL, params) of the ids of the narrow rows passing the conditions ``where`` (SQL on
+    ``f`` with ``params``) whose stripped vectors of ``tests`` ("title", "vector") all match
+    ``text``: right for a query without a phrase only (see ``is_phrase``); a template for
+    papers.tables.sql."""
+    matches = [f"{ROW_TESTS[test]} @@ {QUERY_SQL}" for test in tests]
+    query = [SEARCH_CONFIG, websearch_text(text)]
+    return _ROWS_SQL.format(where=" AND ".join([*where, *matches])), [
+        *params,
+        *query * len(tests),
+    ]
+
+
 # Whether the query holds a phrase operator (<-> or <N>): then it must be matched on positions.
 # A "<" inside a lexeme only sends a query the longer way, never to a wrong answer.
 PHRASE_SQL = f"(SELECT strpos(({QUERY_SQL})::text, '<') > 0)"

@@ -32,7 +32,7 @@ from .expressions import (
     title_vector_sql,
     venue_order,
 )
-from .matching import matching_within
+from .matching import is_phrase, matching_within, rows_matching
 from .newest_order import (
     ALL_KEPT_SQL,
     COUNTED_SEGMENTS_SQL,
@@ -93,6 +93,17 @@ class Headline(models.Func):
         return sql, [*params, self.text, self.options]
 
 
+def _unless_phrase(rows, otherwise, text: str, cap: int) -> tuple[str, list]:
+    """(SQL, params) of up to ``cap`` ids: of ``rows`` (narrow rows matched, papers/matching.py
+    rows_matching) when ``text`` has no phrase, else of ``otherwise`` (already capped); the
+    test runs once, and only the branch it chooses reads anything."""
+    phrase, phrase_params = is_phrase(text)
+    return (
+        f"(SELECT id FROM ({rows[0]}) AS r WHERE NOT {phrase} LIMIT {int(cap)})\n"
+        f"UNION ALL\n(SELECT id FROM ({otherwise[0]}) AS o WHERE {phrase})"
+    ), [*rows[1], *phrase_params, *otherwise[1], *phrase_params]
+
+
 class PaperQuerySet(models.QuerySet):
     def with_related(self):
         """Venue, topics and ordered authors, for a paper's page, record or export line."""
@@ -122,15 +133,24 @@ class PaperQuerySet(models.QuerySet):
         return self.matching(text).with_relevance(text).order_by("-score", "pk")
 
     def ranked_ids(
-        self, text: str, limit: int, offset: int = 0, cap: int = CANDIDATE_CAP, words=None
+        self,
+        text: str,
+        limit: int,
+        offset: int = 0,
+        cap: int = CANDIDATE_CAP,
+        words=None,
+        narrow=None,
     ):
         """[(id, score)] of one page of the best matches, ranked within a capped candidate set.
 
         ``self`` carries the non-text filters; see the module docstring for the design.
         ``words``: the text whose words the score counts as typed, when not ``text``.
+        ``narrow``: the same filters as conditions on the papers' narrow rows (where, params:
+        papers/facet_rows.py row_conditions), where a query without a phrase finds its
+        candidates through the filters' indexes and the vectors' together.
         """
         filtered, filtered_params, title_sql, title_params, vector_sql, vector_params = (
-            self._match_sets(text, cap)
+            self._match_sets(text, cap, narrow)
         )
         statement, params = ranked_statement(
             text,
@@ -156,12 +176,14 @@ class PaperQuerySet(models.QuerySet):
             list(params),
         )
 
-    def _match_sets(self, text: str, cap: int):
+    def _match_sets(self, text: str, cap: int, narrow=None):
         """(CTE of the filtered ids or "", its params, SQL of up to ``cap`` title matches, its
         params, SQL of up to ``cap`` matches of the whole vector, its params).
 
         Unfiltered, both are LIMITed scans of their GIN indexes; filtered, each is read from
-        the smaller side, the filters' papers or the query's matches (papers/matching.py).
+        the smaller side, the filters' papers or the query's matches (papers/matching.py),
+        but for a query without a phrase under ``narrow`` conditions (``ranked_ids``): then
+        from the narrow rows, the filters' indexes and the vectors' combined.
         """
         query = web_query(text)
         base = self.order_by()
@@ -181,12 +203,22 @@ class PaperQuerySet(models.QuerySet):
         if negated:
             title_sql = f"SELECT id FROM ({title_sql}) AS t WHERE id IN ({vector_sql})"
             title_params = [*title_params, *vector_params]
+        title_sql = f"SELECT id FROM ({title_sql}) AS t LIMIT {int(cap)}"
+        vector_sql = f"SELECT id FROM ({vector_sql}) AS v LIMIT {int(cap)}"
+        if narrow is not None:
+            tests = ("title", "vector") if negated else ("title",)
+            title_sql, title_params = _unless_phrase(
+                rows_matching(*narrow, text, tests), (title_sql, title_params), text, cap
+            )
+            vector_sql, vector_params = _unless_phrase(
+                rows_matching(*narrow, text), (vector_sql, vector_params), text, cap
+            )
         return (
             f"filtered AS MATERIALIZED ({ids_sql}),",
             list(ids_params),
-            sql(f"SELECT id FROM ({title_sql}) AS t LIMIT {int(cap)}"),
+            sql(title_sql),
             title_params,
-            sql(f"SELECT id FROM ({vector_sql}) AS v LIMIT {int(cap)}"),
+            sql(vector_sql),
             vector_params,
         )
 

@@ -158,31 +158,22 @@ def names_vector(row: str) -> str:
 # migration rewrites the column with it (ALTER COLUMN … USING: one rewrite, no trigger).
 SEARCH_VECTOR_SQL = f"{_TEXT_VECTOR} || {_NAMES_VECTOR}".replace("NEW.", "")
 
-# The stripped search vector of PaperFacets (papers/models.py) follows its paper's vector,
-# whoever updates the paper (the loader, the admin, a rename of a topic or an author): one
-# set-based statement per updating statement, touching only the rows whose lexemes changed.
-# A new paper's row gets its lexemes when the counts refresh writes it (papers/counts.py).
-LEXEMES_TRIGGER = """
+# The stripped search and title vectors of PaperFacets (papers/derived_models.py) follow their
+# paper's, whoever updates the paper (the loader, the admin, a rename of a topic or an
+# author): one set-based statement per updating statement (the trigger papers_paper_lexemes,
+# AFTER UPDATE, FOR EACH STATEMENT, over the rows changed), touching only the rows whose
+# lexemes changed. A new paper's row gets them when the counts refresh writes it
+# (papers/counts.py).
+LEXEMES_FUNCTION = """
 CREATE OR REPLACE FUNCTION papers_paper_lexemes() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-    UPDATE papers_paperfacets f SET lexemes = strip(n.search_vector)
+    UPDATE papers_paperfacets f
+    SET lexemes = strip(n.search_vector), title_lexemes = strip(n.title_vector)
     FROM changed n
-    WHERE f.paper_id = n.id AND f.lexemes IS DISTINCT FROM strip(n.search_vector);
+    WHERE f.paper_id = n.id
+      AND (f.lexemes IS DISTINCT FROM strip(n.search_vector)
+           OR f.title_lexemes IS DISTINCT FROM strip(n.title_vector));
     RETURN NULL;
 END $$;
-CREATE TRIGGER papers_paper_lexemes AFTER UPDATE ON papers_paper
-REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION papers_paper_lexemes();
-"""
-
-DROP_LEXEMES_TRIGGER = """
-DROP TRIGGER IF EXISTS papers_paper_lexemes ON papers_paper;
-DROP FUNCTION IF EXISTS papers_paper_lexemes();
-"""
-
-# The lexemes of the rows already counted (the migrations that add the column, that parse the
-# vectors again).
-FILL_LEXEMES = """
-UPDATE papers_paperfacets f SET lexemes = strip(p.search_vector)
-FROM papers_paper p WHERE p.id = f.paper_id
 """

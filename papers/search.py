@@ -19,6 +19,7 @@ from django.core.validators import RegexValidator
 from django.db.models import Q
 
 from .caching import cached
+from .facet_rows import row_conditions
 from .facets import Facets, count_facets, kept_venue_counts
 from .models import Authorship, Paper, PaperTopic, Venue
 from .querysets import CANDIDATE_CAP, NEGATION, web_query
@@ -291,7 +292,8 @@ def _page_ids(filterset: PaperFilterSet, papers, page: int, text: str, words: st
     (bounded work); ranked on the words of ``words`` as typed."""
     offset = (page - 1) * PAGE_SIZE
     if filterset.ordering == "relevance":
-        return papers.ranked_ids(text, PAGE_SIZE, offset, words=words)
+        narrow = row_conditions(filterset.fixed, filterset.active())
+        return papers.ranked_ids(text, PAGE_SIZE, offset, words=words, narrow=narrow)
     if filterset.ordering == "newest":
         kept = None if text else kept_venue_counts(filterset.fixed, filterset.active())
         return [(pk, None) for pk in papers.newest_ids(PAGE_SIZE, offset, text, kept)]

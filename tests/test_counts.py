@@ -17,6 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from papers import curation
 from papers.caching import bump_after_migrations, data_version
 from papers.counts import refresh_counts
+from papers.facet_rows import row_conditions
 from papers.facets import _counts_statement, _matches_statement, count_facets
 from papers.models import FacetCount, Paper, PaperFacets, PaperTopic, Topic, Venue
 from tests.factories import finish, make_paper, make_topic, make_venue
@@ -153,11 +154,13 @@ def test_a_moved_paper_leaves_its_old_venue(corpus):
 
 
 def stale_lexemes() -> int:
-    """Narrow rows whose lexemes are not their paper's stripped search vector."""
+    """Narrow rows whose lexemes are not their paper's stripped search vector, or whose title
+    lexemes are not its stripped title vector."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(*) FROM papers_paperfacets f JOIN papers_paper p ON p.id = f.paper_id "
-            "WHERE f.lexemes IS DISTINCT FROM strip(p.search_vector)"
+            "WHERE f.lexemes IS DISTINCT FROM strip(p.search_vector) "
+            "OR f.title_lexemes IS DISTINCT FROM strip(p.title_vector)"
         )
         return cursor.fetchone()[0]
 
@@ -175,6 +178,7 @@ def test_the_narrow_rows_lexemes_follow_every_change_of_a_paper(corpus):
     attention.save()
     curation.record_topic_edit(attention, renamed=True)
     assert stale_lexemes() == 0
+    assert PaperFacets.objects.filter(title_lexemes="zyzzyva").count() == 1
     assert count_facets({}, text="zyzzyva").total == 1
     assert count_facets({}, text="quokka").total == 1
     assert count_facets({}, text="wombat").total == orm_count(topics__slug="attention") == 2
@@ -403,6 +407,21 @@ def test_the_page_of_filters_and_a_common_word_reads_the_filters_papers(common_w
         [plan] = explained(lambda: papers.newest_ids(25, 0, "models"))
     assert rows_read(plan, "papers_paper") <= 25
     assert len(papers.ranked_ids("models", 25)) == len(papers.newest_ids(25, 0, "models")) == 3
+
+
+def test_the_ranked_page_under_filters_finds_its_candidates_on_the_narrow_rows(common_word):
+    """With the filters as conditions on the narrow rows, a word's candidates are found there
+    (the filters' indexes and the title's combined): no wide row is read but the 3 candidates'
+    own, and the page is the one the filters' papers give; a phrase takes the positions' way."""
+    small, topic = common_word
+    papers = Paper.objects.filter(venue=small, topics=topic)
+    narrow = row_conditions({"venue": [small.slug]}, {"topic": [topic.slug]})
+    [plan] = explained(lambda: papers.ranked_ids("models", 25, narrow=narrow))
+    assert rows_read(plan, "papers_paper") == 3 + 3  # the titles', then the abstracts' probes
+    assert rows_read(plan, "papers_paperfacets") <= 6
+    for text in ["models", "small models", "models -trains", '"about models"', "small or zebra"]:
+        assert papers.ranked_ids(text, 25, narrow=narrow) == papers.ranked_ids(text, 25)
+    assert [score for _, score in papers.ranked_ids("small models", 25, narrow=narrow)]
 
 
 def test_a_rare_word_under_broad_filters_reads_the_papers_it_matches(common_word):

@@ -4,16 +4,32 @@ import django.contrib.postgres.indexes
 import django.contrib.postgres.search
 from django.db import migrations
 
-import papers.schema_sql
 
+# As papers/schema_sql.py wrote them when this migration was released (0015 replaces the
+# trigger's function). The count of the papers already loaded, which runs the live
+# refresh_counts, moved to the migration that completes the counts' tables (0015).
+LEXEMES_TRIGGER = """
+CREATE OR REPLACE FUNCTION papers_paper_lexemes() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE papers_paperfacets f SET lexemes = strip(n.search_vector)
+    FROM changed n
+    WHERE f.paper_id = n.id AND f.lexemes IS DISTINCT FROM strip(n.search_vector);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER papers_paper_lexemes AFTER UPDATE ON papers_paper
+REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION papers_paper_lexemes();
+"""
 
-def count_the_collection(apps, schema_editor):
-    """Count the papers already loaded (a new database has none). It runs the live
-    refresh_counts, so it belongs to the migration that completes the counts' tables: a later
-    change of PaperFacets moves it to that migration."""
-    from papers.counts import refresh_counts
+DROP_LEXEMES_TRIGGER = """
+DROP TRIGGER IF EXISTS papers_paper_lexemes ON papers_paper;
+DROP FUNCTION IF EXISTS papers_paper_lexemes();
+"""
 
-    refresh_counts()
+FILL_LEXEMES = """
+UPDATE papers_paperfacets f SET lexemes = strip(p.search_vector)
+FROM papers_paper p WHERE p.id = f.paper_id
+"""
 
 
 class Migration(migrations.Migration):
@@ -28,15 +44,12 @@ class Migration(migrations.Migration):
             field=django.contrib.postgres.search.SearchVectorField(default=""),
         ),
         # Filled before the index is built (one build instead of an update per row).
-        migrations.RunSQL(papers.schema_sql.FILL_LEXEMES, migrations.RunSQL.noop),
+        migrations.RunSQL(FILL_LEXEMES, migrations.RunSQL.noop),
         migrations.AddIndex(
             model_name="paperfacets",
             index=django.contrib.postgres.indexes.GinIndex(
                 fields=["lexemes"], name="paperfacets_lexemes"
             ),
         ),
-        migrations.RunSQL(
-            papers.schema_sql.LEXEMES_TRIGGER, papers.schema_sql.DROP_LEXEMES_TRIGGER
-        ),
-        migrations.RunPython(count_the_collection, migrations.RunPython.noop),
+        migrations.RunSQL(LEXEMES_TRIGGER, DROP_LEXEMES_TRIGGER),
     ]
