@@ -1,4 +1,5 @@
-# The production image: gunicorn serving the app, whitenoise serving static files.
+# The production image: gunicorn serving the app, whitenoise serving static files; each start
+# migrates and adds the vocabulary's missing topics (load_topics, as make run does).
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -18,4 +19,4 @@ RUN useradd --system --home /app papers && chown -R papers /app
 USER papers
 EXPOSE 8000
 
-CMD ["sh", "-c", "python manage.py migrate --noinput && exec gunicorn --config gunicorn.conf.py --bind 0.0.0.0:8000 wsgi:application"]
+CMD ["sh", "-c", "python manage.py migrate --noinput && python manage.py load_topics --verbosity 0 && exec gunicorn --config gunicorn.conf.py --bind 0.0.0.0:8000 wsgi:application"]

@@ -336,7 +336,8 @@ def _take_fields(survivor: Paper, other: Paper) -> None:
 
 
 def merge_topics(survivor: Topic, others: list[Topic]) -> Topic:
-    """Fold topics into the survivor: papers move over, old slugs redirect to it, rules join."""
+    """Fold topics into the survivor: papers move over, old slugs redirect to it, rules (and
+    title rules) join."""
     other_ids = [topic.pk for topic in others]
     with transaction.atomic():
         papers = set(
@@ -345,8 +346,9 @@ def merge_topics(survivor: Topic, others: list[Topic]) -> Topic:
             )
         )
         _move_topic_links_and_removals(survivor, other_ids)
-        rules = [survivor.rule.strip(), *(other.rule.strip() for other in others)]
-        survivor.rule = " or ".join(dict.fromkeys(rule for rule in rules if rule))
+        for field in ("rule", "title_rule"):
+            rules = [getattr(topic, field).strip() for topic in (survivor, *others)]
+            setattr(survivor, field, " or ".join(dict.fromkeys(rule for rule in rules if rule)))
         for other in others:
             fill_empty(survivor, other, ("description",))
         _redirect_topics(survivor, others)

@@ -96,6 +96,13 @@ class Topic(models.Model):
         blank=True,
         help_text='A websearch query; papers matching it get this topic, e.g. "kv cache" or "attention sparsity".',
     )
+    title_rule = models.TextField(
+        blank=True,
+        help_text=(
+            "A websearch query over titles alone; papers whose title matches it get this topic "
+            "too: for words an abstract uses in passing (bias, hallucination, law)."
+        ),
+    )
 
     objects = TopicManager()
 

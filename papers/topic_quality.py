@@ -49,6 +49,15 @@ class Agreement:
     def precision(self) -> float:
         return self.both / self.tagged if self.tagged else 0.0
 
+    def __add__(self, other: "Agreement") -> "Agreement":
+        """The two parts' papers counted together (the same topic)."""
+        return Agreement(
+            self.topic,
+            self.papers + other.papers,
+            self.tagged + other.tagged,
+            self.both + other.both,
+        )
+
 
 def coverage() -> tuple[int, int]:
     """(papers, papers with at least one topic)."""

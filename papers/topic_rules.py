@@ -1,9 +1,12 @@
 """Topic rules: tag the papers whose text matches a topic's websearch query.
 
 All the rules are applied by one SQL statement over the whole collection (never a loop over
-papers or over topics). A rule matches the paper's stored search vector restricted to its title (weight A) and
-abstract (weight C): topic and author names (weight B) are left out, so the topics a rule adds
-cannot make another rule match, and the result does not depend on the order the rules run in.
+papers or over topics). A rule matches the paper's stored search vector restricted to its title
+(weight A) and abstract (weight C), and a topic's title rule the vector restricted to its title:
+a word an abstract uses in passing ("we mitigate hallucination", "position bias", "scaling
+law") says less of a paper's subject than the same word in its title. Topic and author names
+(weight B) are left out, so the topics a rule adds cannot make another rule match, and the
+result does not depend on the order the rules run in.
 The rules of the area topics (ACL's submission areas, papers/tagging.py: AREA_SLUGS) make no
 links in a collection large enough for the topic model (papers/tagging.py): a paper that
 mentions an area is not necessarily of that area, so the model decides those, trained on what
@@ -38,14 +41,19 @@ RULE = PaperTopic.Source.RULE.value
 # area topics' links from the time the collection was too small for the topic model.
 _APPLY_RULES_SQL = """
 WITH rules AS MATERIALIZED (
-    SELECT r.topic_id, websearch_to_tsquery('{config}', r.rule) AS q
-    FROM unnest(%(ruled)s::bigint[], %(rules)s::text[]) AS r(topic_id, rule)
+    SELECT r.topic_id, websearch_to_tsquery('{config}', NULLIF(r.rule, '')) AS q,
+           websearch_to_tsquery('{config}', NULLIF(r.title_rule, '')) AS title_q
+    FROM unnest(%(ruled)s::bigint[], %(rules)s::text[], %(title_rules)s::text[])
+        AS r(topic_id, rule, title_rule)
 ),
 matched AS (
     SELECT p.id AS paper_id, rules.topic_id
     FROM {papers} p
-    CROSS JOIN LATERAL (SELECT ts_filter(p.search_vector, '{{a,c}}') AS words OFFSET 0) v
-    JOIN rules ON v.words @@ rules.q
+    CROSS JOIN LATERAL (
+        SELECT ts_filter(p.search_vector, '{{a,c}}') AS words,
+               ts_filter(p.search_vector, '{{a}}') AS title OFFSET 0
+    ) v
+    JOIN rules ON v.words @@ rules.q OR v.title @@ rules.title_q
     WHERE (%(papers)s::bigint[] IS NULL OR p.id = ANY(%(papers)s::bigint[]))
       AND NOT EXISTS (
           SELECT 1 FROM {removed_topic} r WHERE r.paper_id = p.id AND r.topic_id = rules.topic_id
@@ -136,7 +144,7 @@ def run_topic_rules(
     # Area topics' rules are the topic model's weak supervision once it decides them.
     by_model = areas_by_model()
     unruled = [t.pk for t in topics if by_model and t.slug in AREA_SLUGS]
-    ruled = [t for t in topics if t.rule.strip() and t.pk not in unruled]
+    ruled = [t for t in topics if (t.rule.strip() or t.title_rule.strip()) and t.pk not in unruled]
     with transaction.atomic(), connection.cursor() as cursor:
         # One statement over the whole collection (seconds at 100,000 papers on a busy machine):
         # the admin's "apply topic rules" must not hit the timeout meant for web queries (loads
@@ -147,6 +155,7 @@ def run_topic_rules(
             {
                 "ruled": [topic.pk for topic in ruled],
                 "rules": [websearch_text(topic.rule.strip()) for topic in ruled],
+                "title_rules": [websearch_text(topic.title_rule.strip()) for topic in ruled],
                 "topics": [topic.pk for topic in topics],
                 "unruled": unruled,
                 "papers": papers,

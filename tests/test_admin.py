@@ -832,10 +832,10 @@ def test_topic_rule_of_only_stop_words_is_refused(staff, seeded):
     topic = Topic.objects.get(name="Speech and Audio")
     url = reverse("admin:papers_topic_change", args=[topic.pk])
     data = form_data(staff.get(url), "topic_form")
-    data.update(rule=["the and of"], _save=["Save"])
+    data.update(rule=["the and of"], title_rule=["of the"], _save=["Save"])
     response = staff.post(url, data)
     assert response.status_code == 200
-    assert "rule" in response.context["adminform"].form.errors
+    assert set(response.context["adminform"].form.errors) == {"rule", "title_rule"}
 
 
 def test_topic_names_may_not_clash_ignoring_case(staff, seeded):

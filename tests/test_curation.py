@@ -171,6 +171,8 @@ def three_topics(db):
     survivor = make_topic("survivor topic", rule="alpha")
     second = make_topic("second topic", rule="beta", description="About beta.")
     third = make_topic("third topic", rule=" alpha ", description="About the third.")
+    Topic.objects.filter(pk=third.pk).update(title_rule="gamma")
+    third.title_rule = "gamma"
     TopicRedirect.objects.create(old_slug="second-older", topic=second)
     return survivor, second, third
 
@@ -212,7 +214,7 @@ def test_merge_topics_joins_rules_fills_the_description_and_redirects(three_topi
     survivor, second, third = three_topics
     curation.merge_topics(survivor, [second, third])
     survivor = fresh(survivor)
-    assert survivor.rule == "alpha or beta"
+    assert (survivor.rule, survivor.title_rule) == ("alpha or beta", "gamma")
     assert survivor.description == "About beta."
     assert dict(TopicRedirect.objects.values_list("old_slug", "topic__name")) == {
         "second-older": "survivor topic",

@@ -18,6 +18,7 @@ from papers.tagging import (
     read_tracks,
     rule_matches,
     tag_papers,
+    title_matches,
 )
 from papers.topic_rules import apply_topic_rules, run_topic_rules
 from tests.factories import finish, make_paper
@@ -175,6 +176,18 @@ def test_track_labels_train_the_model(labelled_odd):
     odd, training = labelled_odd
     tag_papers(training_file=training)
     assert links([odd]) >= {("Summaries of Translations", "Summarization", "model")}
+
+
+def test_an_area_s_weak_labels_come_from_its_rule_and_its_title_rule(db):
+    areas = [Topic(slug="a", rule='"machine translation"', title_rule="graph"), Topic(slug="b")]
+    documents = ["^machin ^translat", "^graph", "^speech", "graph"]
+    matrix, vocabulary = lexeme_matrix(documents * 3)
+    assert title_matches(areas, matrix, vocabulary)[:4].tolist() == [
+        [True, False],
+        [True, False],
+        [False, False],
+        [False, False],
+    ]
 
 
 def test_rules_are_approximated_on_lexemes_for_weak_labels(db):
@@ -350,18 +363,24 @@ def test_topic_report_gives_coverage_largest_share_and_agreement(collection, tmp
         "largest topic: Machine Translation, 12 papers (33.3%)",
         "against 6 track labels (3 held out, 2 tuning, papers of tracks without a topic not "
         "counted): recall / precision",
-        "  topic                                            held out         tuning",
-        "  Machine Translation                         0.50 / 1.00     0.50 / 1.00",
-        "  Summarization                               1.00 / 1.00     0.00 / 0.00",
+        "  topic                                        held out (papers)         tuning",
+        "  Machine Translation                         0.50 / 1.00 (  2)     0.50 / 1.00",
+        "  Summarization                               1.00 / 1.00 (  1)     0.00 / 0.00",
     ]
     out = io.StringIO()
     call_command("topic_report", "--tracks", str(tracks), "--validate", stdout=out)
     # Cross-validated, the summarization paper labelled Machine Translation is predicted by a
-    # model that never saw its label: Summarization, so translation's recall stays 0.50.
+    # model that never saw its label: Summarization, so translation's recall stays 0.50; with
+    # the held-out labels, 2 of translation's 4 papers, and 1 of the 2 tagged Summarization.
     assert out.getvalue().splitlines()[3:] == [
-        "  topic                                            held out         tuning     validation",
-        "  Machine Translation                         0.50 / 1.00     0.50 / 1.00     0.50 / 1.00",
-        "  Summarization                               1.00 / 1.00     0.00 / 0.00     0.00 / 0.00",
+        "  topic                                        held out (papers)         tuning"
+        "     validation   both unseen (papers)",
+        "  Machine Translation                         0.50 / 1.00 (  2)     0.50 / 1.00"
+        "     0.50 / 1.00       0.50 / 1.00 (  4)",
+        "  Summarization                               1.00 / 1.00 (  1)     0.00 / 0.00"
+        "     0.00 / 0.00       1.00 / 0.50 (  1)",
+        "  both unseen: the held-out labels and the validation's together, each paper predicted"
+        " by a model that never saw its label",
     ]
 
 

@@ -71,13 +71,13 @@ def make_paper(venue, abstract, title=""):
 
 def test_the_fixture_is_keyed_by_name_without_primary_keys():
     items = json.loads(TOPICS_FIXTURE.read_text(encoding="utf-8"))
-    assert len(items) == 41
+    assert len(items) == 47
     names = [item["fields"]["name"] for item in items]
     assert len(set(names)) == len(names)
     for item in items:
         assert item["model"] == "papers.topic"
         assert "pk" not in item
-        assert set(item["fields"]) == {"name", "slug", "description", "rule"}
+        assert set(item["fields"]) == {"name", "slug", "description", "rule", "title_rule"}
         assert item["fields"]["rule"] and item["fields"]["description"]
         assert item["fields"]["name"][0].isupper()
     # The dumps' topics are the fixture's, under the same slugs, capitalised for readers.
@@ -93,6 +93,7 @@ def test_every_shipped_rule_is_a_real_query():
     load_topics()
     for topic in Topic.objects.all():
         assert not rule_matches_nothing(topic.rule), topic.name
+        assert not topic.title_rule or not rule_matches_nothing(topic.title_rule), topic.name
 
 
 @pytest.mark.django_db
@@ -144,10 +145,12 @@ def test_the_rules_tag_the_seed_papers_precisely():
     largest, count = per_topic.most_common(1)[0]
     assert count / total <= 0.5, largest
     assert (largest, count) == ("Vision-Language and Multimodality", 14)
-    # Every topic but two ACL areas the seeds (recent LLM papers) do not touch tags a seed paper.
+    # Every topic but two ACL areas and knowledge graphs, which the seeds (recent LLM papers) do
+    # not touch, tags a seed paper.
     assert set(Topic.objects.exclude(name__in=per_topic).values_list("name", flat=True)) == {
         "Ethics in NLP",
         "Information Extraction",
+        "Knowledge Graphs",
     }
 
 
@@ -190,7 +193,7 @@ def test_the_rules_tag_the_seed_papers_precisely():
         ),
         (
             "Large Language Models (LLMs) are vulnerable to jailbreak",
-            {"LLM Safety", "Privacy and Security"},
+            {"LLM Safety", "Privacy and Security", "Robustness and Adversarial Attacks"},
         ),
         (
             "Retrieval-Augmented Generation (RAG) enhances",
@@ -200,13 +203,10 @@ def test_the_rules_tag_the_seed_papers_precisely():
                 "Retrieval-Augmented Generation",
             },
         ),
+        # "The source code can be found here" no longer makes it a code generation paper.
         (
             "Image mass cytometry",
-            {
-                "Clinical and Biomedical NLP",
-                "Code Generation and Software Engineering",
-                "Vision-Language and Multimodality",
-            },
+            {"Clinical and Biomedical NLP", "Vision-Language and Multimodality"},
         ),
     ],
 )
@@ -307,6 +307,21 @@ def test_rules_match_titles_and_abstracts_but_not_topic_names(venue):
     assert rule_links() == {(titled.pk, "speech"), (titled.pk, "spoken")}
 
 
+def test_a_title_rule_matches_titles_alone(venue):
+    """A word an abstract uses in passing says little of a paper's subject: the title rule
+    tags the paper whose title has it, not the one whose abstract does; the rule and the title
+    rule are either-or, and a topic may have a title rule alone."""
+    Topic.objects.create(name="fairness", slug="fairness", rule="", title_rule="bias -inductive")
+    Topic.objects.create(name="kv", slug="kv", rule='"kv cache"', title_rule="eviction")
+    biased = make_paper(venue, "We measure it in hiring.", title="Gender Bias in Hiring Models")
+    make_paper(venue, "Judges show a position bias.", title="Parsing Judges")
+    make_paper(venue, "Models.", title="An Inductive Bias for Parsers")
+    cached = make_paper(venue, "We shrink the KV cache.", title="Smaller Caches")
+    evicted = make_paper(venue, "Tokens go.", title="Token Eviction")
+    apply_topic_rules()
+    assert rule_links() == {(biased.pk, "fairness"), (cached.pk, "kv"), (evicted.pk, "kv")}
+
+
 def test_rules_can_be_limited_to_some_papers(venue):
     Topic.objects.create(name="speech", slug="speech", rule="speech")
     first = make_paper(venue, "Speech one.")
@@ -390,6 +405,14 @@ def test_load_topics_creates_only_missing_topics_and_keeps_curators_edits():
     assert out.getvalue() == f"0 new topics, {vocabulary} already present\n"
     assert Topic.objects.count() == vocabulary - 1
     assert Topic.objects.get(slug=speech.slug).rule == '"speech recognition"'
+    shipped = {
+        item["fields"]["slug"]: item["fields"] for item in json.loads(TOPICS_FIXTURE.read_text())
+    }
+    bias = Topic.objects.get(slug="bias-and-fairness")
+    assert (bias.rule, bias.title_rule) == (
+        shipped[bias.slug]["rule"],
+        shipped[bias.slug]["title_rule"],
+    )
 
 
 @pytest.mark.django_db
@@ -434,3 +457,30 @@ def test_migration_0010_gives_an_unedited_extraction_topic_the_vocabulary_s_rule
     backward(apps, None)
     topic.refresh_from_db()
     assert (topic.rule, topic.description) == (migration.PREVIOUS, migration.PREVIOUS_DESCRIPTION)
+
+
+@pytest.mark.django_db
+def test_migration_0016_moves_an_unedited_topic_s_broad_words_to_its_title_rule():
+    """A topic with the vocabulary's previous rule and no title rule gets the fixture's rule and
+    title rule; one a curator changed keeps it; back again, the previous rule."""
+    from django.apps import apps
+
+    migration = importlib.import_module("papers.migrations.0016_topic_title_rules")
+    shipped = {
+        item["fields"]["slug"]: item["fields"] for item in json.loads(TOPICS_FIXTURE.read_text())
+    }
+    for slug, (_, rule, title_rule) in migration.CHANGES.items():
+        assert (shipped[slug]["rule"], shipped[slug]["title_rule"]) == (rule, title_rule)
+    previous, rule, title_rule = migration.CHANGES["finance-and-legal-nlp"]
+    assert " or law or " in previous and " or law or " not in rule
+    legal = Topic.objects.create(name="Finance and Legal NLP", slug="finance-and-legal-nlp")
+    Topic.objects.filter(pk=legal.pk).update(rule=previous)
+    edited = Topic.objects.create(name="Bias and Fairness", slug="bias-and-fairness", rule="bias")
+    migration.forward(apps, None)
+    legal.refresh_from_db()
+    edited.refresh_from_db()
+    assert (legal.rule, legal.title_rule) == (rule, title_rule)
+    assert (edited.rule, edited.title_rule) == ("bias", "")
+    migration.backward(apps, None)
+    legal.refresh_from_db()
+    assert legal.rule == previous

@@ -64,7 +64,7 @@ class PaperForm(forms.ModelForm):
 class TopicForm(forms.ModelForm):
     class Meta:
         model = Topic
-        fields = ("name", "slug", "description", "rule")
+        fields = ("name", "slug", "description", "rule", "title_rule")
 
     def clean_name(self):
         name = " ".join(self.cleaned_data["name"].split())
@@ -76,12 +76,19 @@ class TopicForm(forms.ModelForm):
         return name
 
     def clean_rule(self):
-        rule = collapse_negations(self.cleaned_data["rule"]).strip()
-        if rule and rule_matches_nothing(rule):
-            raise forms.ValidationError(
-                "This rule has only stop words or punctuation, so it can match no paper."
-            )
-        return rule
+        return _clean_rule(self.cleaned_data["rule"])
+
+    def clean_title_rule(self):
+        return _clean_rule(self.cleaned_data["title_rule"])
+
+
+def _clean_rule(text: str) -> str:
+    rule = collapse_negations(text).strip()
+    if rule and rule_matches_nothing(rule):
+        raise forms.ValidationError(
+            "This rule has only stop words or punctuation, so it can match no paper."
+        )
+    return rule
 
 
 class ChooseTopicForm(forms.Form):

@@ -22,7 +22,7 @@ class TopicAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
     ordering = ("name",)
     search_fields = ("name", "slug", "description")
     prepopulated_fields = {"slug": ("name",)}
-    fields = ("name", "slug", "description", "rule")
+    fields = ("name", "slug", "description", "rule", "title_rule")
     actions = ("merge_topics", "apply_rules")
 
     def get_queryset(self, request):
@@ -40,10 +40,10 @@ class TopicAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
         old_slug = form.initial.get("slug") if change else None
         super().save_model(request, obj, form, change)
         curation.record_topic_edit(obj, old_slug, renamed=change and "name" in form.changed_data)
-        if change and "rule" in form.changed_data:
+        if change and {"rule", "title_rule"} & set(form.changed_data):
             self.message_user(
                 request,
-                f"The rule of “{obj}” changed: use the action “Apply the selected topics' "
+                f"The rules of “{obj}” changed: use the action “Apply the selected topics' "
                 "rules” (or manage.py apply_topic_rules) to tag papers with it.",
                 messages.INFO,
             )

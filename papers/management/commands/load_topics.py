@@ -8,7 +8,7 @@ from django.db import transaction
 from papers.models import Topic
 from papers.writing import TopicResolver
 
-TOPIC_FIELDS = ("name", "slug", "description", "rule")
+TOPIC_FIELDS = ("name", "slug", "description", "rule", "title_rule")
 
 
 class Command(BaseCommand):

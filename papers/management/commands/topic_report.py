@@ -25,7 +25,8 @@ class Command(BaseCommand):
             action="store_true",
             help=(
                 "With --tracks: also cross-validate the area model on the labels it trains on "
-                f"({FOLDS} folds, each predicted by a model fitted without it; no link written)."
+                f"({FOLDS} folds, each predicted by a model fitted without it; no link written), "
+                "and report it with the held-out labels together."
             ),
         )
 
@@ -71,15 +72,26 @@ class Command(BaseCommand):
             f"({sum(a.papers for a in held)} held out, {sum(a.papers for a in tuning)} tuning, "
             "papers of tracks without a topic not counted): recall / precision"
         )
-        header = f"  {'topic':<42} {'held out':>14} {'tuning':>14}"
-        self.stdout.write(header + (f" {'validation':>14}" if validate else ""))
+        header = f"  {'topic':<42} {'held out (papers)':>19} {'tuning':>14}"
+        if validate:
+            header += f" {'validation':>14} {'both unseen (papers)':>22}"
+        self.stdout.write(header)
         for out, tuned, checked in zip(held, tuning, validated, strict=True):
             if not (out.papers or tuned.papers):
                 continue  # no labelled paper of its tracks in the collection
             line = (
-                f"  {out.topic:<42} {out.recall:5.2f} / {out.precision:4.2f}"
+                f"  {out.topic:<42} {out.recall:5.2f} / {out.precision:4.2f} ({out.papers:3})"
                 f" {tuned.recall:8.2f} / {tuned.precision:4.2f}"
             )
             if checked is not None:
-                line += f" {checked.recall:8.2f} / {checked.precision:4.2f}"
+                unseen = out + checked
+                line += (
+                    f" {checked.recall:8.2f} / {checked.precision:4.2f}"
+                    f" {unseen.recall:10.2f} / {unseen.precision:4.2f} ({unseen.papers:3})"
+                )
             self.stdout.write(line)
+        if validate:
+            self.stdout.write(
+                "  both unseen: the held-out labels and the validation's together, each paper "
+                "predicted by a model that never saw its label"
+            )
