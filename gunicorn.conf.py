@@ -14,3 +14,19 @@ accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
 errorlog = "-"
 # No control socket (gunicornc): by default gunicorn 25+ writes one into $HOME/.gunicorn/.
 control_socket_disable = True
+
+
+def post_worker_init(worker):
+    """Each worker reads the papers' facet values before it takes a request (the first query's
+    counts would wait about a second for them at 100,000 papers); a database that does not
+    answer yet leaves them to the first query, as before."""
+    from django.db import DatabaseError, connections
+
+    from papers.facet_memory import warm_memory
+
+    try:
+        warm_memory()
+    except DatabaseError as error:
+        worker.log.warning("facet memory not read at start: %s", error)
+    finally:
+        connections.close_all()

@@ -7,6 +7,7 @@ from django.test.utils import CaptureQueriesContext
 
 from papers import curation
 from papers.caching import bump_data_version, data_version
+from papers.facet_memory import warm_memory
 from papers.facets import count_facets
 from papers.models import Paper, PaperFacets, Topic, Venue
 from tests.factories import finish
@@ -67,6 +68,14 @@ def test_the_arrays_are_read_once_per_state_of_the_data(corpus):
     with CaptureQueriesContext(connection) as changed:
         counted("cache")
     assert len(changed) == 2
+
+
+def test_a_warmed_process_counts_its_first_query_without_reading_the_arrays(corpus):
+    """What a gunicorn worker does as it starts (gunicorn.conf.py post_worker_init)."""
+    warm_memory()
+    with CaptureQueriesContext(connection) as first:
+        assert counted("cache")["total"] == 2
+    assert len(first) == 1
 
 
 def test_one_filter_and_a_query_are_counted_from_the_filters_keys(corpus):
