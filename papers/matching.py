@@ -151,3 +151,14 @@ def every_match_ids(text: str) -> tuple[str, list]:
     # In the statement's order: the phrase test, the three branches that read the query, then
     # the alternatives' plain query.
     return statement, [*query, *query, *query, *query, *plain_params]
+
+
+def unless_phrase(rows, otherwise, text: str, cap: int) -> tuple[str, list]:
+    """(SQL, params) of up to ``cap`` ids: of ``rows`` (``rows_matching``) when ``text`` has no
+    phrase, else of ``otherwise`` (already capped); the test runs once, and only the branch it
+    chooses reads anything."""
+    phrase, phrase_params = is_phrase(text)
+    return (
+        f"(SELECT id FROM ({rows[0]}) AS r WHERE NOT {phrase} LIMIT {int(cap)})\n"
+        f"UNION ALL\n(SELECT id FROM ({otherwise[0]}) AS o WHERE {phrase})"
+    ), [*rows[1], *phrase_params, *otherwise[1], *phrase_params]

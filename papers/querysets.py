@@ -32,7 +32,8 @@ from .expressions import (
     title_vector_sql,
     venue_order,
 )
-from .matching import is_phrase, matching_within, rows_matching
+from .headlines import HEADLINE_OPTIONS, TITLE_HEADLINE_OPTIONS, Headline
+from .matching import matching_within, rows_matching, unless_phrase
 from .newest_order import (
     ALL_KEPT_SQL,
     COUNTED_SEGMENTS_SQL,
@@ -51,15 +52,6 @@ from .text import websearch_text
 # 0.627 abstracts, against 0.901 and 0.628), a quarter of the scoring.
 CANDIDATE_CAP = 500
 WEB_QUERY_SQL = "websearch_to_tsquery(%(config)s::regconfig, %(text)s)"
-# Private-use characters that never occur in the data (they are stripped from it before
-# ts_headline runs), so only ts_headline's own marks can become <mark> after escaping.
-MARK_START = "\ue000"
-MARK_STOP = "\ue001"
-HEADLINE_OPTIONS = (
-    f"StartSel={MARK_START}, StopSel={MARK_STOP}, MaxWords=40, MinWords=18, ShortWord=2, "
-    'MaxFragments=2, FragmentDelimiter=" … "'
-)
-TITLE_HEADLINE_OPTIONS = f"StartSel={MARK_START}, StopSel={MARK_STOP}, HighlightAll=true"
 # websearch_to_tsquery's exclusion: a "-" opening a word.
 NEGATION = re.compile(r"(?:^|[\s(])-\w")
 # Authors named on a result card; "et al." stands for the rest.
@@ -71,37 +63,6 @@ CARD_DEFERRED = ("search_vector", "title_vector", "venue__welcome_text")
 
 def web_query(text: str) -> SearchQuery:
     return SearchQuery(websearch_text(text), search_type="websearch", config=SEARCH_CONFIG)
-
-
-class Headline(models.Func):
-    """ts_headline over a column whose mark sentinels were removed first."""
-
-    output_field = models.TextField()
-
-    def __init__(self, column: str, text: str, options: str):
-        super().__init__(F(column))
-        self.text = text
-        self.options = options
-
-    def as_sql(self, compiler, connection, **extra):
-        column_sql, column_params = compiler.compile(self.source_expressions[0])
-        sql = (
-            f"ts_headline(%s::regconfig, translate({column_sql}, %s, ''), "
-            "websearch_to_tsquery(%s::regconfig, %s), %s)"
-        )
-        params = [SEARCH_CONFIG, *column_params, MARK_START + MARK_STOP, SEARCH_CONFIG]
-        return sql, [*params, self.text, self.options]
-
-
-def _unless_phrase(rows, otherwise, text: str, cap: int) -> tuple[str, list]:
-    """(SQL, params) of up to ``cap`` ids: of ``rows`` (narrow rows matched, papers/matching.py
-    rows_matching) when ``text`` has no phrase, else of ``otherwise`` (already capped); the
-    test runs once, and only the branch it chooses reads anything."""
-    phrase, phrase_params = is_phrase(text)
-    return (
-        f"(SELECT id FROM ({rows[0]}) AS r WHERE NOT {phrase} LIMIT {int(cap)})\n"
-        f"UNION ALL\n(SELECT id FROM ({otherwise[0]}) AS o WHERE {phrase})"
-    ), [*rows[1], *phrase_params, *otherwise[1], *phrase_params]
 
 
 class PaperQuerySet(models.QuerySet):
@@ -207,10 +168,10 @@ class PaperQuerySet(models.QuerySet):
         vector_sql = f"SELECT id FROM ({vector_sql}) AS v LIMIT {int(cap)}"
         if narrow is not None:
             tests = ("title", "vector") if negated else ("title",)
-            title_sql, title_params = _unless_phrase(
+            title_sql, title_params = unless_phrase(
                 rows_matching(*narrow, text, tests), (title_sql, title_params), text, cap
             )
-            vector_sql, vector_params = _unless_phrase(
+            vector_sql, vector_params = unless_phrase(
                 rows_matching(*narrow, text), (vector_sql, vector_params), text, cap
             )
         return (

@@ -9,8 +9,8 @@ import re
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from .headlines import MARK_START, MARK_STOP
 from .latex import HTML, convert, plain_text
-from .querysets import MARK_START, MARK_STOP
 
 _BRACED = r"\{([^{}]*)\}"
 _RULES = [

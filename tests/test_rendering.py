@@ -3,7 +3,7 @@
 from types import SimpleNamespace
 
 from papers.citations import bibtex
-from papers.querysets import MARK_START, MARK_STOP
+from papers.headlines import MARK_START, MARK_STOP
 from papers.rendering import bar_chart, render_abstract, render_inline
 from tests.support import parse
 
