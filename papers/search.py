@@ -15,7 +15,6 @@ import re
 
 import django_filters
 from django import forms
-from django.core.validators import RegexValidator
 from django.db.models import Q
 
 from .caching import cached
@@ -25,64 +24,16 @@ from .models import Authorship, Paper, PaperTopic, Venue
 from .querysets import CANDIDATE_CAP, NEGATION, web_query
 from .recall import partial_ids
 from .results import PAGE_SIZE, Results
+from .search_fields import PageField, SlugListFilter, slug_validator
 from .spelling import did_you_mean
 from .text import collapse_negations
 from .understanding import authors_named, identified_paper, join_compounds
 
 MAX_QUERY_LENGTH = 500
-MAX_VALUES = 20
-MAX_PAGE_DIGITS = 12
 SORTS = [("relevance", "Relevance"), ("newest", "Newest venue first"), ("title", "Title A–Z")]
 FACETS = ("venue", "topic", "author", "year", "country")
 INVALID = "Some of the parameters are not valid."
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ue000\ue001]")
-slug_validator = RegexValidator(
-    r"^[-\w]+\Z", "“%(value)s” is not a valid slug: use letters, digits, - and _."
-)
-
-
-class SlugListField(forms.Field):
-    """Repeated ?name=slug parameters: a list of at most MAX_VALUES slugs."""
-
-    widget = forms.MultipleHiddenInput
-
-    def to_python(self, value):
-        if not value:
-            return []
-        if isinstance(value, str):
-            value = [value]
-        values = list(dict.fromkeys(str(item).strip() for item in value if str(item).strip()))
-        if len(values) > MAX_VALUES:
-            raise forms.ValidationError(f"At most {MAX_VALUES} values are allowed.")
-        return values
-
-    def validate(self, value):
-        super().validate(value)
-        for item in value:
-            if len(item) > 200:
-                raise forms.ValidationError("A slug is at most 200 characters.")
-            slug_validator(item)
-
-
-class SlugListFilter(django_filters.Filter):
-    field_class = SlugListField
-
-
-class PageField(forms.Field):
-    """?page=: a positive whole number in ASCII digits (leading zeros allowed), 1 by default."""
-
-    def to_python(self, value):
-        raw = str(value or "").strip()
-        if not raw:
-            return 1
-        if not re.fullmatch(r"[0-9]+", raw):
-            raise forms.ValidationError(f"page must be a positive whole number, not “{raw[:50]}”.")
-        digits = raw.lstrip("0")
-        if not digits:
-            raise forms.ValidationError("page must be 1 or more.")
-        # Beyond any collection: the page is clamped to the last one (int() of a few thousand
-        # digits would itself fail).
-        return int(digits) if len(digits) <= MAX_PAGE_DIGITS else 10**MAX_PAGE_DIGITS
 
 
 class SearchForm(forms.Form):

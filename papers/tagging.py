@@ -9,10 +9,10 @@ they are this model's weak supervision, and its links are theirs.
 ``tag_papers()`` (called by the loader after the rules) fits the model on the whole collection
 and writes its links with one COPY and one statement:
 
-- Features: the distinct lexemes of each paper's title and of its title and abstract, read from
-  the stored search vectors (the search configuration's stems, stop words left out), the title's
-  marked apart so that a word in the title weighs more; words in fewer than ``MIN_DOCUMENTS``
-  papers or in more than half are dropped.
+- Features (papers/topic_features.py): the distinct lexemes of each paper's title and of its
+  title and abstract, read from the stored search vectors (the search configuration's stems,
+  stop words left out), the title's marked apart so that a word in the title weighs more;
+  words in fewer than ``MIN_DOCUMENTS`` papers or in more than half are dropped.
 - Labels: the track labels of ``fixtures/topic_training.csv`` (ACL 2020, the part kept for
   training) and the curator and dump links to area topics, weighted ``SUPERVISED_WEIGHT``; then
   weak labels from the area topics' rules (and title rules) over the title alone,
@@ -46,10 +46,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import re
 from dataclasses import dataclass
-from itertools import compress, count
-from operator import itemgetter, methodcaller
 from pathlib import Path
 
 from django.conf import settings
@@ -57,10 +54,10 @@ from django.db import connection, transaction
 
 from .counts import refresh_counts
 from .denormalise import refresh_topic_names
-from .expressions import SEARCH_CONFIG
 from .models import PaperTopic, Topic
-from .staging import collection_size, papers_source
+from .staging import collection_size
 from .tables import sql
+from .topic_features import collection_features, title_matches
 
 # ACL 2020's submission tracks and the slug of the topic that is each one's counterpart.
 AREA_TRACKS = {
@@ -96,32 +93,12 @@ HELD_OUT_TENTHS = 3
 SUPERVISED_WEIGHT = 10.0
 SMOOTHING = 0.3
 MARGIN = 0.5
-MIN_DOCUMENTS = 3
 MIN_PAPERS = 1000
-TITLE_MARK = "^"
 TEMPERATURE = 10.0
 TITLE_OR_CONFIDENCE = {"information-extraction": 0.25, "question-answering": 0.25}
 TITLE_LINKS = frozenset({"information-extraction"})
 
 MODEL = PaperTopic.Source.MODEL.value
-
-# Each paper's title lexemes, marked, then its title and abstract lexemes, as one string of words
-# separated by single spaces (the parser's lexemes hold no spaces), so that the client splits the
-# whole collection at once. A title without lexemes leaves the bare mark, a feature of its own.
-# Unordered: sorting rows this wide spills to disk at 100,000 papers, the client sorts them by id.
-_FEATURES_SQL = """
-SELECT p.id, p.external_id,
-       concat_ws(' ', '{mark}' || array_to_string(tsvector_to_array(ts_filter(v.words, '{{a}}')),
-                                                  ' {mark}'),
-                 NULLIF(array_to_string(tsvector_to_array(v.words), ' '), ''))
-FROM {papers} p
-CROSS JOIN LATERAL (SELECT ts_filter(p.search_vector, '{{a,c}}') AS words OFFSET 0) v
-"""
-
-_TERM_LEXEMES_SQL = (
-    "SELECT term, tsvector_to_array(to_tsvector('{config}', papers_compounds(term))) "
-    "FROM unnest(%s::text[]) term"
-)
 
 # The chosen links are copied into a temporary table (one COPY) the planner has statistics for.
 _CHOSEN_TABLE_SQL = """
@@ -159,8 +136,6 @@ upserted AS (
 )
 SELECT ARRAY(SELECT paper_id FROM deleted), ARRAY(SELECT paper_id FROM upserted WHERE inserted)
 """
-
-_RULE_TERM = re.compile(r'(-?)"([^"]*)"|(-?)(\S+)')
 
 
 @dataclass
@@ -202,102 +177,6 @@ def read_tracks(path: Path) -> dict[str, str]:
     with open(path, encoding="utf-8", newline="") as handle:
         rows = csv.DictReader(line for line in handle if not line.startswith("#"))
         return {row["anthology_id"]: row["track"] for row in rows}
-
-
-def _rule_terms(rule: str) -> list[tuple[bool, str]]:
-    """(excluded, text) for each term of a websearch rule; "or" joins them."""
-    terms = []
-    for match in _RULE_TERM.finditer(rule):
-        excluded, text = (match[1], match[2]) if match[2] is not None else (match[3], match[4])
-        if text.lower() != "or" and text:
-            terms.append((bool(excluded), text))
-    return terms
-
-
-def _term_lexemes(texts: set[str]) -> dict[str, list[str]]:
-    with connection.cursor() as cursor:
-        cursor.execute(sql(_TERM_LEXEMES_SQL, config=SEARCH_CONFIG), [sorted(texts)])
-        return dict(cursor.fetchall())
-
-
-def rule_matches(matrix, vocabulary: dict[str, int], rules: list[str]):
-    """A papers × rules boolean array: each rule approximated on the lexeme matrix."""
-    import numpy as np
-
-    parsed = [_rule_terms(rule) for rule in rules]
-    lexemes = _term_lexemes({text for terms in parsed for _, text in terms})
-    matrix = matrix.tocsc()
-    matches = np.zeros((matrix.shape[0], len(rules)), dtype=bool)
-    for column, terms in enumerate(parsed):
-        wanted = np.zeros(matrix.shape[0], dtype=bool)
-        excluded = np.zeros(matrix.shape[0], dtype=bool)
-        for is_excluded, text in terms:
-            columns = [vocabulary.get(lexeme) for lexeme in lexemes.get(text) or []]
-            if not columns or None in columns:
-                continue  # a word too rare or too common to be a feature
-            present = np.asarray((matrix[:, columns] > 0).sum(axis=1)).ravel() == len(columns)
-            if is_excluded:
-                excluded |= present
-            else:
-                wanted |= present
-        matches[:, column] = wanted & ~excluded
-    return matches
-
-
-def collection_features():
-    """Paper ids, external ids, the binary papers × lexemes matrix and its vocabulary."""
-    with connection.cursor() as cursor:
-        cursor.execute(sql(_FEATURES_SQL, mark=TITLE_MARK, papers=papers_source()))
-        rows = sorted(cursor.fetchall(), key=itemgetter(0))
-    matrix, vocabulary = lexeme_matrix([row[2] for row in rows])
-    return [row[0] for row in rows], [row[1] for row in rows], matrix, vocabulary
-
-
-def lexeme_matrix(documents: list[str]):
-    """The binary documents × words matrix of documents of distinct words separated by single
-    spaces, and its vocabulary (columns in order of first appearance): words in at least
-    MIN_DOCUMENTS documents and at most half of them (when there are enough)."""
-    import numpy as np
-    from scipy import sparse
-
-    # Millions of words at 100,000 papers: one split of the whole collection, each word numbered
-    # by one C-level lookup, the matrix built from its row pointers (no Python loop over words).
-    tokens = " ".join(documents).split(" ")
-    words = dict(zip(dict.fromkeys(tokens), count()))
-    columns = np.fromiter(map(words.__getitem__, tokens), dtype=np.int64, count=len(tokens))
-    spaces = np.fromiter(map(methodcaller("count", " "), documents), np.int64, len(documents))
-    frequency = np.bincount(columns, minlength=len(words))
-    keep = frequency >= min(MIN_DOCUMENTS, len(documents))
-    if len(documents) >= 2 * MIN_DOCUMENTS:
-        keep &= frequency <= len(documents) / 2
-    kept = keep[columns]
-    rows = np.repeat(np.arange(len(documents)), spaces + 1)[kept]
-    pointers = np.zeros(len(documents) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=len(documents)), out=pointers[1:])
-    renumber = np.cumsum(keep) - 1
-    matrix = sparse.csr_matrix(
-        (np.ones(len(rows), dtype=np.float32), renumber[columns[kept]], pointers),
-        shape=(len(documents), int(keep.sum())),
-    )
-    matrix.sort_indices()
-    vocabulary = dict(zip(compress(words, keep.tolist()), count()))
-    return matrix, vocabulary
-
-
-def title_vocabulary(vocabulary: dict[str, int]) -> dict[str, int]:
-    """The title's lexemes (the marked features), unmarked: rules looked up on titles alone."""
-    return {
-        word[len(TITLE_MARK) :]: column
-        for word, column in vocabulary.items()
-        if word.startswith(TITLE_MARK)
-    }
-
-
-def title_matches(areas: list[Topic], matrix, vocabulary):
-    """A papers × areas boolean array: which areas' rules (with their title rules) match each
-    paper's title."""
-    rules = [" or ".join(filter(None, (topic.rule, topic.title_rule))) for topic in areas]
-    return rule_matches(matrix, title_vocabulary(vocabulary), rules)
 
 
 def training_labels(areas: list[Topic], ids, external_ids, weak, tracks):

@@ -20,16 +20,8 @@ from dataclasses import dataclass
 from django.db.models import Count
 
 from .models import Paper, PaperTopic, Topic
-from .tagging import (
-    AREA_SLUGS,
-    AREA_TRACKS,
-    choose_areas,
-    collection_features,
-    fit_areas,
-    held_out,
-    title_matches,
-    training_labels,
-)
+from .tagging import AREA_SLUGS, AREA_TRACKS, choose_areas, fit_areas, held_out, training_labels
+from .topic_features import collection_features, title_matches
 
 FOLDS = 5
 

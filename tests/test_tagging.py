@@ -14,12 +14,10 @@ from papers.tagging import (
     TRAINING_FILE,
     choose_areas,
     held_out,
-    lexeme_matrix,
     read_tracks,
-    rule_matches,
     tag_papers,
-    title_matches,
 )
+from papers.topic_features import lexeme_matrix, rule_matches, title_matches
 from papers.topic_rules import apply_topic_rules, run_topic_rules
 from tests.factories import finish, make_paper
 
