@@ -11,7 +11,8 @@ its LaTeX rendered, the matched words in <mark>. ``title`` is the record's (LaTe
 The list answers as the list page ranks (papers/search.py): an identifier in q (Anthology ID,
 DOI, Anthology URL) gives that paper as the only result; ``authors`` lists the authors a name
 query names; ``corrected_query`` is the respelled query whose results are given when q itself
-matched nothing (``literal=1`` asks for q as typed); results with ``"partial": true`` match
+matched nothing (``literal=1`` asks for q as typed); ``notices`` say, as the list page does,
+why a query found what it found (an exclusion that removed every match); results with ``"partial": true`` match
 some of the words only and follow the full matches when those are fewer than a page.
 """
 
@@ -92,6 +93,8 @@ def paper_list(request):
             # The query whose results these are when the one sent was respelled.
             "corrected_query": results.corrected_query,
             "authors": [_author(request, author) for author in results.authors],
+            # Why a query found what it found (or nothing), as the list page says it.
+            "notices": results.notices,
             # Full matches, then (first page, fewer than a page of them) partial ones.
             "results": [{**_result(request, paper), "partial": False} for paper in results.papers]
             + [{**_result(request, paper), "partial": True} for paper in results.partial],

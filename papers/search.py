@@ -272,7 +272,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     nothing is respelled (did-you-mean ≤ 2; spelling and the closest titles read the query as
     typed) and, when the respelling matches, its results are shown instead (+1 for its
     compounds, as above, +1 for its facets); when all the words match fewer than a page, papers
-    matching some of them follow on the first page (+1). No full match: the closest titles (1).
+    matching some of them follow on the first page (+1). No full match: the closest titles
+    (+1), unless the query excludes words.
     With the response cache on, the data version is read first (+1; ``request`` keeps it for
     the request) and the facets may come from the cache (-1). A query's facets read this
     process's memory of the papers' facets again after each change of the data (+1, once,
@@ -310,8 +311,25 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     results.papers = [paper for paper in cards if paper.pk in shown]
     results.partial = [paper for paper in cards if paper.pk not in shown]
     if text and not results.count:
-        results.closest = fixed.closest_titles(typed)
+        _offer_for_nothing(results, fixed, typed, text)
     return results
+
+
+EXCLUDED_EVERYTHING = (
+    "Every paper with the other words has one of the excluded words. An exclusion removes "
+    "each form of its word (-model removes models too)."
+)
+
+
+def _offer_for_nothing(results: Results, fixed, typed: str, text: str) -> None:
+    """What a query that matches nothing gets: the closest titles to the words typed, or,
+    when the query excludes words, why nothing is left. The titles nearest the words kept
+    would be papers with the excluded words, and finding them would read every title with a
+    common word (a trigram scan of tens of thousands of titles: "model -models")."""
+    if NEGATION.search(text):
+        results.notices.append(EXCLUDED_EVERYTHING)
+    else:
+        results.closest = fixed.closest_titles(typed)
 
 
 def _paginate(results: Results, filterset: PaperFilterSet, ranked: bool) -> None:

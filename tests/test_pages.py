@@ -9,6 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from pytest_django.asserts import assertContains
 
 from papers.models import Paper, Topic, TopicRedirect, Venue
+from papers.search import EXCLUDED_EVERYTHING
 from tests.factories import finish, make_paper, make_venue, many_papers
 from tests.support import parse
 
@@ -175,6 +176,21 @@ def test_no_results_offers_closest_titles(client, corpus):
     # Joined compounds, facets (+1: the facet arrays, read on the first query since the data
     # changed), the venues, papers matching some words, their cards (2), closest titles.
     assert queries == 8
+
+
+def test_an_exclusion_that_removes_every_match_says_so_instead_of_closest_titles(client, corpus):
+    # "caching" is "cache" to the search: the query excludes what it asks for.
+    queries, response = count_queries(client, "/?q=cache+-caching&literal=1")
+    page = parse(response)
+    assert page.find(id="results-heading").text.strip() == "No papers found"
+    notices = [p.text for p in page.find_all("p", class_="notice")]
+    assert notices == [EXCLUDED_EVERYTHING]
+    assert page.find_all(id="closest-heading") == []
+    # The matches with their facets, the facet arrays (first query since the data changed),
+    # the venues; no papers matching some words, no titles looked up.
+    assert queries == 3
+    body = client.get("/api/papers/?q=cache+-caching&literal=1").json()
+    assert (body["count"], body["notices"]) == (0, [EXCLUDED_EVERYTHING])
 
 
 def test_pagination_edges(client, corpus):
