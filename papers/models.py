@@ -28,6 +28,7 @@ from .expressions import (
 from .expressions import (
     title_vector as title_vector_expression,
 )
+from .links import page_url
 from .querysets import PaperQuerySet
 from .text import derive_title, make_slug, name_key
 
@@ -70,7 +71,7 @@ class Venue(models.Model):
         return self.name
 
     def get_absolute_url(self):
-        return reverse("venue-detail", args=[self.slug])
+        return page_url("venue-detail", self.slug)
 
     @property
     def when(self) -> str:
@@ -118,7 +119,7 @@ class Topic(models.Model):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
-        return reverse("topic-detail", args=[self.slug])
+        return page_url("topic-detail", self.slug)
 
     def natural_key(self):
         return (self.name,)
@@ -177,7 +178,7 @@ class Author(models.Model):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
-        return reverse("author-detail", args=[self.slug])
+        return page_url("author-detail", self.slug)
 
 
 class Paper(models.Model):
@@ -291,7 +292,7 @@ class Paper(models.Model):
         return self.display_title
 
     def get_absolute_url(self):
-        return reverse("paper-detail", args=[self.pk])
+        return page_url("paper-detail", self.pk)
 
     @property
     def anthology_id(self) -> str:

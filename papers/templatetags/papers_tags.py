@@ -4,12 +4,12 @@ the pieces every list repeats (result cards, their authors, the Save button)."""
 from urllib.parse import urlencode
 
 from django import template
-from django.urls import reverse
 from django.utils.html import conditional_escape, escape
 from django.utils.safestring import SafeString, mark_safe
 
 from papers import rendering
 from papers.latex import plain_text
+from papers.links import page_url
 from papers.querysets import CARD_AUTHORS
 from papers.text import has_bidi_controls, isolate_bidi
 
@@ -205,7 +205,7 @@ def card_authors(paper) -> SafeString:
     if not authors["shown"]:
         return mark_safe("")
     links = ", ".join(
-        f'<a href="{escape(reverse("author-detail", args=[author["slug"]]))}">'
+        f'<a href="{escape(page_url("author-detail", author["slug"]))}">'
         f"{escape(author['name'])}</a>"
         for author in authors["shown"]
     )
