@@ -4,7 +4,7 @@ The tables derived from them (word statistics, the similarity model, the facet c
 version) are declared in papers/derived_models.py and importable from here."""
 
 from django.contrib.postgres.fields import ArrayField
-from django.contrib.postgres.indexes import GinIndex, OpClass
+from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models import F, Q
@@ -250,7 +250,6 @@ class Paper(models.Model):
             GinIndex(fields=["search_vector"], name="paper_search_vector"),
             # The title's own vector: papers whose title matches, without reading every match.
             GinIndex(fields=["title_vector"], name="paper_title_tsv"),
-            GinIndex(OpClass("title", name="gin_trgm_ops"), name="paper_title_trgm"),
             # The default order inside a venue: any page of the newest-first list is read from
             # here, venue by venue, instead of sorting the collection (PaperQuerySet.newest_ids).
             models.Index(

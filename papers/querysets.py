@@ -20,7 +20,7 @@ at any depth. Facets are counted by papers/facets.py (papers/search.py calls it)
 import re
 
 from django.contrib.postgres.expressions import ArraySubquery
-from django.contrib.postgres.search import SearchQuery, TrigramWordSimilarity
+from django.contrib.postgres.search import SearchQuery
 from django.db import connections, models
 from django.db.models import Count, F, OuterRef, Prefetch, Window
 from django.db.models.expressions import RawSQL
@@ -301,17 +301,6 @@ class PaperQuerySet(models.QuerySet):
             )
         found = {paper.pk: paper for paper in qs.order_by()}
         return [found[pk] for pk in ids if pk in found]
-
-    # --- no results -------------------------------------------------------------------------
-
-    def closest_titles(self, text: str, limit: int = 5):
-        """Titles nearest the words typed, by trigram word similarity (pg_trgm GIN index)."""
-        return list(
-            self.filter(title__trigram_word_similar=text)
-            .annotate(similarity=TrigramWordSimilarity(text, "title"))
-            .select_related("venue")
-            .order_by("-similarity", "pk")[:limit]
-        )
 
     # --- one paper's neighbourhood ----------------------------------------------------------
 

@@ -15,7 +15,6 @@ class Results:
     page: int = 1
     pages: int = 1
     papers: list = field(default_factory=list)
-    closest: list = field(default_factory=list)
     suggestion: str | None = None
     notices: list[str] = field(default_factory=list)
     identified: Paper | None = None  # the paper an identifier in the query names

@@ -269,11 +269,10 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     the query names (1, only for a name-like query), compounds (1, only with two plain words
     in a row or one of six letters or more), facets and the total (1), then the page's
     ids (1) and cards (2, shared with the partial matches). A ranked query that matches
-    nothing is respelled (did-you-mean ≤ 2; spelling and the closest titles read the query as
-    typed) and, when the respelling matches, its results are shown instead (+1 for its
+    nothing is respelled (did-you-mean ≤ 2; spelling reads the query as typed) and, when the respelling matches, its results are shown instead (+1 for its
     compounds, as above, +1 for its facets); when all the words match fewer than a page, papers
-    matching some of them follow on the first page (+1). No full match: the closest titles
-    (+1), unless the query excludes words.
+    matching some of them follow on the first page (+1). Nothing at all shown under filters:
+    whether papers outside them match (+1, ``_why_nothing``).
     With the response cache on, the data version is read first (+1; ``request`` keeps it for
     the request) and the facets may come from the cache (-1). A query's facets read this
     process's memory of the papers' facets again after each change of the data (+1, once,
@@ -310,26 +309,37 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     shown = {pk for pk, _ in scored}
     results.papers = [paper for paper in cards if paper.pk in shown]
     results.partial = [paper for paper in cards if paper.pk not in shown]
-    if text and not results.count:
-        _offer_for_nothing(results, fixed, typed, text)
+    if text and not results.count and not results.partial:
+        results.notices.append(_why_nothing(filterset, fixed, text))
     return results
 
 
+# Why a query shows no paper at all, for the three reasons there can be.
 EXCLUDED_EVERYTHING = (
     "Every paper with the other words has one of the excluded words. An exclusion removes "
     "each form of its word (-model removes models too)."
 )
+FILTERED_EVERYTHING = (
+    "Papers outside the filters chosen have these words: remove a filter to see them."
+)
+NO_PAPER_HAS_THE_WORDS = (
+    "No paper in the collection has these words. Check their spelling, or try fewer or other words."
+)
 
 
-def _offer_for_nothing(results: Results, fixed, typed: str, text: str) -> None:
-    """What a query that matches nothing gets: the closest titles to the words typed, or,
-    when the query excludes words, why nothing is left. The titles nearest the words kept
-    would be papers with the excluded words, and finding them would read every title with a
-    common word (a trigram scan of tens of thousands of titles: "model -models")."""
+def _why_nothing(filterset: PaperFilterSet, fixed, text: str) -> str:
+    """The notice of a query that shows nothing, not even papers matching some of its words:
+    its exclusions removed every match, its filters did (papers outside them match: one
+    EXISTS through the index), or no paper has its words.
+
+    Bounded work: the pages used to offer the titles nearest the words typed instead, a
+    trigram search whose cost grows with the titles sharing the words' trigrams (0.6 s at
+    100,000 papers for "models" under a venue without it), for titles outside the filters."""
     if NEGATION.search(text):
-        results.notices.append(EXCLUDED_EVERYTHING)
-    else:
-        results.closest = fixed.closest_titles(typed)
+        return EXCLUDED_EVERYTHING
+    if filterset.active() and fixed.matching(text).exists():
+        return FILTERED_EVERYTHING
+    return NO_PAPER_HAS_THE_WORDS
 
 
 def _paginate(results: Results, filterset: PaperFilterSet, ranked: bool) -> None:

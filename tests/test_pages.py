@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from pytest_django.asserts import assertContains
 
 from papers.models import Paper, Topic, TopicRedirect, Venue
-from papers.search import EXCLUDED_EVERYTHING
+from papers.search import EXCLUDED_EVERYTHING, FILTERED_EVERYTHING, NO_PAPER_HAS_THE_WORDS
 from tests.factories import finish, make_paper, make_venue, many_papers
 from tests.support import parse
 
@@ -167,30 +167,50 @@ def test_list_query_count_is_fixed(client, corpus):
     assert len(parse(response).find_all("li", class_="card")) == 25
 
 
-def test_no_results_offers_closest_titles(client, corpus):
+def test_a_literal_misspelt_query_shows_the_papers_matching_some_of_its_words(client, corpus):
     # literal=1: the query as typed, not respelled.
     queries, response = count_queries(client, "/?q=Evictng+the+KV+cache+for+long+contxt&literal=1")
-    assert "No papers found" in response.content.decode()
-    closest = [link.text for link in parse(response).find_all("a")]
-    assert "Evicting the KV Cache for Long-Context Inference" in closest
+    page = parse(response)
+    assert page.find(id="results-heading").text.strip() == "No papers found"
+    partial = page.find("section", class_="partial")
+    assert partial.find("h3").text == "Matching some of your words"
+    titles = [h3.find("a").text for h3 in partial.find_all("h3", class_="card-title")]
+    assert titles == [corpus["kv"].title, corpus["cache2"].title]
+    assert page.find_all("p", class_="notice") == []
     # Joined compounds, facets (+1: the facet arrays, read on the first query since the data
-    # changed), the venues, papers matching some words, their cards (2), closest titles.
-    assert queries == 8
+    # changed), the venues, papers matching some words, their cards (2).
+    assert queries == 7
 
 
-def test_an_exclusion_that_removes_every_match_says_so_instead_of_closest_titles(client, corpus):
+def test_an_exclusion_that_removes_every_match_says_so(client, corpus):
     # "caching" is "cache" to the search: the query excludes what it asks for.
     queries, response = count_queries(client, "/?q=cache+-caching&literal=1")
     page = parse(response)
     assert page.find(id="results-heading").text.strip() == "No papers found"
     notices = [p.text for p in page.find_all("p", class_="notice")]
     assert notices == [EXCLUDED_EVERYTHING]
-    assert page.find_all(id="closest-heading") == []
     # The matches with their facets, the facet arrays (first query since the data changed),
-    # the venues; no papers matching some words, no titles looked up.
+    # the venues; no papers matching some words.
     assert queries == 3
     body = client.get("/api/papers/?q=cache+-caching&literal=1").json()
     assert (body["count"], body["notices"]) == (0, [EXCLUDED_EVERYTHING])
+
+
+def test_filters_that_remove_every_match_say_that_papers_outside_them_match(client, corpus):
+    queries, response = count_queries(client, "/?q=yoruba&venue=acl-2025")
+    page = parse(response)
+    assert page.find(id="results-heading").text.strip() == "No papers found"
+    assert [p.text for p in page.find_all("p", class_="notice")] == [FILTERED_EVERYTHING]
+    [chip] = page.find("ul", class_="active-filters").find_all("a")
+    assert chip.attrs["href"] == "?q=yoruba"
+    # Joined compounds, matches and facets, the facet arrays, did-you-mean (1: "yoruba" is
+    # spelt as the collection spells it), papers matching some words, whether papers outside
+    # the filters match, the venues.
+    assert queries == 7
+    # No paper anywhere has the word: the notice says so.
+    response = client.get("/?q=zzqqxv&venue=acl-2025&literal=1")
+    notices = [p.text for p in parse(response).find_all("p", class_="notice")]
+    assert notices == [NO_PAPER_HAS_THE_WORDS]
 
 
 def test_pagination_edges(client, corpus):

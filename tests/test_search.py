@@ -139,11 +139,6 @@ def test_a_rare_word_beside_a_far_commoner_near_one_is_respelled(monkeypatch):
     assert did_you_mean("taging") is None
 
 
-def test_closest_titles(corpus):
-    titles = [p.title for p in Paper.objects.closest_titles("yoruba translatoin")]
-    assert titles == ["Parallel Data for Yoruba Translation"]
-
-
 def test_similar_papers(corpus):
     similar = Paper.objects.similar_to(corpus["kv"], 10)
     ids = [p.pk for p in similar]
