@@ -7,6 +7,7 @@ records with different external IDs are two papers, whatever else they share.
 from dataclasses import fields
 
 from .curation import FILLABLE_FIELDS, fill_empty
+from .dump_blocks import MONTHS
 from .records import PaperRecord, ParsedFile, VenueRecord
 from .text import abstract_key, fold_whitespace
 
@@ -47,7 +48,22 @@ def merge_records(
     for venue in list(venues.values()):
         if venue.parent:
             venues.setdefault(venue.parent, VenueRecord(name=venue.parent))
+    _date_undated_conferences(venues)
     return venues, papers
+
+
+def _date_undated_conferences(venues: dict[str, VenueRecord]) -> None:
+    """A conference its sources give no date takes the earliest month of its volumes: the
+    folder has "Findings of ACL 2025" (July) but not ACL 2025's own volumes, and the undated
+    ACL 2025 sorted as January, its Findings after NAACL 2025 (April) in "newest first"."""
+    undated = {name for name, venue in venues.items() if not venue.month and not venue.start_date}
+    for volume in list(venues.values()):
+        month = MONTHS.get(volume.month.lower().rstrip("."))
+        if volume.parent not in undated or month is None:
+            continue
+        parent = venues[volume.parent]
+        if not parent.month or month < MONTHS[parent.month.lower().rstrip(".")]:
+            parent.month = volume.month
 
 
 def record_keys(paper: PaperRecord) -> list[tuple]:
