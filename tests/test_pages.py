@@ -90,6 +90,21 @@ def test_browse_orders_put_incomplete_records_last(client, corpus):
     ]
 
 
+def test_a_conference_without_papers_of_its_own_heads_its_volumes_as_a_label(client, db):
+    acl = make_venue("ACL 2024", 2024, month="August")
+    findings = make_venue("Findings of ACL 2024", 2024, month="August", parent=acl)
+    make_paper("An abstract about zebras.", title="Zebras", venue=findings)
+    finish()
+    [event] = parse(get(client, "/?q=zebras")).find_all("li", class_="event")
+    label = event.find("span", class_="event-label")
+    assert (label.text, label.find(class_="visually-hidden").text) == ("ACL 2024", "ACL")
+    assert event.find_all("details") == []
+    [volume] = event.find("ul", class_="event-volumes").find_all("a", class_="facet-link")
+    assert volume.attrs["href"] == "?q=zebras&venue=findings-of-acl-2024"
+    assert volume.find(class_="facet-name").text == "ACL 2024 Findings"
+    assert volume.find(class_="count").text == "1 papers"
+
+
 def test_newest_venue_first_is_by_date_and_proceedings_order(client, db):
     acl = make_venue("ACL 2025", 2025, month="July")
     venues = {
@@ -207,10 +222,13 @@ def test_filters_that_remove_every_match_say_that_papers_outside_them_match(clie
     # spelt as the collection spells it), papers matching some words, whether papers outside
     # the filters match, the venues.
     assert queries == 7
-    # No paper anywhere has the word: the notice says so.
-    response = client.get("/?q=zzqqxv&venue=acl-2025&literal=1")
-    notices = [p.text for p in parse(response).find_all("p", class_="notice")]
-    assert notices == [NO_PAPER_HAS_THE_WORDS]
+    # No paper anywhere has the word: the notice says so, and no empty facets are shown.
+    page = parse(client.get("/?q=zzqqxv&venue=acl-2025&literal=1"))
+    assert [p.text for p in page.find_all("p", class_="notice")] == [NO_PAPER_HAS_THE_WORDS]
+    assert page.find("div", class_="results-layout").attrs["class"] == (
+        "results-layout without-facets"
+    )
+    assert page.find_all(id="facets-heading") == []
 
 
 def test_pagination_edges(client, corpus):
@@ -354,6 +372,17 @@ def test_similar_page(client, corpus):
     assert [(link.text, link.attrs["href"]) for link in authors] == [
         ("Ada Lovelace", "/authors/ada-lovelace/")
     ]
+
+
+def test_a_conference_without_papers_of_its_own_is_listed_without_a_count(client, db):
+    acl = make_venue("ACL 2024", 2024, month="August")
+    findings = make_venue("Findings of ACL 2024", 2024, month="August", parent=acl)
+    make_paper("An abstract about zebras.", title="Zebras", venue=findings)
+    finish()
+    [conference] = parse(get(client, "/venues/")).find_all("li", class_="conference")
+    assert conference.find("h3").text == "ACL 2024"
+    [volume] = conference.find("ul", class_="volumes-list").find_all("li")
+    assert volume.text == "Findings 1"
 
 
 def test_venue_pages(client, corpus):

@@ -77,10 +77,16 @@ def test_a_sort_chosen_for_the_query_is_kept(client, attention_paper):
 
 def test_a_misspelt_query_shows_the_corrected_results(client, corpus):
     response = client.get("/?q=Evictng+the+KV+cache+for+long+contxt")
-    corrected = parse(response).find("p", class_="corrected")
+    page = parse(response)
+    # The page names the query whose results it shows, first; the box keeps what was typed.
+    assert page.find("h1").text == "Papers matching “Evicting the KV cache for long context”"
+    assert page.find("title").text.startswith("Evicting the KV cache for long context – search")
+    [results] = page.find_all("section", class_="results")
+    corrected = results.find("p")
+    assert corrected.attrs["class"] == "corrected"
     assert corrected.text == (
         "Showing results for Evicting the KV cache for long context. "
-        "Search instead for Evictng the KV cache for long contxt"
+        "Search instead for Evictng the KV cache for long contxt."
     )
     assert corrected.find("a").attrs["href"] == "?q=Evictng+the+KV+cache+for+long+contxt&literal=1"
     assert titles(response)[0] == "Evicting the KV Cache for Long-Context Inference"

@@ -273,34 +273,39 @@ def result_card(paper) -> SafeString:
 
 
 def _venue_event(context, event, series: str) -> str:
-    """A conference in the venue tree: its main volume's link (or its name, when that has no
-    paper here) and its other volumes folded under it."""
-    if event.main:
+    """A conference in the venue tree: its main volume's link and its other volumes folded
+    under it; a conference whose main volume has no paper here (the folder has Findings of
+    ACL 2025, not ACL 2025's own volumes) is its year, a label, over its volumes unfolded."""
+    rows = "".join(
+        f"<li>{facet_link(context, 'venue', r.slug, r.label, r.count, r.selected, event.name)}</li>"
+        for r in event.volumes
+    )
+    if not event.main:
+        label = escape(event.year or event.name)
+        head = (
+            f'<span class="event-label"><span class="visually-hidden">{escape(series)} </span>'
+            f"{label}</span>"
+        )
+        volumes = f'<ul class="event-volumes">{rows}</ul>'
+    else:
         main = event.main
         head = facet_link(
             context, "venue", main.slug, main.label, main.count, main.selected, series
         )
-    else:
-        head = (
-            '<span class="facet-link is-empty"><span class="facet-box" aria-hidden="true"></span>'
-            f'<span class="facet-name">{escape(event.name)}</span></span>'
-        )
-    volumes = ""
-    if event.volumes:
-        count = len(event.volumes)
-        rows = "".join(
-            f"<li>{facet_link(context, 'venue', r.slug, r.label, r.count, r.selected, event.name)}</li>"
-            for r in event.volumes
-        )
-        volumes = (
-            f'<details class="volumes"{" open data-selected" if event.open else ""}>\n'
-            f"        <summary>{count} more volume{'' if count == 1 else 's'}"
-            f'<span class="visually-hidden"> of {escape(event.name)}</span></summary>\n'
-            f"        <ul>{rows}</ul>\n      </details>"
-        )
+        volumes = _folded_volumes(event, rows) if event.volumes else ""
     return (
         f'<li class="event" data-filter-text="{escape(event.filter_text)}">\n'
         f"      {head}\n      {volumes}\n    </li>"
+    )
+
+
+def _folded_volumes(event, rows: str) -> str:
+    count = len(event.volumes)
+    return (
+        f'<details class="volumes"{" open data-selected" if event.open else ""}>\n'
+        f"        <summary>{count} more volume{'' if count == 1 else 's'}"
+        f'<span class="visually-hidden"> of {escape(event.name)}</span></summary>\n'
+        f"        <ul>{rows}</ul>\n      </details>"
     )
 
 
