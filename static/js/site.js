@@ -62,6 +62,14 @@
   }
   placeFilters();
   if (wide.addEventListener) { wide.addEventListener("change", placeFilters); }
+  // On a phone the open filters push the results a screen or more down: "Show results"
+  // closes them and goes to the results (without the script, the link only goes there).
+  document.addEventListener("click", function (event) {
+    var done = event.target.closest("[data-filters-done]");
+    if (!done) { return; }
+    var details = done.closest("details[data-filters]");
+    if (details && !wide.matches) { details.open = false; }
+  });
 
   // A filter box hides the rows of its facet whose names lack the text, and opens the
   // "Show all" part and any volumes so that every match is in sight.
