@@ -10,9 +10,10 @@ from .expressions import SEARCH_CONFIG
 # ts_headline runs), so only ts_headline's own marks can become <mark> after escaping.
 MARK_START = "\ue000"
 MARK_STOP = "\ue001"
+FRAGMENT_DELIMITER = " … "
 HEADLINE_OPTIONS = (
     f"StartSel={MARK_START}, StopSel={MARK_STOP}, MaxWords=40, MinWords=18, ShortWord=2, "
-    'MaxFragments=2, FragmentDelimiter=" … "'
+    f'MaxFragments=2, FragmentDelimiter="{FRAGMENT_DELIMITER}"'
 )
 TITLE_HEADLINE_OPTIONS = f"StartSel={MARK_START}, StopSel={MARK_STOP}, HighlightAll=true"
 
@@ -35,3 +36,30 @@ class Headline(models.Func):
         )
         params = [SEARCH_CONFIG, *column_params, MARK_START + MARK_STOP, SEARCH_CONFIG]
         return sql, [*params, self.text, self.options]
+
+
+def elided(headline: str, abstract: str) -> str:
+    """The abstract's headline with "…" where it leaves out words of the abstract's beginning
+    or end: ts_headline marks the cuts between its fragments, not before the first or after the
+    last, so a snippet began and ended mid-sentence as if it were the whole abstract. The stop
+    words and short words it drops at a fragment's edges ("We propose …") are no such cut."""
+    fragments = [_plain(fragment) for fragment in headline.split(FRAGMENT_DELIMITER)]
+    whole = " ".join(abstract.split())
+    first, last = whole.find(fragments[0]), whole.rfind(fragments[-1])
+    if not fragments[0] or first < 0 or last < 0:
+        return headline
+    start = "… " if _words(whole[:first]) > EDGE_WORDS else ""
+    end = " …" if _words(whole[last + len(fragments[-1]) :]) > EDGE_WORDS else ""
+    return start + headline.strip() + end
+
+
+# Words ts_headline may leave out at a fragment's edge: stop words, words of two letters.
+EDGE_WORDS = 2
+
+
+def _plain(fragment: str) -> str:
+    return " ".join(fragment.translate({ord(MARK_START): None, ord(MARK_STOP): None}).split())
+
+
+def _words(text: str) -> int:
+    return sum(1 for part in text.split() if any(character.isalnum() for character in part))

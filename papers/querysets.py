@@ -32,7 +32,7 @@ from .expressions import (
     title_vector_sql,
     venue_order,
 )
-from .headlines import HEADLINE_OPTIONS, TITLE_HEADLINE_OPTIONS, Headline
+from .headlines import HEADLINE_OPTIONS, TITLE_HEADLINE_OPTIONS, Headline, elided
 from .matching import matching_within, rows_matching, unless_phrase
 from .newest_order import (
     ALL_KEPT_SQL,
@@ -300,6 +300,9 @@ class PaperQuerySet(models.QuerySet):
                 title_headline=Headline("title", text, TITLE_HEADLINE_OPTIONS),
             )
         found = {paper.pk: paper for paper in qs.order_by()}
+        if text:
+            for paper in found.values():
+                paper.headline = elided(paper.headline, paper.abstract)
         return [found[pk] for pk in ids if pk in found]
 
     # --- one paper's neighbourhood ----------------------------------------------------------

@@ -3,7 +3,7 @@
 from types import SimpleNamespace
 
 from papers.citations import bibtex
-from papers.headlines import MARK_START, MARK_STOP
+from papers.headlines import FRAGMENT_DELIMITER, MARK_START, MARK_STOP, elided
 from papers.rendering import bar_chart, render_abstract, render_inline
 from tests.support import parse
 
@@ -143,3 +143,19 @@ def test_bar_chart_shows_the_top_bars_and_the_rest_behind_more():
         "Venue 16",
         "Venue 17",
     ]
+
+
+def test_a_snippet_says_where_it_leaves_out_the_abstracts_beginning_or_end():
+    abstract = (
+        "Large models are costly. We study pruning for speed. It keeps accuracy. "
+        "Code is public at our site."
+    )
+    start, stop = MARK_START, MARK_STOP
+    middle = f"We study {start}pruning{stop} for speed"
+    assert elided(middle, abstract) == f"… {middle} …"
+    # Fragments of the start and the end: the cut between them is ts_headline's own.
+    both = f"Large models are costly{FRAGMENT_DELIMITER}Code is public at our {start}site{stop}."
+    assert elided(both, abstract) == both
+    # A stop word and a full stop left out at the edges are not a cut.
+    assert elided("models are costly", "The models are costly.") == "models are costly"
+    assert elided("", "") == ""
