@@ -74,6 +74,10 @@ _GROUP = r"\{([^{}]*)\}"
 _FONT = re.compile(r"\\(" + "|".join(_FONT_COMMANDS) + r")\s*" + _GROUP)
 _SWITCH = re.compile(r"\{\\(" + "|".join(_SWITCHES) + r")\s+([^{}]*)\}")
 _BARE_SWITCH = re.compile(r"\\(?:rm|it|bf|tt|sc|sf)(?![A-Za-z])\s*")
+# Size switches change no word: "G\smallE\normalsizeAR" is GEAR (a capital may follow them).
+_SIZE = re.compile(
+    r"\\(?:tiny|scriptsize|footnotesize|small|normalsize|large|Large|LARGE|huge|Huge)(?![a-z])\s*"
+)
 # A symbol's name may run into the next word ("\inftyBench", "\muPLAN") but not into more
 # lowercase letters ("\left" is not "\le" + "ft").
 _SYMBOL = re.compile(r"\\(" + "|".join(sorted(_SYMBOLS, key=len, reverse=True)) + r")(?![a-z])")
@@ -137,7 +141,7 @@ def convert(text: str, style: Style) -> str:
         text = _BRACES.sub(r"\1", text)
         if text == before:
             break
-    text = _BARE_SWITCH.sub("", text)
+    text = _SIZE.sub("", _BARE_SWITCH.sub("", text))
     return _ESCAPED.sub(lambda m: m[1], text)
 
 

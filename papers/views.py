@@ -20,6 +20,7 @@ and author pages read the data version first (+1), and a repeated one is that qu
 
 from django.db import DatabaseError, connection
 from django.db.models import Count
+from django.db.models.functions import Lower
 from django.http import Http404, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -228,7 +229,8 @@ def venue_detail(request, slug):
 
 @require_safe
 def topic_index(request):
-    topics = Topic.objects.annotate(paper_count=Count("paper_links")).order_by("name")
+    # By name as a reader reads it: "Language Modeling" before "LLM Safety".
+    topics = Topic.objects.annotate(paper_count=Count("paper_links")).order_by(Lower("name"))
     return render(request, "papers/topic_index.html", {"topics": topics})
 
 

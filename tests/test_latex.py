@@ -37,6 +37,7 @@ from papers.latex import plain_text
         (r"Once Upon a {\it Time} in {\it Graph}", "Once Upon a Time in Graph"),
         (r"USDC: \underline{U}ser \underline{S}tance", "USDC: User Stance"),
         (r"\mathcal{S}^2IT: Stepwise Syntax", "S²IT: Stepwise Syntax"),
+        (r"G\smallE\normalsizeAR: {\large Graph}", "GEAR: Graph"),
         # Not LaTeX: left as written.
         ("#Turki$hTweets: A Benchmark", "#Turki$hTweets: A Benchmark"),
         ("snake_case and x_1 stay", "snake_case and x_1 stay"),

@@ -10,7 +10,7 @@ from pytest_django.asserts import assertContains
 
 from papers.models import Paper, Topic, TopicRedirect, Venue
 from papers.search import EXCLUDED_EVERYTHING, FILTERED_EVERYTHING, NO_PAPER_HAS_THE_WORDS
-from tests.factories import finish, make_paper, make_venue, many_papers
+from tests.factories import finish, make_paper, make_topic, make_venue, many_papers
 from tests.support import parse
 
 pytestmark = pytest.mark.django_db
@@ -420,6 +420,18 @@ def test_venue_pages(client, corpus):
     ]
     assert "2 papers" in html
     get(client, "/venues/nowhere/", status=404)
+
+
+def test_the_topics_are_listed_by_name_whatever_its_case(client, db):
+    for name in ("LLM Safety", "Language Modeling", "attention", "Zero-shot Learning"):
+        make_topic(name)
+    rows = parse(get(client, "/topics/")).find("tbody").find_all("th")
+    assert [row.text for row in rows] == [
+        "attention",
+        "Language Modeling",
+        "LLM Safety",
+        "Zero-shot Learning",
+    ]
 
 
 def test_topic_pages_and_redirects(client, corpus):
