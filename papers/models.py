@@ -74,6 +74,13 @@ class Venue(models.Model):
         return page_url("venue-detail", self.slug)
 
     @property
+    def date_note(self) -> str:
+        """When it was held, for a line that names it: the month and year, or the year unless
+        the name says it already ("Findings of EMNLP 2020 · 2020" said it twice)."""
+        when = self.when
+        return "" if when == str(self.year or "") and when in self.name else when
+
+    @property
     def when(self) -> str:
         """Month and year as far as known: "July 2025", "2025", or ""."""
         if self.start_date:
