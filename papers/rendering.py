@@ -156,7 +156,8 @@ def _bars(items, peak: int) -> str:
             f'<li><a class="bar-label" href="{escape(href)}">{escape(label)}</a>'
             '<svg class="bar" viewBox="0 0 1000 10" preserveAspectRatio="none" '
             f'aria-hidden="true" focusable="false"><rect width="{length}" height="10"/></svg>'
-            f'<span class="bar-count">{count:,}<span class="visually-hidden"> papers</span>'
+            f'<span class="bar-count">{count:,}<span class="visually-hidden">'
+            f" paper{'' if count == 1 else 's'}</span>"
             "</span></li>"
         )
     return "".join(rows)

@@ -102,7 +102,7 @@ def test_a_conference_without_papers_of_its_own_heads_its_volumes_as_a_label(cli
     [volume] = event.find("ul", class_="event-volumes").find_all("a", class_="facet-link")
     assert volume.attrs["href"] == "?q=zebras&venue=findings-of-acl-2024"
     assert volume.find(class_="facet-name").text == "ACL 2024 Findings"
-    assert volume.find(class_="count").text == "1 papers"
+    assert volume.find(class_="count").text == "1 paper"
 
 
 def test_newest_venue_first_is_by_date_and_proceedings_order(client, db):
@@ -161,7 +161,7 @@ def test_facet_links_toggle_filters_and_counts_follow_other_filters(client, corp
     # In the tree, under its series: the year, the series named for screen readers.
     assert added.find(class_="facet-name").text == "EMNLP 2024"
     assert added.find(class_="facet-name").find(class_="visually-hidden").text == "EMNLP"
-    assert added.find(class_="count").text == "1 papers"
+    assert added.find(class_="count").text == "1 paper"
     [chip] = page.find("ul", class_="active-filters").find_all("a")
     assert chip.attrs["aria_label"] == "Remove filter Venue ACL 2025"
     assert chip.text == "Venue: ACL 2025 ×"
@@ -415,8 +415,8 @@ def test_venue_pages(client, corpus):
     bars = parse(response).find("ol", class_="bar-chart").find_all("li")
     assert [bar.text for bar in bars] == [
         "efficiency2 papers",
-        "attention1 papers",
-        "speech1 papers",
+        "attention1 paper",
+        "speech1 paper",
     ]
     assert "2 papers" in html
     get(client, "/venues/nowhere/", status=404)
@@ -441,7 +441,7 @@ def test_topic_pages_and_redirects(client, corpus):
     assert queries == 7
     assert "2 papers" in html
     bars = parse(response).find("ol", class_="bar-chart").find_all("li")
-    assert [bar.text for bar in bars] == ["ACL 20251 papers", "EMNLP 20241 papers"]
+    assert [bar.text for bar in bars] == ["ACL 20251 paper", "EMNLP 20241 paper"]
     TopicRedirect.objects.create(old_slug="attn", topic=Topic.objects.get(slug="attention"))
     response = get(client, "/topics/attn/", status=301)
     assert response["Location"] == "/topics/attention/"

@@ -79,7 +79,8 @@ def facet_link(context, name, value, label, count, selected, prefix=""):
         f'<a class="facet-link{active}" href="{href}"{venue}{current}>'
         f'<span class="facet-box" aria-hidden="true">{tick}</span>'
         f'<span class="facet-name">{hidden}{escape(label)}</span> '
-        f'<span class="count">{int(count):,}<span class="visually-hidden"> papers{state}</span>'
+        f'<span class="count">{int(count):,}<span class="visually-hidden">'
+        f" paper{'' if int(count) == 1 else 's'}{state}</span>"
         "</span></a>"
     )
 
