@@ -452,13 +452,33 @@ def test_author_page(client, corpus):
     queries, response = count_queries(client, "/authors/ada-lovelace/")
     assert queries == 8  # author, namesakes, co-authors and the list's 5
     assert "3 papers" in response.content.decode()
-    assertContains(
-        response, '<li><a href="/authors/alan-turing/">Alan Turing</a> (1)</li>', html=True
+    page = parse(response)
+    coauthors = page.find("section", aria_labelledby="coauthors-heading").find_all("a")
+    assert [(a.text, a.attrs["href"]) for a in coauthors] == [
+        ("Alan Turing 1", "/authors/alan-turing/"),
+        ("Grace Hopper 1", "/authors/grace-hopper/"),
+    ]
+    venues = page.find("section", aria_labelledby="venues-heading").find_all("a")
+    assert [(a.text, a.attrs["href"]) for a in venues] == [
+        ("ACL 2025 2", "/venues/acl-2025/"),
+        ("EMNLP 2024 1", "/venues/emnlp-2024/"),
+    ]
+    assert page.find("label", **{"for": "id_q"}).text == "Search these papers"
+
+
+def test_an_authors_many_coauthors_fold_after_the_first_ten(client, db):
+    venue = make_venue()
+    names = [f"Coauthor {letter}" for letter in "ABCDEFGHIJKL"]
+    for name in names:
+        make_paper(f"An abstract written with {name}.", venue=venue, authors=["Ada Lovelace", name])
+    finish()
+    section = parse(get(client, "/authors/ada-lovelace/")).find(
+        "section", aria_labelledby="coauthors-heading"
     )
-    assertContains(
-        response, '<li><a href="/authors/grace-hopper/">Grace Hopper</a> (1)</li>', html=True
-    )
-    assertContains(response, '<li><a href="/venues/acl-2025/">ACL 2025</a> (2)</li>', html=True)
+    shown, folded = section.find_all("ul", class_="tags")
+    assert [a.text for a in shown.find_all("a")] == [f"{name} 1" for name in names[:10]]
+    assert section.find("summary").text == "All 12 co-authors"
+    assert [a.text for a in folded.find_all("a")] == [f"{name} 1" for name in names[10:]]
 
 
 def test_author_filter_on_the_list(client, corpus):

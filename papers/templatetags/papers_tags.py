@@ -220,7 +220,7 @@ def _card_title(paper) -> str:
 
 
 def _card_meta(paper) -> str:
-    venue, when = paper.venue, paper.venue.when
+    venue, when = paper.venue, paper.venue.date_note
     parts = [f'<a href="{escape(venue.get_absolute_url())}">{escape(venue.name)}</a>']
     parts += [f" · {escape(value)}" for value in (when, paper.country) if value]
     return f'<p class="meta">{"".join(parts)}</p>'
