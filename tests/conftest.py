@@ -135,6 +135,16 @@ def corpus(db):
 
 
 @pytest.fixture
+def findings_only(db):
+    """A conference whose only papers are in its Findings (the folder's ACL 2025)."""
+    acl = make_venue("ACL 2024", 2024, month="August")
+    findings = make_venue("Findings of ACL 2024", 2024, month="August", parent=acl)
+    make_paper("An abstract about zebras.", title="Zebras", venue=findings)
+    finish()
+    return findings
+
+
+@pytest.fixture
 def write_dump(tmp_path):
     """Write a dump into tmp_path and return its path: write_dump("name.txt", text)."""
 
