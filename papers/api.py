@@ -12,8 +12,9 @@ The list answers as the list page ranks (papers/search.py): an identifier in q (
 DOI, Anthology URL) gives that paper as the only result; ``authors`` lists the authors a name
 query names; ``corrected_query`` is the respelled query whose results are given when q itself
 matched nothing (``literal=1`` asks for q as typed); ``notices`` say, as the list page does,
-why a query found what it found (an exclusion that removed every match); results with ``"partial": true`` match
-some of the words only and follow the full matches when those are fewer than a page.
+why a query found what it found (an exclusion that removed every match); results with
+``"partial": true`` match some of the words only and follow the full matches when those are
+fewer than a page.
 """
 
 import json

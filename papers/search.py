@@ -269,8 +269,9 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     the query names (1, only for a name-like query), compounds (1, only with two plain words
     in a row or one of six letters or more), facets and the total (1), then the page's
     ids (1) and cards (2, shared with the partial matches). A ranked query that matches
-    nothing is respelled (did-you-mean ≤ 2; spelling reads the query as typed) and, when the respelling matches, its results are shown instead (+1 for its
-    compounds, as above, +1 for its facets); when all the words match fewer than a page, papers
+    nothing is respelled (did-you-mean ≤ 2; spelling reads the query as typed) and, when the
+    respelling matches, its results are shown instead (+1 for its compounds, as above, +1 for
+    its facets); when all the words match fewer than a page, papers
     matching some of them follow on the first page (+1). Nothing at all shown under filters:
     whether papers outside them match (+1, ``_why_nothing``).
     With the response cache on, the data version is read first (+1; ``request`` keeps it for
@@ -314,7 +315,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     return results
 
 
-# Why a query shows no paper at all, for the three reasons there can be.
+# Why a query shows no paper at all, for the reasons there can be.
 EXCLUDED_EVERYTHING = (
     "Every paper with the other words has one of the excluded words. An exclusion removes "
     "each form of its word (-model removes models too)."
@@ -325,12 +326,17 @@ FILTERED_EVERYTHING = (
 NO_PAPER_HAS_THE_WORDS = (
     "No paper in the collection has these words. Check their spelling, or try fewer or other words."
 )
+NO_PAPER_HERE_HAS_THE_WORDS = (
+    "None of the papers of this page has these words. The search box at the top of the page "
+    "searches all papers."
+)
 
 
 def _why_nothing(filterset: PaperFilterSet, fixed, text: str) -> str:
     """The notice of a query that shows nothing, not even papers matching some of its words:
     its exclusions removed every match, its filters did (papers outside them match: one
-    EXISTS through the index), or no paper has its words.
+    EXISTS through the index), or no paper of the page (a venue's, a topic's, an author's) or
+    of the collection has its words.
 
     Bounded work: the pages used to offer the titles nearest the words typed instead, a
     trigram search whose cost grows with the titles sharing the words' trigrams (0.6 s at
@@ -339,7 +345,7 @@ def _why_nothing(filterset: PaperFilterSet, fixed, text: str) -> str:
         return EXCLUDED_EVERYTHING
     if filterset.active() and fixed.matching(text).exists():
         return FILTERED_EVERYTHING
-    return NO_PAPER_HAS_THE_WORDS
+    return NO_PAPER_HERE_HAS_THE_WORDS if filterset.fixed else NO_PAPER_HAS_THE_WORDS
 
 
 def _paginate(results: Results, filterset: PaperFilterSet, ranked: bool) -> None:

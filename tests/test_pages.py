@@ -9,7 +9,12 @@ from django.test.utils import CaptureQueriesContext
 from pytest_django.asserts import assertContains
 
 from papers.models import Paper, Topic, TopicRedirect, Venue
-from papers.search import EXCLUDED_EVERYTHING, FILTERED_EVERYTHING, NO_PAPER_HAS_THE_WORDS
+from papers.search import (
+    EXCLUDED_EVERYTHING,
+    FILTERED_EVERYTHING,
+    NO_PAPER_HAS_THE_WORDS,
+    NO_PAPER_HERE_HAS_THE_WORDS,
+)
 from tests.factories import finish, make_paper, make_topic, make_venue, many_papers
 from tests.support import parse
 
@@ -225,6 +230,9 @@ def test_filters_that_remove_every_match_say_that_papers_outside_them_match(clie
         "results-layout without-facets"
     )
     assert page.find_all(id="facets-heading") == []
+    # A venue's page has papers of its own only: the words may be elsewhere.
+    page = parse(client.get("/venues/acl-2025/?q=yoruba&literal=1"))
+    assert [p.text for p in page.find_all("p", class_="notice")] == [NO_PAPER_HERE_HAS_THE_WORDS]
 
 
 def test_pagination_edges(client, corpus):
