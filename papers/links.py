@@ -14,7 +14,8 @@ from urllib.parse import quote
 from django.urls import get_resolver, get_script_prefix, get_urlconf, reverse
 from django.utils.http import RFC3986_SUBDELIMS
 
-# A value every converter of these routes takes (int and slug alike) and no prefix ends in.
+# A value every converter of these routes takes (int and slug alike); the URL is cut at its
+# last occurrence, which is the argument's since the routes' text after it is only "/".
 _PLACEHOLDER = "0"
 _SAFE = RFC3986_SUBDELIMS + "/~:@"
 
