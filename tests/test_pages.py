@@ -477,7 +477,8 @@ def test_an_authors_many_coauthors_fold_after_the_first_ten(client, db):
     )
     shown, folded = section.find_all("ul", class_="tags")
     assert [a.text for a in shown.find_all("a")] == [f"{name} 1" for name in names[:10]]
-    assert section.find("summary").text == "All 12 co-authors"
+    # At most 30 co-authors are listed (AuthorQuerySet.coauthors_of): "more", not "all".
+    assert section.find("summary").text == "2 more co-authors"
     assert [a.text for a in folded.find_all("a")] == [f"{name} 1" for name in names[10:]]
 
 
