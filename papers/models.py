@@ -1,7 +1,8 @@
 """The collection: venues, papers, topics, authors, their links and curators' merges.
 
-The tables derived from them (word statistics, the similarity model, the facet counts, the data
-version) are declared in papers/derived_models.py and importable from here."""
+The links (a paper's topics and authors, removed topics, merged keys) are declared in
+papers/link_models.py and the tables derived from them (word statistics, the similarity model,
+the facet counts, the data version) in papers/derived_models.py; both are importable from here."""
 
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
@@ -28,6 +29,10 @@ from .expressions import (
 from .expressions import (
     title_vector as title_vector_expression,
 )
+from .link_models import Authorship as Authorship
+from .link_models import MergedKey as MergedKey
+from .link_models import PaperTopic as PaperTopic
+from .link_models import RemovedTopic as RemovedTopic
 from .links import page_url
 from .querysets import PaperQuerySet
 from .text import derive_title, make_slug, name_key
@@ -328,78 +333,3 @@ class Paper(models.Model):
     def anthology_url(self) -> str:
         """The paper's page on the Anthology, or "" for a paper that is not from it."""
         return f"{ANTHOLOGY_URL}{self.anthology_id}/" if self.anthology_id else ""
-
-
-class PaperTopic(models.Model):
-    class Source(models.TextChoices):
-        DUMP = "dump", "dump"
-        RULE = "rule", "topic rule"
-        CURATOR = "curator", "curator"
-        MODEL = "model", "topic model"
-
-    paper = models.ForeignKey(Paper, on_delete=models.CASCADE, related_name="topic_links")
-    topic = models.ForeignKey(Topic, on_delete=models.CASCADE, related_name="paper_links")
-    source = models.CharField(max_length=10, choices=Source.choices, default=Source.DUMP)
-    confidence = models.FloatField(
-        null=True, blank=True, help_text="For a topic model's link: its probability (0 to 1)."
-    )
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["paper", "topic"], name="paper_topic_once")]
-        indexes = [models.Index(fields=["topic", "paper"], name="papertopic_topic_paper")]
-
-    def __str__(self):
-        return f"{self.topic} ({self.source})"
-
-
-class RemovedTopic(models.Model):
-    """A topic a curator took off a paper: loads and rules never put it back."""
-
-    paper = models.ForeignKey(Paper, on_delete=models.CASCADE, related_name="removed_topics")
-    topic = models.ForeignKey(Topic, on_delete=models.CASCADE, related_name="removals")
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["paper", "topic"], name="removed_topic_once")
-        ]
-
-    def __str__(self):
-        return f"{self.topic} removed from paper {self.paper_id}"
-
-
-class Authorship(models.Model):
-    paper = models.ForeignKey(Paper, on_delete=models.CASCADE, related_name="authorships")
-    author = models.ForeignKey(Author, on_delete=models.CASCADE, related_name="authorships")
-    position = models.PositiveSmallIntegerField()
-
-    class Meta:
-        ordering = ["paper", "position"]
-        constraints = [
-            models.UniqueConstraint(fields=["paper", "position"], name="authorship_position_once")
-        ]
-        indexes = [models.Index(fields=["author", "paper"], name="authorship_author_paper")]
-
-    def __str__(self):
-        return f"{self.author} ({self.position}) on paper {self.paper_id}"
-
-
-class MergedKey(models.Model):
-    """What identified a paper a curator merged into another (its external ID, abstract, title
-    at its venue), kept so that a load meeting that copy again finds the survivor instead of
-    bringing the copy back (papers/merged_keys.py)."""
-
-    class Kind(models.TextChoices):
-        EXTERNAL_ID = "id"
-        ABSTRACT = "abstract"
-        TITLE = "title"
-
-    kind = models.CharField(max_length=10, choices=Kind.choices)
-    # The external ID, the abstract key, or "<venue id>:<title in lower case>".
-    key = models.TextField()
-    paper = models.ForeignKey(Paper, on_delete=models.CASCADE, related_name="merged_keys")
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["kind", "key"], name="merged_key_once")]
-
-    def __str__(self):
-        return f"{self.kind} {self.key[:40]} → paper {self.paper_id}"

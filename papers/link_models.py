@@ -1,0 +1,80 @@
+"""The links between the collection's rows: a paper's topics (with where each came from), the
+topics a curator took off it, its authors in order, and the keys of papers a curator merged into
+it. Importable from papers/models.py, which declares the rows they link."""
+
+from django.db import models
+
+
+class PaperTopic(models.Model):
+    class Source(models.TextChoices):
+        DUMP = "dump", "dump"
+        RULE = "rule", "topic rule"
+        CURATOR = "curator", "curator"
+        MODEL = "model", "topic model"
+
+    paper = models.ForeignKey("Paper", on_delete=models.CASCADE, related_name="topic_links")
+    topic = models.ForeignKey("Topic", on_delete=models.CASCADE, related_name="paper_links")
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.DUMP)
+    confidence = models.FloatField(
+        null=True, blank=True, help_text="For a topic model's link: its probability (0 to 1)."
+    )
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["paper", "topic"], name="paper_topic_once")]
+        indexes = [models.Index(fields=["topic", "paper"], name="papertopic_topic_paper")]
+
+    def __str__(self):
+        return f"{self.topic} ({self.source})"
+
+
+class RemovedTopic(models.Model):
+    """A topic a curator took off a paper: loads and rules never put it back."""
+
+    paper = models.ForeignKey("Paper", on_delete=models.CASCADE, related_name="removed_topics")
+    topic = models.ForeignKey("Topic", on_delete=models.CASCADE, related_name="removals")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["paper", "topic"], name="removed_topic_once")
+        ]
+
+    def __str__(self):
+        return f"{self.topic} removed from paper {self.paper_id}"
+
+
+class Authorship(models.Model):
+    paper = models.ForeignKey("Paper", on_delete=models.CASCADE, related_name="authorships")
+    author = models.ForeignKey("Author", on_delete=models.CASCADE, related_name="authorships")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["paper", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["paper", "position"], name="authorship_position_once")
+        ]
+        indexes = [models.Index(fields=["author", "paper"], name="authorship_author_paper")]
+
+    def __str__(self):
+        return f"{self.author} ({self.position}) on paper {self.paper_id}"
+
+
+class MergedKey(models.Model):
+    """What identified a paper a curator merged into another (its external ID, abstract, title
+    at its venue), kept so that a load meeting that copy again finds the survivor instead of
+    bringing the copy back (papers/merged_keys.py)."""
+
+    class Kind(models.TextChoices):
+        EXTERNAL_ID = "id"
+        ABSTRACT = "abstract"
+        TITLE = "title"
+
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    # The external ID, the abstract key, or "<venue id>:<title in lower case>".
+    key = models.TextField()
+    paper = models.ForeignKey("Paper", on_delete=models.CASCADE, related_name="merged_keys")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["kind", "key"], name="merged_key_once")]
+
+    def __str__(self):
+        return f"{self.kind} {self.key[:40]} → paper {self.paper_id}"
