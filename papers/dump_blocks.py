@@ -43,6 +43,13 @@ MONTHS = {
     )
     for name in names
 }
+
+
+def month_number(name: str) -> int | None:
+    """1 to 12 for a month as sources write it ("July", "Jul.", "sept"), else None."""
+    return MONTHS.get(name.lower().rstrip("."))
+
+
 MONTH = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 DATE_IN_TEXT = re.compile(rf"\b{MONTH} {DAY}\b", re.IGNORECASE)

@@ -11,7 +11,6 @@ from .dump_blocks import (
     DAY,
     MARKDOWN_HEADING,
     MONTH,
-    MONTHS,
     SITE_CHROME,
     VENUE_IN_TEXT,
     VENUE_NAME,
@@ -20,6 +19,7 @@ from .dump_blocks import (
     is_markup,
     is_title_like,
     is_venue_line,
+    month_number,
     venue_in_line,
 )
 from .dump_evidence import evidence
@@ -63,7 +63,7 @@ def venue_named(venues: list[VenueRecord], name: str) -> VenueRecord:
 
 
 def _parse_date(month: str, day: str, year: int) -> date | None:
-    number = MONTHS.get(month.lower().rstrip("."))
+    number = month_number(month)
     try:
         return date(year, number, int(re.sub(r"\D", "", day))) if number else None
     except ValueError:

@@ -38,6 +38,10 @@ class Headline(models.Func):
         return sql, [*params, self.text, self.options]
 
 
+# Words ts_headline may leave out at a fragment's edge: stop words, words of two letters.
+EDGE_WORDS = 2
+
+
 def elided(headline: str, abstract: str) -> str:
     """The abstract's headline with "…" where it leaves out words of the abstract's beginning
     or end: ts_headline marks the cuts between its fragments, not before the first or after the
@@ -51,10 +55,6 @@ def elided(headline: str, abstract: str) -> str:
     start = "… " if _words(whole[:first]) > EDGE_WORDS else ""
     end = " …" if _words(whole[last + len(fragments[-1]) :]) > EDGE_WORDS else ""
     return start + headline.strip() + end
-
-
-# Words ts_headline may leave out at a fragment's edge: stop words, words of two letters.
-EDGE_WORDS = 2
 
 
 def _plain(fragment: str) -> str:

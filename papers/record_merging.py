@@ -7,7 +7,7 @@ records with different external IDs are two papers, whatever else they share.
 from dataclasses import fields
 
 from .curation import FILLABLE_FIELDS, fill_empty
-from .dump_blocks import MONTHS
+from .dump_blocks import month_number
 from .records import PaperRecord, ParsedFile, VenueRecord
 from .text import abstract_key, fold_whitespace
 
@@ -58,11 +58,11 @@ def _date_undated_conferences(venues: dict[str, VenueRecord]) -> None:
     ACL 2025 sorted as January, its Findings after NAACL 2025 (April) in "newest first"."""
     undated = {name for name, venue in venues.items() if not venue.month and not venue.start_date}
     for volume in list(venues.values()):
-        month = MONTHS.get(volume.month.lower().rstrip("."))
+        month = month_number(volume.month)
         if volume.parent not in undated or month is None:
             continue
         parent = venues[volume.parent]
-        if not parent.month or month < MONTHS[parent.month.lower().rstrip(".")]:
+        if not parent.month or month < month_number(parent.month):
             parent.month = volume.month
 
 

@@ -7,8 +7,8 @@ per page (whatever it shows): the front page 4 (venues, newest ids, cards, topic
 ids, cards, topics; +1 per topic or author filter the facets do not name); a query of two to five words that could be a name +1 (the authors of that name, first
 page); a ranked query whose words all match fewer than a page +1 (papers matching some of
 them); a query matching nothing +2 for did-you-mean and +1 for the respelling's facets, +1 under
-filters when nothing at all is shown (whether papers outside them match); a query that is an identifier 1 (then a
-redirect to the paper); paper page 5 (paper,
+filters when nothing at all is shown (whether papers outside them match); a query that is an
+identifier 1 (then a redirect to the paper); paper page 5 (paper,
 topics, authors, similar ids, similar papers; +1 with related titles); similar page 4; venue
 page 8 (page object, chart, its other volumes, and the list's 5), topic page 7 (page object,
 chart — the same query gives the trend — and the list's 5); author page 8 (author, namesakes,
