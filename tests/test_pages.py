@@ -378,6 +378,15 @@ def test_similar_page(client, corpus):
     ]
 
 
+def test_a_venue_page_says_when_it_was_held_as_far_as_known(client, findings_only):
+    facts = parse(get(client, "/venues/acl-2024/")).find("dl", class_="facts")
+    pairs = zip(facts.find_all("dt"), facts.find_all("dd"), strict=True)
+    assert [(dt.text, dd.text) for dt, dd in pairs] == [
+        ("When", "August 2024"),
+        ("Other volumes", "Findings of ACL 2024"),
+    ]
+
+
 def test_a_conference_without_papers_of_its_own_is_listed_without_a_count(client, findings_only):
     [conference] = parse(get(client, "/venues/")).find_all("li", class_="conference")
     assert conference.find("h3").text == "ACL 2024"
