@@ -14,12 +14,14 @@ papers. Reported: MRR@10 (reciprocal rank of the paper among the first ten, 0 wh
 S@1 (share ranked first), per set and kind. Tune on the tuning set only; quote the test set.
 --more-tuning draws a larger tuning set, QUERIES per kind from each seed given, its papers
 apart from the test set's (a change of a few queries in 200 is within the noise);
---failures lists the tuning queries whose paper the site does not rank first.
+--failures lists the tuning queries whose paper the site does not rank first; --site URL asks
+a running site (the same database) through its API, as a user's script would.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import random
@@ -28,6 +30,8 @@ import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
+from urllib.parse import urlencode
+from urllib.request import urlopen
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -127,6 +131,19 @@ def app_search(query: str, depth: int = DEPTH) -> list[int]:
     return [paper.pk for paper in results.papers + results.partial][:depth]
 
 
+def site_search(site: str):
+    """The ranking as a user gets it: the running site's own list, through ``/api/papers/``
+    (the list page's order, full matches then partial ones)."""
+
+    def search(query: str, depth: int = DEPTH) -> list[int]:
+        url = f"{site.rstrip('/')}/api/papers/?{urlencode({'q': query})}"
+        with urlopen(url, timeout=30) as response:
+            body = json.load(response)
+        return [result["id"] for result in body.get("results", [])][:depth]
+
+    return search
+
+
 def more_tuning(papers: list[tuple], seeds: list[int], count: int, test: list[tuple]):
     """``count`` queries of each kind from each seed, no paper of the test set's nor twice."""
     queries: list[tuple] = []
@@ -188,6 +205,12 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         help="comma-separated seeds: a larger tuning set, apart from the test set",
     )
     parser.add_argument("--failures", action="store_true", help="list tuning-set failures")
+    parser.add_argument(
+        "--site",
+        default="",
+        help="a running site's address (http://127.0.0.1:8000): its API ranks instead of "
+        "search_page in this process; the database must be the one the site serves",
+    )
     return parser.parse_args(argv)
 
 
@@ -214,7 +237,8 @@ def main(argv: list[str] | None = None) -> int:
         if arguments.only and arguments.only != name:
             continue
         started = time.perf_counter()
-        app, reference = measure(queries, app_search), measure(queries, bm25.search)
+        ranker = site_search(arguments.site) if arguments.site else app_search
+        app, reference = measure(queries, ranker), measure(queries, bm25.search)
         log(f"{name}: {len(queries)} queries in {time.perf_counter() - started:.0f} s")
         for kind in ("title", "abstract"):
             mrr, s1, count = app[kind]

@@ -1,6 +1,15 @@
 """bench/search_quality.py: its query sets, its BM25 reference and its measure (pure code)."""
 
-from bench.search_quality import BM25, TEST_SEED, TUNING_SEED, draw, measure, more_tuning
+from bench.search_quality import (
+    BM25,
+    TEST_SEED,
+    TUNING_SEED,
+    app_search,
+    draw,
+    measure,
+    more_tuning,
+    site_search,
+)
 
 PAPERS = [
     (pk, f"Paper {pk} about topic{pk % 7} and method{pk % 5} models", f"Abstract words{pk} " * 5)
@@ -52,3 +61,9 @@ def test_more_tuning_queries_keep_apart_from_the_test_set():
     assert not {pk for _, _, pk in more} & {pk for _, _, pk in test}
     first = {pk for _, _, pk in more[:20]}
     assert not first & {pk for _, _, pk in more[20:]}
+
+
+def test_the_site_ranks_through_its_api_as_search_page_does(live_server, corpus):
+    search = site_search(live_server.url)
+    assert search("kv cache") == app_search("kv cache")
+    assert search("kv cache")[:2] == [corpus["cache2"].pk, corpus["kv"].pk]
