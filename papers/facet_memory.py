@@ -17,7 +17,7 @@ may lag the primary).
 """
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -42,6 +42,8 @@ _LABELS_SQL = (
     "(SELECT array_agg(ARRAY[id::text, slug, name, NULL] ORDER BY id) FROM {topic})",
     "(SELECT array_agg(ARRAY[id::text, slug, name, NULL] ORDER BY id) FROM {author})",
 )
+# The venues' ids, newest first (the list's order, papers/expressions.py venue_order).
+_NEWEST_VENUES_SQL = "(SELECT array_agg(r.id ORDER BY r.rank) FROM ({ranks}) AS r)"
 
 
 def _numbers(text: str | None) -> np.ndarray:
@@ -61,22 +63,71 @@ class _Labelled:
         return np.searchsorted(self.ids, ids)
 
 
+class _Links:
+    """A many-valued facet (topics, authors) of every paper: each paper's number of values and
+    their positions in the facet's labels, flattened in paper order."""
+
+    def __init__(self, per_paper: np.ndarray, flat: np.ndarray, size: int):
+        self.per_paper, self.flat, self.size = per_paper, flat, size
+        self.starts = np.cumsum(per_paper) - per_paper  # each paper's first value in flat
+        self.owners = np.repeat(np.arange(len(per_paper)), per_paper)  # each value's paper
+        self.totals = np.bincount(flat, minlength=size)  # every paper's values counted
+
+    def having(self, wanted: np.ndarray) -> np.ndarray:
+        """Whether each paper has one of the ``wanted`` values (by label position)."""
+        having = np.zeros(len(self.per_paper), dtype=bool)
+        having[self.owners[wanted[self.flat]]] = True
+        return having
+
+    def counts(self, chosen: np.ndarray) -> np.ndarray:
+        """Per label, the papers at positions ``chosen`` (distinct) that have it: from the
+        values of the chosen papers or, for more than half the papers, every paper's counts less
+        those of the others (a common word's 80,000 matches read as their 20,000 others)."""
+        if 2 * len(chosen) <= len(self.per_paper):
+            return np.bincount(self.flat[self._values_of(chosen)], minlength=self.size)
+        others = np.ones(len(self.per_paper), dtype=bool)
+        others[chosen] = False
+        values = self._values_of(np.flatnonzero(others))
+        return self.totals - np.bincount(self.flat[values], minlength=self.size)
+
+    def _values_of(self, positions: np.ndarray) -> np.ndarray:
+        """The indexes in ``flat`` of the values of the papers at ``positions``."""
+        counts = self.per_paper[positions]
+        shift = np.repeat(self.starts[positions] - (np.cumsum(counts) - counts), counts)
+        return shift + np.arange(len(shift))
+
+
+def _venue_ranks():
+    """(SQL, params) of the venues' ids with their rank in the list's newest-first order."""
+    from django.db.models import Window
+    from django.db.models.functions import RowNumber
+
+    from .expressions import venue_order
+    from .models import Venue
+
+    ranks = Venue.objects.annotate(rank=Window(RowNumber(), order_by=venue_order()))
+    return ranks.values("id", "rank").query.sql_with_params()
+
+
 @dataclass
 class FacetMemory:
     """The facet values of every paper (in paper-id order) at one state of the data."""
 
     state: str | None
     position: np.ndarray  # by paper id: its position in the arrays, -1 for none
+    ids: np.ndarray  # by position: the paper's id
     venue: np.ndarray  # a position in venues
+    newness: np.ndarray  # by position in venues: 0 for the newest venue, 1 for the next …
     country: np.ndarray  # a position in countries, -1 for none
     countries: list[str]
-    topic_counts: np.ndarray  # topics of each paper, their positions in topics flattened
-    topics_flat: np.ndarray
-    author_counts: np.ndarray
-    authors_flat: np.ndarray
+    topic_links: _Links
+    author_links: _Links
     venues: _Labelled
     topics: _Labelled
     authors: _Labelled
+    # The common words' matches read so far, as packed bits over the positions
+    # (papers/common_words.py): they belong to this state of the data.
+    words: dict = field(default_factory=dict)
 
     def positions(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The positions of the papers ``ids`` that have a row here, and which of ``ids`` they
@@ -89,14 +140,22 @@ class FacetMemory:
 def read_memory(cursor) -> FacetMemory:
     """The arrays and labels as they are in the data now (one snapshot: one statement)."""
     labels = ", ".join(_LABELS_SQL)
-    cursor.execute(sql(f"SELECT {STATE_SQL}, a.*, {labels} FROM ({_ARRAYS_SQL}) a"))
+    ranks, ranks_params = _venue_ranks()
+    newest = _NEWEST_VENUES_SQL.format(ranks=ranks)
+    cursor.execute(
+        sql(f"SELECT {STATE_SQL}, a.*, {labels}, {newest} FROM ({_ARRAYS_SQL}) a"), ranks_params
+    )
     state, ids, venues, countries, topic_counts, topics, author_counts, authors, *named = (
         cursor.fetchone()
     )
+    *named, newest_venues = named
     venue_labels, topic_labels, author_labels = (
         _Labelled([(int(i), slug, name, year and int(year)) for i, slug, name, year in rows or []])
         for rows in named
     )
+    newness = np.zeros(len(venue_labels.ids), dtype=np.int64)
+    newest_venues = np.array(newest_venues or [], dtype=np.int64)
+    newness[venue_labels.positions(newest_venues)] = np.arange(len(newest_venues))
     ids = np.array(ids or [], dtype=np.int64)
     position = np.full(int(ids.max()) + 1 if len(ids) else 0, -1, dtype=np.int64)
     position[ids] = np.arange(len(ids))
@@ -105,13 +164,21 @@ def read_memory(cursor) -> FacetMemory:
     return FacetMemory(
         state=state,
         position=position,
+        ids=ids,
         venue=venue_labels.positions(np.array(venues or [], dtype=np.int64)),
+        newness=newness,
         country=np.array([country_at.get(c, -1) for c in countries or []], dtype=np.int64),
         countries=country_names,
-        topic_counts=np.array(topic_counts or [], dtype=np.int64),
-        topics_flat=topic_labels.positions(_numbers(topics)),
-        author_counts=np.array(author_counts or [], dtype=np.int64),
-        authors_flat=author_labels.positions(_numbers(authors)),
+        topic_links=_Links(
+            np.array(topic_counts or [], dtype=np.int64),
+            topic_labels.positions(_numbers(topics)),
+            len(topic_labels.ids),
+        ),
+        author_links=_Links(
+            np.array(author_counts or [], dtype=np.int64),
+            author_labels.positions(_numbers(authors)),
+            len(author_labels.ids),
+        ),
         venues=venue_labels,
         topics=topic_labels,
         authors=author_labels,
@@ -144,14 +211,6 @@ def memory_for(alias: str, state: str | None, cursor, ids: np.ndarray):
 # Counting -----------------------------------------------------------------------------------
 
 
-def _having(per_paper: np.ndarray, flat: np.ndarray, wanted: np.ndarray) -> np.ndarray:
-    """Whether each paper has one of the ``wanted`` values of a many-valued facet."""
-    owners = np.repeat(np.arange(len(per_paper)), per_paper)
-    having = np.zeros(len(per_paper), dtype=bool)
-    having[owners[wanted[flat]]] = True
-    return having
-
-
 def passing(memory: FacetMemory, name: str, keys: list, positions: np.ndarray) -> np.ndarray:
     """Whether each paper at ``positions`` passes the filter ``name`` whose values are ``keys``
     (papers/facet_rows.py KEYS: ids of venues, a year's venues, topics or authors; a country's
@@ -168,9 +227,8 @@ def passing(memory: FacetMemory, name: str, keys: list, positions: np.ndarray) -
     wanted[at[found]] = True
     if name in ("venue", "year"):
         return wanted[memory.venue[positions]]
-    if name == "topic":
-        return _having(memory.topic_counts, memory.topics_flat, wanted)[positions]
-    return _having(memory.author_counts, memory.authors_flat, wanted)[positions]
+    links = memory.topic_links if name == "topic" else memory.author_links
+    return links.having(wanted)[positions]
 
 
 def _top(kind: str, counts: np.ndarray, labels: list[str], slugs: list[str], limit: int | None):
@@ -182,13 +240,6 @@ def _top(kind: str, counts: np.ndarray, labels: list[str], slugs: list[str], lim
         counted = counted[counts[counted] >= floor]
         counted = sorted(counted, key=lambda at: (-counts[at], labels[at]))[:limit]
     return [(kind, slugs[at], labels[at], None, int(counts[at])) for at in counted]
-
-
-def _spread(per_paper: np.ndarray, flat: np.ndarray, chosen: np.ndarray, size: int):
-    """Counts per value of a many-valued facet (topics, authors) over the papers ``chosen``."""
-    member = np.zeros(len(per_paper), dtype=bool)
-    member[chosen] = True
-    return np.bincount(flat[np.repeat(member, per_paper)], minlength=size)
 
 
 def _venue_rows(memory: FacetMemory, chosen: np.ndarray, limit=None) -> list[tuple]:
@@ -210,13 +261,13 @@ def _year_rows(memory: FacetMemory, chosen: np.ndarray, limit=None) -> list[tupl
 
 def _topic_rows(memory: FacetMemory, chosen: np.ndarray, limit=None) -> list[tuple]:
     topics = memory.topics
-    counts = _spread(memory.topic_counts, memory.topics_flat, chosen, len(topics.ids))
+    counts = memory.topic_links.counts(chosen)
     return _top("topic", counts, topics.names, topics.slugs, limit)
 
 
 def _author_rows(memory: FacetMemory, chosen: np.ndarray, limit=None) -> list[tuple]:
     authors = memory.authors
-    counts = _spread(memory.author_counts, memory.authors_flat, chosen, len(authors.ids))
+    counts = memory.author_links.counts(chosen)
     return _top("author", counts, authors.names, authors.slugs, limit)
 
 

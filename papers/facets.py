@@ -266,10 +266,14 @@ _LABELLED = {
 }
 
 
-def count_facets(selected: dict[str, list[str]], fixed=None, text: str = "") -> Facets:
+def count_facets(selected: dict[str, list[str]], fixed=None, text: str = "", common=None) -> Facets:
     """Exact counts per facet of the papers under the ``fixed`` conditions (a page's own:
     {facet: values}) that match the query ``text``, each under the ``selected`` filters of the
-    other facets ({facet: values}; a facet's values are either-or)."""
+    other facets ({facet: values}; a facet's values are either-or). ``common``: the query's
+    matches, when it is made of common words (papers/common_words.py), counted in memory."""
+    if text and common is not None:
+        limits = {name: _LIMITS.get(name) for name in _counted(fixed or {})}
+        return fold_facets(common.count(limits))
     if text:
         return _count_matches(selected, fixed or {}, text)
     statement, params = _counts_statement(selected, fixed or {})

@@ -51,6 +51,8 @@ from .text import websearch_text
 # page. 500 instead of 2,000: known-item MRR@10 on the tuning set unchanged (0.901 titles,
 # 0.627 abstracts, against 0.901 and 0.628), a quarter of the scoring.
 CANDIDATE_CAP = 500
+# Candidates chosen before the statement (papers/common_words.py), as the ids' rows.
+CHOSEN_IDS_SQL = "SELECT unnest(%s::bigint[]) AS id"
 WEB_QUERY_SQL = "websearch_to_tsquery(%(config)s::regconfig, %(text)s)"
 # websearch_to_tsquery's exclusion: a "-" opening a word.
 NEGATION = re.compile(r"(?:^|[\s(])-\w")
@@ -101,6 +103,7 @@ class PaperQuerySet(models.QuerySet):
         cap: int = CANDIDATE_CAP,
         words=None,
         narrow=None,
+        candidates=None,
     ):
         """[(id, score)] of one page of the best matches, ranked within a capped candidate set.
 
@@ -109,10 +112,17 @@ class PaperQuerySet(models.QuerySet):
         ``narrow``: the same filters as conditions on the papers' narrow rows (where, params:
         papers/facet_rows.py row_conditions), where a query without a phrase finds its
         candidates through the filters' indexes and the vectors' together.
+        ``candidates``: the ids of the title matches and of the matches to rank, already
+        chosen under the filters (a query of common words, papers/common_words.py).
         """
-        filtered, filtered_params, title_sql, title_params, vector_sql, vector_params = (
-            self._match_sets(text, cap, narrow)
-        )
+        if candidates is None:
+            filtered, filtered_params, title_sql, title_params, vector_sql, vector_params = (
+                self._match_sets(text, cap, narrow)
+            )
+        else:
+            filtered, filtered_params = "", []
+            title_sql, title_params = CHOSEN_IDS_SQL, [candidates[0]]
+            vector_sql, vector_params = CHOSEN_IDS_SQL, [candidates[1]]
         statement, params = ranked_statement(
             text,
             self._candidate_rows(title_sql, title_params),

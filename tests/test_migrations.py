@@ -61,6 +61,7 @@ def test_a_collection_at_the_released_schema_upgrades_in_place():
         ("papers_title_matches", schema_sql.TITLE_VECTOR_MATCHES_FUNCTION),
         ("papers_lexeme_match_ids", schema_sql.LEXEME_MATCH_IDS_FUNCTION),
         ("papers_text_match_ids", schema_sql.TEXT_MATCH_IDS_FUNCTION),
+        ("papers_title_lexeme_match_ids", schema_sql.TITLE_LEXEME_MATCH_IDS_FUNCTION),
         ("papers_paper_lexemes", schema_sql.LEXEMES_FUNCTION),
     ],
 )
