@@ -6,7 +6,11 @@ import os
 # settings, urls and wsgi are top-level modules in site/ (see README).
 pythonpath = "site"
 workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() * 2 + 1))
-threads = int(os.environ.get("GUNICORN_THREADS", "2"))
+# One request per process (gunicorn's sync worker): the kernel's queue hands each request to
+# an idle worker. Two threads (gthread) kept each worker's keep-alive connections and made a
+# request wait for a busy worker's thread or share its GIL: with 8 clients, p95 was 6-11x the
+# one-client figure, against 4-6x with sync workers (bench/results.md).
+threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 timeout = 30
 graceful_timeout = 10
 keepalive = 5
@@ -16,17 +20,52 @@ errorlog = "-"
 control_socket_disable = True
 
 
-def post_worker_init(worker):
-    """Each worker reads the papers' facet values before it takes a request (the first query's
-    counts would wait about a second for them at 100,000 papers); a database that does not
-    answer yet leaves them to the first query, as before."""
-    from django.db import DatabaseError, connections
+# The master loads the site before it forks the workers (when_ready reads the papers' facet
+# values and common words, imports the views and compiles the templates there): the workers share what it read
+# instead of each doing it on its first requests.
+preload_app = True
 
+
+def _warm(log) -> None:
+    """The papers' facet values and common words read into this process unless it holds them
+    at the data's present state (papers/facet_memory.py, papers/common_words.py): a first
+    query would wait for them (about a second for the facets and 5 s for the words at 100,000
+    papers). A database that does not answer yet leaves them to the first queries."""
+    from django.db import DatabaseError
+
+    from papers.common_words import warm_words
     from papers.facet_memory import warm_memory
 
     try:
-        warm_memory()
+        warm_words(warm_memory())
     except DatabaseError as error:
-        worker.log.warning("facet memory not read at start: %s", error)
-    finally:
-        connections.close_all()
+        log.warning("facet memory not read at start: %s", error)
+
+
+def _prepare_pages() -> None:
+    """The URLs resolved once (which imports every view) and every template of the site
+    compiled (the cached loader keeps them): a worker's first page took five times as long as
+    its next one, importing and compiling them."""
+    from pathlib import Path
+
+    from django.conf import settings
+    from django.template.loader import get_template
+    from django.urls import resolve
+
+    resolve("/")
+    root = Path(settings.BASE_DIR) / "templates"
+    for path in sorted(root.rglob("*.html")):
+        get_template(path.relative_to(root).as_posix())
+
+
+def when_ready(server):
+    from django.db import connections
+
+    _prepare_pages()
+    _warm(server.log)
+    # Nothing connected is forked: each worker opens its own connections.
+    connections.close_all()
+
+
+def post_worker_init(worker):
+    _warm(worker.log)

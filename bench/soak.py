@@ -173,7 +173,8 @@ def described(conf: dict | None) -> str:
     """gunicorn's settings in a phrase for the report."""
     if not conf:
         return "?"
-    return f"{conf['workers']} workers × {conf['threads']} threads, timeout {conf['timeout']} s"
+    threads = conf["threads"]
+    return f"{conf['workers']} workers × {threads} thread{'' if threads == '1' else 's'}, timeout {conf['timeout']} s"
 
 
 if __name__ == "__main__":

@@ -189,12 +189,17 @@ _memories: dict[str, FacetMemory] = {}
 _lock = threading.Lock()
 
 
-def warm_memory() -> None:
-    """Read the arrays of the database the pages read from before any request needs them: at
-    100,000 papers a first query's count waits about a second for them (gunicorn.conf.py calls
-    this as each worker starts)."""
+def warm_memory() -> FacetMemory:
+    """The arrays of the database the pages read from, read before any request needs them
+    unless this process holds them at the data's present state (a worker forked from a master
+    that read them): at 100,000 papers a first query's count waits about a second for them
+    (gunicorn.conf.py calls this in the master and as each worker starts)."""
     with reading_cursor() as cursor, _lock:
-        _memories[cursor.db.alias] = read_memory(cursor)
+        cursor.execute(sql(f"SELECT {STATE_SQL}"))
+        memory = _memories.get(cursor.db.alias)
+        if memory is None or memory.state != cursor.fetchone()[0]:
+            memory = _memories[cursor.db.alias] = read_memory(cursor)
+        return memory
 
 
 def memory_for(alias: str, state: str | None, cursor, ids: np.ndarray):

@@ -6,7 +6,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from papers import common_words, curation
-from papers.common_words import common_query, may_be_common, plain_terms
+from papers.common_words import common_query, may_be_common, plain_terms, warm_words
+from papers.facet_memory import warm_memory
 from papers.facets import count_facets
 from papers.models import Paper
 from papers.search import PaperFilterSet, search_page
@@ -197,3 +198,15 @@ def test_a_page_of_common_words_shows_its_results(client, corpus, common_from_tw
         "Quantised KV Cache Compression",
         "Evicting the KV Cache for Long-Context Inference",
     ]
+
+
+def test_a_warmed_process_reads_no_word_for_its_first_query(corpus, common_from_two):
+    """What the gunicorn master does before it forks its workers (gunicorn.conf.py)."""
+    memory = warm_memory()
+    assert warm_words(memory) == len(memory.words) > 0
+    assert "'attent'" in memory.words and "'yoruba'" not in memory.words
+    assert warm_words(warm_memory()) == 0  # nothing more to read, the arrays kept
+    with CaptureQueriesContext(connection) as first:
+        common = common_query("attention -cache", {}, {})
+    assert len(first) == 1
+    assert common.matches.sum() == 1
