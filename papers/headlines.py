@@ -1,6 +1,8 @@
 """Snippets of a query's matches: ts_headline over a title or an abstract, with marks that can
 only be its own (papers/rendering.py turns them into <mark>)."""
 
+import re
+
 from django.db import models
 from django.db.models import F
 
@@ -40,6 +42,7 @@ class Headline(models.Func):
 
 # Words ts_headline may leave out at a fragment's edge: stop words, words of two letters.
 EDGE_WORDS = 2
+_TOKEN = re.compile(r"\S+")
 
 
 def elided(headline: str, abstract: str) -> str:
@@ -52,8 +55,8 @@ def elided(headline: str, abstract: str) -> str:
     first, last = whole.find(fragments[0]), whole.rfind(fragments[-1])
     if not fragments[0] or first < 0 or last < 0:
         return headline
-    start = "… " if _words(whole[:first]) > EDGE_WORDS else ""
-    end = " …" if _words(whole[last + len(fragments[-1]) :]) > EDGE_WORDS else ""
+    start = "… " if _more_words(whole[:first]) else ""
+    end = " …" if _more_words(whole[last + len(fragments[-1]) :]) else ""
     return start + headline.strip() + end
 
 
@@ -61,5 +64,12 @@ def _plain(fragment: str) -> str:
     return " ".join(fragment.translate({ord(MARK_START): None, ord(MARK_STOP): None}).split())
 
 
-def _words(text: str) -> int:
-    return sum(1 for part in text.split() if any(character.isalnum() for character in part))
+def _more_words(text: str) -> bool:
+    """Whether ``text`` holds more than EDGE_WORDS words, read only as far as that takes (the
+    rest of an abstract can be hundreds of words)."""
+    words = 0
+    for part in _TOKEN.finditer(text):
+        words += any(character.isalnum() for character in part[0])
+        if words > EDGE_WORDS:
+            return True
+    return False
