@@ -28,13 +28,13 @@ preload_app = True
 
 def _warm(log) -> None:
     """The papers' facet values and common words read into this process unless it holds them
-    at the data's present state (papers/facet_memory.py, papers/common_words.py): a first
+    at the data's present state (papers/facet_memory.py, papers/word_memory.py): a first
     query would wait for them (about a second for the facets and 5 s for the words at 100,000
     papers). A database that does not answer yet leaves them to the first queries."""
     from django.db import DatabaseError
 
-    from papers.common_words import warm_words
     from papers.facet_memory import warm_memory
+    from papers.word_memory import warm_words
 
     try:
         warm_words(warm_memory())

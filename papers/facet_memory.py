@@ -34,7 +34,8 @@ _ARRAYS_SQL = """SELECT
         FILTER (WHERE cardinality(topic_ids) > 0),
     array_agg(cardinality(author_ids) ORDER BY paper_id),
     string_agg(array_to_string(author_ids, ','), ',' ORDER BY paper_id)
-        FILTER (WHERE cardinality(author_ids) > 0)
+        FILTER (WHERE cardinality(author_ids) > 0),
+    array_agg(length(title_lexemes) ORDER BY paper_id)
 FROM {paper_facets}"""
 # Each facet's values as [id, slug, name, year] (text), in id order.
 _LABELS_SQL = (
@@ -118,6 +119,7 @@ class FacetMemory:
     ids: np.ndarray  # by position: the paper's id
     venue: np.ndarray  # a position in venues
     newness: np.ndarray  # by position in venues: 0 for the newest venue, 1 for the next …
+    title_words: np.ndarray  # by position: the number of distinct words of the paper's title
     country: np.ndarray  # a position in countries, -1 for none
     countries: list[str]
     topic_links: _Links
@@ -126,7 +128,7 @@ class FacetMemory:
     topics: _Labelled
     authors: _Labelled
     # The common words' matches read so far, as packed bits over the positions
-    # (papers/common_words.py): they belong to this state of the data.
+    # (papers/word_memory.py): they belong to this state of the data.
     words: dict = field(default_factory=dict)
 
     def positions(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -145,9 +147,10 @@ def read_memory(cursor) -> FacetMemory:
     cursor.execute(
         sql(f"SELECT {STATE_SQL}, a.*, {labels}, {newest} FROM ({_ARRAYS_SQL}) a"), ranks_params
     )
-    state, ids, venues, countries, topic_counts, topics, author_counts, authors, *named = (
+    state, ids, venues, countries, topic_counts, topics, author_counts, authors, *rest = (
         cursor.fetchone()
     )
+    title_words, *named = rest
     *named, newest_venues = named
     venue_labels, topic_labels, author_labels = (
         _Labelled([(int(i), slug, name, year and int(year)) for i, slug, name, year in rows or []])
@@ -167,6 +170,7 @@ def read_memory(cursor) -> FacetMemory:
         ids=ids,
         venue=venue_labels.positions(np.array(venues or [], dtype=np.int64)),
         newness=newness,
+        title_words=np.array(title_words or [], dtype=np.int64),
         country=np.array([country_at.get(c, -1) for c in countries or []], dtype=np.int64),
         countries=country_names,
         topic_links=_Links(

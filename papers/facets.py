@@ -266,14 +266,16 @@ _LABELLED = {
 }
 
 
-def count_facets(selected: dict[str, list[str]], fixed=None, text: str = "", common=None) -> Facets:
+def count_facets(
+    selected: dict[str, list[str]], fixed=None, text: str = "", matched=None
+) -> Facets:
     """Exact counts per facet of the papers under the ``fixed`` conditions (a page's own:
     {facet: values}) that match the query ``text``, each under the ``selected`` filters of the
-    other facets ({facet: values}; a facet's values are either-or). ``common``: the query's
-    matches, when it is made of common words (papers/common_words.py), counted in memory."""
-    if text and common is not None:
+    other facets ({facet: values}; a facet's values are either-or). ``matched``: the query's
+    exact matches in memory (papers/word_memory.py), counted there."""
+    if text and matched is not None:
         limits = {name: _LIMITS.get(name) for name in _counted(fixed or {})}
-        return fold_facets(common.count(limits))
+        return fold_facets(matched.count(limits))
     if text:
         return _count_matches(selected, fixed or {}, text)
     statement, params = _counts_statement(selected, fixed or {})

@@ -33,7 +33,7 @@ from .expressions import (
     venue_order,
 )
 from .headlines import HEADLINE_OPTIONS, TITLE_HEADLINE_OPTIONS, Headline, elided
-from .matching import matching_within, rows_matching, unless_phrase
+from .matching import TESTS, matching_within, rows_matching, unless_phrase
 from .newest_order import (
     ALL_KEPT_SQL,
     COUNTED_SEGMENTS_SQL,
@@ -51,8 +51,15 @@ from .text import websearch_text
 # page. 500 instead of 2,000: known-item MRR@10 on the tuning set unchanged (0.901 titles,
 # 0.627 abstracts, against 0.901 and 0.628), a quarter of the scoring.
 CANDIDATE_CAP = 500
-# Candidates chosen before the statement (papers/common_words.py), as the ids' rows.
+# Candidates chosen in memory (papers/word_memory.py), as the ids' rows: the query's matches, or
+# a superset of them (a phrase's words) in the order wanted, of which the first ``cap`` that
+# pass the test (TESTED_IDS_SQL's {test}, on a paper ``p``) are kept.
 CHOSEN_IDS_SQL = "SELECT unnest(%s::bigint[]) AS id"
+TESTED_IDS_SQL = """SELECT c.id FROM unnest(%s::bigint[]) WITH ORDINALITY AS c(id, n)
+CROSS JOIN LATERAL (
+    SELECT p.title_vector, p.search_vector FROM {paper} AS p WHERE p.id = c.id OFFSET 0
+) AS p
+WHERE {test} ORDER BY c.n LIMIT {cap}"""
 WEB_QUERY_SQL = "websearch_to_tsquery(%(config)s::regconfig, %(text)s)"
 # websearch_to_tsquery's exclusion: a "-" opening a word.
 NEGATION = re.compile(r"(?:^|[\s(])-\w")
@@ -65,6 +72,19 @@ CARD_DEFERRED = ("search_vector", "title_vector", "venue__welcome_text")
 
 def web_query(text: str) -> SearchQuery:
     return SearchQuery(websearch_text(text), search_type="websearch", config=SEARCH_CONFIG)
+
+
+def _chosen(text: str, cap: int, title_ids, ids, exact: bool):
+    """((SQL, params) of the title candidates, of the candidates) chosen in memory: the ids as
+    they are, or the first ``cap`` of each list that match the query (the title's vector, and
+    the whole vector where the query excludes a word, for the title candidates)."""
+    if exact:
+        return (CHOSEN_IDS_SQL, [title_ids]), (CHOSEN_IDS_SQL, [ids])
+    query = [SEARCH_CONFIG, websearch_text(text)]
+    tests = [TESTS["title"], TESTS["vector"]] if NEGATION.search(text) else [TESTS["title"]]
+    title_sql = sql(TESTED_IDS_SQL, test=" AND ".join(tests), cap=int(cap))
+    vector_sql = sql(TESTED_IDS_SQL, test=TESTS["vector"], cap=int(cap))
+    return (title_sql, [title_ids, *query * len(tests)]), (vector_sql, [ids, *query])
 
 
 class PaperQuerySet(models.QuerySet):
@@ -113,7 +133,8 @@ class PaperQuerySet(models.QuerySet):
         papers/facet_rows.py row_conditions), where a query without a phrase finds its
         candidates through the filters' indexes and the vectors' together.
         ``candidates``: the ids of the title matches and of the matches to rank, already
-        chosen under the filters (a query of common words, papers/common_words.py).
+        chosen under the filters, and whether they are the query's matches or a superset to
+        test (papers/word_memory.py MatchedQuery.candidates).
         """
         if candidates is None:
             filtered, filtered_params, title_sql, title_params, vector_sql, vector_params = (
@@ -121,8 +142,7 @@ class PaperQuerySet(models.QuerySet):
             )
         else:
             filtered, filtered_params = "", []
-            title_sql, title_params = CHOSEN_IDS_SQL, [candidates[0]]
-            vector_sql, vector_params = CHOSEN_IDS_SQL, [candidates[1]]
+            (title_sql, title_params), (vector_sql, vector_params) = _chosen(text, cap, *candidates)
         statement, params = ranked_statement(
             text,
             self._candidate_rows(title_sql, title_params),

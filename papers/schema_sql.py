@@ -64,8 +64,8 @@ SET enable_seqscan = off
 SET enable_indexscan = off
 AS $$ SELECT string_agg(int8send(f.paper_id), ''::bytea) FROM papers_paperfacets f WHERE f.lexemes @@ q $$
 """
-# The same for the titles' stripped vectors (PaperFacets.title_lexemes): a common word's title
-# matches, held in memory by papers/common_words.py.
+# The same for the titles' stripped vectors (PaperFacets.title_lexemes): a word's title
+# matches, held in memory by papers/word_memory.py.
 TITLE_LEXEME_MATCH_IDS_FUNCTION = LEXEME_MATCH_IDS_FUNCTION.replace(
     "papers_lexeme_match_ids", "papers_title_lexeme_match_ids"
 ).replace("f.lexemes @@ q", "f.title_lexemes @@ q")

@@ -18,7 +18,6 @@ from django import forms
 from django.db.models import Q
 
 from .caching import cached
-from .common_words import common_query, may_be_common
 from .facet_rows import row_conditions
 from .facets import Facets, count_facets, kept_venue_counts
 from .models import Authorship, Paper, PaperTopic, Venue
@@ -29,6 +28,7 @@ from .search_fields import PageField, SlugListFilter, slug_validator
 from .spelling import did_you_mean
 from .text import collapse_negations
 from .understanding import authors_named, identified_paper, join_compounds
+from .word_memory import matched_query
 
 MAX_QUERY_LENGTH = 500
 SORTS = [("relevance", "Relevance"), ("newest", "Newest venue first"), ("title", "Title A–Z")]
@@ -231,25 +231,35 @@ class PaperFilterSet(django_filters.FilterSet):
         return INVALID, errors
 
 
-def _count_notices(results: Results, ranked: bool, common) -> None:
+def _count_notices(results: Results, ranked: bool, matched) -> None:
     if ranked and results.count > CANDIDATE_CAP:
-        among = f"the {CANDIDATE_CAP:,} newest" if common else f"the first {CANDIDATE_CAP:,} found"
+        among = (
+            f"the {CANDIDATE_CAP:,} whose titles have your words with the fewest others"
+            if matched
+            else f"the first {CANDIDATE_CAP:,} found"
+        )
         results.notices.append(
             f"{results.count:,} papers match; the best of them are ranked among {among}. "
             "Add words or filters to narrow the search."
         )
 
 
-def _page_ids(filterset: PaperFilterSet, papers, page: int, text: str, words: str, common):
+def _page_ids(filterset: PaperFilterSet, papers, page: int, text: str, words: str, matched):
     """[(id, score)] of page ``page``'s papers matching ``text``, by the filterset's ordering
-    (bounded work); ranked on the words of ``words`` as typed, among the newest matches when
-    the query is of common words (``common``, papers/common_words.py)."""
+    (bounded work); ranked on the words of ``words`` as typed, among the candidates of the
+    query's words' bits when it was matched in memory (``matched``, papers/word_memory.py)."""
     offset = (page - 1) * PAGE_SIZE
     if filterset.ordering == "relevance":
         narrow = row_conditions(filterset.fixed, filterset.active())
-        candidates = common.candidates(CANDIDATE_CAP) if common else None
+        candidates = matched.candidates(CANDIDATE_CAP) if matched else None
         return papers.ranked_ids(
-            text, PAGE_SIZE, offset, words=words, narrow=narrow, candidates=candidates
+            text,
+            PAGE_SIZE,
+            offset,
+            cap=CANDIDATE_CAP,
+            words=words,
+            narrow=narrow,
+            candidates=candidates,
         )
     if filterset.ordering == "newest":
         kept = None if text else kept_venue_counts(filterset.fixed, filterset.active())
@@ -262,16 +272,17 @@ def _page_ids(filterset: PaperFilterSet, papers, page: int, text: str, words: st
 
 def _matched(filterset: PaperFilterSet, text: str, request):
     """(the facets and total of ``text`` under the filterset's filters, cached by data version;
-    its matches when it is made of common words, else None)."""
+    its matches, or a superset, matched in memory, papers/word_memory.py; None for SQL)."""
     selected, fixed = filterset.active(), filterset.fixed
-    common = common_query(text, selected, fixed) if text and may_be_common(text) else None
+    matched = matched_query(text, selected, fixed) if text else None
+    exact = matched if matched is not None and matched.exact else None
     facets = cached(
         "facets",
         (selected, fixed, text),
-        lambda: count_facets(selected, fixed, text, common),
+        lambda: count_facets(selected, fixed, text, exact),
         request,
     )
-    return facets, common
+    return facets, matched
 
 
 def search_page(filterset: PaperFilterSet, request=None) -> Results:
@@ -279,10 +290,9 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
 
     An identifier names one paper (1 query; the pages redirect to it). Otherwise: the authors
     the query names (1, only for a name-like query), compounds (1, only with two plain words
-    in a row or one of six letters or more), whether the query is of common words (1, but
-    for a phrase or an "or"; +1 the first time this process meets one of them,
-    papers/common_words.py), facets and the total (1; none for common words, counted in
-    memory), then the page's ids (1) and cards (2, shared with the partial matches). A ranked query that matches
+    in a row or one of six letters or more), the query's words (1; +1 for words this process
+    does not hold, papers/word_memory.py), facets and the total (none: counted in memory; 1
+    for a phrase), then the page's ids (1) and cards (2, shared with the partial matches). A ranked query that matches
     nothing is respelled (did-you-mean ≤ 2; spelling reads the query as typed) and, when the
     respelling matches, its results are shown instead (+1 for its compounds, as above, +1 for
     its facets); when all the words match fewer than a page, papers
@@ -305,20 +315,20 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     authors = authors_named(text) if ranked and filterset.page_number == 1 else []
     typed = text
     text, words = join_compounds(typed)
-    facets, common = _matched(filterset, text, request)
+    facets, matched = _matched(filterset, text, request)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
     results.authors = authors
     if ranked and not facets.total and not filterset.value("literal"):
-        text, words, common = _respelled(results, filterset, typed, request) or (
+        text, words, matched = _respelled(results, filterset, typed, request) or (
             text,
             words,
-            common,
+            matched,
         )
-    _count_notices(results, ranked, common)
+    _count_notices(results, ranked, matched)
     _paginate(results, filterset, ranked)
     papers = fixed.filter(*conditions.values())
     scored = (
-        _page_ids(filterset, papers, results.page, text, words, common) if results.count else []
+        _page_ids(filterset, papers, results.page, text, words, matched) if results.count else []
     )
     partial = []
     if ranked and results.page == 1 and results.count < PAGE_SIZE and not NEGATION.search(text):
@@ -380,19 +390,19 @@ def _paginate(results: Results, filterset: PaperFilterSet, ranked: bool) -> None
 
 def _respelled(results: Results, filterset: PaperFilterSet, typed: str, request):
     """The respelling of the query as typed, as ``join_compounds`` gives it, and its matches
-    when made of common words (query, words, matches), when it matches: the results then count
+    matched in memory (query, words, matches), when it matches: the results then count
     its matches and show it as typed. Otherwise None, and the respelling (if any) is offered
     as a suggestion."""
     results.suggestion = did_you_mean(typed)
     if results.suggestion is None:
         return None
     query, words = join_compounds(results.suggestion)
-    facets, common = _matched(filterset, query, request)
+    facets, matched = _matched(filterset, query, request)
     if not facets.total:
         return None
     results.facets, results.count = facets, facets.total
     results.corrected_query, results.suggestion = results.suggestion, None
-    return query, words, common
+    return query, words, matched
 
 
 def ranked_matches(queryset, text: str):

@@ -179,7 +179,8 @@ def test_list_query_count_is_fixed(client, corpus):
     # Each +1 for the venues (the facet's tree and the filters' names); both queries may hold
     # a compound (+1: two words in a row, a word of six letters or more). The first query since
     # the data changed reads the facet arrays (+1, papers/facet_memory.py); the next does not.
-    # Each query asks whether its words are common (+1, papers/common_words.py; they are not).
+    # Each query reads its words' matches (+1: none is common enough to be held,
+    # papers/word_memory.py) and counts them in memory.
     assert (small, large, browse) == (10, 7, 5)
     assert len(parse(response).find_all("li", class_="card")) == 25
 
@@ -194,9 +195,9 @@ def test_a_literal_misspelt_query_shows_the_papers_matching_some_of_its_words(cl
     titles = [h3.find("a").text for h3 in partial.find_all("h3", class_="card-title")]
     assert titles == [corpus["kv"].title, corpus["cache2"].title]
     assert page.find_all("p", class_="notice") == []
-    # Joined compounds, whether the words are common, facets (+1: the facet arrays, read on
-    # the first query since the data changed), the venues, papers matching some words, their
-    # cards (2).
+    # Joined compounds, the query's words, their matches (counted in memory; +1: the facet
+    # arrays, read on the first query since the data changed), the venues, papers matching
+    # some words, their cards (2).
     assert queries == 8
 
 
@@ -207,8 +208,8 @@ def test_an_exclusion_that_removes_every_match_says_so(client, corpus):
     assert page.find(id="results-heading").text.strip() == "No papers found"
     notices = [p.text for p in page.find_all("p", class_="notice")]
     assert notices == [EXCLUDED_EVERYTHING]
-    # Whether the words are common, the matches with their facets, the facet arrays (first
-    # query since the data changed), the venues; no papers matching some words.
+    # The query's words, their matches (counted in memory), the facet arrays (first query
+    # since the data changed), the venues; no papers matching some words.
     assert queries == 4
     body = client.get("/api/papers/?q=cache+-caching&literal=1").json()
     assert (body["count"], body["notices"]) == (0, [EXCLUDED_EVERYTHING])
@@ -221,9 +222,9 @@ def test_filters_that_remove_every_match_say_that_papers_outside_them_match(clie
     assert [p.text for p in page.find_all("p", class_="notice")] == [FILTERED_EVERYTHING]
     [chip] = page.find("ul", class_="active-filters").find_all("a")
     assert chip.attrs["href"] == "?q=yoruba"
-    # Joined compounds, whether the words are common, matches and facets, the facet arrays,
-    # did-you-mean (1: "yoruba" is spelt as the collection spells it), papers matching some
-    # words, whether papers outside the filters match, the venues.
+    # Joined compounds, the query's words, their matches (counted in memory), the facet
+    # arrays, did-you-mean (1: "yoruba" is spelt as the collection spells it), papers matching
+    # some words, whether papers outside the filters match, the venues.
     assert queries == 8
     # No paper anywhere has the word: the notice says so, and no empty facets are shown.
     page = parse(client.get("/?q=zzqqxv&venue=acl-2025&literal=1"))
@@ -416,8 +417,8 @@ def test_venue_pages(client, corpus):
     # 8 (the list's 5, the venue, its chart, its other volumes), +1: fewer than a page match,
     # so partial matches are looked for; compounds are not looked up: "cache" is one word too
     # short to split in two parts of three letters. +1: the first query since the data changed
-    # reads the facet arrays (papers/facet_memory.py). +1: whether the words are common
-    # (papers/common_words.py).
+    # reads the facet arrays (papers/facet_memory.py). +1: the query's words are read, then
+    # their matches (papers/word_memory.py), in place of the facets' statement.
     assert queries == 11
     [volume] = parse(response).find("ul", class_="volumes-list").find_all("a")
     assert (volume.text, volume.attrs["href"]) == (

@@ -1,7 +1,7 @@
 """papers_title_lexeme_match_ids: a query's title matches as one bytea of 8-byte ids, read from
 the titles' stripped vectors (PaperFacets.title_lexemes), as papers_lexeme_match_ids reads the
-whole papers' (papers/schema_sql.py TITLE_LEXEME_MATCH_IDS_FUNCTION): the common words' title
-matches papers/common_words.py holds in memory."""
+whole papers' (papers/schema_sql.py TITLE_LEXEME_MATCH_IDS_FUNCTION): the words' title matches
+papers/word_memory.py holds in memory."""
 
 from django.db import migrations
 

@@ -1,0 +1,338 @@
+"""A query matched in this process's memory, over bits of its words' matches.
+
+"models", "language models" or "language -neural" match tens of thousands of papers. Counting
+them read every match's id from a GIN index's bitmap (papers/matching.py every_match_ids: 35 of
+the 45 ms of SQL of "models" at 100,000 papers), and their ranked candidates were the first
+matches the indexes gave, in the order the papers were loaded: the oldest. Instead each word of
+a query is read as bits over the facet memory's papers (papers/facet_memory.py): the papers that
+have it anywhere, and those whose title has it. A word that at least COMMON_SHARE of the papers
+have (and COMMON_MIN) is held from then on, and the gunicorn master reads every such word before
+it forks its workers (``warm_words``); a rarer word's bits are read for the query alone (its
+bitmap is small). The query, as PostgreSQL parses it (``parse_query``), is then evaluated by
+bitwise operations:
+
+- Without a phrase ("a b", "a -b", "a or b") the result is its matches exactly: its facets are
+  counted in memory (papers/facets.py). Its ranked candidates are its title matches with the
+  fewest other words (those the ranking would put first), the newest first among equals.
+- A phrase needs the words' positions, which bits do not hold: the result is a superset (the
+  papers having the phrase's words). The papers it leaves in doubt are tested in SQL when they
+  are few (UNCERTAIN_MAX), and the matches are then exact and counted in memory; else they are
+  counted in SQL. Its ranked candidates are taken in the same order, tested in SQL
+  (papers/querysets.py ranked_ids).
+
+Bounded work: one statement (the query as PostgreSQL parses it, its words' document counts, the
+data's state and the filters' keys), one more for the words not held, then arrays of the
+collection's size. The bits belong to the facet memory of one state of the data: a change drops
+them with it. A query that meets a change of the data, or that PostgreSQL parses to nothing
+(stop words), is left to SQL alone.
+"""
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from .counts import COLLECTION_SIZE_SQL
+from .expressions import SEARCH_CONFIG
+from .facet_memory import STATE_SQL, FacetMemory, count_in_memory, memory_for, passing
+from .facet_rows import KEYS, filter_params
+from .tables import reading_cursor, sql
+from .text import websearch_text
+
+# Held when at least this share of the papers have it, and at least COMMON_MIN papers: a rarer
+# word's bitmap costs a query little, and each word held costs a process memory (two bits a
+# paper).
+COMMON_SHARE = 0.05
+COMMON_MIN = 1000
+# A superset (a phrase's) is tested in SQL on at most this many times the candidates wanted,
+# in the candidates' order.
+SUPERSET_READ = 4
+# The papers a phrase's words leave in doubt ("dataset or \"data set\"": those with "data" and
+# "set" but not "dataset") are tested in SQL when at most this many (a probe each, ~3 µs), so
+# that the matches are exact and counted in memory; more are counted in SQL from the index.
+UNCERTAIN_MAX = 5000
+
+# The query as PostgreSQL parses it, and which of its words are common; then each filter's keys.
+_TERMS_SQL = """SELECT {state}, websearch_to_tsquery(%s::regconfig, %s)::text,
+    ARRAY(SELECT l.word FROM {{lexeme}} l
+          WHERE l.word = ANY(tsvector_to_array(to_tsvector(%s::regconfig, %s)))
+          AND l.documents >= GREATEST(%s, %s * ({size})))"""
+# Each word's matches and title matches (tsquery operands), in the same snapshot as the state.
+_BITS_SQL = """SELECT {state}, w, papers_lexeme_match_ids(w::tsquery),
+    papers_title_lexeme_match_ids(w::tsquery) FROM {words}"""
+_LISTED = "unnest(%s::text[]) AS w"
+# Which of the papers %s match the query, in the same snapshot as the state.
+_TESTED_SQL = """SELECT {state}, string_agg(int8send(c.id), ''::bytea)
+FROM unnest(%s::bigint[]) AS c(id)
+CROSS JOIN LATERAL (SELECT p.search_vector FROM {{paper}} p WHERE p.id = c.id OFFSET 0) AS p
+WHERE p.search_vector @@ websearch_to_tsquery(%s::regconfig, %s)"""
+# Every common word as a tsquery operand (but words tsquery would read as operators), the
+# commonest first, but those ``%s`` holds already.
+_COMMON = """(SELECT quote_literal(l.word)::tsquery::text AS w FROM {{lexeme}} l
+    WHERE l.documents >= GREATEST(%s, %s * ({size})) AND l.word !~ '[''\\\\:&|!()<>*[:space:]]'
+    ORDER BY l.documents DESC) AS c WHERE w <> ALL(%s)"""
+
+# tsquery's text: operands (a quoted word, a quote in it doubled), "!", "&", "|", "<->" or
+# "<N>" (a phrase), parentheses. A prefix (:*) or weights (:A) are never written by
+# websearch_to_tsquery and are not read here.
+_TOKEN = re.compile(r"\s*(?:('(?:[^'\\]|'')+')|(<->|<\d+>|[()!&|]))")
+_BINARY = {"|": "or", "&": "and"}
+
+
+def parse_query(query: str):
+    """The tree of a tsquery's text: ("word", operand), ("not", x), ("and" | "or" | "phrase",
+    x, y); None for an empty query or one this parser does not read."""
+    tokens, position = [], 0
+    while position < len(query.rstrip()):
+        match = _TOKEN.match(query, position)
+        if match is None:
+            return None
+        tokens.append(("word", match[1]) if match[1] else (match[2], None))
+        position = match.end()
+    if not tokens:
+        return None
+    tree, rest = _either(tokens)
+    return tree if tree is not None and not rest else None
+
+
+def _either(tokens):
+    """An "or" of "and"s (lowest precedence); (tree or None, the tokens left)."""
+    return _joined(tokens, "|", _all)
+
+
+def _all(tokens):
+    return _joined(tokens, "&", _phrase)
+
+
+def _joined(tokens, operator: str, operand):
+    tree, tokens = operand(tokens)
+    while tree is not None and tokens and tokens[0][0] == operator:
+        right, tokens = operand(tokens[1:])
+        tree = (_BINARY[operator], tree, right) if right is not None else None
+    return tree, tokens
+
+
+def _phrase(tokens):
+    tree, tokens = _unary(tokens)
+    while tree is not None and tokens and tokens[0][0].startswith("<"):
+        right, tokens = _unary(tokens[1:])
+        tree = ("phrase", tree, right) if right is not None else None
+    return tree, tokens
+
+
+def _unary(tokens):
+    if not tokens:
+        return None, tokens
+    kind, operand = tokens[0]
+    if kind == "word":
+        return ("word", operand), tokens[1:]
+    if kind == "!":
+        inner, rest = _unary(tokens[1:])
+        return (("not", inner) if inner is not None else None), rest
+    if kind == "(":
+        inner, rest = _either(tokens[1:])
+        if inner is None or not rest or rest[0][0] != ")":
+            return None, tokens
+        return inner, rest[1:]
+    return None, tokens
+
+
+def operands(tree) -> list[str]:
+    """The tree's words (tsquery operands), each once, in order."""
+    if tree[0] == "word":
+        return [tree[1]]
+    return list(dict.fromkeys(word for part in tree[1:] for word in operands(part)))
+
+
+def exact(tree) -> bool:
+    """Whether bits match the tree exactly: it has no phrase."""
+    return tree[0] == "word" or (tree[0] != "phrase" and all(exact(part) for part in tree[1:]))
+
+
+def evaluate(tree, bits: dict):
+    """(superset, subset) of the tree's matches, as packed bits, from each word's packed bits:
+    equal for a tree without a phrase; a phrase's subset is empty (positions unknown)."""
+    kind = tree[0]
+    if kind == "word":
+        return bits[tree[1]], bits[tree[1]]
+    if kind == "not":
+        superset, subset = evaluate(tree[1], bits)
+        return ~subset, ~superset
+    (left, left_subset), (right, right_subset) = (evaluate(part, bits) for part in tree[1:])
+    if kind == "or":
+        return left | right, left_subset | right_subset
+    if kind == "and":
+        return left & right, left_subset & right_subset
+    return left & right, np.zeros_like(left)
+
+
+def _word(operand: str) -> str:
+    return operand[1:-1].replace("''", "'")
+
+
+@dataclass
+class MatchedQuery:
+    """A query's matches (``exact``) or a superset of them under a page's fixed conditions, by
+    the facet memory's positions; its title matches, or a superset (``titles_exact``)."""
+
+    memory: FacetMemory
+    exact: bool
+    titles_exact: bool
+    matches: np.ndarray  # by position: whether the paper matches (may match, not exact)
+    titles: np.ndarray  # by position: whether its title matches (may match)
+    keys: dict[str, list]  # the chosen filters' keys (papers/facet_rows.py KEYS)
+
+    def count(self, limits: dict[str, int | None]) -> list[tuple]:
+        """The facet statement's rows (papers/facets.py) for the facets of ``limits``; for an
+        exact query only."""
+        positions = np.flatnonzero(self.matches)
+        flags = {
+            name: passing(self.memory, name, keys, positions) for name, keys in self.keys.items()
+        }
+        return count_in_memory(self.memory, positions, flags, limits)
+
+    def candidates(self, cap: int) -> tuple[list[int], list[int], bool]:
+        """(the ids of the title matches with the fewest other words, of the matches (the
+        same, then the others newest first), whether they are the query's matches): ``cap``
+        of each, passing every filter; for a superset, SUPERSET_READ times as many in that
+        order, which SQL tests. The ranking
+        scores a title higher the fewer words it has besides the query's
+        (papers/title_match.py, BM25's length normalisation): among a broad query's title
+        matches these are the ones it would rank first."""
+        chosen = _passing_all(self.memory, self.keys, self.matches)
+        read = cap if self.titles_exact else SUPERSET_READ * cap
+        # The matches: the title matches first, in the same order, then the others newest first.
+        first = np.where(self.titles, self.memory.title_words, _LAST)
+        title_ids = _first(self.memory, chosen & self.titles, read, first)
+        return title_ids, _first(self.memory, chosen, read, first), self.titles_exact
+
+
+def _passing_all(memory: FacetMemory, keys: dict[str, list], mask: np.ndarray) -> np.ndarray:
+    """``mask`` narrowed to the papers that pass every filter of ``keys``."""
+    positions = np.flatnonzero(mask)
+    for name, values in keys.items():
+        positions = positions[passing(memory, name, values, positions)]
+    narrowed = np.zeros(len(mask), dtype=bool)
+    narrowed[positions] = True
+    return narrowed
+
+
+_LAST = 2**10 - 1  # the largest ``first`` _first tells apart
+
+
+def _first(memory: FacetMemory, mask: np.ndarray, cap: int, first: np.ndarray) -> list[int]:
+    """The ids of up to ``cap`` papers of ``mask`` in order: the least ``first`` (by position),
+    then the newest, those of the newest venues (the list's order), the latest written first
+    within a venue."""
+    positions = np.flatnonzero(mask)
+    # One sortable integer: ``first`` (10 bits), the venue's rank (16), the id reversed (36).
+    key = np.minimum(first[positions], _LAST) << 52
+    key |= np.minimum(memory.newness[memory.venue[positions]], 2**16 - 1) << 36
+    key |= 2**36 - 1 - np.minimum(memory.ids[positions], 2**36 - 1)
+    if len(positions) > cap:
+        chosen = np.argpartition(key, cap - 1)[:cap]
+        positions, key = positions[chosen], key[chosen]
+    return memory.ids[positions[np.argsort(key, kind="stable")]].tolist()
+
+
+def _statement(text: str, filters: list[tuple[str, list[str]]]) -> tuple[str, list]:
+    query = [SEARCH_CONFIG, websearch_text(text)]
+    columns = [_TERMS_SQL.format(state=STATE_SQL, size=COLLECTION_SIZE_SQL)]
+    params = [*query, *query, COMMON_MIN, COMMON_SHARE]
+    for name, values in filters:
+        columns.append(KEYS[name])
+        params += filter_params(name, values)
+    return sql(", ".join(columns)), params
+
+
+def matched_query(text: str, selected: dict, fixed: dict) -> MatchedQuery | None:
+    """The matches of ``text`` (or a superset) under the ``fixed`` conditions ({facet:
+    values}), with the keys of the ``selected`` filters; None for SQL alone (see above)."""
+    filters = [*fixed.items(), *selected.items()]
+    statement, params = _statement(text, filters)
+    with reading_cursor() as cursor:
+        cursor.execute(statement, params)
+        state, query, common, *keys = cursor.fetchone()
+        tree = parse_query(query)
+        found = memory_for(cursor.db.alias, state, cursor, np.zeros(0, dtype=np.int64))
+        if tree is None or found is None:
+            return None
+        memory = found[0]
+        bits = _bits(cursor, memory, operands(tree), set(common))
+        if bits is None:
+            return None
+        matched = _matches(cursor, memory, tree, text, bits)
+    if matched is None:
+        return None
+    (matches, exactly), size = matched, len(memory.ids)
+    titles, _ = evaluate(tree, {word: title for word, (_, title) in bits.items()})
+    fixed_keys = dict(zip(fixed, keys[: len(fixed)], strict=True))
+    return MatchedQuery(
+        memory=memory,
+        exact=exactly,
+        titles_exact=exact(tree),
+        matches=_passing_all(memory, fixed_keys, np.unpackbits(matches, count=size).astype(bool)),
+        titles=np.unpackbits(titles & matches, count=size).astype(bool),
+        keys=dict(zip(selected, keys[len(fixed) :], strict=True)),
+    )
+
+
+def _matches(cursor, memory: FacetMemory, tree, text: str, bits: dict):
+    """(packed bits of the query's matches, or of a superset, whether they are exact): a
+    phrase's papers in doubt tested in SQL when they are few (UNCERTAIN_MAX); None if the data
+    changed meanwhile."""
+    superset, subset = evaluate(tree, {word: vector for word, (vector, _) in bits.items()})
+    if exact(tree):
+        return superset, True
+    uncertain = superset & ~subset
+    if int(np.bitwise_count(uncertain).sum()) > UNCERTAIN_MAX:
+        return superset, False
+    ids = memory.ids[np.flatnonzero(np.unpackbits(uncertain, count=len(memory.ids)))]
+    cursor.execute(
+        sql(_TESTED_SQL.format(state=STATE_SQL)),
+        [ids.tolist(), SEARCH_CONFIG, websearch_text(text)],
+    )
+    state, tested = cursor.fetchone()
+    if state != memory.state:
+        return None
+    return subset | _packed(memory, tested), True
+
+
+def _bits(cursor, memory: FacetMemory, words: list[str], common: set[str]):
+    """{operand: (packed bits of its matches, of its title matches)}, read where this memory
+    does not hold them (and held when common); None if the data changed meanwhile."""
+    found = {operand: memory.words[operand] for operand in words if operand in memory.words}
+    missing = [operand for operand in words if operand not in found]
+    if missing:
+        cursor.execute(sql(_BITS_SQL.format(state=STATE_SQL, words=_LISTED)), [missing])
+        for state, operand, ids, title_ids in cursor.fetchall():
+            if state != memory.state:
+                return None
+            found[operand] = (_packed(memory, ids), _packed(memory, title_ids))
+            if _word(operand) in common:
+                memory.words[operand] = found[operand]
+    return found
+
+
+def warm_words(memory: FacetMemory) -> int:
+    """Read every common word's bits this ``memory`` does not hold (one statement: about 5 s at
+    100,000 papers, 400 words), before any query needs them; returns the number read. The
+    gunicorn master calls this once and its workers share the words (gunicorn.conf.py)."""
+    words = _COMMON.format(size=COLLECTION_SIZE_SQL)
+    statement = sql(_BITS_SQL.format(state=STATE_SQL, words=words))
+    with reading_cursor() as cursor:
+        cursor.execute(statement, [COMMON_MIN, COMMON_SHARE, list(memory.words)])
+        rows = cursor.fetchall()
+    for state, operand, ids, title_ids in rows:
+        if state != memory.state:
+            return 0
+        memory.words[operand] = (_packed(memory, ids), _packed(memory, title_ids))
+    return len(rows)
+
+
+def _packed(memory: FacetMemory, ids: bytes | None) -> np.ndarray:
+    """Packed bits over the memory's positions of the papers ``ids`` (8-byte big-endian)."""
+    mask = np.zeros(len(memory.ids), dtype=bool)
+    positions, _ = memory.positions(np.frombuffer(ids or b"", dtype=">i8").astype(np.int64))
+    mask[positions] = True
+    return np.packbits(mask)

@@ -1,0 +1,295 @@
+"""Queries matched in the process's memory over their words' bits: the same counts and pages as
+SQL gives, the common words read once per state of the data, a broad query's newest matches
+ranked, and a phrase's superset tested in SQL."""
+
+import numpy as np
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from papers import curation, word_memory
+from papers.facet_memory import warm_memory
+from papers.facets import count_facets
+from papers.models import Paper
+from papers.search import PaperFilterSet, search_page
+from papers.word_memory import exact, matched_query, operands, parse_query, warm_words
+from tests.factories import finish, make_paper, make_venue
+from tests.support import parse
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def common_from_two(monkeypatch):
+    """Any word two papers have is held (at 100,000 papers it takes 5,000)."""
+    monkeypatch.setattr(word_memory, "COMMON_MIN", 2)
+    monkeypatch.setattr(word_memory, "COMMON_SHARE", 0.0)
+
+
+@pytest.fixture
+def sql_alone(monkeypatch):
+    """The pages as SQL alone gives them: no query matched in memory."""
+    monkeypatch.setattr("papers.search.matched_query", lambda *args: None)
+
+
+def facets_of(facets) -> dict:
+    return {
+        name: [(o.value, o.count) for o in getattr(facets, name)]
+        for name in ("venue", "year", "topic", "author", "country")
+    } | {"total": facets.total}
+
+
+def ids_of(matched, mask) -> set[int]:
+    return set(matched.memory.ids[np.flatnonzero(mask)].tolist())
+
+
+@pytest.mark.parametrize(
+    ("query", "tree"),
+    [
+        ("'kv' & 'cach'", ("and", ("word", "'kv'"), ("word", "'cach'"))),
+        ("'cach' & !'quantis'", ("and", ("word", "'cach'"), ("not", ("word", "'quantis'")))),
+        ("'it''s'", ("word", "'it''s'")),
+        (
+            "'kv' <-> 'cach' & !'vision' | 'speech'",
+            (
+                "or",
+                (
+                    "and",
+                    ("phrase", ("word", "'kv'"), ("word", "'cach'")),
+                    ("not", ("word", "'vision'")),
+                ),
+                ("word", "'speech'"),
+            ),
+        ),
+        (
+            "'model' & !( 'larg' <-> 'languag' )",
+            (
+                "and",
+                ("word", "'model'"),
+                ("not", ("phrase", ("word", "'larg'"), ("word", "'languag'"))),
+            ),
+        ),
+        ("'learn' <2> 'rank'", ("phrase", ("word", "'learn'"), ("word", "'rank'"))),
+        ("", None),
+        ("'a' &", None),
+        ("( 'a' | 'b'", None),
+        ("'a':*", None),
+    ],
+)
+def test_parse_query_reads_tsquery_text(query, tree):
+    assert parse_query(query) == tree
+
+
+def test_a_tree_without_a_phrase_is_matched_exactly():
+    plain = parse_query("'a' & !'b' | 'c'")
+    phrase = parse_query("'a' & !( 'b' <-> 'c' )")
+    assert (exact(plain), exact(phrase)) == (True, False)
+    assert operands(phrase) == ["'a'", "'b'", "'c'"]
+
+
+@pytest.mark.parametrize(
+    ("text", "selected", "fixed"),
+    [
+        ("cache", {}, {}),
+        ("attention", {}, {}),
+        ("yoruba", {}, {}),
+        ("kv cache eviction", {}, {}),
+        ("attention -cache", {}, {}),
+        ("cache or speech", {}, {}),
+        ("-cache", {}, {}),
+        ("zyzzyva", {}, {}),
+        ("attention cache", {"venue": ["acl-2025"]}, {}),
+        ("attention", {"topic": ["efficiency"], "year": ["2025"]}, {}),
+        ("attention", {"country": ["China"]}, {"author": ["ada-lovelace"]}),
+        ("attention -yoruba", {}, {"topic": ["attention"]}),
+    ],
+)
+def test_a_query_without_a_phrase_is_counted_as_sql_counts_it(
+    corpus, common_from_two, text, selected, fixed
+):
+    matched = matched_query(text, selected, fixed)
+    assert matched is not None and matched.exact
+    assert facets_of(count_facets(selected, fixed, text, matched)) == facets_of(
+        count_facets(selected, fixed, text)
+    )
+    assert ids_of(matched, matched.matches) == set(
+        Paper.objects.filter(*PaperFilterSet(data={}, fixed=fixed).fixed_conditions())
+        .matching(text)
+        .values_list("pk", flat=True)
+    )
+
+
+def test_the_counts_of_a_word_are_exact(corpus, common_from_two):
+    facets = count_facets({}, {}, "attention", matched_query("attention", {}, {}))
+    assert facets_of(facets) == {
+        "total": 3,
+        "venue": [("acl-2025", 2), ("emnlp-2024", 1)],
+        "year": [("2025", 2), ("2024", 1)],
+        "topic": [("attention", 2), ("efficiency", 2)],
+        "author": [("ada-lovelace", 3), ("alan-turing", 1), ("grace-hopper", 1)],
+        "country": [("China", 1), ("United Kingdom", 1), ("United States", 1)],
+    }
+
+
+PHRASES = ['"kv cache"', '"attention cache"', 'speech or "long context"', 'cache -"long context"']
+
+
+@pytest.mark.parametrize("text", PHRASES)
+def test_a_phrase_gives_a_superset_of_its_matches(corpus, monkeypatch, text):
+    monkeypatch.setattr(word_memory, "UNCERTAIN_MAX", 0)
+    matched = matched_query(text, {}, {})
+    assert not matched.exact and not matched.titles_exact
+    found = set(Paper.objects.matching(text).values_list("pk", flat=True))
+    assert found <= ids_of(matched, matched.matches)
+
+
+@pytest.mark.parametrize("text", PHRASES)
+def test_a_phrase_whose_words_leave_few_papers_in_doubt_is_counted_exactly(corpus, text):
+    """The papers in doubt are tested in SQL, one statement more."""
+    with CaptureQueriesContext(connection) as queries:
+        matched = matched_query(text, {}, {})
+    assert matched.exact and not matched.titles_exact
+    assert "search_vector @@" in queries.captured_queries[-1]["sql"]
+    found = set(Paper.objects.matching(text).values_list("pk", flat=True))
+    assert found == ids_of(matched, matched.matches)
+    assert facets_of(count_facets({}, {}, text, matched)) == facets_of(count_facets({}, {}, text))
+
+
+def test_stop_words_alone_are_left_to_sql(corpus):
+    assert matched_query("the of", {}, {}) is None
+
+
+def test_the_common_words_are_read_once_then_held_until_the_data_changes(corpus, common_from_two):
+    matched_query("attention cache", {}, {})
+    with CaptureQueriesContext(connection) as again:
+        matched = matched_query("cache attention", {}, {})
+    assert len(again.captured_queries) == 1  # the query's words; both are held
+    assert matched.matches.sum() == 2
+    curation.delete_papers(Paper.objects.filter(pk=corpus["cache2"].pk))
+    with CaptureQueriesContext(connection) as changed:
+        matched = matched_query("cache attention", {}, {})
+    # The words, the facet arrays of the new state, then the words' matches again.
+    assert len(changed.captured_queries) == 3
+    assert matched.matches.sum() == 1
+
+
+def test_a_rare_word_is_read_for_its_query_alone(corpus, common_from_two):
+    matched = matched_query("attention -yoruba -retrieval", {}, {})
+    assert matched.matches.sum() == 2
+    assert set(matched.memory.words) == {"'attent'"}
+    with CaptureQueriesContext(connection) as again:
+        matched_query("attention -yoruba -retrieval", {}, {})
+    assert len(again.captured_queries) == 2  # the words, then the rare ones again
+
+
+@pytest.fixture
+def three_years(db):
+    """Three papers titled about attention heads, the oldest written first."""
+    papers = {}
+    for year in (2023, 2025, 2024):
+        venue = make_venue(f"ACL {year}", year)
+        papers[year] = make_paper(
+            f"We study attention heads of models in {year}.",
+            title=f"Attention Heads {year}",
+            venue=venue,
+        )
+    finish()
+    return papers
+
+
+def page_of(url_query: dict):
+    filterset = PaperFilterSet(url_query)
+    assert filterset.is_valid()
+    return search_page(filterset)
+
+
+@pytest.mark.parametrize("text", ["attention heads", '"attention heads"'])
+def test_a_broad_query_ranks_its_newest_matches_among_equal_titles(three_years, monkeypatch, text):
+    monkeypatch.setattr("papers.search.CANDIDATE_CAP", 2)
+    results = page_of({"q": text})
+    assert results.count == 3
+    assert [paper.pk for paper in results.papers] == [three_years[2025].pk, three_years[2024].pk]
+    assert results.notices == [
+        "3 papers match; the best of them are ranked among the 2 whose titles have your words "
+        "with the fewest others. Add words or filters to narrow the search."
+    ]
+
+
+def test_a_broad_query_ranks_the_titles_with_fewest_other_words(three_years, monkeypatch):
+    """The candidates the ranking would put first: "Attention Heads" before newer titles
+    with a third word, the newest among those."""
+    shortest = make_paper(
+        "Attention heads, counted.", title="Attention Heads", venue=make_venue("ACL 2020", 2020)
+    )
+    finish()
+    monkeypatch.setattr("papers.search.CANDIDATE_CAP", 2)
+    results = page_of({"q": "attention heads"})
+    assert results.count == 4
+    assert [paper.pk for paper in results.papers] == [shortest.pk, three_years[2025].pk]
+
+
+def test_in_sql_a_broad_query_ranked_the_first_matches_found(three_years, sql_alone, monkeypatch):
+    monkeypatch.setattr("papers.search.CANDIDATE_CAP", 2)
+    results = page_of({"q": "attention heads"})
+    # The first two title matches the index gives, in the table's order, whatever their year.
+    assert results.count == 3
+    assert "ranked among the first 2 found" in results.notices[0]
+
+
+def test_a_phrase_keeps_its_exact_matches_only(three_years):
+    make_paper(
+        "Heads of attention, and attention in general.",
+        title="Heads",
+        venue=make_venue("ACL 2025", 2025),
+    )
+    finish()
+    results = page_of({"q": '"attention heads"'})
+    assert results.count == 3
+    assert {paper.title for paper in results.papers} == {
+        "Attention Heads 2023",
+        "Attention Heads 2024",
+        "Attention Heads 2025",
+    }
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/?q=attention",
+        "/?q=cache+attention",
+        "/?q=attention+-cache",
+        "/?q=cache+or+speech",
+        "/?q=%22kv+cache%22",
+        "/?q=%22long+context%22+-quantised",
+        "/?q=attention&venue=emnlp-2024",
+        "/?q=long+context&topic=efficiency",
+        "/?q=kv+cache+eviction",
+        "/venues/acl-2025/?q=cache",
+        "/api/papers/?q=attention",
+    ],
+)
+def test_pages_are_those_sql_alone_gives(client, corpus, monkeypatch, url):
+    expected = client.get(url).content
+    monkeypatch.setattr("papers.search.matched_query", lambda *args: None)
+    assert client.get(url).content == expected
+
+
+def test_a_page_matched_in_memory_shows_its_results(client, corpus):
+    page = parse(client.get("/?q=cache").content)
+    titles = [node.text for node in page.find_all("h3", class_="card-title")]
+    assert titles == [
+        "Quantised KV Cache Compression",
+        "Evicting the KV Cache for Long-Context Inference",
+    ]
+
+
+def test_a_warmed_process_reads_no_word_for_its_first_query(corpus, common_from_two):
+    """What the gunicorn master does before it forks its workers (gunicorn.conf.py)."""
+    memory = warm_memory()
+    assert warm_words(memory) == len(memory.words) > 0
+    assert "'attent'" in memory.words and "'yoruba'" not in memory.words
+    assert warm_words(warm_memory()) == 0  # nothing more to read, the arrays kept
+    with CaptureQueriesContext(connection) as first:
+        matched = matched_query("attention -cache", {}, {})
+    assert len(first) == 1
+    assert matched.matches.sum() == 1
