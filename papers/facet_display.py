@@ -8,7 +8,7 @@ what clicking it gives, so each row toggles exactly the venue whose count it sho
 
 from dataclasses import dataclass, field
 
-from .facets import FacetOption
+from .facets import FACET_LIMITS, FacetOption
 from .models import Author, Topic, Venue
 from .venue_series import series_name, volume_label
 
@@ -67,11 +67,6 @@ class VenueFacet:
     rest: list[Series]  # behind "Show all"
     pinned: list[VenueRow]  # the selected venues, by name, first
     events: int  # conferences in all
-
-    @property
-    def rest_open(self) -> bool:
-        """Whether a selected venue is behind "Show all" (which then starts open)."""
-        return any(row.selected for group in self.rest for e in group.events for row in e.rows)
 
     @property
     def venues(self) -> int:
@@ -166,4 +161,8 @@ def facet_context(filterset, facets) -> dict:
         },
         "chips": chip_labels(active, facets, venues),
         "facet_top": FACET_TOP,
+        # Facets cut to their most frequent values: "Show all 15" would claim 15 authors.
+        "facet_cut": {
+            name: len(getattr(facets, name)) >= limit for name, limit in FACET_LIMITS.items()
+        },
     }

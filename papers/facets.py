@@ -35,11 +35,15 @@ from .tables import reading_cursor, sql
 
 FACET_AUTHOR_LIMIT = 15
 FACET_COUNTRY_LIMIT = 25
-FACET_TOPIC_LIMIT = 40
+FACET_TOPIC_LIMIT = 100  # every topic of the vocabulary (about 50): none left out unseen
 FACET_NAMES = ("venue", "topic", "author", "year", "country")
 # The FacetCount code each facet is counted under (a year's counts are its venues').
 CODES = {"venue": "v", "year": "v", "topic": "t", "author": "a", "country": "c"}
-_LIMITS = {"topic": FACET_TOPIC_LIMIT, "author": FACET_AUTHOR_LIMIT, "country": FACET_COUNTRY_LIMIT}
+FACET_LIMITS = {
+    "topic": FACET_TOPIC_LIMIT,
+    "author": FACET_AUTHOR_LIMIT,
+    "country": FACET_COUNTRY_LIMIT,
+}
 
 
 @dataclass
@@ -155,7 +159,7 @@ def _counts_statement(selected, fixed) -> tuple[str, list]:
         elif name == "total":
             body, params = _kept_total(kept)
         else:
-            body, params = _kept_counts(CODES[name], kept, _LIMITS.get(name))
+            body, params = _kept_counts(CODES[name], kept, FACET_LIMITS.get(name))
         statement.add(f"{name}_counts", body, params)
     labelled = [_LABELLED[name] for name in plan]
     text_sql = "WITH " + ",\n".join(statement.parts) + "\n" + "\nUNION ALL\n".join(labelled)
@@ -209,7 +213,7 @@ _TRIES = 3
 def _count_matches(selected, fixed, text) -> Facets:
     statement, params = _matches_statement(selected, fixed, text)
     keyed = _every_match_needed(selected, fixed)
-    limits = {name: _LIMITS.get(name) for name in _counted(fixed)}
+    limits = {name: FACET_LIMITS.get(name) for name in _counted(fixed)}
     with reading_cursor() as cursor:
         for _ in range(_TRIES):
             cursor.execute(statement, params)
@@ -274,7 +278,7 @@ def count_facets(
     other facets ({facet: values}; a facet's values are either-or). ``matched``: the query's
     exact matches in memory (papers/word_memory.py), counted there."""
     if text and matched is not None:
-        limits = {name: _LIMITS.get(name) for name in _counted(fixed or {})}
+        limits = {name: FACET_LIMITS.get(name) for name in _counted(fixed or {})}
         return fold_facets(matched.count(limits))
     if text:
         return _count_matches(selected, fixed or {}, text)

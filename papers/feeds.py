@@ -14,7 +14,7 @@ from django.utils.feedgenerator import Atom1Feed
 
 from .latex import plain_text
 from .models import Author, Authorship, Paper, PaperTopic, Topic, Venue
-from .rendering import plain_snippet
+from .rendering import plain_snippet, quoted
 from .search import PaperFilterSet
 from .understanding import join_compounds
 
@@ -120,7 +120,7 @@ class SearchFeed(PaperFeed):
         return papers.matching(join_compounds(filterset.text)[0]) if filterset.text else papers
 
     def title(self, filterset):
-        words = [f"“{filterset.text}”"] if filterset.text else []
+        words = [quoted(filterset.text)] if filterset.text else []
         for name, values in filterset.active().items():
             words.append(f"{name} {' or '.join(values)}")
         described = ", ".join(words) or "all papers"

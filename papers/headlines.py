@@ -49,14 +49,16 @@ def elided(headline: str, abstract: str) -> str:
     """The abstract's headline with "…" where it leaves out words of the abstract's beginning
     or end: ts_headline marks the cuts between its fragments, not before the first or after the
     last, so a snippet began and ended mid-sentence as if it were the whole abstract. The stop
-    words and short words it drops at a fragment's edges ("We propose …") are no such cut."""
+    words and short words it drops at a fragment's edges ("We" of "We propose …", a full stop)
+    are put back: a snippet beginning "propose a …" read as cut without saying so."""
     fragments = [_plain(fragment) for fragment in headline.split(FRAGMENT_DELIMITER)]
     whole = " ".join(abstract.split())
     first, last = whole.find(fragments[0]), whole.rfind(fragments[-1])
     if not fragments[0] or first < 0 or last < 0:
         return headline
-    start = "… " if _more_words(whole[:first]) else ""
-    end = " …" if _more_words(whole[last + len(fragments[-1]) :]) else ""
+    before, after = whole[:first], whole[last + len(fragments[-1]) :]
+    start = "… " if _more_words(before) else before
+    end = " …" if _more_words(after) else after
     return start + headline.strip() + end
 
 

@@ -12,6 +12,15 @@ from django.utils.safestring import SafeString, mark_safe
 from .headlines import MARK_START, MARK_STOP
 from .latex import HTML, convert, plain_text
 
+
+def quoted(text: str) -> str:
+    """A query in quotation marks (“kv cache”), but a query that is one quoted phrase already
+    ("chain of thought"), which read “"chain of thought"”."""
+    if len(text) > 1 and text.startswith('"') and text.endswith('"') and '"' not in text[1:-1]:
+        return text
+    return f"“{text}”"
+
+
 _BRACED = r"\{([^{}]*)\}"
 _RULES = [
     (re.compile(r"\\textbf" + _BRACED), r"<strong>\1</strong>"),

@@ -15,6 +15,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from .models import Paper, PaperTopic, Topic
+from .rendering import quoted
 from .text import collapse_negations
 from .understanding import join_compounds
 
@@ -49,7 +50,7 @@ def topic_series(topic) -> Series:
 
 def term_series(text: str) -> Series:
     href = reverse("paper-list") + "?" + _encode_q(text)
-    return Series(f"“{text}”", href, per_year(Paper.objects.matching(join_compounds(text)[0])))
+    return Series(quoted(text), href, per_year(Paper.objects.matching(join_compounds(text)[0])))
 
 
 def _encode_q(text: str) -> str:

@@ -187,14 +187,17 @@ def test_reaching_a_folded_volume_on_a_phone(transactional_db, collection, brows
     chip = page.locator(".active-filters a")
     expect(chip).to_have_text("Venue: Findings of NAACL 2021 ×")
     expect(chip).to_have_attribute("aria-label", "Remove filter Venue Findings of NAACL 2021")
-    # The selected venue is pinned at the top of its facet, by its full name, and unfolded.
-    page.locator(".filters > summary").click()
+    # The filters open again after a filter chosen in them; the selected venue is pinned at
+    # the top of its facet, by its full name, and unfolded.
+    expect(facet).to_be_visible()
     expect(facet.locator(".pinned a")).to_have_text(re.compile(r"^✓\s*Findings of NAACL 2021 1"))
     expect(volume).to_be_visible()
-    # A selected venue of a series behind "Show all" is in sight too.
+    # A selected venue of a series behind "Show all" is in sight too, pinned: the other
+    # venues stay folded (unfolded, they pushed the next facets a screen down).
     page.goto("/?sort=newest&venue=emnlp-2024")
     page.locator(".filters > summary").click()
-    expect(facet.locator(".venue-tree a[data-venue='emnlp-2024']")).to_be_visible()
+    expect(facet.locator(".pinned a[data-venue='emnlp-2024']")).to_be_visible()
+    expect(facet.locator(".venue-tree a[data-venue='emnlp-2024']")).to_be_hidden()
 
 
 def test_the_form_shows_the_urls_state_after_back(transactional_db, collection, browsing):

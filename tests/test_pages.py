@@ -189,9 +189,9 @@ def test_a_literal_misspelt_query_shows_the_papers_matching_some_of_its_words(cl
     # literal=1: the query as typed, not respelled.
     queries, response = count_queries(client, "/?q=Evictng+the+KV+cache+for+long+contxt&literal=1")
     page = parse(response)
-    assert page.find(id="results-heading").text.strip() == "No papers found"
+    assert page.find(id="results-heading").text.strip() == "No paper has all your words"
     partial = page.find("section", class_="partial")
-    assert partial.find("h3").text == "Matching some of your words"
+    assert partial.find("h3").text == "2 papers with some of your words"
     titles = [h3.find("a").text for h3 in partial.find_all("h3", class_="card-title")]
     assert titles == [corpus["kv"].title, corpus["cache2"].title]
     assert page.find_all("p", class_="notice") == []
@@ -368,8 +368,10 @@ def test_similar_page(client, corpus):
     assert queries == 4
     listed = [link.attrs["href"] for link in card_links(response, heading="h2")]
     assert listed[0] == f"/papers/{corpus['cache2'].pk}/"
-    why = parse(response).find("p", class_="shared").text
-    assert why.startswith("Why: similar wording ") and "distinctive shared terms cache (" in why
+    shared = parse(response).find("p", class_="shared")
+    # What a reader can check, in words; the score's parts for the curious, on hover.
+    assert shared.text.startswith("Why: both use “") and "“cache”" in shared.text
+    assert shared.attrs["title"].startswith("text 0.")
     kv = f"/papers/{corpus['kv'].pk}/"
     assert parse(response).find("a", href=kv).text.startswith("Evicting")  # the heading
     assert kv not in listed
@@ -580,3 +582,16 @@ def test_every_page_names_an_icon_and_favicon_ico_finds_it(client, db):
     response = client.get("/favicon.ico")
     assert (response.status_code, response["Location"]) == (301, "/static/favicon.svg")
     assert finders.find("favicon.svg")
+
+
+def test_a_quoted_query_is_not_quoted_again_in_the_heading(client, corpus):
+    page = parse(client.get('/?q="kv+cache"').content)
+    assert page.find("h1").text == 'Papers matching "kv cache"'
+    page = parse(client.get("/?q=kv+cache").content)
+    assert page.find("h1").text == "Papers matching “kv cache”"
+
+
+def test_papers_with_some_of_the_words_are_counted_apart(client, corpus):
+    page = parse(client.get("/?q=attention+eviction").content)
+    assert page.find(id="results-heading").text.strip() == "2 papers with all your words"
+    assert page.find(id="partial-heading").text == "1 more with some of your words"

@@ -4,7 +4,7 @@ from types import SimpleNamespace
 
 from papers.citations import bibtex
 from papers.headlines import FRAGMENT_DELIMITER, MARK_START, MARK_STOP, elided
-from papers.rendering import bar_chart, render_abstract, render_inline
+from papers.rendering import bar_chart, quoted, render_abstract, render_inline
 from tests.support import parse
 
 
@@ -156,6 +156,15 @@ def test_a_snippet_says_where_it_leaves_out_the_abstracts_beginning_or_end():
     # Fragments of the start and the end: the cut between them is ts_headline's own.
     both = f"Large models are costly{FRAGMENT_DELIMITER}Code is public at our {start}site{stop}."
     assert elided(both, abstract) == both
-    # A stop word and a full stop left out at the edges are not a cut.
-    assert elided("models are costly", "The models are costly.") == "models are costly"
+    # A stop word and a full stop left out at the edges are put back.
+    assert elided("models are costly", "The models are costly.") == "The models are costly."
+    assert elided(f"study {start}pruning{stop}", "We study pruning") == (
+        f"We study {start}pruning{stop}"
+    )
     assert elided("", "") == ""
+
+
+def test_a_query_is_quoted_once():
+    assert quoted("kv cache") == "“kv cache”"
+    assert quoted('"chain of thought"') == '"chain of thought"'
+    assert quoted('"kv" cache "eviction"') == '“"kv" cache "eviction"”'

@@ -104,6 +104,9 @@ def page_query(context, number):
     return _encode(query)
 
 
+register.filter("quoted", rendering.quoted)
+
+
 @register.filter
 def title_html(title) -> SafeString:
     """A title, or a title's ts_headline with its marks, as HTML: LaTeX rendered

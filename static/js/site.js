@@ -62,6 +62,21 @@
   }
   placeFilters();
   if (wide.addEventListener) { wide.addEventListener("change", placeFilters); }
+  // On a phone a filter chosen in the open filters loads a new page: the filters open again
+  // there, so that a second filter is a tap away, not a tap on "Filters" and a scroll.
+  var OPEN_FILTERS = "papers-filters-open";
+  document.addEventListener("click", function (event) {
+    if (wide.matches || !event.target.closest("details[data-filters] a.facet-link")) { return; }
+    try { window.sessionStorage.setItem(OPEN_FILTERS, "1"); } catch (error) { /* no storage */ }
+  });
+  try {
+    if (window.sessionStorage.getItem(OPEN_FILTERS)) {
+      window.sessionStorage.removeItem(OPEN_FILTERS);
+      document.querySelectorAll("details[data-filters]").forEach(function (details) {
+        details.open = true;
+      });
+    }
+  } catch (error) { /* storage refused: the filters stay as the page has them */ }
   // On a phone the open filters push the results a screen or more down: "Show results"
   // closes them and goes to the results (without the script, the link only goes there).
   document.addEventListener("click", function (event) {
