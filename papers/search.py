@@ -194,12 +194,16 @@ class PaperFilterSet(django_filters.FilterSet):
         """[(value, label)]: the default order first (value "", so a form submits no sort),
         then the other orders one can choose."""
         default = "relevance" if self.text else "newest"
+        labels = dict(SORTS)
+        if "venue" in self.fixed:
+            # A venue's own papers in "newest venue first": its volumes, each in proceedings order.
+            labels["newest"] = "Proceedings order"
         others = [
-            (value, label)
-            for value, label in SORTS
+            (value, labels[value])
+            for value, _ in SORTS
             if value != default and (self.text or value != "relevance")
         ]
-        return [("", dict(SORTS)[default]), *others]
+        return [("", labels[default]), *others]
 
     def active(self) -> dict[str, list[str]]:
         """The selected values per facet, as strings."""

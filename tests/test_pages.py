@@ -595,3 +595,12 @@ def test_papers_with_some_of_the_words_are_counted_apart(client, corpus):
     page = parse(client.get("/?q=attention+eviction").content)
     assert page.find(id="results-heading").text.strip() == "2 papers with all your words"
     assert page.find(id="partial-heading").text == "1 more with some of your words"
+
+
+def test_a_venue_page_orders_its_papers_as_its_proceedings(client, corpus):
+    page = parse(client.get("/venues/acl-2025/").content)
+    options = [option.text for option in page.find("select", id="id_sort").find_all("option")]
+    assert options == ["Proceedings order", "Title A–Z"]
+    page = parse(client.get("/?venue=acl-2025").content)
+    options = [option.text for option in page.find("select", id="id_sort").find_all("option")]
+    assert options == ["Newest venue first", "Title A–Z"]
