@@ -102,6 +102,9 @@ class _Volume:
 def _author(element) -> AuthorRecord | None:
     first = element_text(element.find("first"))
     last = element_text(element.find("last"))
+    if first == last:
+        # Some records give the whole name as both ("<first>ZhiqiBai</first><last>ZhiqiBai</last>").
+        first = ""
     name = " ".join(part for part in (first, last) if part) or element_text(element)
     if not name:
         return None

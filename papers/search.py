@@ -389,7 +389,8 @@ def _paginate(results: Results, filterset: PaperFilterSet, ranked: bool) -> None
     results.pages = max(1, math.ceil(reachable / PAGE_SIZE))
     results.page = min(filterset.page_number, results.pages)
     if filterset.page_number > results.pages and results.count:
-        results.notices.append(f"There are only {results.pages} pages; showing the last.")
+        pages = "is only 1 page" if results.pages == 1 else f"are only {results.pages} pages"
+        results.notices.append(f"There {pages}; showing the last.")
 
 
 def _respelled(results: Results, filterset: PaperFilterSet, typed: str, request):

@@ -317,7 +317,7 @@ def trends(request):
     topic_slugs, terms = request.GET.getlist("topic"), request.GET.getlist("q")
     context = {
         **comparison(topic_slugs, terms),
-        "topics": Topic.objects.order_by("name"),
+        "topics": Topic.objects.order_by(Lower("name")),
         "chosen_topics": topic_slugs[:MAX_SERIES],
         "chosen_terms": terms[:MAX_SERIES],
     }

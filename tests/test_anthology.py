@@ -153,6 +153,12 @@ def test_authors_in_order_with_orcid_and_editors_skipped():
     assert "Ed Itor" not in names
 
 
+def test_a_name_given_as_both_first_and_last_is_said_once():
+    authors = "<author><first>ZhiqiBai</first><last>ZhiqiBai</last></author>"
+    record = parse(collection("2024.acl", volume("long", "Proceedings", paper(1, authors=authors))))
+    assert [author.name for author in record.papers[0].authors] == ["ZhiqiBai"]
+
+
 def test_ids_links_and_bibliographic_fields():
     first = parse(ACL_2024).papers[0]
     assert first.external_id == "2024.acl-long.1"
