@@ -146,7 +146,8 @@ cand AS (
 _SURFACE = """
 surface AS MATERIALIZED (
     SELECT DISTINCT ON (stem) stem, word FROM (
-        SELECT w.word, (ts_lexize('english_stem', w.word))[1] AS stem, w.ord
+        -- A hyphenated word is the surface of its joined lexeme (long-context: longcontext).
+        SELECT w.word, (ts_lexize('english_stem', replace(w.word, '-', '')))[1] AS stem, w.ord
         FROM src, regexp_split_to_table(
             lower(src.text) || ' ' || regexp_replace(lower(src.text), '-', ' ', 'g'),
             '[^[:alnum:]-]+'

@@ -371,6 +371,7 @@ def test_similar_page(client, corpus):
     shared = parse(response).find("p", class_="shared")
     # What a reader can check, in words; the score's parts for the curious, on hover.
     assert shared.text.startswith("Why: both use “") and "“cache”" in shared.text
+    assert "“long-context”" in shared.text  # a joined compound's lexeme as the papers write it
     assert shared.attrs["title"].startswith("text 0.")
     kv = f"/papers/{corpus['kv'].pk}/"
     assert parse(response).find("a", href=kv).text.startswith("Evicting")  # the heading

@@ -311,11 +311,12 @@ def test_latex_is_read_in_snippets_feeds_and_the_api(client, modscan):
     finish()
     read = "We propose ModSCAN, an L_2 probe with ~3% error."
 
-    # The headline is ts_headline's fragment (it drops the stop words at its ends).
+    # The headline is ts_headline's fragment, with the stop word and the full stop it drops at
+    # its ends put back.
     searched = client.get("/?q=probe").content.decode()
     card = parse(searched).find("li", class_="card", data_paper_id=str(paper.pk))
-    assert card.find("p", class_="snippet").text == "propose ModSCAN, an L_2 probe with ~3% error"
-    assert "propose <code>ModSCAN</code>, an L_2 <mark>probe</mark> with ~3% error" in searched
+    assert card.find("p", class_="snippet").text == read
+    assert "We propose <code>ModSCAN</code>, an L_2 <mark>probe</mark> with ~3% error." in searched
     listed = parse(client.get(f"/?venue={modscan.venue.slug}&sort=newest"))
     card = listed.find("li", class_="card", data_paper_id=str(paper.pk))
     assert card.find("p", class_="snippet").text == read
@@ -326,7 +327,7 @@ def test_latex_is_read_in_snippets_feeds_and_the_api(client, modscan):
         "∞Bench: Probing Long Context",
     )
     assert result["snippet"] == (
-        "propose <code>ModSCAN</code>, an L_2 <mark>probe</mark> with ~3% error"
+        "We propose <code>ModSCAN</code>, an L_2 <mark>probe</mark> with ~3% error."
     )
     detail = client.get(f"/api/papers/{paper.pk}/").json()
     assert detail["display_title"] == "∞Bench: Probing Long Context"
