@@ -4,7 +4,8 @@ Parsing happens first, for every file, so a bad file stops the run before anythi
 (papers/sources.py finds the files and hands each to its parser). Large loads of several files
 are parsed by one process per CPU (parsing is pure Python, and the files are independent). The
 records are then written by papers/writing.py inside one transaction under the load lock
-(papers/load_guard.py), and the similarity model is refreshed after the commit. Each phase is
+(papers/load_guard.py), and the similarity model is refreshed after the commit, from a fit
+started ahead in a forked process once the texts were final (papers/fit_ahead.py). Each phase is
 told to a ``Progress`` (papers/progress.py), which says nothing unless the caller gives one
 that does.
 """
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from django.db import DatabaseError, transaction
 
+from .fit_ahead import FitAhead
 from .load_guard import load_lock, refused_write
 from .progress import Progress
 from .records import LoadSummary, ParsedFile
@@ -81,10 +83,10 @@ def load_files(
         summary.warnings.extend(parsed.warnings)
     if dry_run:
         return summary
-    with load_lock(on_wait):
+    with load_lock(on_wait), FitAhead() as fit_ahead:
         try:
             with transaction.atomic():
-                RecordWriter(summary, progress).write(parsed_files)
+                RecordWriter(summary, progress, fit_ahead).write(parsed_files)
                 # The commit checks the deferred foreign keys of every row written.
                 committing = time.perf_counter()
             summary.phases["commit"] = time.perf_counter() - committing
@@ -93,9 +95,10 @@ def load_files(
         finally:
             progress.finish()
         # After the commit: the similarity model is derived data, refitted only when papers
-        # changed; until it is, similar papers come from the full-text path.
+        # changed (with the fit started ahead, when there is one); until it is, similar papers
+        # come from the full-text path.
         progress.phase("similarity fit")
         with summary.timed("similarity model"):
-            refresh_embeddings()
+            refresh_embeddings(ahead=fit_ahead)
         progress.finish()
     return summary

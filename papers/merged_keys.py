@@ -9,7 +9,7 @@ reload of its source would bring it back. ``remember_merged`` keeps them when pa
 from .bulk import batched
 from .models import MergedKey, Paper
 from .records import PaperRecord
-from .text import abstract_key, fold_whitespace
+from .text import fold_whitespace
 
 # MergedKey.Kind's values, as plain strings: the keys are compared with rows read back.
 EXTERNAL_ID, ABSTRACT, TITLE = "id", "abstract", "title"
@@ -44,28 +44,36 @@ def remember_merged(survivor: Paper, others: list[Paper]) -> None:
     )
 
 
-def record_keys(record: PaperRecord, venue_id: int) -> list[tuple[str, str]]:
+def record_keys(record: PaperRecord, venue_id: int, key_of_abstract: str) -> list[tuple[str, str]]:
     keys = []
     if record.external_id:
         keys.append((EXTERNAL_ID, record.external_id))
-    if key := abstract_key(record.abstract):
-        keys.append((ABSTRACT, key))
+    if key_of_abstract:
+        keys.append((ABSTRACT, key_of_abstract))
     if record.title:
         keys.append((TITLE, title_key(venue_id, record.title)))
     return keys
 
 
-def find_merged(records: dict[int, PaperRecord], venue_ids: dict[int, int]) -> dict[int, Paper]:
-    """The survivor for each record (by index) that carries a merged-away paper's key."""
-    keys = {index: record_keys(record, venue_ids[index]) for index, record in records.items()}
+def find_merged(
+    records: dict[int, PaperRecord], venue_ids: dict[int, int], abstract_keys: list[str]
+) -> dict[int, Paper]:
+    """The survivor for each record (by index) that carries a merged-away paper's key;
+    ``abstract_keys`` holds each record's abstract key at its index."""
+    if not records or not MergedKey.objects.exists():
+        return {}
+    keys = {
+        index: record_keys(record, venue_ids[index], abstract_keys[index])
+        for index, record in records.items()
+    }
     wanted = {key for carried in keys.values() for key in carried}
-    if not wanted or not MergedKey.objects.exists():
+    if not wanted:
         return {}
     survivors = {}
     for chunk in batched(sorted(wanted)):
         for kind in {kind for kind, _ in chunk}:
             rows = MergedKey.objects.filter(
-                kind=kind, key__in=[key for k, key in chunk if k == kind]
+                kind=kind, key__any_of=[key for k, key in chunk if k == kind]
             ).select_related("paper")
             survivors.update({(row.kind, row.key): row.paper for row in rows})
     found = {}

@@ -44,7 +44,7 @@ def taken_slugs(bases: list[str]) -> set[str]:
     """The slugs among ``bases``, and their numbered forms ("name-2"), already in use."""
     taken = set()
     for chunk in batched(sorted(set(bases))):
-        taken.update(Author.objects.filter(slug__in=chunk).values_list("slug", flat=True))
+        taken.update(Author.objects.filter(slug__any_of=chunk).values_list("slug", flat=True))
     for chunk in batched(sorted(taken), 500):
         numbered = Q()
         for base in chunk:
@@ -59,7 +59,7 @@ def people_by_key(keys: set[str]) -> dict[str, set[int]]:
     found = defaultdict(set)
     people = [Author.objects.exclude(person_id="").exclude(variants=[])]
     people += [
-        Author.objects.exclude(person_id="").filter(key__in=chunk)
+        Author.objects.exclude(person_id="").filter(key__any_of=chunk)
         for chunk in batched(sorted(keys))
     ]
     for queryset in people:
@@ -71,29 +71,34 @@ def people_by_key(keys: set[str]) -> dict[str, set[int]]:
 
 
 class AuthorWriter:
-    """Writes the authors of a load's records; ``write`` answers {author_ref: Author id}."""
+    """Writes the authors of a load's records; ``write`` answers {record: Author id}."""
 
     def __init__(self):
         self.new = 0
         self.people_names: dict[str, list[str]] = {}
 
-    def write(self, records: list[AuthorRecord]) -> dict[tuple[str, str], int]:
+    def write(self, records: list[AuthorRecord]) -> dict[AuthorRecord, int]:
+        # Each distinct record once, in the order first seen (a name recurs on many papers).
+        refs = {record: author_ref(record) for record in dict.fromkeys(records)}
         first: dict[tuple[str, str], AuthorRecord] = {}
         spellings = defaultdict(list)
-        for record in records:
-            first.setdefault(author_ref(record), record)
+        for record, ref in refs.items():
+            first.setdefault(ref, record)
             if record.person_id and record.name not in spellings[record.person_id]:
                 spellings[record.person_id].append(record.name)
         self.people_names = dict(spellings)
         ids = self.write_people(first)
         ids.update(self.write_names(first))
-        return ids
+        return {record: ids[ref] for record, ref in refs.items()}
 
     def write_people(self, first: dict) -> dict[tuple[str, str], int]:
         existing = {}
         for chunk in batched(list(self.people_names)):
             existing.update(
-                {author.person_id: author for author in Author.objects.filter(person_id__in=chunk)}
+                {
+                    author.person_id: author
+                    for author in Author.objects.filter(person_id__any_of=chunk)
+                }
             )
         grown = []
         for person_id, author in existing.items():
@@ -125,24 +130,25 @@ class AuthorWriter:
         """Each name without a person id: its only person, else the name's own Author."""
         keys = {key for kind, key in first if kind == "name"}
         people = people_by_key(keys)
-        ids = {("name", key): next(iter(people[key])) for key in keys if len(people[key]) == 1}
+        ids = {("name", key): next(iter(people[key])) for key in people if len(people[key]) == 1}
         unresolved = sorted(key for key in keys if ("name", key) not in ids)
         for chunk in batched(unresolved):
             # Names told apart only by an older normalisation: the first author keeps them.
-            rows = Author.objects.filter(key__in=chunk, person_id="").order_by("-id")
+            rows = Author.objects.filter(key__any_of=chunk, person_id="").order_by("-id")
             ids.update((("name", key), pk) for key, pk in rows.values_list("key", "id"))
-        new = [first[("name", key)] for key in unresolved if ("name", key) not in ids]
-        slugs = name_slugs([record.name for record in new])
+        new = [key for key in unresolved if ("name", key) not in ids]
+        records = [first[("name", key)] for key in new]
+        slugs = name_slugs([record.name for record in records])
         new_ids = allocate_ids(Author, len(new))
         copy_rows(
             Author,
             AUTHOR_COLUMNS,
             (
-                (pk, record.name, name_key(record.name), slug, record.orcid, "", [])
-                for pk, record, slug in zip(new_ids, new, slugs, strict=True)
+                (pk, record.name, key, slug, record.orcid, "", [])
+                for pk, key, record, slug in zip(new_ids, new, records, slugs, strict=True)
             ),
         )
-        ids.update((author_ref(record), pk) for record, pk in zip(new, new_ids, strict=True))
+        ids.update((("name", key), pk) for key, pk in zip(new, new_ids, strict=True))
         self.new += len(new)
         return ids
 
@@ -153,7 +159,7 @@ class AuthorWriter:
         people = people_by_key(keys)
         moved = set()
         for chunk in batched(sorted(keys)):
-            for row in Author.objects.filter(key__in=chunk, person_id=""):
+            for row in Author.objects.filter(key__any_of=chunk, person_id=""):
                 if len(people[row.key]) == 1:
                     authorships = Authorship.objects.filter(author=row)
                     moved.update(authorships.values_list("paper_id", flat=True))
@@ -173,7 +179,7 @@ def free_slugs(person_ids: list[str]) -> None:
     """A person's slug is its id: a name's Author holding that slug moves to a numbered one."""
     holders = []
     for chunk in batched(person_ids):
-        holders += list(Author.objects.filter(slug__in=chunk, person_id=""))
+        holders += list(Author.objects.filter(slug__any_of=chunk, person_id=""))
     if not holders:
         return
     taken = taken_slugs([make_slug(author.name, "author") for author in holders]) | set(person_ids)
@@ -182,19 +188,20 @@ def free_slugs(person_ids: list[str]) -> None:
     Author.objects.bulk_update(holders, ["slug"])
 
 
-def relink(identified: dict[int, list[AuthorRecord]], ids: dict[tuple[str, str], int]) -> set[int]:
+def relink(identified: dict[int, list[AuthorRecord]], ids: dict[AuthorRecord, int]) -> set[int]:
     """Papers whose authors were written before a source identified them: the name's Author
-    at each position where the record names a person of that same name becomes that person.
-    Answers the papers changed; names left without papers are deleted."""
+    at each position where the record names a person of that same name (``ids``: each
+    record's Author id) becomes that person. Answers the papers changed; names left without
+    papers are deleted."""
     wanted = {
-        (paper_id, position): (ids[author_ref(record)], name_key(record.name))
+        (paper_id, position): (ids[record], name_key(record.name))
         for paper_id, records in identified.items()
         for position, record in enumerate(records, start=1)
         if record.person_id
     }
     changed, replaced = [], set()
     for chunk in batched(list(identified)):
-        rows = Authorship.objects.filter(paper_id__in=chunk, author__person_id="")
+        rows = Authorship.objects.filter(paper_id__any_of=chunk, author__person_id="")
         for authorship in rows.select_related("author"):
             person, key = wanted.get((authorship.paper_id, authorship.position), (None, None))
             if person is not None and authorship.author.key == key:

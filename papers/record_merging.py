@@ -5,6 +5,7 @@ records with different external IDs are two papers, whatever else they share.
 """
 
 from dataclasses import fields
+from typing import NamedTuple
 
 from .curation import FILLABLE_FIELDS, fill_empty
 from .dump_blocks import month_number
@@ -14,34 +15,44 @@ from .text import abstract_key, fold_whitespace
 VENUE_FIELDS = tuple(f.name for f in fields(VenueRecord) if f.name not in {"name", "parent"})
 
 
-def merge_records(
-    parsed_files: list[ParsedFile],
-) -> tuple[dict[str, VenueRecord], list[PaperRecord]]:
+class MergedRecords(NamedTuple):
+    """A run's venues by name, its papers, and each paper's abstract key (at its position):
+    computed once per record read, the writer matches and writes papers by it."""
+
+    venues: dict[str, VenueRecord]
+    papers: list[PaperRecord]
+    abstract_keys: list[str]
+
+
+def merge_records(parsed_files: list[ParsedFile]) -> MergedRecords:
     """Venues by name with their fields combined; copies of a paper inside this run merged."""
     venues: dict[str, VenueRecord] = {}
-    by_key: dict[tuple, PaperRecord] = {}
+    by_key: dict[tuple, int] = {}
     papers: list[PaperRecord] = []
+    abstract_keys: list[str] = []
     for parsed in parsed_files:
         for venue in parsed.venues:
             known = venues.setdefault(venue.name, VenueRecord(name=venue.name))
             fill_empty(known, venue, (*VENUE_FIELDS, "parent"))
         for paper in parsed.papers:
             paper.source_file = paper.source_file or parsed.source
-            keys = record_keys(paper)
+            key_of_abstract = abstract_key(paper.abstract)
+            keys = record_keys(paper, key_of_abstract)
             kept = next(
                 (
                     by_key[key]
                     for key in keys
                     if key in by_key
-                    and same_paper_possible(by_key[key].external_id, paper.external_id)
+                    and same_paper_possible(papers[by_key[key]].external_id, paper.external_id)
                 ),
                 None,
             )
             if kept is None:
-                kept = paper
+                kept = len(papers)
                 papers.append(paper)
-            else:
-                _merge_record(kept, paper)
+                abstract_keys.append(key_of_abstract)
+            elif "abstract" in _merge_record(papers[kept], paper):
+                abstract_keys[kept] = key_of_abstract
             for key in keys:
                 by_key.setdefault(key, kept)
             venues.setdefault(paper.venue, VenueRecord(name=paper.venue))
@@ -49,7 +60,7 @@ def merge_records(
         if venue.parent:
             venues.setdefault(venue.parent, VenueRecord(name=venue.parent))
     _date_undated_conferences(venues)
-    return venues, papers
+    return MergedRecords(venues, papers, abstract_keys)
 
 
 def _date_undated_conferences(venues: dict[str, VenueRecord]) -> None:
@@ -66,13 +77,14 @@ def _date_undated_conferences(venues: dict[str, VenueRecord]) -> None:
             parent.month = volume.month
 
 
-def record_keys(paper: PaperRecord) -> list[tuple]:
-    """What identifies a paper: its external ID, its abstract, its title at its venue."""
+def record_keys(paper: PaperRecord, key_of_abstract: str) -> list[tuple]:
+    """What identifies a paper: its external ID, its abstract (by its key, given), its title
+    at its venue."""
     keys = []
     if paper.external_id:
         keys.append(("id", paper.external_id))
-    if key := abstract_key(paper.abstract):
-        keys.append(("abstract", key))
+    if key_of_abstract:
+        keys.append(("abstract", key_of_abstract))
     if paper.title:
         keys.append(("title", paper.venue, fold_whitespace(paper.title).lower()))
     return keys
@@ -83,9 +95,11 @@ def same_paper_possible(external_id: str | None, other_external_id: str | None) 
     return not external_id or not other_external_id or external_id == other_external_id
 
 
-def _merge_record(kept: PaperRecord, other: PaperRecord) -> None:
-    fill_empty(kept, other, FILLABLE_FIELDS)
+def _merge_record(kept: PaperRecord, other: PaperRecord) -> list[str]:
+    """Fill the kept record from another copy; answers the fields filled."""
+    filled = fill_empty(kept, other, FILLABLE_FIELDS)
     kept.topics.extend(topic for topic in other.topics if topic not in kept.topics)
     kept.related_titles.extend(t for t in other.related_titles if t not in kept.related_titles)
     if not kept.authors:
         kept.authors = other.authors
+    return filled

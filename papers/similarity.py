@@ -6,7 +6,9 @@ author names (sublinear tf, English stop words, words in 2 to half of the papers
 SVD to ``DIMENSIONS`` dimensions (randomized, fitted on at most ``FIT_SAMPLE`` papers, every
 paper projected), each vector normalised. Each vector is then smoothed towards its
 ``SMOOTH_NEIGHBOURS`` nearest neighbours (one step of diffusion over the k-nearest-neighbour
-graph: papers in the same dense region of the collection move closer).
+graph: papers in the same dense region of the collection move closer). A large load has that
+fit (``fit``, which reads only the texts) started before its commit, in a forked process
+(papers/fit_ahead.py), and the refresh takes the model when it was fitted on the same texts.
 
 A pair's score fuses that text cosine with the signals a reader can check: ``YEAR_BOOST`` when
 the papers appeared the same year, ``VENUE_BOOST`` when at the same conference (a volume and
@@ -53,6 +55,7 @@ from __future__ import annotations
 
 import logging
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.db import connection
@@ -183,8 +186,10 @@ def area_weights(ids: list[int], every_paper: bool = False):
     return weights
 
 
-def refresh_embeddings(force: bool = False) -> dict:
+def refresh_embeddings(force: bool = False, ahead=None) -> dict:
     """Fit the collection's embeddings and nearest neighbours, unless nothing changed.
+    ``ahead``: a fit a load started before its commit (papers/fit_ahead.py), taken when it
+    read the very texts read here.
 
     Returns a summary: {"skipped": bool, "papers": n, "seconds": s} (and "reason" when
     nothing was computed).
@@ -194,12 +199,10 @@ def refresh_embeddings(force: bool = False) -> dict:
     if not force and stored_fingerprint() == current:
         return {"skipped": True, "reason": "unchanged", "papers": 0, "seconds": 0.0}
     collection = read_collection()
-    from threadpoolctl import threadpool_limits
-
-    # One BLAS thread: the products here are many and small, and OpenBLAS threads contending
-    # with the web and database processes made them 10-20x slower on a 2-core machine.
-    with threadpool_limits(limits=1):
-        fitted = fit(collection.texts)
+    with one_blas_thread():
+        taken, fitted = ahead.take(collection.ids, collection.texts) if ahead else (False, None)
+        if not taken:
+            fitted = fit(collection.texts)
         rows_out, blob = None, None
         if fitted is not None:
             rows_out = neighbour_rows(collection, fitted, _shared_authors(collection.ids))
@@ -208,6 +211,20 @@ def refresh_embeddings(force: bool = False) -> dict:
     seconds = time.perf_counter() - started
     log.info("similar papers: %d papers in %.1f s", papers, seconds)
     return {"skipped": False, "papers": papers, "seconds": round(seconds, 1)}
+
+
+@contextmanager
+def one_blas_thread():
+    """Every BLAS library the model uses held to one thread for the block: the products here
+    are many and small, and OpenBLAS threads contending with the web and database processes
+    made them 10-20x slower on a 2-core machine. scipy's BLAS is loaded first (the limit holds
+    only the libraries loaded when it is set): a process's first fit otherwise ran scipy's
+    products on every core, and its floats differed from those of the fits after it."""
+    from sklearn.utils.extmath import randomized_svd  # noqa: F401 - loads scipy's BLAS
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1):
+        yield
 
 
 def fit(texts: list[str]) -> dict | None:

@@ -114,6 +114,8 @@ def name_key(name: str) -> str:
 def make_slug(name: str, fallback: str = "item") -> str:
     """A URL slug for any script: Latin letters lose their accents ("José" → "jose"), other
     scripts stay as written ("王小明", "иван-петров"); the fallback when nothing is left."""
+    if name.isascii():  # nothing to unaccent (most names): the per-letter pass is skipped
+        return slugify(name) or fallback
     unaccented = "".join(
         char for char in unicodedata.normalize("NFKD", name) if not unicodedata.combining(char)
     )

@@ -5,7 +5,9 @@ same venue, then the keys of papers a curator merged away (papers/merged_keys.py
 merged — empty fields filled, topics and related titles added — and fields a curator set
 (Paper.curated_fields) are never touched. New papers are staged (papers/staging.py) and written
 once, after the topic rules and the model, with their names and vectors; the derived data (name
-columns, topic rules, word statistics, facet counts) is refreshed for the papers touched.
+columns, topic rules, word statistics, facet counts) is refreshed for the papers touched. Once
+the papers are written the collection's texts are final, and the similarity model's fit starts
+ahead of the commit (papers/fit_ahead.py).
 """
 
 from django.db.models.functions import Lower
@@ -28,21 +30,47 @@ from .denormalise import (
     topic_names_deferred,
 )
 from .dump_blocks import venue_in_line
+from .fit_ahead import FitAhead
 from .merged_keys import find_merged
 from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
-from .people import AuthorWriter, author_ref, relink, unique_slug
+from .people import AuthorWriter, relink, unique_slug
 from .progress import Progress
-from .record_merging import VENUE_FIELDS, merge_records, same_paper_possible
+from .record_merging import VENUE_FIELDS, MergedRecords, merge_records, same_paper_possible
 from .records import LoadSummary, PaperRecord, ParsedFile, VenueRecord
 from .staging import collection_size, move_staged, stage_papers, staging
 from .tagging import tag_papers
-from .text import abstract_key, fold_whitespace, make_slug, name_key
+from .text import fold_whitespace, make_slug, name_key
 from .topic_rules import apply_topic_rules
 from .validation import MAX_RELATED_TITLES
 
 # After this many new papers the planner's statistics are refreshed before the statements
 # that join the new rows: on a fresh database, stale statistics make them quadratic.
 ANALYZE_AFTER = 1000
+
+
+def papers_by_keys(
+    records: list[PaperRecord], abstract_keys: list[str], titles: list[tuple[int, str] | None]
+) -> tuple[dict, dict, dict]:
+    """The collection's papers carrying the records' keys: by external ID, by abstract key, by
+    (venue id, lowercased title) (``titles``: each record's, None for an untitled one)."""
+    by_external = {}
+    for chunk in batched([r.external_id for r in records if r.external_id]):
+        by_external.update(
+            {p.external_id: p for p in Paper.objects.filter(external_id__any_of=chunk)}
+        )
+    by_abstract = {}
+    for chunk in batched([k for k in abstract_keys if k]):
+        by_abstract.update(
+            {p.abstract_key: p for p in Paper.objects.filter(abstract_key__any_of=chunk)}
+        )
+    by_title = {}
+    for chunk in batched([title for title in titles if title]):
+        candidates = Paper.objects.annotate(lower_title=Lower("title")).filter(
+            venue_id__any_of={venue for venue, _ in chunk},
+            lower_title__any_of={title for _, title in chunk},
+        )
+        by_title.update({(p.venue_id, p.lower_title): p for p in candidates})
+    return by_external, by_abstract, by_title
 
 
 class TopicResolver:
@@ -73,9 +101,18 @@ class TopicResolver:
 
 
 class RecordWriter:
-    def __init__(self, summary: LoadSummary, progress: Progress | None = None):
+    """Writes a load's parsed files; ``fit_ahead`` (papers/fit_ahead.py), when given, is
+    started once the collection's texts are final."""
+
+    def __init__(
+        self,
+        summary: LoadSummary,
+        progress: Progress | None = None,
+        fit_ahead: FitAhead | None = None,
+    ):
         self.summary = summary
         self.progress = progress or Progress()
+        self.fit_ahead = fit_ahead
         self.now = timezone.now()
 
     def write(self, parsed_files: list[ParsedFile]) -> None:
@@ -84,10 +121,13 @@ class RecordWriter:
         self.progress.phase("matching papers")
         with staging():
             with timed("match and write papers"):
-                venue_records, records = merge_records(parsed_files)
-                venues = self.write_venues(venue_records)
+                merged = merge_records(parsed_files)
+                records = merged.papers
+                venues = self.write_venues(merged.venues)
                 topics = self.write_topics(records)
-                papers, changed_ids = self.write_papers(records, venues, topics)
+                papers, changed_ids = self.write_papers(merged, venues, topics)
+                if self.fit_ahead is not None:
+                    self.fit_ahead.start(self.new_papers)
             self.progress.phase("topics, authors")
             with timed("topic and author links"):
                 changed_ids |= self.write_topic_links(records, papers, topics)
@@ -199,38 +239,25 @@ class RecordWriter:
     # Papers -------------------------------------------------------------
 
     def find_existing(
-        self, records: list[PaperRecord], venues: dict[str, Venue]
+        self, records: list[PaperRecord], abstract_keys: list[str], venues: dict[str, Venue]
     ) -> dict[int, Paper]:
-        """The collection's paper for each record (by position in records), where there is one."""
-        by_external = {}
-        external_ids = [r.external_id for r in records if r.external_id]
-        for chunk in batched(external_ids):
-            by_external.update(
-                {p.external_id: p for p in Paper.objects.filter(external_id__in=chunk)}
-            )
-        by_abstract = {}
-        keys = [abstract_key(r.abstract) for r in records]
-        for chunk in batched([k for k in keys if k]):
-            by_abstract.update(
-                {p.abstract_key: p for p in Paper.objects.filter(abstract_key__in=chunk)}
-            )
-        by_title = {}
-        titled = [
-            (venues[r.venue].pk, fold_whitespace(r.title).lower()) for r in records if r.title
+        """The collection's paper for each record (by position in records, as its abstract
+        key in ``abstract_keys``), where there is one."""
+        self.merged = {}
+        # A first load has nothing to match, nor merged-away keys (each points at a paper).
+        if not Paper.objects.exists():
+            return {}
+        titles = [
+            (venues[r.venue].pk, fold_whitespace(r.title).lower()) if r.title else None
+            for r in records
         ]
-        for chunk in batched(titled):
-            candidates = Paper.objects.annotate(lower_title=Lower("title")).filter(
-                venue_id__in={venue for venue, _ in chunk},
-                lower_title__in={title for _, title in chunk},
-            )
-            by_title.update({(p.venue_id, p.lower_title): p for p in candidates})
+        by_external, by_abstract, by_title = papers_by_keys(records, abstract_keys, titles)
         found = {}
         for index, record in enumerate(records):
-            title_key = (venues[record.venue].pk, fold_whitespace(record.title).lower())
             candidates = (
                 by_external.get(record.external_id),
-                by_abstract.get(keys[index]),
-                by_title.get(title_key) if record.title else None,
+                by_abstract.get(abstract_keys[index]),
+                by_title.get(titles[index]),
             )
             paper = next(
                 (
@@ -245,14 +272,15 @@ class RecordWriter:
                 found[index] = paper
         unmatched = {index: r for index, r in enumerate(records) if index not in found}
         self.merged = find_merged(
-            unmatched, {index: venues[r.venue].pk for index, r in unmatched.items()}
+            unmatched, {index: venues[r.venue].pk for index, r in unmatched.items()}, abstract_keys
         )
         return found | self.merged
 
     def write_papers(
-        self, records: list[PaperRecord], venues: dict[str, Venue], topics: dict[str, Topic]
+        self, merged: MergedRecords, venues: dict[str, Venue], topics: dict[str, Topic]
     ) -> tuple[dict[int, Paper], set[int]]:
-        existing = self.find_existing(records, venues)
+        records, abstract_keys = merged.papers, merged.abstract_keys
+        existing = self.find_existing(records, abstract_keys, venues)
         papers: dict[int, Paper] = {}
         new, changed, changed_fields = [], {}, set()
         for index, record in enumerate(records):
@@ -266,12 +294,12 @@ class RecordWriter:
             ):
                 paper = None
             if paper is None:
-                paper = self.new_paper(record, venues[record.venue])
+                paper = self.new_paper(record, abstract_keys[index], venues[record.venue])
                 new.append(paper)
             else:
                 filled = fill_empty(paper, record, FILLABLE_FIELDS, paper.curated_fields)
                 if "abstract" in filled:
-                    paper.abstract_key = abstract_key(paper.abstract)
+                    paper.abstract_key = abstract_keys[index]
                     filled.append("abstract_key")
                 extra = [t for t in record.related_titles if t not in paper.related_titles]
                 room = MAX_RELATED_TITLES - len(paper.related_titles)
@@ -289,7 +317,7 @@ class RecordWriter:
         self.new_ids = {paper.pk for paper in new}
         seen = {p.pk for p in papers.values()} - self.new_ids - changed.keys()
         for chunk in batched(sorted(seen), 10000):
-            Paper.objects.filter(pk__in=chunk).update(last_loaded=self.now)
+            Paper.objects.filter(pk__any_of=chunk).update(last_loaded=self.now)
         self.summary.new = len(new)
         return papers, set(changed)
 
@@ -302,13 +330,13 @@ class RecordWriter:
         stage_papers(papers, self.progress.advance)
         self.new_papers = papers
 
-    def new_paper(self, record: PaperRecord, venue: Venue) -> Paper:
+    def new_paper(self, record: PaperRecord, key_of_abstract: str, venue: Venue) -> Paper:
         """An unsaved paper (its names and vector are written from its links as it is moved
         from the staged table, papers/staging.py)."""
         return Paper(
             title=fold_whitespace(record.title),
             abstract=record.abstract,
-            abstract_key=abstract_key(record.abstract),
+            abstract_key=key_of_abstract,
             venue=venue,
             country=record.country,
             presentation_format=record.presentation_format,
@@ -341,10 +369,14 @@ class RecordWriter:
         have = set()
         for chunk in batched(paper_ids):
             have.update(
-                PaperTopic.objects.filter(paper_id__in=chunk).values_list("paper_id", "topic_id")
+                PaperTopic.objects.filter(paper_id__any_of=chunk).values_list(
+                    "paper_id", "topic_id"
+                )
             )
             have.update(
-                RemovedTopic.objects.filter(paper_id__in=chunk).values_list("paper_id", "topic_id")
+                RemovedTopic.objects.filter(paper_id__any_of=chunk).values_list(
+                    "paper_id", "topic_id"
+                )
             )
         missing = sorted(wanted - have)
         copy_rows(
@@ -367,7 +399,7 @@ class RecordWriter:
         identified = {}
         for chunk in batched(list(wanting)):
             for paper_id in set(
-                Authorship.objects.filter(paper_id__in=chunk).values_list("paper_id", flat=True)
+                Authorship.objects.filter(paper_id__any_of=chunk).values_list("paper_id", flat=True)
             ):
                 names = wanting.pop(paper_id)
                 if any(author.person_id for author in names):
@@ -380,7 +412,7 @@ class RecordWriter:
             Authorship,
             ["paper_id", "author_id", "position"],
             (
-                (paper_id, authors[author_ref(author)], position)
+                (paper_id, authors[author], position)
                 for paper_id, names in wanting.items()
                 for position, author in enumerate(names, start=1)
             ),

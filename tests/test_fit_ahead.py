@@ -1,0 +1,145 @@
+"""The similarity model fitted ahead of a load's commit, in a forked process
+(papers/fit_ahead.py): the same rows as the fit after the commit, the fit made again when the
+texts differ or the child fails, and no child left behind."""
+
+import multiprocessing
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from papers import fit_ahead, similarity, writing
+from papers.fit_ahead import FitAhead
+from papers.loading import load_files
+from papers.models import Paper, Similarity
+from papers.tables import sql
+
+
+@pytest.fixture
+def taken(monkeypatch):
+    """What each take of a fit made ahead answered (taken or not), in order."""
+    answers = []
+    take = FitAhead.take
+
+    def recorded(self, ids, texts):
+        answer = take(self, ids, texts)
+        answers.append(answer[0])
+        return answer
+
+    monkeypatch.setattr(FitAhead, "take", recorded)
+    return answers
+
+
+@pytest.fixture
+def any_size(monkeypatch):
+    """Every load fits ahead: the seeds are far below MIN_PAPERS."""
+    monkeypatch.setattr(fit_ahead, "MIN_PAPERS", 0)
+
+
+def stored() -> tuple[list, tuple]:
+    """The Similarity rows and the stored model: all that the refresh writes."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            sql(
+                "SELECT paper_id, embedding, neighbours, scores, projected FROM {similarity} "
+                "ORDER BY paper_id"
+            )
+        )
+        rows = cursor.fetchall()
+        cursor.execute(sql("SELECT fingerprint, papers, model FROM {similarity_state}"))
+        fingerprint, papers, model = cursor.fetchone()
+    return rows, (fingerprint, papers, bytes(model))
+
+
+@pytest.mark.django_db
+def test_a_load_takes_the_fit_made_ahead_and_stores_what_a_fit_after_it_stores(any_size, taken):
+    load_files([settings.FIXTURES_DIR])
+    assert taken == [True]
+    assert multiprocessing.active_children() == []
+    ahead = stored()
+    assert len(ahead[0]) == Paper.objects.count()
+    similarity.refresh_embeddings(force=True)
+    assert stored() == ahead
+
+
+@pytest.mark.django_db
+def test_a_small_load_forks_nothing_and_fits_after_its_commit(taken):
+    load_files([settings.FIXTURES_DIR])
+    assert taken == [False]
+    assert Similarity.objects.count() == Paper.objects.count()
+
+
+@pytest.mark.django_db
+def test_the_model_is_taken_only_for_the_texts_it_was_fitted_on(seeds, any_size):
+    with FitAhead() as ahead:
+        ahead.start([])
+        ids, texts = list(ahead.ids), list(ahead.texts)
+        assert ahead.take(ids, [*texts[:-1], "A text the fit never read."]) == (False, None)
+    with FitAhead() as ahead:
+        ahead.start([])
+        taken, fitted = ahead.take(ids, texts)
+    assert taken
+    with similarity.one_blas_thread():
+        serial = similarity.fit(texts)
+    assert fitted.keys() == serial.keys()
+    assert all(np.array_equal(fitted[key], serial[key]) for key in serial)
+    assert multiprocessing.active_children() == []
+
+
+@pytest.mark.django_db
+def test_a_failed_child_leaves_the_fit_to_the_refresh(seeds, any_size, monkeypatch):
+    def failing(texts):
+        raise MemoryError("the child ran out")
+
+    monkeypatch.setattr(fit_ahead, "fit", failing)  # the forked child inherits the failure
+    with FitAhead() as ahead:
+        ahead.start([])
+        assert ahead.take(ahead.ids, ahead.texts) == (False, None)
+    assert multiprocessing.active_children() == []
+
+
+@pytest.mark.django_db
+def test_a_wedged_child_is_not_waited_for(seeds, any_size, monkeypatch):
+    monkeypatch.setattr(fit_ahead, "fit", lambda texts: time.sleep(60))
+    monkeypatch.setattr(fit_ahead, "WAIT_SECONDS", 0.2)
+    started = time.monotonic()
+    with FitAhead() as ahead:
+        ahead.start([])
+        assert ahead.take(ahead.ids, ahead.texts) == (False, None)
+    assert time.monotonic() - started < 30
+    assert multiprocessing.active_children() == []
+
+
+@pytest.mark.django_db
+def test_a_load_that_fails_after_the_fork_leaves_no_child(any_size, monkeypatch):
+    def failing():
+        raise RuntimeError("the topic model failed")
+
+    monkeypatch.setattr(writing, "tag_papers", failing)
+    with pytest.raises(RuntimeError, match="topic model"):
+        load_files([settings.FIXTURES_DIR])
+    assert multiprocessing.active_children() == []
+    assert not Paper.objects.exists()
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads /proc")
+@pytest.mark.django_db
+def test_the_child_holds_nothing_of_the_parent_but_its_end_of_the_pipe(
+    seeds, any_size, monkeypatch
+):
+    """Were the loader killed, its database connection and its output would close with it."""
+    monkeypatch.setattr(fit_ahead, "fit", lambda texts: time.sleep(30))
+    with FitAhead() as ahead:
+        ahead.start([])
+        descriptors = Path(f"/proc/{ahead._process.pid}/fd")
+        deadline = time.monotonic() + 30
+        while len(list(descriptors.iterdir())) > 4 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        held = {int(d.name): os.readlink(d) for d in descriptors.iterdir()}
+    assert [held.pop(standard) for standard in (0, 1, 2)] == [os.devnull] * 3
+    assert [target.split(":")[0] for target in held.values()] == ["pipe"]
+    assert multiprocessing.active_children() == []
