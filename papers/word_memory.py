@@ -195,10 +195,9 @@ class MatchedQuery:
         """(the ids of the title matches with the fewest other words, of the matches (the
         same, then the others newest first), whether they are the query's matches): ``cap``
         of each, passing every filter; for a superset, SUPERSET_READ times as many in that
-        order, which SQL tests. The ranking
-        scores a title higher the fewer words it has besides the query's
-        (papers/title_match.py, BM25's length normalisation): among a broad query's title
-        matches these are the ones it would rank first."""
+        order, which SQL tests. The ranking scores a title higher the fewer words it has
+        besides the query's (papers/title_match.py, BM25's length normalisation): among a
+        broad query's title matches these are the ones it would rank first."""
         chosen = _passing_all(self.memory, self.keys, self.matches)
         read = cap if self.titles_exact else SUPERSET_READ * cap
         # The matches: the title matches first, in the same order, then the others newest first.
