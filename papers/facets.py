@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .counts import PAIRS
 from .facet_memory import STATE_SQL, count_in_memory, memory_for, passing
 from .facet_rows import KEYS, VALUE_KEYS, Statement, filter_params, narrows, rows_parts
 from .matching import every_match_ids
@@ -142,7 +143,12 @@ def _plan(selected, fixed) -> dict[str, object]:
     for name in (*FACET_NAMES, "total"):
         if name in fixed:
             continue
-        plan[name] = _kept({**fixed, **{k: v for k, v in selected.items() if k != name}})
+        kept = _kept({**fixed, **{k: v for k, v in selected.items() if k != name}})
+        # Only the pairs of PAIRS are kept: a venue's authors and years (by venue) are not,
+        # and read from kept counts they were no one (the facets were empty).
+        if kept and name != "total" and kept[0] and (CODES[name], kept[0]) not in PAIRS:
+            kept = None
+        plan[name] = kept
     return plan
 
 
@@ -277,7 +283,7 @@ def count_facets(
     {facet: values}) that match the query ``text``, each under the ``selected`` filters of the
     other facets ({facet: values}; a facet's values are either-or). ``matched``: the query's
     exact matches in memory (papers/word_memory.py), counted there."""
-    if text and matched is not None:
+    if matched is not None:
         limits = {name: FACET_LIMITS.get(name) for name in _counted(fixed or {})}
         return fold_facets(matched.count(limits))
     if text:

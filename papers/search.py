@@ -28,7 +28,7 @@ from .search_fields import PageField, SlugListFilter, slug_validator
 from .spelling import did_you_mean
 from .text import collapse_negations
 from .understanding import authors_named, identified_paper, join_compounds
-from .word_memory import matched_query
+from .word_memory import every_paper, matched_query
 
 MAX_QUERY_LENGTH = 500
 SORTS = [("relevance", "Relevance"), ("newest", "Newest venue first"), ("title", "Title A–Z")]
@@ -275,10 +275,18 @@ def _page_ids(filterset: PaperFilterSet, papers, page: int, text: str, words: st
 
 
 def _matched(filterset: PaperFilterSet, text: str, request):
-    """(the facets and total of ``text`` under the filterset's filters, cached by data version;
-    its matches, or a superset, matched in memory, papers/word_memory.py; None for SQL)."""
+    """(the facets and total of ``text`` under the filterset's filters, cached by data version
+    and counted in memory where they can be, papers/word_memory.py; the query's matches, or a
+    superset, matched in memory, else None)."""
     selected, fixed = filterset.active(), filterset.fixed
-    matched = matched_query(text, selected, fixed) if text else None
+    if not text:
+        return cached(
+            "facets",
+            (selected, fixed, text),
+            lambda: count_facets(selected, fixed, "", every_paper(selected, fixed)),
+            request,
+        ), None
+    matched = matched_query(text, selected, fixed)
     exact = matched if matched is not None and matched.exact else None
     facets = cached(
         "facets",

@@ -52,8 +52,8 @@ SUPERSET_READ = 4
 # that the matches are exact and counted in memory; more are counted in SQL from the index.
 UNCERTAIN_MAX = 5000
 
-# The query as PostgreSQL parses it, and which of its words are common; then each filter's keys.
-_TERMS_SQL = """SELECT {state}, websearch_to_tsquery(%s::regconfig, %s)::text,
+# The query as PostgreSQL parses it, and which of its words are common.
+_TERMS_SQL = """websearch_to_tsquery(%s::regconfig, %s)::text,
     ARRAY(SELECT l.word FROM {{lexeme}} l
           WHERE l.word = ANY(tsvector_to_array(to_tsvector(%s::regconfig, %s)))
           AND l.documents >= GREATEST(%s, %s * ({size})))"""
@@ -235,13 +235,16 @@ def _first(memory: FacetMemory, mask: np.ndarray, cap: int, first: np.ndarray) -
 
 
 def _statement(text: str, filters: list[tuple[str, list[str]]]) -> tuple[str, list]:
-    query = [SEARCH_CONFIG, websearch_text(text)]
-    columns = [_TERMS_SQL.format(state=STATE_SQL, size=COLLECTION_SIZE_SQL)]
-    params = [*query, *query, COMMON_MIN, COMMON_SHARE]
+    """The data's state, the query's terms (with a query) and each filter's keys."""
+    columns, params = [STATE_SQL], []
+    if text:
+        query = [SEARCH_CONFIG, websearch_text(text)]
+        columns.append(_TERMS_SQL.format(size=COLLECTION_SIZE_SQL))
+        params += [*query, *query, COMMON_MIN, COMMON_SHARE]
     for name, values in filters:
         columns.append(KEYS[name])
         params += filter_params(name, values)
-    return sql(", ".join(columns)), params
+    return sql("SELECT " + ", ".join(columns)), params
 
 
 def matched_query(text: str, selected: dict, fixed: dict) -> MatchedQuery | None:
@@ -272,6 +275,31 @@ def matched_query(text: str, selected: dict, fixed: dict) -> MatchedQuery | None
         titles_exact=exact(tree),
         matches=_passing_all(memory, fixed_keys, np.unpackbits(matches, count=size).astype(bool)),
         titles=np.unpackbits(titles & matches, count=size).astype(bool),
+        keys=dict(zip(selected, keys[len(fixed) :], strict=True)),
+    )
+
+
+def every_paper(selected: dict, fixed: dict) -> MatchedQuery | None:
+    """Every paper under the ``fixed`` conditions, with the keys of the ``selected`` filters: a
+    page without a query counted in memory (one statement, where SQL read the kept counts or
+    the narrow rows: 9-24 ms at 100,000 papers); None if the data changed meanwhile."""
+    filters = [*fixed.items(), *selected.items()]
+    statement, params = _statement("", filters)
+    with reading_cursor() as cursor:
+        cursor.execute(statement, params)
+        state, *keys = cursor.fetchone()
+        found = memory_for(cursor.db.alias, state, cursor, np.zeros(0, dtype=np.int64))
+    if found is None:
+        return None
+    memory = found[0]
+    fixed_keys = dict(zip(fixed, keys[: len(fixed)], strict=True))
+    every = _passing_all(memory, fixed_keys, np.ones(len(memory.ids), dtype=bool))
+    return MatchedQuery(
+        memory=memory,
+        exact=True,
+        titles_exact=True,
+        matches=every,
+        titles=every,
         keys=dict(zip(selected, keys[len(fixed) :], strict=True)),
     )
 

@@ -247,11 +247,29 @@ def work_of(selected, fixed=None, text="") -> dict[str, int]:
     "selected",
     [{}, {"venue": ["acl-2025"]}, {"year": ["2025"]}, {"topic": ["attention"]}],
 )
-def test_without_a_query_one_filter_reads_only_kept_counts(corpus, selected):
+def test_without_a_query_one_filter_reads_kept_counts(corpus, selected):
+    """Kept counts where their pair is kept; the facets whose pair is not (a venue's or a
+    year's authors and years, a topic's authors) from the narrow rows of the filter's papers:
+    read from kept counts, they were empty."""
     relations = {node.get("Relation Name") for node in nodes(plan_of(selected))} - {None}
     kept = {"papers_facetcount", "papers_venue", "papers_topic", "papers_topicredirect"}
-    assert relations <= kept | {"papers_author"}
+    assert relations <= kept | {"papers_author", "papers_paperfacets"}
     assert "papers_facetcount" in relations
+    facets = count_facets(selected)
+    authors = {(o.value, o.count) for o in facets.author}
+    assert authors and sum(n for _, n in authors) >= facets.total
+
+
+def test_a_venues_authors_and_year_are_counted():
+    venue = make_venue("ACL 2025", 2025)
+    make_paper("One.", venue=venue, authors=["Ada Lovelace", "Alan Turing"])
+    make_paper("Two.", venue=venue, authors=["Ada Lovelace"])
+    make_paper("Three.", venue=make_venue("EMNLP 2024", 2024), authors=["Grace Hopper"])
+    finish()
+    facets = count_facets({"venue": ["acl-2025"]})
+    assert [(o.value, o.count) for o in facets.author] == [("ada-lovelace", 2), ("alan-turing", 1)]
+    assert [(o.value, o.count) for o in facets.year] == [("2025", 2)]
+    assert [(o.value, o.count) for o in facets.venue] == [("acl-2025", 2), ("emnlp-2024", 1)]
 
 
 @pytest.fixture

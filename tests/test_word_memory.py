@@ -12,7 +12,14 @@ from papers.facet_memory import warm_memory
 from papers.facets import count_facets
 from papers.models import Paper
 from papers.search import PaperFilterSet, search_page
-from papers.word_memory import exact, matched_query, operands, parse_query, warm_words
+from papers.word_memory import (
+    every_paper,
+    exact,
+    matched_query,
+    operands,
+    parse_query,
+    warm_words,
+)
 from tests.factories import finish, make_paper, make_venue
 from tests.support import parse
 
@@ -293,3 +300,20 @@ def test_a_warmed_process_reads_no_word_for_its_first_query(corpus, common_from_
         matched = matched_query("attention -cache", {}, {})
     assert len(first) == 1
     assert matched.matches.sum() == 1
+
+
+@pytest.mark.parametrize(
+    ("selected", "fixed"),
+    [
+        ({}, {}),
+        ({"venue": ["acl-2025"]}, {}),
+        ({"topic": ["efficiency"], "year": ["2025"]}, {}),
+        ({"country": ["China"]}, {"author": ["ada-lovelace"]}),
+        ({"venue": ["emnlp-2024", "acl-2025"]}, {"topic": ["attention"]}),
+    ],
+)
+def test_a_page_without_a_query_is_counted_as_sql_counts_it(corpus, selected, fixed):
+    every = every_paper(selected, fixed)
+    assert facets_of(count_facets(selected, fixed, "", every)) == facets_of(
+        count_facets(selected, fixed)
+    )
