@@ -21,25 +21,33 @@ control_socket_disable = True
 
 
 # The master loads the site before it forks the workers (when_ready reads the papers' facet
-# values and common words, imports the views and compiles the templates there): the workers share what it read
-# instead of each doing it on its first requests.
+# values and common words, imports the views and compiles the templates there): the workers
+# share what it read instead of each doing it on its first requests.
 preload_app = True
 
 
 def _warm(log) -> None:
     """The papers' facet values and common words read into this process unless it holds them
-    at the data's present state (papers/facet_memory.py, papers/word_memory.py): a first
-    query would wait for them (about a second for the facets and 5 s for the words at 100,000
-    papers). A database that does not answer yet leaves them to the first queries."""
+    at the data's present state (papers/facet_memory.py, papers/word_memory.py), from each
+    database the pages read (a replica's too): a first query would wait for them (about a
+    second for the facets and 5 s for the words at 100,000 papers). A database that does not
+    answer yet leaves them to the first queries."""
+    from contextlib import nullcontext
+
+    from django.conf import settings
     from django.db import DatabaseError
+    from replica import REPLICA, public_reads
 
     from papers.facet_memory import warm_memory
     from papers.word_memory import warm_words
 
-    try:
-        warm_words(warm_memory())
-    except DatabaseError as error:
-        log.warning("facet memory not read at start: %s", error)
+    replicated = REPLICA in settings.DATABASES
+    for reads in (nullcontext(), public_reads()) if replicated else (nullcontext(),):
+        try:
+            with reads:
+                warm_words(warm_memory())
+        except DatabaseError as error:
+            log.warning("facet values and common words not read at start: %s", error)
 
 
 def _prepare_pages() -> None:

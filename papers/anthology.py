@@ -99,11 +99,16 @@ class _Volume:
         self.papers = 0
 
 
+# A name glued from two (a lower-case letter, then a capital: "ZhiqiBai").
+_GLUED = re.compile(r"[a-z][A-Z]")
+
+
 def _author(element) -> AuthorRecord | None:
     first = element_text(element.find("first"))
     last = element_text(element.find("last"))
-    if first == last:
-        # Some records give the whole name as both ("<first>ZhiqiBai</first><last>ZhiqiBai</last>").
+    if first == last and _GLUED.search(first):
+        # Some records give the whole name glued, as both ("<first>ZhiqiBai</first><last>
+        # ZhiqiBai</last>"); "He He" and "Chen Chen" are names.
         first = ""
     name = " ".join(part for part in (first, last) if part) or element_text(element)
     if not name:

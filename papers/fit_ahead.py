@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 
 from django.db import connection
 
@@ -31,7 +32,7 @@ from .tables import sql
 MIN_PAPERS = 5000
 # The longest the refresh waits for a fit still running ahead before fitting itself: a wedged
 # child must not hold up the load (at 100,000 papers the whole fit takes about 10 s).
-WAIT_SECONDS = 300
+WAIT_SECONDS = 120
 
 _TEXTS_SQL = "SELECT id, title, abstract FROM {paper} ORDER BY id"
 
@@ -55,8 +56,12 @@ def _keep_only(descriptor: int) -> None:
     null = os.open(os.devnull, os.O_RDWR)
     for standard in (0, 1, 2):
         os.dup2(null, standard)
+    # Fresh streams: a thread of the parent (the progress ticker) may have held stdout's lock
+    # at the fork, and a warning written by the child would wait for it for ever.
+    sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - the child's to its end
     os.closerange(3, descriptor)
-    os.closerange(descriptor + 1, os.sysconf("SC_OPEN_MAX"))
+    # SC_OPEN_MAX is -1 where descriptors are unlimited: closerange would close nothing.
+    os.closerange(descriptor + 1, max(os.sysconf("SC_OPEN_MAX"), 2**20))
 
 
 def _fit_and_send(texts: list[str], sender) -> None:

@@ -3,10 +3,11 @@
 Ranked search (``ranked_ids``) never ranks every match. A common query such as "language
 models" matches most of a large NLP collection, and ranking tens of thousands of rows (each
 stored vector detoasted, then sorted) costs far more than a page's budget. Instead the ranking
-runs over a bounded candidate set built by two LIMITed index scans, both under the page's
-filters: papers whose *title* matches (the index paper_title_tsv on the stored
-``Paper.title_vector``) and papers whose weighted vector matches (the GIN index
-paper_search_vector), at most ``CANDIDATE_CAP`` each. Neither scan sorts. The union is ranked
+runs over a bounded candidate set under the page's filters: papers whose *title* matches and
+papers whose weighted vector matches, at most ``CANDIDATE_CAP`` each. The pages choose them in
+memory (papers/word_memory.py: the titles with the fewest other words first); otherwise they
+are two LIMITed index scans (the index paper_title_tsv on the stored ``Paper.title_vector``,
+the GIN index paper_search_vector), which do not sort. The union is ranked
 by the score of papers/relevance.py (its one definition) in two stages: every candidate on its
 title and size, then the best of them on their abstracts too; no stored vector is read. When a
 query matches no more than the cap, which is every specific query, the candidates are all its
@@ -74,17 +75,17 @@ def web_query(text: str) -> SearchQuery:
     return SearchQuery(websearch_text(text), search_type="websearch", config=SEARCH_CONFIG)
 
 
-def _chosen(text: str, cap: int, title_ids, ids, exact: bool):
+def _chosen(text: str, cap: int, title_ids, ids, titles_exact: bool):
     """((SQL, params) of the title candidates, of the candidates) chosen in memory: the ids as
-    they are, or the first ``cap`` of each list that match the query (the title's vector, and
-    the whole vector where the query excludes a word, for the title candidates)."""
-    if exact:
+    they are, but title candidates that are a superset, of which the first ``cap`` that
+    match the query are kept (the title's vector, and the whole vector where the query
+    excludes a word)."""
+    if titles_exact:
         return (CHOSEN_IDS_SQL, [title_ids]), (CHOSEN_IDS_SQL, [ids])
     query = [SEARCH_CONFIG, websearch_text(text)]
     tests = [TESTS["title"], TESTS["vector"]] if NEGATION.search(text) else [TESTS["title"]]
     title_sql = sql(TESTED_IDS_SQL, test=" AND ".join(tests), cap=int(cap))
-    vector_sql = sql(TESTED_IDS_SQL, test=TESTS["vector"], cap=int(cap))
-    return (title_sql, [title_ids, *query * len(tests)]), (vector_sql, [ids, *query])
+    return (title_sql, [title_ids, *query * len(tests)]), (CHOSEN_IDS_SQL, [ids])
 
 
 class PaperQuerySet(models.QuerySet):
@@ -133,7 +134,7 @@ class PaperQuerySet(models.QuerySet):
         papers/facet_rows.py row_conditions), where a query without a phrase finds its
         candidates through the filters' indexes and the vectors' together.
         ``candidates``: the ids of the title matches and of the matches to rank, already
-        chosen under the filters, and whether they are the query's matches or a superset to
+        chosen under the filters, and whether the title matches are exact or a superset to
         test (papers/word_memory.py MatchedQuery.candidates).
         """
         if candidates is None:

@@ -238,8 +238,9 @@ class PaperFilterSet(django_filters.FilterSet):
 def _count_notices(results: Results, ranked: bool, matched) -> None:
     if ranked and results.count > CANDIDATE_CAP:
         among = (
-            f"the {CANDIDATE_CAP:,} whose titles have your words with the fewest others"
-            if matched
+            f"{CANDIDATE_CAP:,} of them, first those whose titles have your words with the "
+            "fewest others"
+            if matched and matched.exact
             else f"the first {CANDIDATE_CAP:,} found"
         )
         results.notices.append(
@@ -255,7 +256,8 @@ def _page_ids(filterset: PaperFilterSet, papers, page: int, text: str, words: st
     offset = (page - 1) * PAGE_SIZE
     if filterset.ordering == "relevance":
         narrow = row_conditions(filterset.fixed, filterset.active())
-        candidates = matched.candidates(CANDIDATE_CAP) if matched else None
+        # A superset's candidates could all fail the phrase: then the indexes' own are read.
+        candidates = matched.candidates(CANDIDATE_CAP) if matched and matched.exact else None
         return papers.ranked_ids(
             text,
             PAGE_SIZE,

@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
+from django.db import transaction
 
 from .counts import COLLECTION_SIZE_SQL
 from .expressions import SEARCH_CONFIG
@@ -117,7 +118,14 @@ def _phrase(tokens):
     while tree is not None and tokens and tokens[0][0].startswith("<"):
         right, tokens = _unary(tokens[1:])
         tree = ("phrase", tree, right) if right is not None else None
+        # "!a <-> b" is not "!a and b" in PostgreSQL (websearch_to_tsquery never writes it).
+        if tree is not None and _negates(tree):
+            tree = None
     return tree, tokens
+
+
+def _negates(tree) -> bool:
+    return tree[0] == "not" or (tree[0] != "word" and any(_negates(part) for part in tree[1:]))
 
 
 def _unary(tokens):
@@ -193,17 +201,19 @@ class MatchedQuery:
 
     def candidates(self, cap: int) -> tuple[list[int], list[int], bool]:
         """(the ids of the title matches with the fewest other words, of the matches (the
-        same, then the others newest first), whether they are the query's matches): ``cap``
-        of each, passing every filter; for a superset, SUPERSET_READ times as many in that
-        order, which SQL tests. The ranking scores a title higher the fewer words it has
-        besides the query's (papers/title_match.py, BM25's length normalisation): among a
-        broad query's title matches these are the ones it would rank first."""
+        same, then the others newest first), whether the title matches are exact): ``cap`` of
+        each, passing every filter, for an exact query only. A phrase's title matches are a
+        superset (the titles with its words): SUPERSET_READ times as many in that order, which
+        SQL tests; should few pass, the matches fill the ranking's candidates. The ranking
+        scores a title higher the fewer words it has besides the query's
+        (papers/title_match.py, BM25's length normalisation): among a broad query's title
+        matches these are the ones it would rank first."""
         chosen = _passing_all(self.memory, self.keys, self.matches)
         read = cap if self.titles_exact else SUPERSET_READ * cap
         # The matches: the title matches first, in the same order, then the others newest first.
         first = np.where(self.titles, self.memory.title_words, _LAST)
         title_ids = _first(self.memory, chosen & self.titles, read, first)
-        return title_ids, _first(self.memory, chosen, read, first), self.titles_exact
+        return title_ids, _first(self.memory, chosen, cap, first), self.titles_exact
 
 
 def _passing_all(memory: FacetMemory, keys: dict[str, list], mask: np.ndarray) -> np.ndarray:
@@ -259,21 +269,22 @@ def matched_query(text: str, selected: dict, fixed: dict) -> MatchedQuery | None
         found = memory_for(cursor.db.alias, state, cursor, np.zeros(0, dtype=np.int64))
         if tree is None or found is None:
             return None
-        memory = found[0]
+        memory, size = found[0], len(found[0].ids)
         bits = _bits(cursor, memory, operands(tree), set(common))
         if bits is None:
             return None
-        matched = _matches(cursor, memory, tree, text, bits)
+        fixed_keys = dict(zip(fixed, keys[: len(fixed)], strict=True))
+        page = np.packbits(_passing_all(memory, fixed_keys, np.ones(size, dtype=bool)))
+        matched = _matches(cursor, memory, tree, text, bits, page)
     if matched is None:
         return None
-    (matches, exactly), size = matched, len(memory.ids)
+    matches, exactly = matched
     titles, _ = evaluate(tree, {word: title for word, (_, title) in bits.items()})
-    fixed_keys = dict(zip(fixed, keys[: len(fixed)], strict=True))
     return MatchedQuery(
         memory=memory,
         exact=exactly,
         titles_exact=exact(tree),
-        matches=_passing_all(memory, fixed_keys, np.unpackbits(matches, count=size).astype(bool)),
+        matches=np.unpackbits(matches, count=size).astype(bool),
         titles=np.unpackbits(titles & matches, count=size).astype(bool),
         keys=dict(zip(selected, keys[len(fixed) :], strict=True)),
     )
@@ -304,11 +315,12 @@ def every_paper(selected: dict, fixed: dict) -> MatchedQuery | None:
     )
 
 
-def _matches(cursor, memory: FacetMemory, tree, text: str, bits: dict):
-    """(packed bits of the query's matches, or of a superset, whether they are exact): a
-    phrase's papers in doubt tested in SQL when they are few (UNCERTAIN_MAX); None if the data
-    changed meanwhile."""
+def _matches(cursor, memory: FacetMemory, tree, text: str, bits: dict, page: np.ndarray):
+    """(packed bits of the query's matches among the ``page``'s papers (packed bits: its fixed
+    conditions), or of a superset, whether they are exact): a phrase's papers in doubt tested
+    in SQL when they are few (UNCERTAIN_MAX); None if the data changed meanwhile."""
     superset, subset = evaluate(tree, {word: vector for word, (vector, _) in bits.items()})
+    superset, subset = superset & page, subset & page
     if exact(tree):
         return superset, True
     uncertain = superset & ~subset
@@ -347,7 +359,10 @@ def warm_words(memory: FacetMemory) -> int:
     gunicorn master calls this once and its workers share the words (gunicorn.conf.py)."""
     words = _COMMON.format(size=COLLECTION_SIZE_SQL)
     statement = sql(_BITS_SQL.format(state=STATE_SQL, words=words))
-    with reading_cursor() as cursor:
+    with reading_cursor() as cursor, transaction.atomic(using=cursor.db.alias):
+        # Not a web request: the site's statement timeout (10 s) would cut it at twice the
+        # size of the benchmark's collection.
+        cursor.execute("SET LOCAL statement_timeout = 0")
         cursor.execute(statement, [COMMON_MIN, COMMON_SHARE, list(memory.words)])
         rows = cursor.fetchall()
     for state, operand, ids, title_ids in rows:

@@ -9,6 +9,7 @@ admin the browser carries a short-lived cookie that keeps its next reads on the 
 curator sees their own change on the public pages despite replication lag.
 """
 
+from contextlib import contextmanager
 from contextvars import ContextVar
 
 from django.conf import settings
@@ -34,6 +35,17 @@ class ReplicaRouter:
 
     def allow_migrate(self, db, app_label, model_name=None, **hints):
         return db == "default"
+
+
+@contextmanager
+def public_reads():
+    """Reads routed as a public page's are, outside a request (the gunicorn master's warm-up
+    of what the pages read)."""
+    token = _replica_reads.set(True)
+    try:
+        yield
+    finally:
+        _replica_reads.reset(token)
 
 
 def replica_safe(request) -> bool:

@@ -157,6 +157,9 @@ def test_a_name_given_as_both_first_and_last_is_said_once():
     authors = "<author><first>ZhiqiBai</first><last>ZhiqiBai</last></author>"
     record = parse(collection("2024.acl", volume("long", "Proceedings", paper(1, authors=authors))))
     assert [author.name for author in record.papers[0].authors] == ["ZhiqiBai"]
+    authors = "<author><first>He</first><last>He</last></author>"
+    record = parse(collection("2024.acl", volume("long", "Proceedings", paper(1, authors=authors))))
+    assert [author.name for author in record.papers[0].authors] == ["He He"]
 
 
 def test_ids_links_and_bibliographic_fields():

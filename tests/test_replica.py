@@ -1,7 +1,9 @@
 """Reads from a real streaming replica (DATABASE_REPLICA_URL): public pages read there,
 writes, the admin, commands and a client that has just written read the primary."""
 
+import logging
 import os
+import runpy
 import subprocess
 import sys
 from contextlib import contextmanager
@@ -69,6 +71,20 @@ def test_search_and_its_facets_read_nothing_from_the_primary(client, replica, re
     assert "Replicated Reads" in response.content.decode()
     assert on_primary.captured_queries == []
     assert len(on_replica.captured_queries) >= 5
+
+
+@on_replica_and_primary
+def test_the_warm_up_reads_what_the_pages_read_from_the_replica(
+    client, replica, replicated_paper, settings
+):
+    """What the gunicorn master reads before it forks (gunicorn.conf.py): the primary's and
+    the replica's facet values, so that a search's first count reads neither."""
+    gunicorn = runpy.run_path(str(PROJECT_DIR / "gunicorn.conf.py"))
+    gunicorn["_warm"](logging.getLogger("test"))
+    with CaptureQueriesContext(replica) as on_replica:
+        assert client.get("/?q=replicas").status_code == 200
+    read = " ".join(query["sql"] for query in on_replica.captured_queries)
+    assert "array_agg(paper_id ORDER BY paper_id)" not in read  # the facet values: held
 
 
 @on_replica_and_primary

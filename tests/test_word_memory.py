@@ -81,6 +81,7 @@ def ids_of(matched, mask) -> set[int]:
         ("'a' &", None),
         ("( 'a' | 'b'", None),
         ("'a':*", None),
+        ("!'a' <-> 'b'", None),
     ],
 )
 def test_parse_query_reads_tsquery_text(query, tree):
@@ -217,8 +218,8 @@ def test_a_broad_query_ranks_its_newest_matches_among_equal_titles(three_years, 
     assert results.count == 3
     assert [paper.pk for paper in results.papers] == [three_years[2025].pk, three_years[2024].pk]
     assert results.notices == [
-        "3 papers match; the best of them are ranked among the 2 whose titles have your words "
-        "with the fewest others. Add words or filters to narrow the search."
+        "3 papers match; the best of them are ranked among 2 of them, first those whose titles "
+        "have your words with the fewest others. Add words or filters to narrow the search."
     ]
 
 
@@ -317,3 +318,25 @@ def test_a_page_without_a_query_is_counted_as_sql_counts_it(corpus, selected, fi
     assert facets_of(count_facets(selected, fixed, "", every)) == facets_of(
         count_facets(selected, fixed)
     )
+
+
+def test_a_phrase_whose_title_candidates_all_fail_still_shows_its_matches(monkeypatch):
+    """Titles with the phrase's words apart are its title superset; the one match has the
+    phrase in its abstract only: it is ranked from the exact matches."""
+    venue = make_venue("ACL 2025", 2025)
+    for n in range(6):
+        make_paper(f"Paper {n}.", title=f"All you need is not attention {n}", venue=venue)
+    match = make_paper("We show attention is all you need.", title="Transformers", venue=venue)
+    finish()
+    monkeypatch.setattr("papers.search.CANDIDATE_CAP", 2)
+    monkeypatch.setattr(word_memory, "SUPERSET_READ", 1)
+    results = page_of({"q": '"attention is all you need"'})
+    assert results.count == 1
+    assert [paper.pk for paper in results.papers] == [match.pk]
+
+
+def test_a_phrase_with_many_papers_in_doubt_is_ranked_from_the_indexes(corpus, monkeypatch):
+    monkeypatch.setattr(word_memory, "UNCERTAIN_MAX", 0)
+    results = page_of({"q": '"kv cache"'})
+    assert results.count == 2
+    assert {paper.pk for paper in results.papers} == {corpus["kv"].pk, corpus["cache2"].pk}

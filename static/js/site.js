@@ -66,7 +66,9 @@
   // there, so that a second filter is a tap away, not a tap on "Filters" and a scroll.
   var OPEN_FILTERS = "papers-filters-open";
   document.addEventListener("click", function (event) {
-    if (wide.matches || !event.target.closest("details[data-filters] a.facet-link")) { return; }
+    var modified = event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey;
+    if (wide.matches || modified || event.defaultPrevented) { return; }
+    if (!event.target.closest("details[data-filters] a.facet-link")) { return; }
     try { window.sessionStorage.setItem(OPEN_FILTERS, "1"); } catch (error) { /* no storage */ }
   });
   try {
