@@ -305,17 +305,17 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     An identifier names one paper (1 query; the pages redirect to it). Otherwise: the authors
     the query names (1, only for a name-like query), compounds (1, only with two plain words
     in a row or one of six letters or more), the query's words (1; +1 for words this process
-    does not hold, papers/word_memory.py), facets and the total (none: counted in memory; 1
-    for a phrase), then the page's ids (1) and cards (2, shared with the partial matches). A ranked query that matches
-    nothing is respelled (did-you-mean ≤ 2; spelling reads the query as typed) and, when the
-    respelling matches, its results are shown instead (+1 for its compounds, as above, +1 for
-    its facets); when all the words match fewer than a page, papers
+    does not hold, papers/word_memory.py), facets and the total (counted in memory; +1 for a
+    phrase's papers in doubt, tested or counted in SQL; a page without a query: 1, the
+    filters' keys), then the page's ids (1) and cards (2, shared with the partial matches). A
+    ranked query that matches nothing is respelled (did-you-mean ≤ 2; spelling reads the
+    query as typed) and, when the respelling matches, its results are shown instead (its
+    compounds and words, as above); when all the words match fewer than a page, papers
     matching some of them follow on the first page (+1). Nothing at all shown under filters:
-    whether papers outside them match (+1, ``_why_nothing``).
-    With the response cache on, the data version is read first (+1; ``request`` keeps it for
-    the request) and the facets may come from the cache (-1). A query's facets read this
-    process's memory of the papers' facets again after each change of the data (+1, once,
-    papers/facet_memory.py).
+    whether papers outside them match (+1, ``_why_nothing``). With the response cache on,
+    the data version is read first (+1; ``request`` keeps it for the request) and the facets
+    may come from the cache. The first page counted after each change of the data reads this
+    process's memory of the papers' facets again (+1, once, papers/facet_memory.py).
     """
     text = filterset.text
     if text and (paper := identified_paper(text)) is not None:
