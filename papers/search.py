@@ -10,7 +10,6 @@ facet are OR-ed (venue=a&venue=b: either venue), different facets AND-ed; unknow
 nothing (the filter stays shown so it can be removed).
 """
 
-import math
 import re
 
 import django_filters
@@ -25,6 +24,7 @@ from .querysets import CANDIDATE_CAP, NEGATION, web_query
 from .recall import partial_ids
 from .results import PAGE_SIZE, Results
 from .search_fields import PageField, SlugListFilter, slug_validator
+from .search_notices import count_notices, paginate, why_nothing
 from .spelling import did_you_mean
 from .text import collapse_negations
 from .understanding import authors_named, identified_paper, join_compounds
@@ -235,20 +235,6 @@ class PaperFilterSet(django_filters.FilterSet):
         return INVALID, errors
 
 
-def _count_notices(results: Results, ranked: bool, matched) -> None:
-    if ranked and results.count > CANDIDATE_CAP:
-        among = (
-            f"{CANDIDATE_CAP:,} of them, first those whose titles have your words with the "
-            "fewest others"
-            if matched and matched.exact
-            else f"the first {CANDIDATE_CAP:,} found"
-        )
-        results.notices.append(
-            f"{results.count:,} papers match; the best of them are ranked among {among}. "
-            "Add words or filters to narrow the search."
-        )
-
-
 def _page_ids(filterset: PaperFilterSet, papers, page: int, text: str, words: str, matched):
     """[(id, score)] of page ``page``'s papers matching ``text``, by the filterset's ordering
     (bounded work); ranked on the words of ``words`` as typed, among the candidates of the
@@ -281,22 +267,15 @@ def _matched(filterset: PaperFilterSet, text: str, request):
     and counted in memory where they can be, papers/word_memory.py; the query's matches, or a
     superset, matched in memory, else None)."""
     selected, fixed = filterset.active(), filterset.fixed
-    if not text:
-        return cached(
-            "facets",
-            (selected, fixed, text),
-            lambda: count_facets(selected, fixed, "", every_paper(selected, fixed)),
-            request,
-        ), None
-    matched = matched_query(text, selected, fixed)
-    exact = matched if matched is not None and matched.exact else None
-    facets = cached(
-        "facets",
-        (selected, fixed, text),
-        lambda: count_facets(selected, fixed, text, exact),
-        request,
-    )
-    return facets, matched
+    matched = matched_query(text, selected, fixed) if text else None
+
+    def counted():
+        # Without a query every paper is counted, read only when the facets are not cached.
+        if not text:
+            return count_facets(selected, fixed, "", every_paper(selected, fixed))
+        return count_facets(selected, fixed, text, matched if matched and matched.exact else None)
+
+    return cached("facets", (selected, fixed, text), counted, request), matched
 
 
 def search_page(filterset: PaperFilterSet, request=None) -> Results:
@@ -312,7 +291,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     query as typed) and, when the respelling matches, its results are shown instead (its
     compounds and words, as above); when all the words match fewer than a page, papers
     matching some of them follow on the first page (+1). Nothing at all shown under filters:
-    whether papers outside them match (+1, ``_why_nothing``). With the response cache on,
+    whether papers outside them match (+1, papers/search_notices.py ``why_nothing``). With the response cache on,
     the data version is read first (+1; ``request`` keeps it for the request) and the facets
     may come from the cache. The first page counted after each change of the data reads this
     process's memory of the papers' facets again (+1, once, papers/facet_memory.py).
@@ -338,8 +317,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
             words,
             matched,
         )
-    _count_notices(results, ranked, matched)
-    _paginate(results, filterset, ranked)
+    count_notices(results, ranked, matched, CANDIDATE_CAP)
+    paginate(results, filterset.page_number, ranked, CANDIDATE_CAP)
     papers = fixed.filter(*conditions.values())
     scored = (
         _page_ids(filterset, papers, results.page, text, words, matched) if results.count else []
@@ -355,52 +334,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     results.papers = [paper for paper in cards if paper.pk in shown]
     results.partial = [paper for paper in cards if paper.pk not in shown]
     if text and not results.count and not results.partial:
-        results.notices.append(_why_nothing(filterset, fixed, text))
+        results.notices.append(why_nothing(filterset, fixed, text))
     return results
-
-
-# Why a query shows no paper at all, for the reasons there can be.
-EXCLUDED_EVERYTHING = (
-    "Every paper with the other words has one of the excluded words. An exclusion removes "
-    "each form of its word (-model removes models too)."
-)
-FILTERED_EVERYTHING = (
-    "Papers outside the filters chosen have these words: remove a filter to see them."
-)
-NO_PAPER_HAS_THE_WORDS = (
-    "No paper in the collection has these words. Check their spelling, or try fewer or other words."
-)
-NO_PAPER_HERE_HAS_THE_WORDS = (
-    "None of the papers of this page has these words. The search box at the top of the page "
-    "searches all papers."
-)
-
-
-def _why_nothing(filterset: PaperFilterSet, fixed, text: str) -> str:
-    """The notice of a query that shows nothing, not even papers matching some of its words:
-    its exclusions removed every match, its filters did (papers outside them match: one
-    EXISTS through the index), or no paper of the page (a venue's, a topic's, an author's) or
-    of the collection has its words.
-
-    Bounded work: the pages used to offer the titles nearest the words typed instead, a
-    trigram search whose cost grows with the titles sharing the words' trigrams (0.6 s at
-    100,000 papers for "models" under a venue without it), for titles outside the filters."""
-    if NEGATION.search(text):
-        return EXCLUDED_EVERYTHING
-    if filterset.active() and fixed.matching(text).exists():
-        return FILTERED_EVERYTHING
-    return NO_PAPER_HERE_HAS_THE_WORDS if filterset.fixed else NO_PAPER_HAS_THE_WORDS
-
-
-def _paginate(results: Results, filterset: PaperFilterSet, ranked: bool) -> None:
-    """The number of pages (a ranked query's reachable matches are capped) and the page shown:
-    the one asked for, else the last."""
-    reachable = min(results.count, CANDIDATE_CAP) if ranked else results.count
-    results.pages = max(1, math.ceil(reachable / PAGE_SIZE))
-    results.page = min(filterset.page_number, results.pages)
-    if filterset.page_number > results.pages and results.count:
-        pages = "is only 1 page" if results.pages == 1 else f"are only {results.pages} pages"
-        results.notices.append(f"There {pages}; showing the last.")
 
 
 def _respelled(results: Results, filterset: PaperFilterSet, typed: str, request):

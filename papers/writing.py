@@ -1,7 +1,6 @@
 """Write merged records into the database: bulk writes, curated fields kept.
 
-Papers are matched to the collection by external ID, then normalised abstract, then title at the
-same venue, then the keys of papers a curator merged away (papers/merged_keys.py); a match is
+Papers are matched to the collection (papers/paper_matching.py); a match is
 merged — empty fields filled, topics and related titles added — and fields a curator set
 (Paper.curated_fields) are never touched. New papers are staged (papers/staging.py) and written
 once, after the topic rules and the model, with their names and vectors; the derived data (name
@@ -10,7 +9,6 @@ the papers are written the collection's texts are final, and the similarity mode
 ahead of the commit (papers/fit_ahead.py).
 """
 
-from django.db.models.functions import Lower
 from django.utils import timezone
 
 from .bulk import (
@@ -31,8 +29,8 @@ from .denormalise import (
 )
 from .dump_blocks import venue_in_line
 from .fit_ahead import FitAhead
-from .merged_keys import find_merged
 from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
+from .paper_matching import find_existing
 from .people import AuthorWriter, relink, unique_slug
 from .progress import Progress
 from .record_merging import VENUE_FIELDS, MergedRecords, merge_records, same_paper_possible
@@ -46,31 +44,6 @@ from .validation import MAX_RELATED_TITLES
 # After this many new papers the planner's statistics are refreshed before the statements
 # that join the new rows: on a fresh database, stale statistics make them quadratic.
 ANALYZE_AFTER = 1000
-
-
-def papers_by_keys(
-    records: list[PaperRecord], abstract_keys: list[str], titles: list[tuple[int, str] | None]
-) -> tuple[dict, dict, dict]:
-    """The collection's papers carrying the records' keys: by external ID, by abstract key, by
-    (venue id, lowercased title) (``titles``: each record's, None for an untitled one)."""
-    by_external = {}
-    for chunk in batched([r.external_id for r in records if r.external_id]):
-        by_external.update(
-            {p.external_id: p for p in Paper.objects.filter(external_id__any_of=chunk)}
-        )
-    by_abstract = {}
-    for chunk in batched([k for k in abstract_keys if k]):
-        by_abstract.update(
-            {p.abstract_key: p for p in Paper.objects.filter(abstract_key__any_of=chunk)}
-        )
-    by_title = {}
-    for chunk in batched([title for title in titles if title]):
-        candidates = Paper.objects.annotate(lower_title=Lower("title")).filter(
-            venue_id__any_of={venue for venue, _ in chunk},
-            lower_title__any_of={title for _, title in chunk},
-        )
-        by_title.update({(p.venue_id, p.lower_title): p for p in candidates})
-    return by_external, by_abstract, by_title
 
 
 class TopicResolver:
@@ -238,49 +211,13 @@ class RecordWriter:
 
     # Papers -------------------------------------------------------------
 
-    def find_existing(
-        self, records: list[PaperRecord], abstract_keys: list[str], venues: dict[str, Venue]
-    ) -> dict[int, Paper]:
-        """The collection's paper for each record (by position in records, as its abstract
-        key in ``abstract_keys``), where there is one."""
-        self.merged = {}
-        # A first load has nothing to match, nor merged-away keys (each points at a paper).
-        if not Paper.objects.exists():
-            return {}
-        titles = [
-            (venues[r.venue].pk, fold_whitespace(r.title).lower()) if r.title else None
-            for r in records
-        ]
-        by_external, by_abstract, by_title = papers_by_keys(records, abstract_keys, titles)
-        found = {}
-        for index, record in enumerate(records):
-            candidates = (
-                by_external.get(record.external_id),
-                by_abstract.get(abstract_keys[index]),
-                by_title.get(titles[index]),
-            )
-            paper = next(
-                (
-                    paper
-                    for paper in candidates
-                    if paper is not None
-                    and same_paper_possible(paper.external_id, record.external_id)
-                ),
-                None,
-            )
-            if paper is not None:
-                found[index] = paper
-        unmatched = {index: r for index, r in enumerate(records) if index not in found}
-        self.merged = find_merged(
-            unmatched, {index: venues[r.venue].pk for index, r in unmatched.items()}, abstract_keys
-        )
-        return found | self.merged
-
     def write_papers(
         self, merged: MergedRecords, venues: dict[str, Venue], topics: dict[str, Topic]
     ) -> tuple[dict[int, Paper], set[int]]:
         records, abstract_keys = merged.papers, merged.abstract_keys
-        existing = self.find_existing(records, abstract_keys, venues)
+        venue_ids = [venues[record.venue].pk for record in records]
+        found, self.merged = find_existing(records, abstract_keys, venue_ids)
+        existing = found | self.merged
         papers: dict[int, Paper] = {}
         new, changed, changed_fields = [], {}, set()
         for index, record in enumerate(records):

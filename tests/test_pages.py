@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from pytest_django.asserts import assertContains
 
 from papers.models import Paper, Topic, TopicRedirect, Venue
-from papers.search import (
+from papers.search_notices import (
     EXCLUDED_EVERYTHING,
     FILTERED_EVERYTHING,
     NO_PAPER_HAS_THE_WORDS,

@@ -1,7 +1,7 @@
 """The titles' trigram index goes: it served only the closest titles of a query that found
 nothing, a search whose cost grew with the titles sharing the words' trigrams (0.6 s at 100,000
 papers), and it was 82 MB at that size; keeping it up cost about a second of every 26,000
-papers written. A query that finds nothing now says why (papers/search.py ``_why_nothing``)."""
+papers written. A query that finds nothing now says why (papers/search_notices.py ``why_nothing``)."""
 
 from django.db import migrations
 

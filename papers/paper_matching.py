@@ -1,0 +1,77 @@
+"""Which of the collection's papers each record of a load is.
+
+A record is matched by its external ID, then its normalised abstract, then its title at the
+same venue (two records with different external IDs are never one paper), then by the keys of
+papers a curator merged away (papers/merged_keys.py), which lead to the paper that absorbed
+them. Each kind of key is looked up in batches of many keys, one array each.
+"""
+
+from django.db.models.functions import Lower
+
+from .bulk import batched
+from .merged_keys import find_merged
+from .models import Paper
+from .record_merging import same_paper_possible
+from .records import PaperRecord
+from .text import fold_whitespace
+
+
+def find_existing(
+    records: list[PaperRecord], abstract_keys: list[str], venue_ids: list[int]
+) -> tuple[dict[int, Paper], dict[int, Paper]]:
+    """(the collection's paper for each record by its keys, the survivor of a merged-away
+    paper for each of the others), by position in ``records``; ``abstract_keys`` and
+    ``venue_ids`` hold each record's abstract key and venue id at its position."""
+    # A first load has nothing to match, nor merged-away keys (each points at a paper).
+    if not Paper.objects.exists():
+        return {}, {}
+    titles = [
+        (venue_ids[index], fold_whitespace(r.title).lower()) if r.title else None
+        for index, r in enumerate(records)
+    ]
+    by_external, by_abstract, by_title = papers_by_keys(records, abstract_keys, titles)
+    found = {}
+    for index, record in enumerate(records):
+        candidates = (
+            by_external.get(record.external_id),
+            by_abstract.get(abstract_keys[index]),
+            by_title.get(titles[index]),
+        )
+        paper = next(
+            (
+                paper
+                for paper in candidates
+                if paper is not None and same_paper_possible(paper.external_id, record.external_id)
+            ),
+            None,
+        )
+        if paper is not None:
+            found[index] = paper
+    unmatched = {index: r for index, r in enumerate(records) if index not in found}
+    merged = find_merged(unmatched, {index: venue_ids[index] for index in unmatched}, abstract_keys)
+    return found, merged
+
+
+def papers_by_keys(
+    records: list[PaperRecord], abstract_keys: list[str], titles: list[tuple[int, str] | None]
+) -> tuple[dict, dict, dict]:
+    """The collection's papers carrying the records' keys: by external ID, by abstract key, by
+    (venue id, lowercased title) (``titles``: each record's, None for an untitled one)."""
+    by_external = {}
+    for chunk in batched([r.external_id for r in records if r.external_id]):
+        by_external.update(
+            {p.external_id: p for p in Paper.objects.filter(external_id__any_of=chunk)}
+        )
+    by_abstract = {}
+    for chunk in batched([k for k in abstract_keys if k]):
+        by_abstract.update(
+            {p.abstract_key: p for p in Paper.objects.filter(abstract_key__any_of=chunk)}
+        )
+    by_title = {}
+    for chunk in batched([title for title in titles if title]):
+        candidates = Paper.objects.annotate(lower_title=Lower("title")).filter(
+            venue_id__any_of={venue for venue, _ in chunk},
+            lower_title__any_of={title for _, title in chunk},
+        )
+        by_title.update({(p.venue_id, p.lower_title): p for p in candidates})
+    return by_external, by_abstract, by_title

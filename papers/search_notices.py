@@ -1,0 +1,67 @@
+"""What a results page says of its results, beside them: why a query shows no paper at all,
+that a broad query is ranked among a capped set of candidates, the pages there are.
+"""
+
+import math
+
+from .querysets import NEGATION
+from .results import PAGE_SIZE, Results
+
+# Why a query shows no paper at all, for the reasons there can be.
+EXCLUDED_EVERYTHING = (
+    "Every paper with the other words has one of the excluded words. An exclusion removes "
+    "each form of its word (-model removes models too)."
+)
+FILTERED_EVERYTHING = (
+    "Papers outside the filters chosen have these words: remove a filter to see them."
+)
+NO_PAPER_HAS_THE_WORDS = (
+    "No paper in the collection has these words. Check their spelling, or try fewer or other words."
+)
+NO_PAPER_HERE_HAS_THE_WORDS = (
+    "None of the papers of this page has these words. The search box at the top of the page "
+    "searches all papers."
+)
+
+
+def why_nothing(filterset, fixed, text: str) -> str:
+    """The notice of a query that shows nothing, not even papers matching some of its words
+    (``filterset``: the page's PaperFilterSet; ``fixed``: its papers under the page's own
+    conditions): its exclusions removed every match, its filters did (papers outside them
+    match: one EXISTS through the index), or no paper of the page (a venue's, a topic's, an
+    author's) or of the collection has its words.
+
+    Bounded work: the pages used to offer the titles nearest the words typed instead, a
+    trigram search whose cost grows with the titles sharing the words' trigrams (0.6 s at
+    100,000 papers for "models" under a venue without it), for titles outside the filters."""
+    if NEGATION.search(text):
+        return EXCLUDED_EVERYTHING
+    if filterset.active() and fixed.matching(text).exists():
+        return FILTERED_EVERYTHING
+    return NO_PAPER_HERE_HAS_THE_WORDS if filterset.fixed else NO_PAPER_HAS_THE_WORDS
+
+
+def count_notices(results: Results, ranked: bool, matched, cap: int) -> None:
+    """A ranked query matching more than ``cap`` papers says among which it ranks them: the
+    candidates chosen in memory (``matched``, papers/word_memory.py) or the first found."""
+    if ranked and results.count > cap:
+        among = (
+            f"{cap:,} of them, first those whose titles have your words with the fewest others"
+            if matched and matched.exact
+            else f"the first {cap:,} found"
+        )
+        results.notices.append(
+            f"{results.count:,} papers match; the best of them are ranked among {among}. "
+            "Add words or filters to narrow the search."
+        )
+
+
+def paginate(results: Results, asked: int, ranked: bool, cap: int) -> None:
+    """The number of pages (a ranked query's reachable matches are its first ``cap``) and the
+    page shown: the one ``asked`` for, else the last."""
+    reachable = min(results.count, cap) if ranked else results.count
+    results.pages = max(1, math.ceil(reachable / PAGE_SIZE))
+    results.page = min(asked, results.pages)
+    if asked > results.pages and results.count:
+        pages = "is only 1 page" if results.pages == 1 else f"are only {results.pages} pages"
+        results.notices.append(f"There {pages}; showing the last.")
