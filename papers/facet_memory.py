@@ -198,12 +198,10 @@ def warm_memory() -> FacetMemory:
     unless this process holds them at the data's present state (a worker forked from a master
     that read them): at 100,000 papers a first query's count waits about a second for them
     (gunicorn.conf.py calls this in the master and as each worker starts)."""
-    with reading_cursor() as cursor, _lock:
+    with reading_cursor() as cursor:
         cursor.execute(sql(f"SELECT {STATE_SQL}"))
-        memory = _memories.get(cursor.db.alias)
-        if memory is None or memory.state != cursor.fetchone()[0]:
-            memory = _memories[cursor.db.alias] = read_memory(cursor)
-        return memory
+        memory_for(cursor.db.alias, cursor.fetchone()[0], cursor, np.zeros(0, dtype=np.int64))
+        return _memories[cursor.db.alias]
 
 
 def memory_for(alias: str, state: str | None, cursor, ids: np.ndarray):

@@ -53,11 +53,13 @@ SUPERSET_READ = 4
 # that the matches are exact and counted in memory; more are counted in SQL from the index.
 UNCERTAIN_MAX = 5000
 
+# A common word's Lexeme row ``l``; parameters COMMON_MIN, COMMON_SHARE.
+_COMMON_ROW = f"l.documents >= GREATEST(%s, %s * ({COLLECTION_SIZE_SQL}))"
 # The query as PostgreSQL parses it, and which of its words are common.
-_TERMS_SQL = """websearch_to_tsquery(%s::regconfig, %s)::text,
+_TERMS_SQL = f"""websearch_to_tsquery(%s::regconfig, %s)::text,
     ARRAY(SELECT l.word FROM {{lexeme}} l
           WHERE l.word = ANY(tsvector_to_array(to_tsvector(%s::regconfig, %s)))
-          AND l.documents >= GREATEST(%s, %s * ({size})))"""
+          AND {_COMMON_ROW})"""
 # Each word's matches and title matches (tsquery operands), in the same snapshot as the state.
 _BITS_SQL = """SELECT {state}, w, papers_lexeme_match_ids(w::tsquery),
     papers_title_lexeme_match_ids(w::tsquery) FROM {words}"""
@@ -69,8 +71,8 @@ CROSS JOIN LATERAL (SELECT p.search_vector FROM {{paper}} p WHERE p.id = c.id OF
 WHERE p.search_vector @@ websearch_to_tsquery(%s::regconfig, %s)"""
 # Every common word as a tsquery operand (but words tsquery would read as operators), the
 # commonest first, but those ``%s`` holds already.
-_COMMON = """(SELECT quote_literal(l.word)::tsquery::text AS w FROM {{lexeme}} l
-    WHERE l.documents >= GREATEST(%s, %s * ({size})) AND l.word !~ '[''\\\\:&|!()<>*[:space:]]'
+_COMMON = f"""(SELECT quote_literal(l.word)::tsquery::text AS w FROM {{lexeme}} l
+    WHERE {_COMMON_ROW} AND l.word !~ '[''\\\\:&|!()<>*[:space:]]'
     ORDER BY l.documents DESC) AS c WHERE w <> ALL(%s)"""
 
 # tsquery's text: operands (a quoted word, a quote in it doubled), "!", "&", "|", "<->" or
@@ -249,7 +251,7 @@ def _statement(text: str, filters: list[tuple[str, list[str]]]) -> tuple[str, li
     columns, params = [STATE_SQL], []
     if text:
         query = [SEARCH_CONFIG, websearch_text(text)]
-        columns.append(_TERMS_SQL.format(size=COLLECTION_SIZE_SQL))
+        columns.append(_TERMS_SQL)
         params += [*query, *query, COMMON_MIN, COMMON_SHARE]
     for name, values in filters:
         columns.append(KEYS[name])
@@ -260,25 +262,19 @@ def _statement(text: str, filters: list[tuple[str, list[str]]]) -> tuple[str, li
 def matched_query(text: str, selected: dict, fixed: dict) -> MatchedQuery | None:
     """The matches of ``text`` (or a superset) under the ``fixed`` conditions ({facet:
     values}), with the keys of the ``selected`` filters; None for SQL alone (see above)."""
-    filters = [*fixed.items(), *selected.items()]
-    statement, params = _statement(text, filters)
     with reading_cursor() as cursor:
-        cursor.execute(statement, params)
-        state, query, common, *keys = cursor.fetchone()
-        tree = parse_query(query)
-        found = memory_for(cursor.db.alias, state, cursor, np.zeros(0, dtype=np.int64))
-        if tree is None or found is None:
+        read = _read_page(cursor, text, selected, fixed)
+        tree = parse_query(read[3][0]) if read is not None else None
+        if tree is None:
             return None
-        memory, size = found[0], len(found[0].ids)
+        memory, page, keys, (_, common) = read
         bits = _bits(cursor, memory, operands(tree), set(common))
         if bits is None:
             return None
-        fixed_keys = dict(zip(fixed, keys[: len(fixed)], strict=True))
-        page = np.packbits(_passing_all(memory, fixed_keys, np.ones(size, dtype=bool)))
-        matched = _matches(cursor, memory, tree, text, bits, page)
+        matched = _matches(cursor, memory, tree, text, bits, np.packbits(page))
     if matched is None:
         return None
-    matches, exactly = matched
+    (matches, exactly), size = matched, len(memory.ids)
     titles, _ = evaluate(tree, {word: title for word, (_, title) in bits.items()})
     return MatchedQuery(
         memory=memory,
@@ -286,7 +282,7 @@ def matched_query(text: str, selected: dict, fixed: dict) -> MatchedQuery | None
         titles_exact=exact(tree),
         matches=np.unpackbits(matches, count=size).astype(bool),
         titles=np.unpackbits(titles & matches, count=size).astype(bool),
-        keys=dict(zip(selected, keys[len(fixed) :], strict=True)),
+        keys=keys,
     )
 
 
@@ -294,25 +290,29 @@ def every_paper(selected: dict, fixed: dict) -> MatchedQuery | None:
     """Every paper under the ``fixed`` conditions, with the keys of the ``selected`` filters: a
     page without a query counted in memory (one statement, where SQL read the kept counts or
     the narrow rows: 9-24 ms at 100,000 papers); None if the data changed meanwhile."""
-    filters = [*fixed.items(), *selected.items()]
-    statement, params = _statement("", filters)
     with reading_cursor() as cursor:
-        cursor.execute(statement, params)
-        state, *keys = cursor.fetchone()
-        found = memory_for(cursor.db.alias, state, cursor, np.zeros(0, dtype=np.int64))
+        read = _read_page(cursor, "", selected, fixed)
+    if read is None:
+        return None
+    memory, page, keys, _ = read
+    return MatchedQuery(memory, exact=True, titles_exact=True, matches=page, titles=page, keys=keys)
+
+
+def _read_page(cursor, text: str, selected: dict, fixed: dict):
+    """(this process's facet memory at the data's present state, the papers under the
+    ``fixed`` conditions (by position), the ``selected`` filters' keys, the query's terms as
+    _TERMS_SQL gives them (none without ``text``)); None if the data changed meanwhile."""
+    statement, params = _statement(text, [*fixed.items(), *selected.items()])
+    cursor.execute(statement, params)
+    state, *row = cursor.fetchone()
+    terms, keys = (row[:2], row[2:]) if text else ((), row)
+    found = memory_for(cursor.db.alias, state, cursor, np.zeros(0, dtype=np.int64))
     if found is None:
         return None
     memory = found[0]
     fixed_keys = dict(zip(fixed, keys[: len(fixed)], strict=True))
-    every = _passing_all(memory, fixed_keys, np.ones(len(memory.ids), dtype=bool))
-    return MatchedQuery(
-        memory=memory,
-        exact=True,
-        titles_exact=True,
-        matches=every,
-        titles=every,
-        keys=dict(zip(selected, keys[len(fixed) :], strict=True)),
-    )
+    page = _passing_all(memory, fixed_keys, np.ones(len(memory.ids), dtype=bool))
+    return memory, page, dict(zip(selected, keys[len(fixed) :], strict=True)), terms
 
 
 def _matches(cursor, memory: FacetMemory, tree, text: str, bits: dict, page: np.ndarray):
@@ -357,8 +357,7 @@ def warm_words(memory: FacetMemory) -> int:
     """Read every common word's bits this ``memory`` does not hold (one statement: about 5 s at
     100,000 papers, 400 words), before any query needs them; returns the number read. The
     gunicorn master calls this once and its workers share the words (gunicorn.conf.py)."""
-    words = _COMMON.format(size=COLLECTION_SIZE_SQL)
-    statement = sql(_BITS_SQL.format(state=STATE_SQL, words=words))
+    statement = sql(_BITS_SQL.format(state=STATE_SQL, words=_COMMON))
     with reading_cursor() as cursor, transaction.atomic(using=cursor.db.alias):
         # Not a web request: the site's statement timeout (10 s) would cut it at twice the
         # size of the benchmark's collection.
