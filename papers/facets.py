@@ -3,9 +3,9 @@
 Each facet is counted under the *other* filters (so a facet shows what a click would give) and
 under the page's fixed conditions (a venue, topic or author page). Every count is exact. The
 pages give ``count_facets`` the matches they found in memory (papers/word_memory.py: every
-paper for a page without a query, a query's matches unless it has a phrase whose papers in
-doubt are many), counted there in milliseconds. Otherwise the papers read are those of
-whichever side is smaller:
+paper for a page without a query, a query's matches), counted there in milliseconds. Where
+they did not (the data changed meanwhile, a query of stop words, one the parser leaves), the
+papers read are those of whichever side is smaller:
 
 - With no query, a facet under no filter or under one filter of a kind whose counts are kept
   (a venue or venues, a year, one topic, a country) is read from ``FacetCount``

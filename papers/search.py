@@ -242,8 +242,7 @@ def _page_ids(filterset: PaperFilterSet, papers, page: int, text: str, words: st
     offset = (page - 1) * PAGE_SIZE
     if filterset.ordering == "relevance":
         narrow = row_conditions(filterset.fixed, filterset.active())
-        # A superset's candidates could all fail the phrase: then the indexes' own are read.
-        candidates = matched.candidates(CANDIDATE_CAP) if matched and matched.exact else None
+        candidates = matched.candidates(CANDIDATE_CAP) if matched else None
         return papers.ranked_ids(
             text,
             PAGE_SIZE,
@@ -264,8 +263,8 @@ def _page_ids(filterset: PaperFilterSet, papers, page: int, text: str, words: st
 
 def _matched(filterset: PaperFilterSet, text: str, request):
     """(the facets and total of ``text`` under the filterset's filters, cached by data version
-    and counted in memory where they can be, papers/word_memory.py; the query's matches, or a
-    superset, matched in memory, else None)."""
+    and counted in memory where they can be, papers/word_memory.py; the query's matches in
+    memory, else None)."""
     selected, fixed = filterset.active(), filterset.fixed
     matched = matched_query(text, selected, fixed) if text else None
 
@@ -273,7 +272,7 @@ def _matched(filterset: PaperFilterSet, text: str, request):
         # Without a query every paper is counted, read only when the facets are not cached.
         if not text:
             return count_facets(selected, fixed, "", every_paper(selected, fixed))
-        return count_facets(selected, fixed, text, matched if matched and matched.exact else None)
+        return count_facets(selected, fixed, text, matched)
 
     return cached("facets", (selected, fixed, text), counted, request), matched
 
@@ -285,7 +284,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     the query names (1, only for a name-like query), compounds (1, only with two plain words
     in a row or one of six letters or more), the query's words (1; +1 for words this process
     does not hold, papers/word_memory.py), facets and the total (counted in memory; +1 for a
-    phrase's papers in doubt, tested or counted in SQL; a page without a query: 1, the
+    phrase's papers in doubt, tested in SQL; a page without a query: 1, the
     filters' keys), then the page's ids (1) and cards (2, shared with the partial matches). A
     ranked query that matches nothing is respelled (did-you-mean ≤ 2; spelling reads the
     query as typed) and, when the respelling matches, its results are shown instead (its

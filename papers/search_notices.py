@@ -47,7 +47,7 @@ def count_notices(results: Results, ranked: bool, matched, cap: int) -> None:
     if ranked and results.count > cap:
         among = (
             f"{cap:,} of them, first those whose titles have your words with the fewest others"
-            if matched and matched.exact
+            if matched
             else f"the first {cap:,} found"
         )
         results.notices.append(

@@ -14,15 +14,16 @@ bitwise operations:
 - Without a phrase ("a b", "a -b", "a or b") the result is its matches exactly: its facets are
   counted in memory (papers/facets.py). Its ranked candidates are its title matches with the
   fewest other words (those the ranking would put first), the newest first among equals.
-- A phrase needs the words' positions, which bits do not hold: the result is a superset (the
-  papers having the phrase's words). The papers it leaves in doubt are tested in SQL when they
-  are few (UNCERTAIN_MAX), and the matches are then exact and counted in memory; else they are
-  counted in SQL. Its ranked candidates are taken in the same order, tested in SQL
-  (papers/querysets.py ranked_ids).
+- A phrase needs the words' positions, which bits do not hold: bits give a superset (the
+  papers having the phrase's words). The papers it leaves in doubt are tested in SQL, one
+  probe each when they are few (UNCERTAIN_MAX), else every match is read from the index's
+  bitmap (the work the count of those matches in SQL did), and the matches are then exact
+  and counted in memory too. Its title matches are still a superset: its ranked candidates
+  are taken in the same order, tested in SQL (papers/querysets.py ranked_ids).
 
 Bounded work: one statement (the query as PostgreSQL parses it, its words' document counts, the
-data's state and the filters' keys), one more for the words not held, then arrays of the
-collection's size. The bits belong to the facet memory of one state of the data: a change drops
+data's state and the filters' keys), one more for the words not held, one more for a phrase's
+papers in doubt, then arrays of the collection's size. The bits belong to the facet memory of one state of the data: a change drops
 them with it. A query that meets a change of the data, or that PostgreSQL parses to nothing
 (stop words), is left to SQL alone.
 """
@@ -49,8 +50,9 @@ COMMON_MIN = 1000
 # in the candidates' order.
 SUPERSET_READ = 4
 # The papers a phrase's words leave in doubt ("dataset or \"data set\"": those with "data" and
-# "set" but not "dataset") are tested in SQL when at most this many (a probe each, ~3 µs), so
-# that the matches are exact and counted in memory; more are counted in SQL from the index.
+# "set" but not "dataset") are tested in SQL one by one when at most this many (a probe each,
+# ~3 µs); more are tested by the index's bitmap scan (about 1.4 µs a paper, but it reads every
+# paper with the phrase's words, those not in doubt and outside the page's conditions too).
 UNCERTAIN_MAX = 5000
 
 # A common word's Lexeme row ``l``; parameters COMMON_MIN, COMMON_SHARE.
@@ -69,6 +71,9 @@ _TESTED_SQL = """SELECT {state}, string_agg(int8send(c.id), ''::bytea)
 FROM unnest(%s::bigint[]) AS c(id)
 CROSS JOIN LATERAL (SELECT p.search_vector FROM {{paper}} p WHERE p.id = c.id OFFSET 0) AS p
 WHERE p.search_vector @@ websearch_to_tsquery(%s::regconfig, %s)"""
+# Every paper matching the query, from its bitmap (papers/schema_sql.py), in the same snapshot.
+_EVERY_MATCH_SQL = """SELECT {state},
+    papers_text_match_ids(websearch_to_tsquery(%s::regconfig, %s))"""
 # Every common word as a tsquery operand (but words tsquery would read as operators), the
 # commonest first, but those ``%s`` holds already.
 _COMMON = f"""(SELECT quote_literal(l.word)::tsquery::text AS w FROM {{lexeme}} l
@@ -182,19 +187,17 @@ def _word(operand: str) -> str:
 
 @dataclass
 class MatchedQuery:
-    """A query's matches (``exact``) or a superset of them under a page's fixed conditions, by
-    the facet memory's positions; its title matches, or a superset (``titles_exact``)."""
+    """A query's matches under a page's fixed conditions, by the facet memory's positions; its
+    title matches, or a superset (``titles_exact``)."""
 
     memory: FacetMemory
-    exact: bool
     titles_exact: bool
-    matches: np.ndarray  # by position: whether the paper matches (may match, not exact)
+    matches: np.ndarray  # by position: whether the paper matches
     titles: np.ndarray  # by position: whether its title matches (may match)
     keys: dict[str, list]  # the chosen filters' keys (papers/facet_rows.py KEYS)
 
     def count(self, limits: dict[str, int | None]) -> list[tuple]:
-        """The facet statement's rows (papers/facets.py) for the facets of ``limits``; for an
-        exact query only."""
+        """The facet statement's rows (papers/facets.py) for the facets of ``limits``."""
         positions = np.flatnonzero(self.matches)
         flags = {
             name: passing(self.memory, name, keys, positions) for name, keys in self.keys.items()
@@ -204,9 +207,9 @@ class MatchedQuery:
     def candidates(self, cap: int) -> tuple[list[int], list[int], bool]:
         """(the ids of the title matches with the fewest other words, of the matches (the
         same, then the others newest first), whether the title matches are exact): ``cap`` of
-        each, passing every filter, for an exact query only. A phrase's title matches are a
-        superset (the titles with its words): SUPERSET_READ times as many in that order, which
-        SQL tests; should few pass, the matches fill the ranking's candidates. The ranking
+        each, passing every filter. A phrase's title matches are a superset (the titles with
+        its words): SUPERSET_READ times as many in that order, which SQL tests; should few
+        pass, the matches fill the ranking's candidates. The ranking
         scores a title higher the fewer words it has besides the query's
         (papers/title_match.py, BM25's length normalisation): among a broad query's title
         matches these are the ones it would rank first."""
@@ -271,14 +274,13 @@ def matched_query(text: str, selected: dict, fixed: dict) -> MatchedQuery | None
         bits = _bits(cursor, memory, operands(tree), set(common))
         if bits is None:
             return None
-        matched = _matches(cursor, memory, tree, text, bits, np.packbits(page))
-    if matched is None:
+        matches = _matches(cursor, memory, tree, text, bits, np.packbits(page))
+    if matches is None:
         return None
-    (matches, exactly), size = matched, len(memory.ids)
+    size = len(memory.ids)
     titles, _ = evaluate(tree, {word: title for word, (_, title) in bits.items()})
     return MatchedQuery(
         memory=memory,
-        exact=exactly,
         titles_exact=exact(tree),
         matches=np.unpackbits(matches, count=size).astype(bool),
         titles=np.unpackbits(titles & matches, count=size).astype(bool),
@@ -295,7 +297,7 @@ def every_paper(selected: dict, fixed: dict) -> MatchedQuery | None:
     if read is None:
         return None
     memory, page, keys, _ = read
-    return MatchedQuery(memory, exact=True, titles_exact=True, matches=page, titles=page, keys=keys)
+    return MatchedQuery(memory, titles_exact=True, matches=page, titles=page, keys=keys)
 
 
 def _read_page(cursor, text: str, selected: dict, fixed: dict):
@@ -316,25 +318,24 @@ def _read_page(cursor, text: str, selected: dict, fixed: dict):
 
 
 def _matches(cursor, memory: FacetMemory, tree, text: str, bits: dict, page: np.ndarray):
-    """(packed bits of the query's matches among the ``page``'s papers (packed bits: its fixed
-    conditions), or of a superset, whether they are exact): a phrase's papers in doubt tested
-    in SQL when they are few (UNCERTAIN_MAX); None if the data changed meanwhile."""
+    """Packed bits of the query's matches among the ``page``'s papers (packed bits: its fixed
+    conditions): a phrase's papers in doubt tested in SQL, one by one when they are few
+    (UNCERTAIN_MAX), else with every match read from the index; None if the data changed
+    meanwhile."""
     superset, subset = evaluate(tree, {word: vector for word, (vector, _) in bits.items()})
     superset, subset = superset & page, subset & page
     if exact(tree):
-        return superset, True
+        return superset
     uncertain = superset & ~subset
+    query = [SEARCH_CONFIG, websearch_text(text)]
     if int(np.bitwise_count(uncertain).sum()) > UNCERTAIN_MAX:
-        return superset, False
+        cursor.execute(sql(_EVERY_MATCH_SQL.format(state=STATE_SQL)), query)
+        state, every = cursor.fetchone()
+        return _packed(memory, every) & page if state == memory.state else None
     ids = memory.ids[np.flatnonzero(np.unpackbits(uncertain, count=len(memory.ids)))]
-    cursor.execute(
-        sql(_TESTED_SQL.format(state=STATE_SQL)),
-        [ids.tolist(), SEARCH_CONFIG, websearch_text(text)],
-    )
+    cursor.execute(sql(_TESTED_SQL.format(state=STATE_SQL)), [ids.tolist(), *query])
     state, tested = cursor.fetchone()
-    if state != memory.state:
-        return None
-    return subset | _packed(memory, tested), True
+    return subset | _packed(memory, tested) if state == memory.state else None
 
 
 def _bits(cursor, memory: FacetMemory, words: list[str], common: set[str]):
