@@ -11,14 +11,21 @@ from django.utils.safestring import SafeString, mark_safe
 
 from .headlines import MARK_START, MARK_STOP
 from .latex import HTML, convert, plain_text
+from .text import QUOTED
 
 
 def quoted(text: str) -> str:
-    """A query in quotation marks (“kv cache”), but a query that is one quoted phrase already
-    ("chain of thought"), which read “"chain of thought"”."""
-    if len(text) > 1 and text.startswith('"') and text.endswith('"') and '"' not in text[1:-1]:
+    """A query in the site's quotation marks: “kv cache”. A query that is one phrase takes
+    them in place of its own straight ones (“chain of thought”, not “"chain of thought"”),
+    and the phrases of a longer one are nested in single marks (“‘kv cache’ eviction”). A
+    phrase's closing quote is optional in a query, so an unclosed one is closed here. A query
+    typed in curly marks already (a phone's keyboard writes them) is shown as it is."""
+    if len(text) > 1 and text[0] == "“" and text[-1] == "”" and "“" not in text[1:-1]:
         return text
-    return f"“{text}”"
+    phrases = list(QUOTED.finditer(text))
+    if len(phrases) == 1 and phrases[0].span() == (0, len(text)):
+        return "“" + text.strip('"') + "”"
+    return "“" + QUOTED.sub(lambda phrase: "‘" + phrase.group(0).strip('"') + "’", text) + "”"
 
 
 _BRACED = r"\{([^{}]*)\}"

@@ -85,8 +85,8 @@ def test_a_misspelt_query_shows_the_corrected_results(client, corpus):
     corrected = results.find("p")
     assert corrected.attrs["class"] == "corrected"
     assert corrected.text == (
-        "Showing results for Evicting the KV cache for long context. "
-        "Search instead for Evictng the KV cache for long contxt."
+        "Showing results for “Evicting the KV cache for long context”. "
+        "Search instead for “Evictng the KV cache for long contxt”."
     )
     assert corrected.find("a").attrs["href"] == "?q=Evictng+the+KV+cache+for+long+contxt&literal=1"
     assert titles(response)[0] == "Evicting the KV Cache for Long-Context Inference"
@@ -185,7 +185,9 @@ def test_a_name_query_offers_the_authors_page(client, corpus):
     namesake = Author.objects.create(name="Ada Lovelace", slug="ada-lovelace-2")
     Authorship.objects.create(paper=corpus["speech"], author=namesake, position=2)
     response = client.get("/?q=ada+LOVELACE")
-    cards = parse(response).find("section", class_="author-cards").find_all("li")
+    section = parse(response).find("section", class_="author-cards")
+    assert section.find("h3").text == "Authors named “ada LOVELACE”"
+    cards = section.find_all("li")
     assert [(card.find("a").attrs["href"], card.text) for card in cards] == [
         ("/authors/ada-lovelace/", "Ada Lovelace 3 papers"),
         ("/authors/ada-lovelace-2/", "Ada Lovelace 1 paper"),

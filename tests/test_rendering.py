@@ -164,7 +164,14 @@ def test_a_snippet_says_where_it_leaves_out_the_abstracts_beginning_or_end():
     assert elided("", "") == ""
 
 
-def test_a_query_is_quoted_once():
+def test_a_query_is_quoted_once_in_the_sites_marks():
     assert quoted("kv cache") == "“kv cache”"
-    assert quoted('"chain of thought"') == '"chain of thought"'
-    assert quoted('"kv" cache "eviction"') == '“"kv" cache "eviction"”'
+    # A phrase typed in straight quotes takes the site's marks in their place.
+    assert quoted('"chain of thought"') == "“chain of thought”"
+    assert quoted('"chain of thought') == "“chain of thought”"  # the closing quote is optional
+    # Within a longer query each phrase is nested in single marks, an unclosed one closed.
+    assert quoted('"kv" cache "eviction"') == "“‘kv’ cache ‘eviction’”"
+    assert quoted('retrieval "augmented gen') == "“retrieval ‘augmented gen’”"
+    assert quoted('"kv cache" "eviction"') == "“‘kv cache’ ‘eviction’”"
+    # Curly marks typed already are not doubled.
+    assert quoted("“chain of thought”") == "“chain of thought”"
