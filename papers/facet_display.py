@@ -20,7 +20,7 @@ FACET_TOP = 8
 class VenueRow:
     slug: str
     name: str
-    label: str  # short, within its conference: "Findings", "Demos", or the year
+    label: str  # short, within its conference: "Findings", "Demos", or the year ("2025 Findings")
     count: int
     selected: bool
 
@@ -101,6 +101,13 @@ def venue_facet(options: list[FacetOption], selected: list[str], venues: dict) -
         group.events.sort(key=lambda event: (-(event.year or 0), event.name))
         for event in group.events:
             event.volumes.sort(key=lambda row: (-row.count, row.label))
+            if event.main is None:
+                # No row of the conference (the folder has Findings of ACL 2025, not ACL
+                # 2025's own volumes, or the query matched none of them): its volumes stand
+                # in its place, named with its year, where a year over them that could not be
+                # chosen read as a venue without papers.
+                for row in event.volumes:
+                    row.label = f"{event.year} {row.label}" if event.year else row.name
     ordered = sorted(series.values(), key=lambda group: (-group.total, group.name))
     shown, top = 0, []
     for group in ordered:

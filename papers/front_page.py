@@ -17,6 +17,6 @@ def front_page() -> dict:
         "years": years,
         "grid": rows,
         "paper_count": sum(group.papers for group in series),
-        "venue_count": sum(1 + len(c.volumes) for group in series for c in group.conferences),
+        "venue_count": sum(c.venues for group in series for c in group.conferences),
         "recent": [paper for paper in recent if paper.complete],
     }

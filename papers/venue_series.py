@@ -8,7 +8,7 @@ venue facet (papers/facet_display.py) names series and volumes the same way.
 import re
 from dataclasses import dataclass, field
 
-from django.db.models import CharField, OuterRef, Subquery
+from django.db.models import CharField, OuterRef, Q, Subquery
 from django.db.models.functions import Cast, Coalesce
 
 from .derived_models import FacetCount
@@ -46,6 +46,21 @@ class Conference:
     def named_volumes(self) -> list[tuple[str, Venue]]:
         return [(volume_label(volume.name, self.main.name), volume) for volume in self.volumes]
 
+    @property
+    def venues(self) -> int:
+        """Its venues with papers: a conference known only as its volumes' parent (the
+        folder's ACL 2025, whose Findings alone are loaded) is not one."""
+        return bool(self.main.paper_count) + sum(bool(v.paper_count) for v in self.volumes)
+
+    @property
+    def link(self) -> Venue:
+        """The venue whose page shows its papers: the main volume, but for a conference
+        without papers of its own, its one volume that has them."""
+        if self.main.paper_count:
+            return self.main
+        stocked = [volume for volume in self.volumes if volume.paper_count]
+        return stocked[0] if len(stocked) == 1 else self.main
+
 
 @dataclass
 class Series:
@@ -57,18 +72,19 @@ class Series:
         return sum(conference.papers for conference in self.conferences)
 
 
-def venue_series() -> list[Series]:
-    """Every venue with its paper count, grouped: series with the most papers first, each
-    one's conferences newest first (one query). The counts are the kept ones
-    (papers/counts.py): a few index entries per venue, not a count of every paper."""
+def _with_counts(venues):
+    """The venues, each with ``paper_count``: the kept counts (papers/counts.py), a few index
+    entries per venue, not a count of every paper."""
     kept = FacetCount.objects.filter(
         facet="v", by_facet="", by_value="", value=Cast(OuterRef("pk"), CharField())
     )
-    venues = list(
-        Venue.objects.annotate(paper_count=Coalesce(Subquery(kept.values("n")), 0))
-        .defer("welcome_text")
-        .order_by(*venue_order())
-    )
+    return venues.annotate(paper_count=Coalesce(Subquery(kept.values("n")), 0))
+
+
+def venue_series() -> list[Series]:
+    """Every venue with its paper count, grouped: series with the most papers first, each
+    one's conferences newest first (one query)."""
+    venues = list(_with_counts(Venue.objects.defer("welcome_text")).order_by(*venue_order()))
     conferences: dict[int, Conference] = {}
     for venue in venues:
         if venue.parent_id is None or venue.parent_id not in conferences:
@@ -95,3 +111,18 @@ def venue_grid(series: list[Series]) -> tuple[list[int], list[tuple[Series, list
         if by_year:
             rows.append((group, [by_year.get(year) for year in years]))
     return years, rows
+
+
+def venue_and_volumes(venue: Venue) -> tuple[int, list[Venue]]:
+    """A venue page's own paper count and its other volumes, each with ``paper_count`` and
+    its ``label`` within the conference ("Findings"), the largest first as the venue index
+    has them (one query)."""
+    rows = _with_counts(Venue.objects.filter(Q(pk=venue.pk) | Q(parent=venue)).only("slug", "name"))
+    own, volumes = 0, []
+    for row in rows:
+        if row.pk == venue.pk:
+            own = row.paper_count
+        else:
+            row.label = volume_label(row.name, venue.name)
+            volumes.append(row)
+    return own, sorted(volumes, key=lambda volume: (-volume.paper_count, volume.label))

@@ -43,7 +43,7 @@ from .similar import method
 from .similar_text import SORTS, SimilarTextForm, papers_like_text
 from .trends import MAX_SERIES, comparison, topic_trend, venue_rows_with_totals
 from .understanding import canonical_anthology_id
-from .venue_series import venue_series
+from .venue_series import venue_and_volumes, venue_series
 
 SIMILAR_ON_PAPER = 5
 SIMILAR_PAGE = 20
@@ -212,10 +212,14 @@ def venue_detail(request, slug):
         ],
         f"Papers per topic at {venue.name}",
     )
+    own_papers, volumes = venue_and_volumes(venue)
     context = {
         "venue": venue,
         "welcome_html": render_abstract(venue.welcome_text),
         "chart": chart,
+        "volumes": volumes,
+        # A conference known only as its volumes' parent: its page points to them.
+        "elsewhere": [] if own_papers else [v for v in volumes if v.paper_count],
         "feed_url": reverse("feed-venue", args=[venue.slug]),
     }
     return _render_list(

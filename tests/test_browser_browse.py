@@ -140,6 +140,31 @@ def test_first_result_is_on_a_phones_first_screen(transactional_db, collection, 
     expect(wide.locator(".filters > summary")).to_be_hidden()
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_venues_and_a_topics_charts_fold_on_a_phone(
+    transactional_db, collection, browsing, scheme
+):
+    page = screen(browsing, PHONE, scheme)
+    for url in ["/venues/acl-2025/", "/topics/attention/"]:
+        page.goto(url)
+        # The papers first: the charts are a line each, their bars behind a tap.
+        title = page.locator(".result-list > li .card-title").first.bounding_box()
+        assert title["y"] + title["height"] <= PHONE["height"], url
+        chart = page.locator(".chart-fold").last
+        expect(chart.locator(".bar-chart").first).to_be_hidden()
+        chart.locator("summary").click()
+        expect(chart.locator(".bar-chart").first).to_be_visible()
+    # On a wide screen they are open, as headed charts with nothing to tap.
+    wide = screen(browsing, DESKTOP, scheme)
+    for url in ["/venues/acl-2025/", "/topics/attention/"]:
+        wide.goto(url)
+        folds = wide.locator(".chart-fold")
+        assert folds.evaluate_all("folds => folds.map(fold => fold.open)") == [True] * folds.count()
+        expect(folds.last.locator(".bar-chart").first).to_be_visible()
+        if url.startswith("/topics/"):
+            expect(folds.first.locator(".fold-note")).to_be_hidden()  # the phone's summary
+
+
 def venue_links(page) -> dict[str, tuple[str, int]]:
     """{slug: (href, count)} of the venue facet's links, hidden ones included."""
     rows = page.locator(".venue-tree a[data-venue]").evaluate_all(

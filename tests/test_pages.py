@@ -95,15 +95,42 @@ def test_browse_orders_put_incomplete_records_last(client, corpus):
     ]
 
 
-def test_a_conference_without_papers_of_its_own_heads_its_volumes_as_a_label(client, findings_only):
-    [event] = parse(get(client, "/?q=zebras")).find_all("li", class_="event")
-    label = event.find("span", class_="event-label")
-    assert (label.text, label.find(class_="visually-hidden").text) == ("ACL 2024", "ACL")
+def test_a_conference_without_papers_of_its_own_is_its_volumes_in_the_facet(client, findings_only):
+    # No row for ACL 2024 itself, which could not be chosen: its Findings in its place, named
+    # with the year under the series.
+    [series] = parse(get(client, "/?q=zebras")).find_all("li", class_="series")
+    assert series.find("span", class_="series-name").text == "ACL"
+    [event] = series.find_all("li", class_="event")
     assert event.find_all("details") == []
-    [volume] = event.find("ul", class_="event-volumes").find_all("a", class_="facet-link")
+    [volume] = event.find_all("a", class_="facet-link")
     assert volume.attrs["href"] == "?q=zebras&venue=findings-of-acl-2024"
-    assert volume.find(class_="facet-name").text == "ACL 2024 Findings"
+    name = volume.find(class_="facet-name")
+    assert (name.text, name.find(class_="visually-hidden").text) == ("ACL 2024 Findings", "ACL")
     assert volume.find(class_="count").text == "1 paper"
+
+
+def test_a_conference_without_papers_of_its_own_points_to_its_volumes(client, findings_only):
+    # The front page counts the venues with papers and links the year to the Findings.
+    page = parse(get(client, "/"))
+    assert page.find("p", class_="lead").text == (
+        "1 paper from 1 venue of the ACL Anthology and the conferences' own pages."
+    )
+    [cell] = page.find("table", class_="venue-grid").find("tbody").find_all("a")
+    assert (cell.text, cell.attrs["href"], cell.attrs["aria_label"]) == (
+        "1",
+        "/venues/findings-of-acl-2024/",
+        "Findings of ACL 2024: 1 paper",
+    )
+    # Its own page says where its papers are, in place of an empty list.
+    page = parse(get(client, "/venues/acl-2024/"))
+    [elsewhere] = page.find_all("p", class_="elsewhere")
+    assert elsewhere.text == (
+        "The collection has no paper of ACL 2024's main volume; its papers here are in "
+        "Findings of ACL 2024 (1 paper)."
+    )
+    assert elsewhere.find("a").attrs["href"] == "/venues/findings-of-acl-2024/"
+    assert page.find_all("section", class_="results") == []
+    assert page.find_all("form", role="search") == [page.find("form", class_="header-search")]
 
 
 def test_newest_venue_first_is_by_date_and_proceedings_order(client, db):
@@ -389,13 +416,17 @@ def test_a_venue_page_says_when_it_was_held_as_far_as_known(client, findings_onl
     pairs = zip(facts.find_all("dt"), facts.find_all("dd"), strict=True)
     assert [(dt.text, dd.text) for dt, dd in pairs] == [
         ("When", "August 2024"),
-        ("Other volumes", "Findings of ACL 2024"),
+        ("Volumes", "Findings"),
     ]
 
 
 def test_a_conference_without_papers_of_its_own_is_listed_without_a_count(client, findings_only):
     [conference] = parse(get(client, "/venues/")).find_all("li", class_="conference")
     assert conference.find("h3").text == "ACL 2024"
+    assert conference.find("h3").find_all("a") == []  # its page has no papers to list
+    assert conference.find("p", class_="meta").text == (
+        "August 2024 · main volume not in the collection"
+    )
     [volume] = conference.find("ul", class_="volumes-list").find_all("li")
     assert volume.text == "Findings 1"
 
@@ -423,11 +454,9 @@ def test_venue_pages(client, corpus):
     # reads the facet arrays (papers/facet_memory.py). +1: the query's words are read, then
     # their matches (papers/word_memory.py), in place of the facets' statement.
     assert queries == 11
+    # Named within the conference, as the venue index names them.
     [volume] = parse(response).find("ul", class_="volumes-list").find_all("a")
-    assert (volume.text, volume.attrs["href"]) == (
-        "Findings of ACL 2025",
-        "/venues/findings-of-acl-2025/",
-    )
+    assert (volume.text, volume.attrs["href"]) == ("Findings", "/venues/findings-of-acl-2025/")
     bars = parse(response).find("ol", class_="bar-chart").find_all("li")
     assert [bar.text for bar in bars] == [
         "efficiency2 papers",
@@ -464,6 +493,28 @@ def test_topic_pages_and_redirects(client, corpus):
     response = get(client, "/topics/attn/", status=301)
     assert response["Location"] == "/topics/attention/"
     get(client, "/topics/none-such/", status=404)
+
+
+def test_a_venues_and_a_topics_charts_are_disclosures_named_in_one_line(client, corpus):
+    """Closed in the HTML: a phone shows their one line (static/css/site.css), a wide screen
+    their charts (::details-content, and static/js/site.js opens them)."""
+
+    def folds(url):
+        return [
+            (fold.attrs, fold.find("summary").text, fold.find("summary").find("h2").text)
+            for fold in parse(get(client, url)).find_all("details", class_="chart-fold")
+        ]
+
+    wide_open = {"class": "chart-fold", "data_wide_open": None}
+    assert folds("/venues/acl-2025/") == [(wide_open, "Papers per topic", "Papers per topic")]
+    assert folds("/topics/attention/") == [
+        (
+            wide_open,
+            "Share of papers per year 50.0% in 2024, 33.3% in 2025",
+            "Share of papers per year",
+        ),
+        (wide_open, "Papers per venue", "Papers per venue"),
+    ]
 
 
 def test_author_page(client, corpus):
@@ -591,9 +642,11 @@ def test_every_page_names_an_icon_and_favicon_ico_finds_it(client, db):
 
 def test_a_quoted_query_is_not_quoted_again_in_the_heading(client, corpus):
     page = parse(client.get('/?q="kv+cache"').content)
-    assert page.find("h1").text == 'Papers matching "kv cache"'
+    assert page.find("h1").text == "Papers matching “kv cache”"
     page = parse(client.get("/?q=kv+cache").content)
     assert page.find("h1").text == "Papers matching “kv cache”"
+    page = parse(client.get('/?q="kv+cache"+eviction').content)
+    assert page.find("h1").text == "Papers matching “‘kv cache’ eviction”"
 
 
 def test_papers_with_some_of_the_words_are_counted_apart(client, corpus):

@@ -71,9 +71,14 @@ def test_trends_notices(client, corpus):
     assert table(page)[0] == ["Year", "“word0”", "“word1”", "“word2”", "“word3”", "“word4”"]
     page = parse(client.get("/trends/"))
     assert not page.find_all("svg")
-    assert page.find("main").find_all("p")[-1].text == (
-        "Choose topics or type search terms to compare them."
+    last = page.find("main").find_all("p")[-1]
+    assert last.text == (
+        "Choose topics or type search terms to compare them: for example "
+        "“chain of thought” and “in-context learning”."
     )
+    assert last.find("a").attrs["href"] == "?q=%22chain+of+thought%22&q=%22in-context+learning%22"
+    example = parse(client.get(last.find("a").attrs["href"].replace("?", "/trends/?")))
+    assert table(example)[0] == ["Year", "“chain of thought”", "“in-context learning”"]
 
 
 def test_line_chart_scales_and_escapes():

@@ -278,20 +278,19 @@ def result_card(paper) -> SafeString:
 
 def _venue_event(context, event, series: str) -> str:
     """A conference in the venue tree: its main volume's link and its other volumes folded
-    under it; a conference whose main volume has no paper here (the folder has Findings of
-    ACL 2025, not ACL 2025's own volumes) is its year, a label, over its volumes unfolded."""
-    rows = "".join(
-        f"<li>{facet_link(context, 'venue', r.slug, r.label, r.count, r.selected, event.name)}</li>"
-        for r in event.volumes
-    )
+    under it; a conference whose main volume has no paper here, its volumes in its place
+    (papers/facet_display.py names them)."""
     if not event.main:
-        label = escape(event.year or event.name)
-        head = (
-            f'<span class="event-label"><span class="visually-hidden">{escape(series)} </span>'
-            f"{label}</span>"
+        head = "".join(
+            facet_link(context, "venue", r.slug, r.label, r.count, r.selected, series)
+            for r in event.volumes
         )
-        volumes = f'<ul class="event-volumes">{rows}</ul>'
+        volumes = ""
     else:
+        rows = "".join(
+            f"<li>{facet_link(context, 'venue', r.slug, r.label, r.count, r.selected, event.name)}</li>"
+            for r in event.volumes
+        )
         main = event.main
         head = facet_link(
             context, "venue", main.slug, main.label, main.count, main.selected, series

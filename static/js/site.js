@@ -53,10 +53,11 @@
     });
   });
 
-  // The filters are a disclosure on narrow screens (results first) and always open on wide.
+  // The filters, and a venue's or a topic's charts, are disclosures on narrow screens (the
+  // papers first) and always open on wide.
   var wide = window.matchMedia("(min-width: 52.01rem)");
   function placeFilters() {
-    document.querySelectorAll("details[data-filters]").forEach(function (details) {
+    document.querySelectorAll("details[data-filters], details[data-wide-open]").forEach(function (details) {
       if (wide.matches) { details.open = true; }
     });
   }
