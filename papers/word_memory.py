@@ -23,9 +23,9 @@ bitwise operations:
 
 Bounded work: one statement (the query as PostgreSQL parses it, its words' document counts, the
 data's state and the filters' keys), one more for the words not held, one more for a phrase's
-papers in doubt, then arrays of the collection's size. The bits belong to the facet memory of one state of the data: a change drops
-them with it. A query that meets a change of the data, or that PostgreSQL parses to nothing
-(stop words), is left to SQL alone.
+papers in doubt, then arrays of the collection's size. The bits belong to the facet memory of
+one state of the data: a change drops them with it. A query that meets a change of the data,
+or that PostgreSQL parses to nothing (stop words), is left to SQL alone.
 """
 
 import re
@@ -209,10 +209,10 @@ class MatchedQuery:
         same, then the others newest first), whether the title matches are exact): ``cap`` of
         each, passing every filter. A phrase's title matches are a superset (the titles with
         its words): SUPERSET_READ times as many in that order, which SQL tests; should few
-        pass, the matches fill the ranking's candidates. The ranking
-        scores a title higher the fewer words it has besides the query's
-        (papers/title_match.py, BM25's length normalisation): among a broad query's title
-        matches these are the ones it would rank first."""
+        pass, the matches fill the ranking's candidates. The ranking scores a title higher the
+        fewer words it has besides the query's (papers/title_match.py, BM25's length
+        normalisation): among a broad query's title matches these are the ones it would rank
+        first."""
         chosen = _passing_all(self.memory, self.keys, self.matches)
         read = cap if self.titles_exact else SUPERSET_READ * cap
         # The matches: the title matches first, in the same order, then the others newest first.
