@@ -286,11 +286,8 @@ def common_word():
             PaperTopic.objects.create(paper=paper, topic=topic)
     finish()
     with connection.cursor() as cursor:
-        # The venues too: left to autovacuum, whether the filter's venue is read through its
-        # index (1 row) or by a scan of the table (2) depended on when it last ran.
         cursor.execute(
-            "ANALYZE papers_paper; ANALYZE papers_paperfacets; ANALYZE papers_facetcount; "
-            "ANALYZE papers_venue"
+            "ANALYZE papers_paper; ANALYZE papers_paperfacets; ANALYZE papers_facetcount"
         )
     return small, topic
 
@@ -363,10 +360,13 @@ def test_one_filter_and_a_query_read_every_match_and_no_flags(common_word):
     small, _ = common_word
     statement, _params = _matches_statement({"venue": [small.slug]}, {}, "models")
     assert "array_agg(u.c_" not in statement
-    assert work_of({"venue": [small.slug]}, text="models") == {
+    work = work_of({"venue": [small.slug]}, text="models")
+    # The filter's key, from a table of two venues: through its index (1 row) or by a scan (2),
+    # as the table's size on disk after the suite's earlier tests makes the planner choose.
+    assert work.pop("papers_venue") in {1, 2}
+    assert work == {
         "call papers_lexeme_match_ids": 1,
         "papers_paperfacets": 2006,
-        "papers_venue": 2,  # the filter's key, from a table of two rows: scanned whole
         "papers_dataversion": 1,
     }
     facets = count_facets({"venue": [small.slug]}, text="models")
