@@ -74,15 +74,21 @@ _KEPT = {
 }
 
 
-def _kept(filters: dict[str, list[str]]):
-    """(by_facet, SQL of its keys, params) when the counts under ``filters`` (at most one) are
-    kept in FacetCount; ("", None, []) under none; None when they must be counted from rows."""
+def _kept(filters: dict[str, list[str]], facet: str):
+    """(by_facet, SQL of its keys, params) when the counts of ``facet`` (or the "total") under
+    ``filters`` (at most one) are kept in FacetCount; ("", None, []) under none; None when
+    they must be counted from rows."""
     if not filters:
         return "", None, []
     if len(filters) > 1:
         return None
     ((name, values),) = filters.items()
     if name not in _KEPT or (name == "topic" and len(values) > 1):
+        return None
+    # The total is read from each value's own count; a facet's counts under a filter only for
+    # the pairs kept (counts.PAIRS): a venue's authors and years are not, and read from kept
+    # counts they were no one's (the facets were empty).
+    if facet != "total" and (CODES[facet], CODES[name]) not in PAIRS:
         return None
     return CODES[name], _KEPT[name], filter_params(name, values)
 
@@ -146,12 +152,7 @@ def _plan(selected, fixed) -> dict[str, object]:
     for name in (*FACET_NAMES, "total"):
         if name in fixed:
             continue
-        kept = _kept({**fixed, **{k: v for k, v in selected.items() if k != name}})
-        # Only the pairs of PAIRS are kept: a venue's authors and years (by venue) are not,
-        # and read from kept counts they were no one (the facets were empty).
-        if kept and name != "total" and kept[0] and (CODES[name], kept[0]) not in PAIRS:
-            kept = None
-        plan[name] = kept
+        plan[name] = _kept({**fixed, **{k: v for k, v in selected.items() if k != name}}, name)
     return plan
 
 
