@@ -66,9 +66,13 @@ WEB_QUERY_SQL = "websearch_to_tsquery(%(config)s::regconfig, %(text)s)"
 NEGATION = re.compile(r"(?:^|[\s(])-\w")
 # Authors named on a result card; "et al." stands for the rest.
 CARD_AUTHORS = 3
-# What no card shows (nor the API's rows made of cards): the vectors (the search vector, as
-# text, is longer than the abstract), and a venue's welcome text, which can run to pages.
-CARD_DEFERRED = ("search_vector", "title_vector", "venue__welcome_text")
+# What a result card shows, and the API's rows made of cards, and nothing else: a paper has
+# some thirty columns (its vectors, as text, longer than its abstract), and building each of
+# them into 25 papers and their venues cost more than the cards' query.
+CARD_FIELDS = (
+    *("title", "abstract", "venue", "country", "external_id", "complete"),
+    *("venue__name", "venue__slug", "venue__year", "venue__month", "venue__start_date"),
+)
 
 
 def web_query(text: str) -> SearchQuery:
@@ -320,7 +324,7 @@ class PaperQuerySet(models.QuerySet):
         qs = (
             self.filter(pk__in=list(ids))
             .select_related("venue")
-            .defer(*CARD_DEFERRED)
+            .only(*CARD_FIELDS)
             # A list, not a manager: each card's .topics.all() cloned a queryset (25 a page).
             .prefetch_related(Prefetch("topics", to_attr="card_topics"))
             .with_first_authors()
