@@ -7,6 +7,7 @@ what clicking it gives, so each row toggles exactly the venue whose count it sho
 """
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .facets import FACET_LIMITS, FacetOption
 from .models import Author, Topic, Venue
@@ -150,10 +151,22 @@ def chip_labels(active: dict[str, list[str]], facets, venues: dict) -> list[tupl
     ]
 
 
-def all_venues() -> dict:
-    """Every venue by id (one query): the facet's tree and the filters' names need them."""
-    fields = ("slug", "name", "acronym", "year", "parent")
-    return {venue.pk: venue for venue in Venue.objects.only(*fields).order_by()}
+class VenueEntry(NamedTuple):
+    """What the facet's tree and the filters' names read of a venue."""
+
+    pk: int
+    slug: str
+    name: str
+    acronym: str
+    year: int | None
+    parent_id: int | None
+
+
+def all_venues() -> dict[int, VenueEntry]:
+    """Every venue by id (one query): the facet's tree and the filters' names need them. Rows,
+    not models: building a model of each of a hundred venues cost more than the query."""
+    rows = Venue.objects.order_by().values_list(*VenueEntry._fields)
+    return {row[0]: VenueEntry(*row) for row in rows}
 
 
 def facet_context(filterset, facets) -> dict:
