@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .newest_order import venue_ranks
 from .tables import reading_cursor, sql
 
 STATE_SQL = "(SELECT version::text || ':' || xmin::text FROM {data_version} WHERE id = 1)"
@@ -98,18 +99,6 @@ class _Links:
         return shift + np.arange(len(shift))
 
 
-def _venue_ranks():
-    """(SQL, params) of the venues' ids with their rank in the list's newest-first order."""
-    from django.db.models import Window
-    from django.db.models.functions import RowNumber
-
-    from .expressions import venue_order
-    from .models import Venue
-
-    ranks = Venue.objects.annotate(rank=Window(RowNumber(), order_by=venue_order()))
-    return ranks.values("id", "rank").query.sql_with_params()
-
-
 @dataclass
 class FacetMemory:
     """The facet values of every paper (in paper-id order) at one state of the data."""
@@ -142,7 +131,7 @@ class FacetMemory:
 def read_memory(cursor) -> FacetMemory:
     """The arrays and labels as they are in the data now (one snapshot: one statement)."""
     labels = ", ".join(_LABELS_SQL)
-    ranks, ranks_params = _venue_ranks()
+    ranks, ranks_params = venue_ranks()
     newest = _NEWEST_VENUES_SQL.format(ranks=ranks)
     cursor.execute(
         sql(f"SELECT {STATE_SQL}, a.*, {labels}, {newest} FROM ({_ARRAYS_SQL}) a"), ranks_params

@@ -2,6 +2,8 @@
 the papers counted per segment (venue and completeness), the segments a page falls in, and
 each one's papers read in proceedings order from the index paper_venue_order."""
 
+from functools import cache
+
 # The segments of the filtered papers: venue and completeness, read from the index
 # paper_segment without visiting the (wide) paper rows, one probe per paper (OFFSET 0: never a
 # join that reads every paper).
@@ -63,3 +65,17 @@ SELECT page.id FROM w CROSS JOIN LATERAL (
 ORDER BY w.start, page.rn
 LIMIT %s
 """
+
+
+@cache
+def venue_ranks() -> tuple[str, tuple]:
+    """(SQL, params) of the venues' ids with their rank in the list's newest-first order
+    (papers/expressions.py ``venue_order``): the same for every page, so built once."""
+    from django.db.models import Window
+    from django.db.models.functions import RowNumber
+
+    from .expressions import venue_order
+    from .models import Venue
+
+    ranks = Venue.objects.annotate(rank=Window(RowNumber(), order_by=venue_order()))
+    return ranks.values("id", "rank").query.sql_with_params()

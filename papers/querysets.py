@@ -23,9 +23,9 @@ import re
 from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.search import SearchQuery
 from django.db import connections, models
-from django.db.models import Count, F, OuterRef, Prefetch, Window
+from django.db.models import Count, F, OuterRef, Prefetch
 from django.db.models.expressions import RawSQL
-from django.db.models.functions import JSONObject, Lower, RowNumber
+from django.db.models.functions import JSONObject, Lower
 
 from .expressions import (
     SEARCH_CONFIG,
@@ -42,6 +42,7 @@ from .newest_order import (
     FILTERED_SEGMENTS_SQL,
     KEPT_SEGMENTS_SQL,
     NEWEST_SQL,
+    venue_ranks,
 )
 from .relevance import Piece, ranked_statement, relevance, size_sql
 from .similar import explanation, similar_rows
@@ -243,11 +244,8 @@ class PaperQuerySet(models.QuerySet):
         papers/facets.py), the segments are those counts split by the few incomplete records,
         and a segment's papers are tested against the filters as they are read: none is counted.
         """
-        from .models import Venue
-
         prefix, prefix_params, base, counts_sql, counts_params = self._segments(text, kept)
-        ranks = Venue.objects.annotate(rank=Window(RowNumber(), order_by=venue_order()))
-        ranks_sql, ranks_params = ranks.values("id", "rank").query.sql_with_params()
+        ranks_sql, ranks_params = venue_ranks()
         inner = (
             base.filter(venue_id=RawSQL("w.venue_id", []), complete=RawSQL("w.complete", []))
             .order_by("number", display_order(), "pk")
