@@ -222,6 +222,9 @@ def venue_detail(request, slug):
         "elsewhere": [] if own_papers else [v for v in volumes if v.paper_count],
         "feed_url": reverse("feed-venue", args=[venue.slug]),
     }
+    if context["elsewhere"] and "format" not in request.GET:
+        # No list to show: the papers are in its volumes, which the page links.
+        return render(request, "papers/venue_detail.html", context)
     return _render_list(
         request,
         "papers/venue_detail.html",

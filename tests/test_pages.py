@@ -121,8 +121,11 @@ def test_a_conference_without_papers_of_its_own_points_to_its_volumes(client, fi
         "/venues/findings-of-acl-2024/",
         "Findings of ACL 2024: 1 paper",
     )
-    # Its own page says where its papers are, in place of an empty list.
-    page = parse(get(client, "/venues/acl-2024/"))
+    # Its own page says where its papers are, in place of an empty list, which it does not
+    # search for: the venue, its topics, its volumes.
+    queries, response = count_queries(client, "/venues/acl-2024/")
+    assert queries == 3
+    page = parse(response)
     [elsewhere] = page.find_all("p", class_="elsewhere")
     assert elsewhere.text == (
         "The collection has no paper of ACL 2024's main volume; its papers here are in "
