@@ -19,6 +19,7 @@ at any depth. Facets are counted by papers/facets.py (papers/search.py calls it)
 """
 
 import re
+from typing import NamedTuple
 
 from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.search import SearchQuery
@@ -34,6 +35,7 @@ from .expressions import (
     venue_order,
 )
 from .headlines import HEADLINE_OPTIONS, TITLE_HEADLINE_OPTIONS, Headline, elided
+from .links import page_url
 from .matching import TESTS, matching_within, rows_matching, unless_phrase
 from .newest_order import (
     ALL_KEPT_SQL,
@@ -91,6 +93,16 @@ def _chosen(text: str, cap: int, title_ids, ids, titles_exact: bool):
     tests = [TESTS["title"], TESTS["vector"]] if NEGATION.search(text) else [TESTS["title"]]
     title_sql = sql(TESTED_IDS_SQL, test=" AND ".join(tests), cap=int(cap))
     return (title_sql, [title_ids, *query * len(tests)]), (CHOSEN_IDS_SQL, [ids])
+
+
+class CardTopic(NamedTuple):
+    """A topic as a result card and the API's rows show it."""
+
+    name: str
+    slug: str
+
+    def get_absolute_url(self) -> str:
+        return page_url("topic-detail", self.slug)
 
 
 class PaperQuerySet(models.QuerySet):
@@ -312,9 +324,18 @@ class PaperQuerySet(models.QuerySet):
         names = authorships.values(json=JSONObject(name="author__name", slug="author__slug"))
         return self.annotate(first_authors=ArraySubquery(names[: CARD_AUTHORS + 1]))
 
+    def with_topic_rows(self):
+        """Each paper's topics as ``topic_rows`` ({name, slug}, by name), in the papers' own
+        query: a prefetch was one more query a page, and a model built for each topic."""
+        from .models import PaperTopic
+
+        links = PaperTopic.objects.filter(paper=OuterRef("pk")).order_by("topic__name")
+        topics = links.values(json=JSONObject(name="topic__name", slug="topic__slug"))
+        return self.annotate(topic_rows=ArraySubquery(topics))
+
     def cards(self, ids, text: str = ""):
-        """The papers with these ids, in this order, ready for result cards (2 queries): their
-        venue, ``card_topics`` (a list) and ``first_authors``.
+        """The papers with these ids, in this order, ready for result cards (one query): their
+        venue, ``card_topics`` (CardTopic, by name) and ``first_authors``.
 
         With a query, ``title_headline`` and ``headline`` come from ts_headline, computed only
         here, i.e. only for the papers of the page shown.
@@ -323,9 +344,8 @@ class PaperQuerySet(models.QuerySet):
             self.filter(pk__in=list(ids))
             .select_related("venue")
             .only(*CARD_FIELDS)
-            # A list, not a manager: each card's .topics.all() cloned a queryset (25 a page).
-            .prefetch_related(Prefetch("topics", to_attr="card_topics"))
             .with_first_authors()
+            .with_topic_rows()
         )
         if text:
             qs = qs.annotate(
@@ -333,6 +353,8 @@ class PaperQuerySet(models.QuerySet):
                 title_headline=Headline("title", text, TITLE_HEADLINE_OPTIONS),
             )
         found = {paper.pk: paper for paper in qs.order_by()}
+        for paper in found.values():
+            paper.card_topics = [CardTopic(**topic) for topic in paper.topic_rows]
         if text:
             for paper in found.values():
                 paper.headline = elided(paper.headline, paper.abstract)

@@ -285,7 +285,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     in a row or one of six letters or more), the query's words (1; +1 for words this process
     does not hold, papers/word_memory.py), facets and the total (counted in memory; +1 for a
     phrase's papers in doubt, tested in SQL; a page without a query: 1, the
-    filters' keys), then the page's ids (1) and cards (2, shared with the partial matches). A
+    filters' keys), then the page's ids (1) and cards (1, shared with the partial matches). A
     ranked query that matches nothing is respelled (did-you-mean ≤ 2; spelling reads the
     query as typed) and, when the respelling matches, its results are shown instead (its
     compounds and words, as above); when all the words match fewer than a page, papers

@@ -50,7 +50,7 @@ def derived_title_badges(response) -> list:
 def test_front_page_shows_the_venues_and_the_newest_complete_papers(client, corpus):
     queries, response = count_queries(client, "/")
     page = parse(response)
-    assert queries == 4  # venues, the newest ids, their cards (2)
+    assert queries == 3  # venues, the newest ids, their cards
     grid = page.find("table", class_="venue-grid")
     assert [th.text for th in grid.find("thead").find_all("th")] == ["Series", "2025", "2024"]
     rows = [
@@ -211,7 +211,7 @@ def test_list_query_count_is_fixed(client, corpus):
     # the data changed reads the facet arrays (+1, papers/facet_memory.py); the next does not.
     # Each query reads its words' matches (+1: none is common enough to be held,
     # papers/word_memory.py) and counts them in memory.
-    assert (small, large, browse) == (10, 7, 5)
+    assert (small, large, browse) == (9, 6, 4)
     assert len(parse(response).find_all("li", class_="card")) == 25
 
 
@@ -227,8 +227,8 @@ def test_a_literal_misspelt_query_shows_the_papers_matching_some_of_its_words(cl
     assert page.find_all("p", class_="notice") == []
     # Joined compounds, the query's words, their matches (counted in memory; +1: the facet
     # arrays, read on the first query since the data changed), the venues, papers matching
-    # some words, their cards (2).
-    assert queries == 8
+    # some words, their cards.
+    assert queries == 7
 
 
 def test_an_exclusion_that_removes_every_match_says_so(client, corpus):
@@ -451,12 +451,12 @@ def test_venue_pages(client, corpus):
     assert parse(response).find("main").find_all("table") == []
     queries, response = count_queries(client, "/venues/acl-2025/?q=cache")
     html = response.content.decode()
-    # 8 (the list's 5, the venue, its chart, its other volumes), +1: fewer than a page match,
+    # 7 (the list's 4, the venue, its chart, its other volumes), +1: fewer than a page match,
     # so partial matches are looked for; compounds are not looked up: "cache" is one word too
     # short to split in two parts of three letters. +1: the first query since the data changed
     # reads the facet arrays (papers/facet_memory.py). +1: the query's words are read, then
     # their matches (papers/word_memory.py), in place of the facets' statement.
-    assert queries == 11
+    assert queries == 10
     # Named within the conference, as the venue index names them.
     [volume] = parse(response).find("ul", class_="volumes-list").find_all("a")
     assert (volume.text, volume.attrs["href"]) == ("Findings", "/venues/findings-of-acl-2025/")
@@ -488,7 +488,7 @@ def test_topic_pages_and_redirects(client, corpus):
     html = response.content.decode()
     # The page's own, and the facets counted in memory: the first page since the data changed
     # reads the papers' facet values (+1, papers/facet_memory.py).
-    assert queries == 8
+    assert queries == 7
     assert "2 papers" in html
     bars = parse(response).find("ol", class_="bar-chart").find_all("li")
     assert [bar.text for bar in bars] == ["ACL 20251 paper", "EMNLP 20241 paper"]
@@ -522,9 +522,9 @@ def test_a_venues_and_a_topics_charts_are_disclosures_named_in_one_line(client, 
 
 def test_author_page(client, corpus):
     queries, response = count_queries(client, "/authors/ada-lovelace/")
-    # author, namesakes, co-authors and the list's 5; +1: the papers' facet values, read by the
+    # author, namesakes, co-authors and the list's 4; +1: the papers' facet values, read by the
     # first page that counts since the data changed (papers/facet_memory.py)
-    assert queries == 9
+    assert queries == 8
     assert "3 papers" in response.content.decode()
     page = parse(response)
     coauthors = page.find("section", aria_labelledby="coauthors-heading").find_all("a")
