@@ -45,14 +45,14 @@ def count_notices(results: Results, ranked: bool, matched, cap: int) -> None:
     """A ranked query matching more than ``cap`` papers says among which it ranks them: the
     candidates chosen in memory (``matched``, papers/word_memory.py) or the first found."""
     if ranked and results.count > cap:
-        among = (
-            f"{cap:,} of them, first those whose titles have your words with the fewest others"
+        which = (
+            "those with your words in the shortest titles, the newest first among equals"
             if matched
             else f"the first {cap:,} found"
         )
         results.notices.append(
-            f"{results.count:,} papers match; the best of them are ranked among {among}. "
-            "Add words or filters to narrow the search."
+            f"Only {cap:,} of the {results.count:,} matching papers are ranked: {which}. "
+            "Add words or filters to rank them all."
         )
 
 

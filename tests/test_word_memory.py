@@ -228,8 +228,8 @@ def test_a_broad_query_ranks_its_newest_matches_among_equal_titles(three_years, 
     assert results.count == 3
     assert [paper.pk for paper in results.papers] == [three_years[2025].pk, three_years[2024].pk]
     assert results.notices == [
-        "3 papers match; the best of them are ranked among 2 of them, first those whose titles "
-        "have your words with the fewest others. Add words or filters to narrow the search."
+        "Only 2 of the 3 matching papers are ranked: those with your words in the shortest "
+        "titles, the newest first among equals. Add words or filters to rank them all."
     ]
 
 
@@ -251,7 +251,10 @@ def test_in_sql_a_broad_query_ranked_the_first_matches_found(three_years, sql_al
     results = page_of({"q": "attention heads"})
     # The first two title matches the index gives, in the table's order, whatever their year.
     assert results.count == 3
-    assert "ranked among the first 2 found" in results.notices[0]
+    assert results.notices == [
+        "Only 2 of the 3 matching papers are ranked: the first 2 found. "
+        "Add words or filters to rank them all."
+    ]
 
 
 def test_a_phrase_keeps_its_exact_matches_only(three_years):
