@@ -233,7 +233,9 @@ def card_authors(paper) -> SafeString:
         f"{escape(author['name'])}</a>"
         for author in authors["shown"]
     )
-    return mark_safe(f'<p class="authors">{links}{" et al." if authors["more"] else ""}</p>')
+    # A no-break space: on a phone "et" ended one line and "al." began the next.
+    more = " et\u00a0al." if authors["more"] else ""
+    return mark_safe(f'<p class="authors">{links}{more}</p>')
 
 
 def _card_title(paper) -> str:
@@ -323,11 +325,14 @@ def _venue_event(context, event, series: str) -> str:
 
 
 def _folded_volumes(event, rows: str) -> str:
-    count = len(event.volumes)
+    # Their papers are counted on the fold: "ACL 2025 4" over a closed fold read as four
+    # papers of ACL 2025 when its Findings had ninety.
+    count, papers = len(event.volumes), sum(row.count for row in event.volumes)
     return (
         f'<details class="volumes"{" open data-selected" if event.open else ""}>\n'
         f"        <summary>{count} more volume{'' if count == 1 else 's'}"
-        f'<span class="visually-hidden"> of {escape(event.name)}</span></summary>\n'
+        f'<span class="visually-hidden"> of {escape(event.name)}</span>, '
+        f"{papers:,} paper{'' if papers == 1 else 's'}</summary>\n"
         f"        <ul>{rows}</ul>\n      </details>"
     )
 
