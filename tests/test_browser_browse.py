@@ -144,13 +144,15 @@ def test_first_result_is_on_a_phones_first_screen(transactional_db, collection, 
 def test_a_venues_and_a_topics_charts_fold_on_a_phone(
     transactional_db, collection, browsing, scheme
 ):
+    letter = "\n\n".join(["It is a pleasure to welcome you to Vienna for ACL 2025."] * 12)
+    Venue.objects.filter(slug="acl-2025").update(welcome_text=letter)
     page = screen(browsing, PHONE, scheme)
     for url in ["/venues/acl-2025/", "/topics/attention/"]:
         page.goto(url)
-        # The papers first: the charts are a line each, their bars behind a tap.
+        # The papers first: the charts and the chairs' letter are a line each, behind a tap.
         title = page.locator(".result-list > li .card-title").first.bounding_box()
         assert title["y"] + title["height"] <= PHONE["height"], url
-        chart = page.locator(".chart-fold").last
+        chart = page.locator(".phone-fold").last
         expect(chart.locator(".bar-chart").first).to_be_hidden()
         chart.locator("summary").click()
         expect(chart.locator(".bar-chart").first).to_be_visible()
@@ -158,7 +160,7 @@ def test_a_venues_and_a_topics_charts_fold_on_a_phone(
     wide = screen(browsing, DESKTOP, scheme)
     for url in ["/venues/acl-2025/", "/topics/attention/"]:
         wide.goto(url)
-        folds = wide.locator(".chart-fold")
+        folds = wide.locator(".phone-fold")
         assert folds.evaluate_all("folds => folds.map(fold => fold.open)") == [True] * folds.count()
         expect(folds.last.locator(".bar-chart").first).to_be_visible()
         if url.startswith("/topics/"):

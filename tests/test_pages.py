@@ -109,6 +109,24 @@ def test_a_conference_without_papers_of_its_own_is_its_volumes_in_the_facet(clie
     assert volume.find(class_="count").text == "1 paper"
 
 
+def test_a_conferences_folded_volumes_say_how_many_papers_they_hold(client, findings_only):
+    make_paper(
+        "Zebras again, at the main conference.", title="Zebra Crossings", venue=findings_only.parent
+    )
+    make_paper("More zebras, in the Findings.", title="Zebra Herds", venue=findings_only)
+    finish()
+    [event] = parse(get(client, "/?q=zebras")).find_all("li", class_="event")
+    main = event.find("a", class_="facet-link")
+    assert (main.find(class_="facet-name").text, main.find(class_="count").text) == (
+        "ACL 2024",
+        "1 paper",
+    )
+    # Closed, the fold counts its papers: "ACL 2024 1" alone read as the conference's all.
+    summary = event.find("details", class_="volumes").find("summary")
+    assert summary.text == "1 more volume of ACL 2024, 2 papers"
+    assert summary.find(class_="visually-hidden").text == "of ACL 2024"
+
+
 def test_a_conference_without_papers_of_its_own_points_to_its_volumes(client, findings_only):
     # The front page counts the venues with papers and links the year to the Findings.
     page = parse(get(client, "/"))
@@ -500,16 +518,21 @@ def test_topic_pages_and_redirects(client, corpus):
 
 def test_a_venues_and_a_topics_charts_are_disclosures_named_in_one_line(client, corpus):
     """Closed in the HTML: a phone shows their one line (static/css/site.css), a wide screen
-    their charts (::details-content, and static/js/site.js opens them)."""
+    their charts and a venue's welcome letter (::details-content, and static/js/site.js opens
+    them)."""
+    Venue.objects.filter(slug="acl-2025").update(welcome_text="*Welcome* to Vienna.")
 
     def folds(url):
         return [
             (fold.attrs, fold.find("summary").text, fold.find("summary").find("h2").text)
-            for fold in parse(get(client, url)).find_all("details", class_="chart-fold")
+            for fold in parse(get(client, url)).find_all("details", class_="phone-fold")
         ]
 
-    wide_open = {"class": "chart-fold", "data_wide_open": None}
-    assert folds("/venues/acl-2025/") == [(wide_open, "Papers per topic", "Papers per topic")]
+    wide_open = {"class": "phone-fold", "data_wide_open": None}
+    assert folds("/venues/acl-2025/") == [
+        (wide_open, "Welcome", "Welcome"),
+        (wide_open, "Papers per topic", "Papers per topic"),
+    ]
     assert folds("/topics/attention/") == [
         (
             wide_open,
