@@ -314,19 +314,20 @@ def fold_facets(rows) -> Facets:
     return facets
 
 
-# Whether a paper ``i`` of the venues counted passes the filter whose counts are read.
+# Whether a row of the papers table (named as the table: the statements that test it read it
+# unaliased) of the venues counted passes the filter whose counts are read.
 _MEMBER = {
-    "t": "AND EXISTS (SELECT FROM {paper_topic} pt WHERE pt.paper_id = i.id "
+    "t": "AND EXISTS (SELECT FROM {paper_topic} pt WHERE pt.paper_id = {paper}.id "
     "AND pt.topic_id::text = ({keys} LIMIT 1))",
-    "c": "AND i.country = ({keys} LIMIT 1)",
+    "c": "AND {paper}.country = ({keys} LIMIT 1)",
     "": "",
 }
 
 
 def kept_venue_counts(*filter_sets: dict[str, list[str]]) -> tuple[str, list, str, list] | None:
     """(SQL of rows (venue_id, n): how many papers of each venue pass all the filters, read
-    from FacetCount, its params, the condition that a paper ``i`` of those venues passes them,
-    its params) when the counts are kept: venues and years, with one topic or a country at
+    from FacetCount, its params, the condition ("AND …" or "") that a row of the papers table
+    of those venues passes them, its params) when the counts are kept: venues and years, with one topic or a country at
     most; None otherwise (the papers must be counted)."""
     where, params, among = ["k.facet = 'v'"], [], None
     for name, values in (item for filters in filter_sets for item in filters.items()):

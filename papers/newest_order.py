@@ -17,14 +17,14 @@ COUNTED_SEGMENTS_SQL = (
     "GROUP BY c.venue_id, c.complete"
 )
 # The segments from kept counts, without counting the papers: {kept}, rows (venue_id, n) of
-# the papers of each venue, split by their incomplete records ({member}: those of them that
-# pass the filters), counted in the index paper_venue_complete (few: a record lacking its
-# title or authors).
+# the papers of each venue, split by their incomplete records ({member}: "AND" the test that
+# they pass the filters, on the unaliased table, or ""), counted in the index
+# paper_venue_complete (few: a record lacking its title or authors).
 KEPT_SEGMENTS_SQL = """
 SELECT s.venue_id, s.complete, s.n FROM (
     SELECT k.venue_id, k.n,
-           (SELECT count(*) FROM {paper} i
-            WHERE i.venue_id = k.venue_id AND NOT i.complete {member}) AS incomplete
+           (SELECT count(*) FROM {paper}
+            WHERE {paper}.venue_id = k.venue_id AND NOT {paper}.complete {member}) AS incomplete
     FROM ({kept}) AS k OFFSET 0
 ) AS v CROSS JOIN LATERAL (
     VALUES (v.venue_id, true, v.n - v.incomplete), (v.venue_id, false, v.incomplete)
@@ -40,11 +40,18 @@ ALL_KEPT_SQL = (
 # planner from joining them instead): each segment's papers are then read in order from the
 # index paper_venue_order until the page is full, never every filtered paper probed for each.
 FILTERED_MEMBER_SQL = "({paper}.id IN (SELECT id FROM filtered)) IS TRUE"
+# A paper of a kept segment passing the filters ({member}, papers/facets.py
+# kept_venue_counts), tested row by row as FILTERED_MEMBER_SQL is: joined instead, a topic's
+# links were hashed against every paper of the segment's venue (5,336 rows for a page of 25
+# at 100,000 papers).
+KEPT_MEMBER_SQL = "(TRUE {member}) IS TRUE"
 # The segments (complete or not, venue) the page falls in, from running totals in the default
 # order, then each segment's papers read from the index paper_venue_order. {prefix}: CTEs the
 # others read; {counts}: the filtered papers' venue ids and completeness; {ranks}: each venue's
-# place in venue_order(); {inner}: one segment's filtered ids in proceedings order
-# (w.venue_id, w.complete).
+# place in venue_order(); {pieces}: one segment's filtered ids in proceedings order
+# (w.venue_id, w.complete), skipped into and cut to the page: one query, or two of which
+# w.dense lets one read (the page needs at most half the segment's papers: they are found
+# soon in order, each tested as read; else reading the whole segment at once costs less).
 NEWEST_SQL = """
 WITH {prefix} counts AS ({counts}),
 ranks AS MATERIALIZED ({ranks}),
@@ -55,12 +62,11 @@ ordered AS (
     FROM counts c JOIN ranks r ON r.id = c.venue_id
 ),
 w AS MATERIALIZED (
-    SELECT venue_id, complete, start FROM ordered WHERE start < %s AND start + n > %s
+    SELECT venue_id, complete, start, (GREATEST(%s - start, 0) + %s) * 2 <= n AS dense
+    FROM ordered WHERE start < %s AND start + n > %s
 )
 SELECT page.id FROM w CROSS JOIN LATERAL (
-    SELECT x.id, row_number() OVER () AS rn FROM (
-        {inner} OFFSET GREATEST(%s - w.start, 0) LIMIT %s
-    ) AS x
+    SELECT x.id, row_number() OVER () AS rn FROM ({pieces}) AS x
 ) AS page
 ORDER BY w.start, page.rn
 LIMIT %s

@@ -18,9 +18,22 @@ from papers import curation
 from papers.caching import bump_after_migrations, data_version
 from papers.counts import refresh_counts
 from papers.facet_rows import row_conditions
-from papers.facets import _counts_statement, _matches_statement, count_facets
-from papers.models import FacetCount, Paper, PaperFacets, PaperTopic, Topic, Venue
-from tests.factories import finish, make_paper, make_topic, make_venue
+from papers.facets import (
+    _counts_statement,
+    _matches_statement,
+    count_facets,
+    kept_venue_counts,
+)
+from papers.models import (
+    Authorship,
+    FacetCount,
+    Paper,
+    PaperFacets,
+    PaperTopic,
+    Topic,
+    Venue,
+)
+from tests.factories import finish, make_author, make_paper, make_topic, make_venue
 from tests.support import parse
 
 pytestmark = pytest.mark.django_db
@@ -443,6 +456,46 @@ def test_the_ranked_page_under_filters_finds_its_candidates_on_the_narrow_rows(c
     for text in ["models", "small models", "models -trains", '"about models"', "small or zebra"]:
         assert papers.ranked_ids(text, 25, narrow=narrow) == papers.ranked_ids(text, 25)
     assert [score for _, score in papers.ranked_ids("small models", 25, narrow=narrow)]
+
+
+def test_a_topics_newest_page_reads_its_venue_only_as_far_as_the_page():
+    """Without a query, a topic's page counts its segments from kept counts and reads the
+    newest venue's papers in proceedings order, each tested against the topic as read, until
+    the page is full: not the venue's 3,000 papers hashed against the topic's links."""
+    venue, topic = make_venue("Big 2025", 2025), make_topic("parsing")
+    papers = Paper.objects.bulk_create(
+        Paper(title=f"Paper {n:04}", abstract=f"Paper {n} parses.", venue=venue)
+        for n in range(3000)
+    )
+    PaperTopic.objects.bulk_create(PaperTopic(paper=p, topic=topic) for p in papers[::4])
+    author = make_author("Ada Lovelace")  # complete records: titled, with an author
+    Authorship.objects.bulk_create(Authorship(paper=p, author=author, position=1) for p in papers)
+    finish()
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE papers_paper; ANALYZE papers_papertopic; ANALYZE papers_facetcount")
+    on_topic = Paper.objects.filter(topics=topic)
+    kept = kept_venue_counts({}, {"topic": [topic.slug]})
+
+    def links_read(plan) -> set[str]:
+        """How the topic's links were read: "SubPlan" (paper by paper), or joined."""
+        return {
+            node["Parent Relationship"]
+            for node in nodes(plan)
+            if node.get("Relation Name") == "papers_papertopic" and node["Actual Loops"]
+        }
+
+    [plan] = explained(lambda: on_topic.newest_ids(25, 50, kept=kept))
+    # Page 3 needs the first 75 of the venue's 750 papers on the topic: the links are probed
+    # paper by paper, in proceedings order, never joined to the venue's papers, which the
+    # planner may hash whole when it misjudges the venue's size (at 100,000 papers it did).
+    assert links_read(plan) == {"SubPlan"}
+    assert rows_read(plan, "papers_paper") <= 75 * 4
+    # The last page needs them all: they are joined, the venue read once.
+    [plan] = explained(lambda: on_topic.newest_ids(25, 725, kept=kept))
+    assert "SubPlan" not in links_read(plan) != set()
+    expected = list(on_topic.in_order("newest").values_list("pk", flat=True))
+    assert on_topic.newest_ids(25, 50, kept=kept) == expected[50:75]
+    assert on_topic.newest_ids(25, 725, kept=kept) == expected[725:] != []
 
 
 def test_a_rare_word_under_broad_filters_reads_the_papers_it_matches(common_word):
