@@ -1,8 +1,15 @@
-"""The SQL of the default order's pages, read at any depth (``PaperQuerySet.newest_ids``):
-the papers counted per segment (venue and completeness), the segments a page falls in, and
-each one's papers read in proceedings order from the index paper_venue_order."""
+"""The default order's pages, read at any depth (``PaperQuerySet.newest_ids``): one statement
+counts the papers per segment (venue and completeness), finds the segments a page falls in,
+and reads each one's papers in proceedings order from the index paper_venue_order."""
 
 from functools import cache
+
+from django.db import models
+from django.db.models.expressions import RawSQL
+
+from .expressions import display_order
+from .matching import matching_within
+from .tables import sql
 
 # The segments of the filtered papers: venue and completeness, read from the index
 # paper_segment without visiting the (wide) paper rows, one probe per paper (OFFSET 0: never a
@@ -85,3 +92,98 @@ def venue_ranks() -> tuple[str, tuple]:
 
     ranks = Venue.objects.annotate(rank=Window(RowNumber(), order_by=venue_order()))
     return ranks.values("id", "rank").query.sql_with_params()
+
+
+def newest_page_statement(papers, limit: int, offset: int, text: str, kept) -> tuple[str, list]:
+    """(SQL, params) of one page of ids of ``papers`` (a queryset carrying the filters) in the
+    default order (``in_order("newest")``), at any depth, matching ``text`` if any.
+
+    Rather than sorting every paper to skip ``offset`` of them, the statement counts the papers
+    per (completeness, venue) segment, finds the segments the page falls in from the running
+    totals in that order, and reads each one's papers from the index paper_venue_order (venue,
+    complete, number, display order, id), skipping into it. Filtered, the filters' ids are read
+    first (with a query, those of them it matches, papers/matching.py) and their segments
+    counted by an index-only scan of paper_segment. Without a query, unfiltered or when
+    ``kept`` gives the filtered papers' number per venue (papers/facets.py
+    ``kept_venue_counts``), the segments are those counts split by the few incomplete
+    records: none is counted. A kept segment's papers are then tested against a topic or
+    country filter one by one as they are read, or, when the page needs over half of them,
+    joined to it (``_kept_bases``).
+    """
+    prefix, prefix_params, bases, counts_sql, counts_params = _segments(papers, text, kept)
+    ranks_sql, ranks_params = venue_ranks()
+    pieces, pieces_params = [], []
+    for base in bases:
+        inner = (
+            base.filter(venue_id=RawSQL("w.venue_id", []), complete=RawSQL("w.complete", []))
+            .order_by("number", display_order(), "pk")
+            .values("id")
+        )
+        inner_sql, inner_params = inner.query.sql_with_params()
+        pieces.append(f"({inner_sql} OFFSET GREATEST(%s - w.start, 0) LIMIT %s)")
+        pieces_params += [*inner_params, offset, limit]
+    statement = sql(
+        NEWEST_SQL,
+        prefix=prefix,
+        counts=counts_sql,
+        ranks=ranks_sql,
+        pieces=" UNION ALL ".join(pieces),
+    )
+    params = [
+        *prefix_params,
+        *counts_params,
+        *ranks_params,
+        *(offset, limit, offset + limit, offset),
+        *pieces_params,
+        limit,
+    ]
+    return statement, params
+
+
+def _segments(papers, text: str, kept):
+    """(CTEs before the counts, their params, the papers a segment's page is read from (one
+    queryset, or two gated by ``w.dense``, one of which reads nothing), SQL of the counts
+    per segment (venue_id, complete, n), its params): the page statement's ways of counting
+    its segments."""
+    if not papers.query.where:
+        if text:
+            base = papers.matching(text).order_by()
+            rows, params = base.values("venue_id", "complete").query.sql_with_params()
+            return "", [], [base], sql(COUNTED_SEGMENTS_SQL, rows=rows), list(params)
+        counts = sql(KEPT_SEGMENTS_SQL, kept=sql(ALL_KEPT_SQL), member="")
+        return "", [], [papers.order_by()], counts, []
+    if kept is not None and not text:
+        rows, rows_params, member, member_params = kept
+        member_test = sql(KEPT_MEMBER_SQL, member=member)
+        counts = sql(KEPT_SEGMENTS_SQL, kept=rows, member=f"AND {member_test}")
+        # Venues and years alone keep whole venues: their papers are read as they are.
+        bases = _kept_bases(papers, member_test, member_params) if member else [papers.order_by()]
+        return "", [], bases, counts, [*member_params, *rows_params]
+    prefix, prefix_params = _filtered_ids(papers, text)
+    member_test = RawSQL(sql(FILTERED_MEMBER_SQL), [], output_field=models.BooleanField())
+    counts = sql(COUNTED_SEGMENTS_SQL, rows=sql(FILTERED_SEGMENTS_SQL))
+    return prefix, prefix_params, [papers.model.objects.filter(member_test)], counts, []
+
+
+def _kept_bases(papers, member_test: str, member_params: list) -> list:
+    """A kept segment's papers (its venue's, which the venue and year filters keep whole),
+    read one way or the other as the page needs (w.dense, NEWEST_SQL): the first of many
+    matches in proceedings order, each paper tested as read (``member_test``), until the
+    page is full; else the filters joined to the venue's papers, whose whole reading then
+    costs less than testing them one by one."""
+    tested = RawSQL(member_test, member_params, models.BooleanField())
+    dense = RawSQL("w.dense", [], models.BooleanField())
+    sparse = RawSQL("NOT w.dense", [], models.BooleanField())
+    return [papers.model.objects.filter(tested, dense), papers.order_by().filter(sparse)]
+
+
+def _filtered_ids(papers, text: str) -> tuple[str, list]:
+    """CTEs ending in ``filtered``: the ids of these papers, matching ``text`` if any."""
+    ids_sql, ids_params = papers.order_by().values("id").query.sql_with_params()
+    if not text:
+        return f"filtered AS MATERIALIZED ({ids_sql}),", list(ids_params)
+    matched, matched_params = matching_within("chosen", text)
+    return (
+        f"chosen AS MATERIALIZED ({ids_sql}), filtered AS MATERIALIZED ({sql(matched)}),",
+        [*ids_params, *matched_params],
+    )

@@ -37,16 +37,7 @@ from .expressions import (
 from .headlines import HEADLINE_OPTIONS, TITLE_HEADLINE_OPTIONS, Headline, elided
 from .links import page_url
 from .matching import TESTS, matching_within, rows_matching, unless_phrase
-from .newest_order import (
-    ALL_KEPT_SQL,
-    COUNTED_SEGMENTS_SQL,
-    FILTERED_MEMBER_SQL,
-    FILTERED_SEGMENTS_SQL,
-    KEPT_MEMBER_SQL,
-    KEPT_SEGMENTS_SQL,
-    NEWEST_SQL,
-    venue_ranks,
-)
+from .newest_order import newest_page_statement
 from .relevance import Piece, ranked_statement, relevance, size_sql
 from .similar import explanation, similar_rows
 from .tables import sql
@@ -232,98 +223,14 @@ class PaperQuerySet(models.QuerySet):
             vector_params,
         )
 
-    def _filtered_ids(self, text: str) -> tuple[str, list]:
-        """CTEs ending in ``filtered``: the ids of these papers, matching ``text`` if any."""
-        ids_sql, ids_params = self.order_by().values("id").query.sql_with_params()
-        if not text:
-            return f"filtered AS MATERIALIZED ({ids_sql}),", list(ids_params)
-        matched, matched_params = matching_within("chosen", text)
-        return (
-            f"chosen AS MATERIALIZED ({ids_sql}), filtered AS MATERIALIZED ({sql(matched)}),",
-            [*ids_params, *matched_params],
-        )
-
     def newest_ids(self, limit: int, offset: int = 0, text: str = "", kept=None) -> list[int]:
-        """One page of ids in the default order (``in_order("newest")``), at any depth.
-
-        ``self`` carries the filters. Rather than sorting every paper to skip ``offset`` of
-        them, one statement counts the papers per (completeness, venue) segment, finds the
-        segments the page falls in from the running totals in that order, and reads each one's
-        papers from the index paper_venue_order (venue, complete, number, display order, id),
-        skipping into it. Filtered, the filters' ids are read first (with a query, those of
-        them it matches, papers/matching.py) and their segments counted by an index-only scan
-        of paper_segment. Without a query, unfiltered or when ``kept`` gives the filtered
-        papers' number per venue (SQL of rows (venue_id, n) and params, from the kept counts,
-        papers/facets.py), the segments are those counts split by the few incomplete records:
-        none is counted. A kept segment's papers are then tested against a topic or country
-        filter one by one as they are read, or, when the page needs over half of them, joined
-        to it (``_kept_bases``).
-        """
-        prefix, prefix_params, bases, counts_sql, counts_params = self._segments(text, kept)
-        ranks_sql, ranks_params = venue_ranks()
-        pieces, pieces_params = [], []
-        for base in bases:
-            inner = (
-                base.filter(venue_id=RawSQL("w.venue_id", []), complete=RawSQL("w.complete", []))
-                .order_by("number", display_order(), "pk")
-                .values("id")
-            )
-            inner_sql, inner_params = inner.query.sql_with_params()
-            pieces.append(f"({inner_sql} OFFSET GREATEST(%s - w.start, 0) LIMIT %s)")
-            pieces_params += [*inner_params, offset, limit]
-        statement = sql(
-            NEWEST_SQL,
-            prefix=prefix,
-            counts=counts_sql,
-            ranks=ranks_sql,
-            pieces=" UNION ALL ".join(pieces),
-        )
-        params = [
-            *prefix_params,
-            *counts_params,
-            *ranks_params,
-            *(offset, limit, offset + limit, offset),
-            *pieces_params,
-            limit,
-        ]
+        """One page of ids in the default order (``in_order("newest")``), at any depth, of
+        these papers matching ``text`` if any; ``kept``: the filters' kept counts
+        (papers/facets.py ``kept_venue_counts``). One statement: papers/newest_order.py."""
+        statement, params = newest_page_statement(self, limit, offset, text, kept)
         with connections[self.db].cursor() as cursor:
             cursor.execute(statement, params)
             return [row[0] for row in cursor.fetchall()]
-
-    def _segments(self, text: str, kept):
-        """(CTEs before the counts, their params, the papers a segment's page is read from (one
-        queryset, or two gated by ``w.dense``, one of which reads nothing), SQL of the counts
-        per segment (venue_id, complete, n), its params): ``newest_ids``'s ways of counting
-        its segments."""
-        if not self.query.where:
-            if text:
-                base = self.matching(text).order_by()
-                rows, params = base.values("venue_id", "complete").query.sql_with_params()
-                return "", [], [base], sql(COUNTED_SEGMENTS_SQL, rows=rows), list(params)
-            counts = sql(KEPT_SEGMENTS_SQL, kept=sql(ALL_KEPT_SQL), member="")
-            return "", [], [self.order_by()], counts, []
-        if kept is not None and not text:
-            rows, rows_params, member, member_params = kept
-            member_test = sql(KEPT_MEMBER_SQL, member=member)
-            counts = sql(KEPT_SEGMENTS_SQL, kept=rows, member=f"AND {member_test}")
-            # Venues and years alone keep whole venues: their papers are read as they are.
-            bases = self._kept_bases(member_test, member_params) if member else [self.order_by()]
-            return "", [], bases, counts, [*member_params, *rows_params]
-        prefix, prefix_params = self._filtered_ids(text)
-        member_test = RawSQL(sql(FILTERED_MEMBER_SQL), [], output_field=models.BooleanField())
-        counts = sql(COUNTED_SEGMENTS_SQL, rows=sql(FILTERED_SEGMENTS_SQL))
-        return prefix, prefix_params, [self.model.objects.filter(member_test)], counts, []
-
-    def _kept_bases(self, member_test: str, member_params: list) -> list:
-        """A kept segment's papers (its venue's, which the venue and year filters keep whole),
-        read one way or the other as the page needs (w.dense, NEWEST_SQL): the first of many
-        matches in proceedings order, each paper tested as read (``member_test``), until the
-        page is full; else the filters joined to the venue's papers, whose whole reading then
-        costs less than testing them one by one."""
-        tested = RawSQL(member_test, member_params, models.BooleanField())
-        dense = RawSQL("w.dense", [], models.BooleanField())
-        sparse = RawSQL("NOT w.dense", [], models.BooleanField())
-        return [self.model.objects.filter(tested, dense), self.order_by().filter(sparse)]
 
     def in_order(self, sort: str):
         """The queryset in a list order: "title" (A–Z), "newest" (newest venue first by date,
