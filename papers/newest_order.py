@@ -3,6 +3,7 @@ counts the papers per segment (venue and completeness), finds the segments a pag
 and reads each one's papers in proceedings order from the index paper_venue_order."""
 
 from functools import cache
+from typing import NamedTuple
 
 from django.db import models
 from django.db.models.expressions import RawSQL
@@ -52,13 +53,20 @@ FILTERED_MEMBER_SQL = "({paper}.id IN (SELECT id FROM filtered)) IS TRUE"
 # links were hashed against every paper of the segment's venue (5,336 rows for a page of 25
 # at 100,000 papers).
 KEPT_MEMBER_SQL = "(TRUE {member}) IS TRUE"
+# Which way a segment's papers are read (NEWEST_SQL's w.dense).
+_DENSE = RawSQL("w.dense", [], models.BooleanField())
+_SPARSE = RawSQL("NOT w.dense", [], models.BooleanField())
+# The other way for a kept segment is to join the filters to its venue's every paper: reading
+# them one by one costs less while the page needs at most half of their matches.
+KEPT_DENSE_SQL = "o.needed * 2 <= o.n"
 # The segments (complete or not, venue) the page falls in, from running totals in the default
 # order, then each segment's papers read from the index paper_venue_order. {prefix}: CTEs the
 # others read; {counts}: the filtered papers' venue ids and completeness; {ranks}: each venue's
 # place in venue_order(); {pieces}: one segment's filtered ids in proceedings order
 # (w.venue_id, w.complete), skipped into and cut to the page: one query, or two of which
-# w.dense lets one read (the page needs at most half the segment's papers: they are found
-# soon in order, each tested as read; else reading the whole segment at once costs less).
+# w.dense lets one read: {dense}, of the segment's o.n papers and the o.needed the page reads
+# through, whether they are found sooner in proceedings order, each paper tested as read, than
+# the other way (KEPT_DENSE_SQL).
 NEWEST_SQL = """
 WITH {prefix} counts AS ({counts}),
 ranks AS MATERIALIZED ({ranks}),
@@ -69,8 +77,10 @@ ordered AS (
     FROM counts c JOIN ranks r ON r.id = c.venue_id
 ),
 w AS MATERIALIZED (
-    SELECT venue_id, complete, start, (GREATEST(%s - start, 0) + %s) * 2 <= n AS dense
-    FROM ordered WHERE start < %s AND start + n > %s
+    SELECT o.venue_id, o.complete, o.start, {dense} AS dense FROM (
+        SELECT *, GREATEST(%s - start, 0) + %s AS needed
+        FROM ordered WHERE start < %s AND start + n > %s
+    ) AS o
 )
 SELECT page.id FROM w CROSS JOIN LATERAL (
     SELECT x.id, row_number() OVER () AS rn FROM ({pieces}) AS x
@@ -108,12 +118,12 @@ def newest_page_statement(papers, limit: int, offset: int, text: str, kept) -> t
     ``kept_venue_counts``), the segments are those counts split by the few incomplete
     records: none is counted. A kept segment's papers are then tested against a topic or
     country filter one by one as they are read, or, when the page needs over half of them,
-    joined to it (``_kept_bases``).
+    joined to it.
     """
-    prefix, prefix_params, bases, counts_sql, counts_params = _segments(papers, text, kept)
+    segments = _segments(papers, text, kept)
     ranks_sql, ranks_params = venue_ranks()
     pieces, pieces_params = [], []
-    for base in bases:
+    for base in segments.bases:
         inner = (
             base.filter(venue_id=RawSQL("w.venue_id", []), complete=RawSQL("w.complete", []))
             .order_by("number", display_order(), "pk")
@@ -124,14 +134,15 @@ def newest_page_statement(papers, limit: int, offset: int, text: str, kept) -> t
         pieces_params += [*inner_params, offset, limit]
     statement = sql(
         NEWEST_SQL,
-        prefix=prefix,
-        counts=counts_sql,
+        prefix=segments.prefix,
+        counts=segments.counts,
         ranks=ranks_sql,
+        dense=segments.dense,
         pieces=" UNION ALL ".join(pieces),
     )
     params = [
-        *prefix_params,
-        *counts_params,
+        *segments.prefix_params,
+        *segments.counts_params,
         *ranks_params,
         *(offset, limit, offset + limit, offset),
         *pieces_params,
@@ -140,41 +151,40 @@ def newest_page_statement(papers, limit: int, offset: int, text: str, kept) -> t
     return statement, params
 
 
-def _segments(papers, text: str, kept):
-    """(CTEs before the counts, their params, the papers a segment's page is read from (one
-    queryset, or two gated by ``w.dense``, one of which reads nothing), SQL of the counts
-    per segment (venue_id, complete, n), its params): the page statement's ways of counting
-    its segments."""
+class _Segments(NamedTuple):
+    """How the page statement counts its segments and reads their papers."""
+
+    prefix: str  # CTEs before the counts
+    prefix_params: list
+    bases: list  # the papers a segment's page is read from: one queryset, or two gated by w.dense
+    counts: str  # SQL of the counts per segment (venue_id, complete, n)
+    counts_params: list
+    dense: str = "TRUE"  # SQL of w.dense, when there are two ways
+
+
+def _segments(papers, text: str, kept) -> _Segments:
+    """The page statement's ways of counting its segments and reading their papers."""
     if not papers.query.where:
         if text:
             base = papers.matching(text).order_by()
             rows, params = base.values("venue_id", "complete").query.sql_with_params()
-            return "", [], [base], sql(COUNTED_SEGMENTS_SQL, rows=rows), list(params)
+            return _Segments("", [], [base], sql(COUNTED_SEGMENTS_SQL, rows=rows), list(params))
         counts = sql(KEPT_SEGMENTS_SQL, kept=sql(ALL_KEPT_SQL), member="")
-        return "", [], [papers.order_by()], counts, []
+        return _Segments("", [], [papers.order_by()], counts, [])
     if kept is not None and not text:
         rows, rows_params, member, member_params = kept
         member_test = sql(KEPT_MEMBER_SQL, member=member)
         counts = sql(KEPT_SEGMENTS_SQL, kept=rows, member=f"AND {member_test}")
-        # Venues and years alone keep whole venues: their papers are read as they are.
-        bases = _kept_bases(papers, member_test, member_params) if member else [papers.order_by()]
-        return "", [], bases, counts, [*member_params, *rows_params]
+        params = [*member_params, *rows_params]
+        if not member:  # venues and years keep whole venues: their papers are read as they are
+            return _Segments("", [], [papers.order_by()], counts, params)
+        tested = RawSQL(member_test, member_params, models.BooleanField())
+        bases = [papers.model.objects.filter(tested, _DENSE), papers.order_by().filter(_SPARSE)]
+        return _Segments("", [], bases, counts, params, KEPT_DENSE_SQL)
     prefix, prefix_params = _filtered_ids(papers, text)
-    member_test = RawSQL(sql(FILTERED_MEMBER_SQL), [], output_field=models.BooleanField())
+    tested = RawSQL(sql(FILTERED_MEMBER_SQL), [], models.BooleanField())
     counts = sql(COUNTED_SEGMENTS_SQL, rows=sql(FILTERED_SEGMENTS_SQL))
-    return prefix, prefix_params, [papers.model.objects.filter(member_test)], counts, []
-
-
-def _kept_bases(papers, member_test: str, member_params: list) -> list:
-    """A kept segment's papers (its venue's, which the venue and year filters keep whole),
-    read one way or the other as the page needs (w.dense, NEWEST_SQL): the first of many
-    matches in proceedings order, each paper tested as read (``member_test``), until the
-    page is full; else the filters joined to the venue's papers, whose whole reading then
-    costs less than testing them one by one."""
-    tested = RawSQL(member_test, member_params, models.BooleanField())
-    dense = RawSQL("w.dense", [], models.BooleanField())
-    sparse = RawSQL("NOT w.dense", [], models.BooleanField())
-    return [papers.model.objects.filter(tested, dense), papers.order_by().filter(sparse)]
+    return _Segments(prefix, prefix_params, [papers.model.objects.filter(tested)], counts, [])
 
 
 def _filtered_ids(papers, text: str) -> tuple[str, list]:
