@@ -12,8 +12,13 @@ class PaperTopic(models.Model):
         CURATOR = "curator", "curator"
         MODEL = "model", "topic model"
 
-    paper = models.ForeignKey("Paper", on_delete=models.CASCADE, related_name="topic_links")
-    topic = models.ForeignKey("Topic", on_delete=models.CASCADE, related_name="paper_links")
+    # No index of their own: paper_topic_once and papertopic_topic_paper lead with each.
+    paper = models.ForeignKey(
+        "Paper", on_delete=models.CASCADE, related_name="topic_links", db_index=False
+    )
+    topic = models.ForeignKey(
+        "Topic", on_delete=models.CASCADE, related_name="paper_links", db_index=False
+    )
     source = models.CharField(max_length=10, choices=Source.choices, default=Source.DUMP)
     confidence = models.FloatField(
         null=True, blank=True, help_text="For a topic model's link: its probability (0 to 1)."
@@ -43,14 +48,23 @@ class RemovedTopic(models.Model):
 
 
 class Authorship(models.Model):
-    paper = models.ForeignKey("Paper", on_delete=models.CASCADE, related_name="authorships")
-    author = models.ForeignKey("Author", on_delete=models.CASCADE, related_name="authorships")
+    # No index of their own: authorship_position_once and authorship_author_paper lead with each.
+    paper = models.ForeignKey(
+        "Paper", on_delete=models.CASCADE, related_name="authorships", db_index=False
+    )
+    author = models.ForeignKey(
+        "Author", on_delete=models.CASCADE, related_name="authorships", db_index=False
+    )
     position = models.PositiveSmallIntegerField()
 
     class Meta:
         ordering = ["paper", "position"]
         constraints = [
-            models.UniqueConstraint(fields=["paper", "position"], name="authorship_position_once")
+            # The author in the index too: a paper's authors are read from it alone (an author
+            # page's co-authors: some 5,000 authorships for a prolific author).
+            models.UniqueConstraint(
+                fields=["paper", "position"], include=["author"], name="authorship_position_once"
+            )
         ]
         indexes = [models.Index(fields=["author", "paper"], name="authorship_author_paper")]
 
