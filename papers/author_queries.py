@@ -3,6 +3,26 @@
 from django.db import models
 from django.db.models import Count
 
+from .tables import sql
+
+# The authors sharing papers with author %s, by shared papers then name, the first %s: the
+# authorships read from the indexes alone (authorship_author_paper, authorship_position_once)
+# and counted per author, the names of those few hundred probed one by one for the order, and
+# only the rows shown read whole (a join of the counts to every author scanned the 43,000).
+COAUTHORS_SQL = """
+WITH counted AS (
+    SELECT s.author_id, count(*) AS shared
+    FROM {authorship} mine JOIN {authorship} s ON s.paper_id = mine.paper_id
+    WHERE mine.author_id = %s AND s.author_id <> %s
+    GROUP BY s.author_id
+), shown AS (
+    SELECT c.author_id, c.shared, (SELECT a.name FROM {author} a WHERE a.id = c.author_id) AS name
+    FROM counted c ORDER BY c.shared DESC, name, c.author_id LIMIT %s
+)
+SELECT a.*, shown.shared FROM shown JOIN {author} a ON a.id = shown.author_id
+ORDER BY shown.shared DESC, shown.name, a.id
+"""
+
 
 class AuthorQuerySet(models.QuerySet):
     def namesakes_of(self, author):
@@ -15,12 +35,8 @@ class AuthorQuerySet(models.QuerySet):
             .order_by("-paper_count", "slug")
         )
 
-    def coauthors_of(self, author, limit: int = 30):
-        """The author's co-authors, each with ``shared`` papers, most shared first."""
-        papers = author.authorships.values("paper_id")
-        return (
-            self.filter(authorships__paper__in=papers)
-            .exclude(pk=author.pk)
-            .annotate(shared=Count("authorships"))
-            .order_by("-shared", "name")[:limit]
-        )
+    def coauthors_of(self, author, limit: int = 30) -> list:
+        """The author's co-authors, each with ``shared`` papers, most shared first (one
+        query). Their authorships are counted per author before any author row is read: a
+        prolific author's papers have some 5,000 authorships and a few hundred co-authors."""
+        return list(self.raw(sql(COAUTHORS_SQL), [author.pk, author.pk, limit]))
