@@ -12,12 +12,18 @@ from .expressions import display_order
 from .matching import matching_within
 from .tables import sql
 
-# The segments of the filtered papers: venue and completeness, read from the index
+# The filtered papers placed in their segments: venue and completeness, read from the index
 # paper_segment without visiting the (wide) paper rows, one probe per paper (OFFSET 0: never a
 # join that reads every paper).
-FILTERED_SEGMENTS_SQL = (
-    "SELECT p.venue_id, p.complete FROM filtered f CROSS JOIN LATERAL "
-    "(SELECT venue_id, complete FROM {paper} p WHERE p.id = f.id OFFSET 0) AS p"
+PLACED_SQL = (
+    "placed AS MATERIALIZED (SELECT f.id, p.venue_id, p.complete FROM filtered f "
+    "CROSS JOIN LATERAL (SELECT venue_id, complete FROM {paper} p WHERE p.id = f.id OFFSET 0) "
+    "AS p),"
+)
+FILTERED_SEGMENTS_SQL = "SELECT venue_id, complete FROM placed"
+# A segment's filtered papers, by id.
+PLACED_IN_SEGMENT_SQL = (
+    "SELECT id FROM placed WHERE venue_id = w.venue_id AND complete = w.complete"
 )
 # The papers per segment, counted from their (venue, completeness) rows {rows}.
 COUNTED_SEGMENTS_SQL = (
@@ -59,6 +65,13 @@ _SPARSE = RawSQL("NOT w.dense", [], models.BooleanField())
 # The other way for a kept segment is to join the filters to its venue's every paper: reading
 # them one by one costs less while the page needs at most half of their matches.
 KEPT_DENSE_SQL = "o.needed * 2 <= o.n"
+# The other way for a filtered segment is to read its o.n papers by id (PLACED_IN_SEGMENT_SQL):
+# reading its venue in order costs less while the ~needed × venue / n rows it passes are fewer
+# than n (a common word's first page; an author has a dozen papers in a venue of thousands).
+FILTERED_DENSE_SQL = (
+    "o.needed * (SELECT k.n FROM {facet_count} k WHERE k.facet = 'v' AND k.by_facet = '' "
+    "AND k.by_value = '' AND k.value = o.venue_id::text) < o.n * o.n"
+)
 # The segments (complete or not, venue) the page falls in, from running totals in the default
 # order, then each segment's papers read from the index paper_venue_order. {prefix}: CTEs the
 # others read; {counts}: the filtered papers' venue ids and completeness; {ranks}: each venue's
@@ -66,7 +79,7 @@ KEPT_DENSE_SQL = "o.needed * 2 <= o.n"
 # (w.venue_id, w.complete), skipped into and cut to the page: one query, or two of which
 # w.dense lets one read: {dense}, of the segment's o.n papers and the o.needed the page reads
 # through, whether they are found sooner in proceedings order, each paper tested as read, than
-# the other way (KEPT_DENSE_SQL).
+# the other way (KEPT_DENSE_SQL, FILTERED_DENSE_SQL).
 NEWEST_SQL = """
 WITH {prefix} counts AS ({counts}),
 ranks AS MATERIALIZED ({ranks}),
@@ -118,7 +131,8 @@ def newest_page_statement(papers, limit: int, offset: int, text: str, kept) -> t
     ``kept_venue_counts``), the segments are those counts split by the few incomplete
     records: none is counted. A kept segment's papers are then tested against a topic or
     country filter one by one as they are read, or, when the page needs over half of them,
-    joined to it.
+    joined to it; a filtered segment's, as they are read, or, when few are among many, by
+    their ids.
     """
     segments = _segments(papers, text, kept)
     ranks_sql, ranks_params = venue_ranks()
@@ -183,8 +197,14 @@ def _segments(papers, text: str, kept) -> _Segments:
         return _Segments("", [], bases, counts, params, KEPT_DENSE_SQL)
     prefix, prefix_params = _filtered_ids(papers, text)
     tested = RawSQL(sql(FILTERED_MEMBER_SQL), [], models.BooleanField())
-    counts = sql(COUNTED_SEGMENTS_SQL, rows=sql(FILTERED_SEGMENTS_SQL))
-    return _Segments(prefix, prefix_params, [papers.model.objects.filter(tested)], counts, [])
+    in_segment = RawSQL(PLACED_IN_SEGMENT_SQL, [])
+    bases = [
+        papers.model.objects.filter(tested, _DENSE),
+        papers.model.objects.filter(_SPARSE, pk__in=in_segment),
+    ]
+    counts = sql(COUNTED_SEGMENTS_SQL, rows=FILTERED_SEGMENTS_SQL)
+    prefix += sql(PLACED_SQL)
+    return _Segments(prefix, prefix_params, bases, counts, [], sql(FILTERED_DENSE_SQL))
 
 
 def _filtered_ids(papers, text: str) -> tuple[str, list]:

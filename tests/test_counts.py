@@ -33,6 +33,7 @@ from papers.models import (
     Topic,
     Venue,
 )
+from papers.search import PaperFilterSet
 from tests.factories import finish, make_author, make_paper, make_topic, make_venue
 from tests.support import parse
 
@@ -496,6 +497,33 @@ def test_a_topics_newest_page_reads_its_venue_only_as_far_as_the_page():
     expected = list(on_topic.in_order("newest").values_list("pk", flat=True))
     assert on_topic.newest_ids(25, 50, kept=kept) == expected[50:75]
     assert on_topic.newest_ids(25, 725, kept=kept) == expected[725:] != []
+
+
+def test_an_authors_newest_page_reads_their_papers_by_id_not_the_venue():
+    """Filtered (here by an author), a segment holding few of the filtered papers among many
+    is read by their ids: its venue's 3,000 papers are not passed in order to find 12."""
+    venue = make_venue("Big 2025", 2025)
+    author, other = make_author("Ada Lovelace"), make_author("Alan Turing")
+    papers = Paper.objects.bulk_create(
+        Paper(title=f"Paper {n:04}", abstract=f"Paper {n}.", venue=venue) for n in range(3000)
+    )
+    Authorship.objects.bulk_create(
+        Authorship(paper=p, author=author if n % 250 == 0 else other, position=1)
+        for n, p in enumerate(papers)
+    )
+    finish()
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE papers_paper; ANALYZE papers_authorship")
+    hers = Paper.objects.filter(PaperFilterSet.condition("author", [author.slug]))
+    [plan] = explained(lambda: hers.newest_ids(25, 0))
+    in_order = sum(
+        node["Actual Rows"] + node.get("Rows Removed by Filter", 0)
+        for node in nodes(plan)
+        if node.get("Index Name") == "paper_venue_order"
+    )
+    assert in_order == 0
+    expected = list(hers.in_order("newest").values_list("pk", flat=True))
+    assert hers.newest_ids(25, 0) == expected == [papers[n].pk for n in range(0, 3000, 250)]
 
 
 def test_a_rare_word_under_broad_filters_reads_the_papers_it_matches(common_word):
