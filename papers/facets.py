@@ -327,8 +327,8 @@ _MEMBER = {
 def kept_venue_counts(*filter_sets: dict[str, list[str]]) -> tuple[str, list, str, list] | None:
     """(SQL of rows (venue_id, n): how many papers of each venue pass all the filters, read
     from FacetCount, its params, the condition ("AND …" or "") that a row of the papers table
-    of those venues passes them, its params) when the counts are kept: venues and years, with one topic or a country at
-    most; None otherwise (the papers must be counted)."""
+    of those venues passes them, its params) when the counts are kept: venues and years, with
+    one topic or a country at most; None otherwise (the papers must be counted)."""
     where, params, among = ["k.facet = 'v'"], [], None
     for name, values in (item for filters in filter_sets for item in filters.items()):
         if name in ("venue", "year"):  # their kept keys are the venues' ids
