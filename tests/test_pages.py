@@ -214,6 +214,22 @@ def test_facet_links_toggle_filters_and_counts_follow_other_filters(client, corp
     [chip] = page.find("ul", class_="active-filters").find_all("a")
     assert chip.attrs["aria_label"] == "Remove filter Venue ACL 2025"
     assert chip.text == "Venue: ACL 2025 ×"
+    # A facet with a value ticked says how a second one combines, and what its counts count.
+    hints = {
+        section.find("h3").text: section.find("p", class_="facet-hint").text
+        for section in page.find_all("section", class_="facet")
+        if section.find_all("p", class_="facet-hint")
+    }
+    assert hints == {
+        "Venue": "Tick several for papers of any of them; each count is the venue's papers "
+        "under the other filters."
+    }
+    page = parse(get(client, "/?topic=attention"))
+    [hint] = page.find_all("p", class_="facet-hint")
+    assert hint.text == (
+        "Tick several for papers on any of them; each count is the topic's papers under the "
+        "other filters."
+    )
 
 
 def test_list_query_count_is_fixed(client, corpus):
