@@ -534,8 +534,8 @@ def test_topic_pages_and_redirects(client, corpus):
 
 def test_a_venues_and_a_topics_charts_are_disclosures_named_in_one_line(client, corpus):
     """Closed in the HTML: a phone shows their one line (static/css/site.css), a wide screen
-    their charts and a venue's welcome letter (::details-content, and static/js/site.js opens
-    them)."""
+    their charts, a venue's welcome letter and an author's venues and co-authors
+    (::details-content, and static/js/site.js opens them)."""
     Venue.objects.filter(slug="acl-2025").update(welcome_text="*Welcome* to Vienna.")
 
     def folds(url):
@@ -556,6 +556,11 @@ def test_a_venues_and_a_topics_charts_are_disclosures_named_in_one_line(client, 
             "Share of papers per year",
         ),
         (wide_open, "Papers per venue", "Papers per venue"),
+    ]
+    # An author's venues and co-authors too: on a phone they pushed the papers a screen down.
+    assert folds("/authors/ada-lovelace/") == [
+        (wide_open, "Venues", "Venues"),
+        (wide_open, "Co-authors", "Co-authors"),
     ]
 
 
@@ -591,7 +596,7 @@ def test_an_authors_many_coauthors_fold_after_the_first_ten(client, db):
     shown, folded = section.find_all("ul", class_="tags")
     assert [a.text for a in shown.find_all("a")] == [f"{name} 1" for name in names[:10]]
     # At most 30 co-authors are listed (AuthorQuerySet.coauthors_of): "more", not "all".
-    assert section.find("summary").text == "2 more co-authors"
+    assert section.find("details", class_="tags-more").find("summary").text == "2 more co-authors"
     assert [a.text for a in folded.find_all("a")] == [f"{name} 1" for name in names[10:]]
 
 
