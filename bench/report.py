@@ -265,7 +265,14 @@ def _sql_cause(sql, target_ms: float | None, prefix: str) -> list[str]:
         ]
         if len(sql.plan) > PLAN_LINES:
             lines.append(f"  … ({len(sql.plan) - PLAN_LINES} more lines, not shown)")
-        return [*lines, "  ```", ""]
+        lines += ["  ```", ""]
+        if sql.functions:
+            called = ", ".join(f"`{name}()`" for name in sql.functions)
+            lines += [
+                f"  The statement calls {called}: their work is inside, in no node of the plan.",
+                "",
+            ]
+        return lines
     return [
         f"  {start} alone takes {_ms(sql_ms)} ms: the rest is outside PostgreSQL (the "
         "view's Python and template, the WSGI server, CPUs shared with other processes)."

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import re
 import threading
 import time
 from collections import Counter
@@ -22,6 +23,8 @@ class SqlTiming:
     status: int | None = None
     slowest_ms: float = 0.0
     plan: list[str] = field(default_factory=list)  # EXPLAIN ANALYZE of the slowest statement
+    # The project's SQL functions the slowest statement calls: their work is in no plan node.
+    functions: list[str] = field(default_factory=list)
     urls: list[str] = field(default_factory=list)  # the URLs whose SQL was timed
 
 
@@ -84,6 +87,7 @@ def sql_alone(urls: list[str], repeats: int = 3) -> SqlTiming:
     result.milliseconds = sum(totals) / len(totals) if totals else None
     if slowest_sql is not None:
         result.plan = explain_plan(slowest_sql)
+        result.functions = sorted(set(re.findall(r"\b(papers_\w+)\(", slowest_sql)))
     return result
 
 

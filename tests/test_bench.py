@@ -224,6 +224,10 @@ def test_a_p95_miss_is_explained_by_the_sql_of_the_slowest_urls():
     text = "\n".join(misses_section([row], []))
     assert "At the slowest one-client URLs (`/?q=a`), the SQL alone takes 180 ms; its " in text
     assert "  Seq Scan on f" in text
+    # A statement whose work is inside the project's functions says so: its plan cannot.
+    row.tail_sql.functions = ["papers_text_match_ids"]
+    text = "\n".join(misses_section([row], []))
+    assert "  The statement calls `papers_text_match_ids()`: their work is inside, in no " in text
     row.tail_sql.milliseconds = 30.0
     text = "\n".join(misses_section([row], []))
     assert "(`/?q=a`), the SQL alone takes 30 ms: the rest is outside PostgreSQL" in text
