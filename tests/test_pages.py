@@ -225,6 +225,11 @@ def test_facet_links_toggle_filters_and_counts_follow_other_filters(client, corp
         "under the other filters."
     }
     page = parse(get(client, "/?topic=attention"))
+    # Filtered, the list is named by its filters, as its chips name them.
+    assert page.find("h1").text == "Papers: attention"
+    assert page.find("title").text.startswith("attention – papers")
+    named = parse(get(client, "/?year=2025&venue=acl-2025&topic=attention")).find("h1").text
+    assert named == "Papers: ACL 2025, attention, 2025"
     [hint] = page.find_all("p", class_="facet-hint")
     assert hint.text == (
         "Tick several for papers on any of them; each count is the topic's papers under the "
