@@ -76,7 +76,7 @@ class VenueFacet:
 
 def venue_facet(options: list[FacetOption], selected: list[str], venues: dict) -> VenueFacet:
     """The venue facet's tree from the counted ``options`` (slug → count), the ``selected``
-    slugs and ``venues`` (every Venue by id, with parents)."""
+    slugs and ``venues`` (every venue by id, with parents: ``all_venues``)."""
     by_slug = {venue.slug: venue for venue in venues.values()}
     counts = {option.value: option.count for option in options}
     events: dict[int, Event] = {}

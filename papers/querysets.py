@@ -284,8 +284,7 @@ class PaperQuerySet(models.QuerySet):
         found = {paper.pk: paper for paper in qs.order_by()}
         for paper in found.values():
             paper.card_topics = [CardTopic(**topic) for topic in paper.topic_rows]
-        if text:
-            for paper in found.values():
+            if text:
                 paper.headline = elided(paper.headline, paper.abstract)
         return [found[pk] for pk in ids if pk in found]
 
