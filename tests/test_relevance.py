@@ -184,3 +184,22 @@ def test_a_title_s_length_counts_a_compound_as_one_word(db):
     )
     finish()
     assert ranked("transfer") == [compounds.pk, plain.pk]
+
+
+def test_an_abstract_s_words_count_in_any_case(db):
+    # The query's words are counted in an abstract ignoring case: "Glyph" three times at the
+    # starts of sentences outweighs "glyph" once in an abstract of the same length.
+    venue = make_venue("ACL 2024", 2024)
+    once = make_paper(
+        "We read Chinese text with a glyph encoder and many other encoders.",
+        title="Reading Characters",
+        venue=venue,
+    )
+    capitalised = make_paper(
+        "Glyph shapes help. Glyph encoders read text. Glyph models are small.",
+        title="Reading Characters",
+        venue=venue,
+    )
+    finish()
+    assert ranked("glyph") == [capitalised.pk, once.pk]
+    assert ranked("Reading GLYPH") == [capitalised.pk, once.pk]
