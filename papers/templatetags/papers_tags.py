@@ -34,24 +34,30 @@ def _encode(query) -> str:
     return "?" + encoded if encoded else "?"
 
 
-def _parameters(context) -> dict[str, list[str]]:
-    """The request's parameters as {name: values}, read once per request: a facet list builds
-    a couple of hundred links from them, and copying the QueryDict for each cost more than the
-    page's SQL."""
+def _parameters(context) -> dict[str, str]:
+    """The request's parameters but the page, each name's values already encoded ("q=a+b",
+    "venue=x&venue=y"), read once per request: a facet list builds a couple of hundred links
+    from them, and each link encodes only the values it changes (copying the QueryDict for
+    each cost more than the page's SQL; encoding every parameter again, a tenth of the
+    links' time)."""
     request = context.get("request")
     if request is None:
         return {}
     if not hasattr(request, "papers_parameters"):
-        request.papers_parameters = dict(request.GET.lists())
+        request.papers_parameters = {
+            name: urlencode([(name, value) for value in values])
+            for name, values in request.GET.lists()
+            if name != "page"
+        }
     return request.papers_parameters
 
 
 @register.simple_tag(takes_context=True)
 def toggle_query(context, name, value):
     """The current query string with ``name=value`` added, or removed if present; page reset."""
-    parameters = _parameters(context)
+    request = context.get("request")
     value = str(value)
-    values = list(parameters.get(name, ()))
+    values = request.GET.getlist(name) if request is not None else []
     if value in values:
         values.remove(value)
     elif name in {"venue", "topic"}:
@@ -59,13 +65,9 @@ def toggle_query(context, name, value):
     else:
         values = [value]
     # Keys keep their places, as QueryDict.setlist keeps them; a new one goes last.
-    pairs = [
-        (key, item)
-        for key, items in {**parameters, name: values}.items()
-        if key != "page"
-        for item in items
-    ]
-    encoded = urlencode(pairs)
+    toggled = urlencode([(name, item) for item in values]) if name != "page" else ""
+    pieces = {**_parameters(context), name: toggled}.values()
+    encoded = "&".join(piece for piece in pieces if piece)
     return "?" + encoded if encoded else "?"
 
 
