@@ -290,17 +290,15 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     query as typed) and, when the respelling matches, its results are shown instead (its
     compounds and words, as above); when all the words match fewer than a page, papers
     matching some of them follow on the first page (+1). Nothing at all shown under filters:
-    whether papers outside them match (+1, papers/search_notices.py ``why_nothing``). With the response cache on,
-    the data version is read first (+1; ``request`` keeps it for the request) and the facets
-    may come from the cache. The first page counted after each change of the data reads this
-    process's memory of the papers' facets again (+1, once, papers/facet_memory.py).
+    whether papers outside them match (+1, papers/search_notices.py ``why_nothing``). With
+    the response cache on, the data version is read first (+1; ``request`` keeps it for the
+    request) and the facets may come from the cache. The first page counted after each change
+    of the data reads this process's memory of the papers' facets again (+1, once,
+    papers/facet_memory.py).
     """
     text = filterset.text
     if text and (paper := identified_paper(text)) is not None:
-        papers = Paper.objects.cards([paper.pk])
-        for card in papers:
-            card.score = None
-        return Results(facets=Facets(total=1), count=1, papers=papers, identified=paper)
+        return _identified(paper)
     fixed = Paper.objects.filter(*filterset.fixed_conditions())
     conditions = filterset.conditions()
     ranked = bool(text) and filterset.ordering == "relevance"
@@ -311,11 +309,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
     results.authors = authors
     if ranked and not facets.total and not filterset.value("literal"):
-        text, words, matched = _respelled(results, filterset, typed, request) or (
-            text,
-            words,
-            matched,
-        )
+        respelled = _respelled(results, filterset, typed, request)
+        text, words, matched = respelled or (text, words, matched)
     count_notices(results, ranked, matched, CANDIDATE_CAP)
     paginate(results, filterset.page_number, ranked, CANDIDATE_CAP)
     papers = fixed.filter(*conditions.values())
@@ -325,16 +320,32 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     partial = []
     if ranked and results.page == 1 and results.count < PAGE_SIZE and not NEGATION.search(text):
         partial = partial_ids(papers, words, PAGE_SIZE - results.count)
+    results.papers, results.partial = _cards(scored, partial, text)
+    if text and not results.count and not results.partial:
+        results.notices.append(why_nothing(filterset, fixed, text))
+    return results
+
+
+def _identified(paper) -> Results:
+    """The results of a query naming one paper (its Anthology ID, DOI or URL): that paper."""
+    papers = Paper.objects.cards([paper.pk])
+    for card in papers:
+        card.score = None
+    return Results(facets=Facets(total=1), count=1, papers=papers, identified=paper)
+
+
+def _cards(scored: list, partial: list, text: str) -> tuple[list, list]:
+    """(the page's cards, the partial matches' cards), each with its ``score``, from one
+    query: ``scored`` and ``partial`` are [(id, score)] in their order."""
     scores = dict(scored + partial)
     cards = Paper.objects.cards([pk for pk, _ in scored + partial], text)
     for paper in cards:
         paper.score = scores[paper.pk]
     shown = {pk for pk, _ in scored}
-    results.papers = [paper for paper in cards if paper.pk in shown]
-    results.partial = [paper for paper in cards if paper.pk not in shown]
-    if text and not results.count and not results.partial:
-        results.notices.append(why_nothing(filterset, fixed, text))
-    return results
+    return (
+        [paper for paper in cards if paper.pk in shown],
+        [paper for paper in cards if paper.pk not in shown],
+    )
 
 
 def _respelled(results: Results, filterset: PaperFilterSet, typed: str, request):
