@@ -1,1 +1,2 @@
-"""The benchmark (`make bench`, bench/run.py) and the quality-at-scale scripts (bench/quality.py)."""
+"""The benchmark (`make bench`, bench/run.py) and the quality-at-scale scripts
+(bench/quality.py)."""

@@ -174,7 +174,8 @@ def described(conf: dict | None) -> str:
     if not conf:
         return "?"
     threads = conf["threads"]
-    return f"{conf['workers']} workers × {threads} thread{'' if threads == '1' else 's'}, timeout {conf['timeout']} s"
+    plural = "" if threads == "1" else "s"
+    return f"{conf['workers']} workers × {threads} thread{plural}, timeout {conf['timeout']} s"
 
 
 if __name__ == "__main__":

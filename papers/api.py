@@ -5,8 +5,9 @@ text; POST only, CSRF-exempt: it changes nothing and takes a JSON body). Errors 
 400 {"error", "details"} for bad parameters (validated by the list's own PaperFilterSet, or the
 text form), 404 {"error"} for an unknown paper. ``snippet`` is HTML-safe: the abstract escaped,
 its LaTeX rendered, the matched words in <mark>. ``title`` is the record's (LaTeX as written);
-``display_title`` is what a reader sees, its LaTeX read as plain text ("\\inftyBench" → "∞Bench"). Similar papers carry the list's fields plus ``authors``,
-``score`` and ``explanation`` (the signals of the score with their weights).
+``display_title`` is what a reader sees, its LaTeX read as plain text ("\\inftyBench" →
+"∞Bench"). Similar papers carry the list's fields plus ``authors``, ``score`` and
+``explanation`` (the signals of the score with their weights).
 
 The list answers as the list page ranks (papers/search.py): an identifier in q (Anthology ID,
 DOI, Anthology URL) gives that paper as the only result; ``authors`` lists the authors a name

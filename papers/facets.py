@@ -135,8 +135,8 @@ _GROUPED = {
         "SELECT a AS value, count(*) AS n FROM {rows} u CROSS JOIN LATERAL unnest(u.author_ids) a "
         "WHERE {flags} GROUP BY 1"
     ),
-    "country": "SELECT country AS value, count(*) AS n FROM {rows} u WHERE {flags} AND country <> '' "
-    "GROUP BY 1",
+    "country": "SELECT country AS value, count(*) AS n FROM {rows} u "
+    "WHERE {flags} AND country <> '' GROUP BY 1",
     "total": "SELECT '' AS value, count(*) AS n FROM {rows} u WHERE {flags}",
 }
 

@@ -15,7 +15,8 @@ matches; beyond it, relevance pages stop at the cap and the page says so. When t
 alone fill the page, the abstract candidates are not read at all.
 
 The default order reads each venue's papers from the index paper_venue_order (``newest_ids``),
-at any depth. Facets are counted by papers/facets.py (papers/search.py calls it), similar papers by papers/similar.py.
+at any depth. Facets are counted by papers/facets.py (papers/search.py calls it), similar
+papers by papers/similar.py.
 """
 
 import re

@@ -7,7 +7,8 @@ from datetime import date
 
 
 class DumpError(Exception):
-    """A source file that cannot be loaded; the message names the file and, where it helps, the line."""
+    """A source file that cannot be loaded; the message names the file and, where it helps,
+    the line."""
 
     def __init__(self, source: str, message: str, line: int | None = None):
         self.source = source

@@ -88,7 +88,8 @@ AS $$ SELECT regexp_replace(t, '{COMPOUND_SQL}', '{COMPOUND_SQL_REPLACEMENT}', '
 DROP_COMPOUNDS_FUNCTION = "DROP FUNCTION IF EXISTS papers_compounds(text)"
 
 # The same for the title's own vector, as migration 0002 made it; migration 0008 parsed the
-# title with its compounds, and 0011 reads the stored column instead (TITLE_VECTOR_MATCHES_FUNCTION).
+# title with its compounds, and 0011 reads the stored column instead
+# (TITLE_VECTOR_MATCHES_FUNCTION).
 TITLE_MATCHES_FUNCTION = """
 CREATE OR REPLACE FUNCTION papers_title_matches(q tsquery)
 RETURNS TABLE (id bigint)

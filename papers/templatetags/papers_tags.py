@@ -312,7 +312,9 @@ def _venue_event(context, event, series: str) -> str:
         volumes = ""
     else:
         rows = "".join(
-            f"<li>{facet_link(context, 'venue', r.slug, r.label, r.count, r.selected, event.name)}</li>"
+            "<li>"
+            + facet_link(context, "venue", r.slug, r.label, r.count, r.selected, event.name)
+            + "</li>"
             for r in event.volumes
         )
         main = event.main
