@@ -38,8 +38,8 @@ def _parameters(context) -> dict[str, str]:
     """The request's parameters but the page, each name's values already encoded ("q=a+b",
     "venue=x&venue=y"), read once per request: a facet list builds a couple of hundred links
     from them, and each link encodes only the values it changes (copying the QueryDict for
-    each cost more than the page's SQL; encoding every parameter again, a tenth of the
-    links' time)."""
+    each cost more than the page's SQL; encoding every parameter again for each, more than
+    half of their query strings' time)."""
     request = context.get("request")
     if request is None:
         return {}
