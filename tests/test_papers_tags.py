@@ -1,9 +1,12 @@
-"""The query strings a list's facet links and filter chips toggle (papers/templatetags)."""
+"""The query strings a list's facet links and filter chips toggle, and the line saying why a
+paper is similar (papers/templatetags)."""
+
+from types import SimpleNamespace
 
 import pytest
 from django.test import RequestFactory
 
-from papers.templatetags.papers_tags import toggle_query
+from papers.templatetags.papers_tags import similar_why, toggle_query
 
 URL = "/?q=kv+cache&venue=acl-2025&page=3&year=2024"
 
@@ -38,3 +41,27 @@ def test_the_links_of_one_request_each_toggle_their_own_value():
 def test_without_a_request_or_parameters():
     assert toggle_query({}, "venue", "acl-2025") == "?venue=acl-2025"
     assert toggle_query({"request": RequestFactory().get("/?page=2")}, "page", "3") == "?"
+
+
+def test_a_similar_paper_s_reasons_in_words_and_their_weights_on_hover():
+    item = SimpleNamespace(
+        explanation=[
+            {"signal": "text", "weight": 0.61234, "terms": [{"term": "kv cache"}, {"term": "<b>"}]},
+            {"signal": "authors", "weight": 0.1, "authors": ["Ana & Bo", "Chen"]},
+            {"signal": "year", "weight": 0.02, "year": 2024},
+            {"signal": "venue", "weight": 0.03, "venue": "ACL 2024"},
+            {"signal": "areas", "weight": 0.05, "areas": ["Machine Translation"]},
+            {"signal": "topics", "weight": 0.04, "topics": ["Long Context", "Efficient Inference"]},
+        ]
+    )
+    assert similar_why(item) == (
+        '<p class="shared" title="text 0.61, authors +0.10, year +0.02, venue +0.03, '
+        'areas +0.05, topics +0.04">Why: both use “kv cache”, “&lt;b&gt;” · '
+        "same authors: Ana &amp; Bo, Chen · same year (2024) · same venue (ACL 2024) · "
+        "same area: Machine Translation · shared topics: Long Context, Efficient Inference</p>\n"
+    )
+
+
+def test_a_similar_paper_without_shared_words_is_similar_in_wording():
+    item = SimpleNamespace(explanation=[{"signal": "text", "weight": 0.3, "terms": []}])
+    assert similar_why(item) == '<p class="shared" title="text 0.30">Why: similar wording</p>\n'

@@ -5,6 +5,7 @@ import html
 from urllib.parse import urlencode
 
 from django import template
+from django.template.defaultfilters import floatformat
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -210,6 +211,48 @@ _DERIVED_BADGE = (
     ' <span class="badge" title="The source gives no title; this one is the abstract\'s first'
     ' sentence.">derived title</span>'
 )
+
+
+# What each signal of a similar paper's score says (papers/similar.py ``explanation``), its
+# values escaped; "text" is written by _shared_words.
+_SIGNAL_TEXT = {
+    "authors": lambda signal: "same authors: " + _escaped_list(signal["authors"]),
+    "year": lambda signal: f"same year ({escape(signal['year'])})",
+    "venue": lambda signal: f"same venue ({escape(signal['venue'])})",
+    "areas": lambda signal: "same area: " + _escaped_list(signal["areas"]),
+    "topics": lambda signal: "shared topics: " + _escaped_list(signal["topics"]),
+}
+
+
+def _escaped_list(values) -> str:
+    return ", ".join(escape(value) for value in values)
+
+
+def _shared_words(signal) -> str:
+    terms = signal["terms"]
+    if not terms:
+        return "similar wording"
+    return "both use " + ", ".join(f"“{escape(term['term'])}”" for term in terms)
+
+
+@register.simple_tag
+def similar_why(item) -> SafeString:
+    """The line saying why ``item`` is similar: each signal of its ``explanation`` in words,
+    their weights in the line's title (shown on hovering). A tag, not an included template:
+    a similar page has twenty of them, and the include's loops were most of its rendering."""
+    signals = item.explanation
+    weights = ", ".join(
+        f"{escape(signal['signal'])} {'+' if n else ''}{floatformat(signal['weight'], 2)}"
+        for n, signal in enumerate(signals)
+    )
+    reasons = " · ".join(
+        _shared_words(signal)
+        if signal["signal"] == "text"
+        else _SIGNAL_TEXT.get(signal["signal"], lambda _: "")(signal)
+        for signal in signals
+    )
+    # every value in it is escaped; the newline is the included template's last
+    return mark_safe(f'<p class="shared" title="{weights}">Why: {reasons}</p>\n')
 
 
 @register.simple_tag
