@@ -1,5 +1,6 @@
 """The project's shape: settings from the environment, docker-compose, and `make run` serving."""
 
+import gc
 import os
 import re
 import runpy
@@ -213,6 +214,18 @@ def test_make_run_serves_the_site(tmp_path):
     finally:
         os.killpg(process.pid, signal.SIGINT)
         process.wait(timeout=30)
+
+
+def test_gunicorn_freezes_what_the_master_holds_before_each_fork():
+    """A worker's full garbage collection walked the master's objects too (gunicorn.conf.py
+    pre_fork)."""
+    namespace = runpy.run_path(str(PROJECT_DIR / "gunicorn.conf.py"))
+    gc.unfreeze()
+    try:
+        namespace["pre_fork"](None, None)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
 
 
 def test_gunicorn_writes_no_control_socket():
