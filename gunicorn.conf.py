@@ -67,11 +67,27 @@ def _prepare_pages() -> None:
         get_template(path.relative_to(root).as_posix())
 
 
+def _serve_first_pages(application, log) -> None:
+    """A page of each kind served to this process itself (site/first_pages.py)."""
+    from django.db import DatabaseError
+    from first_pages import serve_samples
+
+    try:
+        served = serve_samples(application)
+    except DatabaseError as error:
+        log.warning("first pages not served at start: %s", error)
+        return
+    failed = [f"{path} ({status})" for path, status in served if not status.startswith("200")]
+    if failed:
+        log.warning("first pages that did not answer 200: %s", ", ".join(failed))
+
+
 def when_ready(server):
     from django.db import connections
 
     _prepare_pages()
     _warm(server.log)
+    _serve_first_pages(server.app.wsgi(), server.log)
     # Nothing connected is forked: each worker opens its own connections.
     connections.close_all()
 
@@ -86,3 +102,5 @@ def pre_fork(server, worker):
 
 def post_worker_init(worker):
     _warm(worker.log)
+    # Again in the worker: its own PostgreSQL connection starts with empty catalog caches.
+    _serve_first_pages(worker.wsgi, worker.log)

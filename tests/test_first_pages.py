@@ -1,0 +1,44 @@
+"""The pages a server process serves itself as it starts (site/first_pages.py)."""
+
+import pytest
+from django.core.signals import request_finished, request_started
+from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
+from first_pages import sample_paths, serve_samples
+
+from papers.models import Author, Paper, Topic
+
+WITHOUT_DATA = ["/", "/?q=language+models", "/api/papers/?q=language+models"]
+
+
+def test_a_collection_without_papers_is_sampled_by_the_pages_that_need_none(db):
+    assert sample_paths() == WITHOUT_DATA
+
+
+@pytest.fixture
+def connection_kept():
+    """The test's transaction stays open across the requests: Django closes a connection in
+    a transaction as a request starts and finishes (its test client stops that too)."""
+    for signal in (request_started, request_finished):
+        signal.disconnect(close_old_connections)
+    yield
+    for signal in (request_started, request_finished):
+        signal.connect(close_old_connections)
+
+
+def test_each_sample_page_answers_as_a_reader_s_request_over_https_would(
+    corpus, settings, connection_kept
+):
+    """Sent as HTTPS: a site that redirects plain HTTP serves the pages."""
+    settings.SECURE_SSL_REDIRECT = True
+    paper = Paper.objects.order_by("pk").first().pk
+    topic = Topic.objects.order_by("pk").first().slug
+    author = Author.objects.order_by("pk").first().slug
+    paths = [
+        *WITHOUT_DATA,
+        f"/papers/{paper}/",
+        f"/papers/{paper}/similar/",
+        f"/?topic={topic}",
+        f"/authors/{author}/",
+    ]
+    assert serve_samples(get_wsgi_application()) == [(path, "200 OK") for path in paths]
