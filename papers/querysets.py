@@ -294,7 +294,9 @@ class PaperQuerySet(models.QuerySet):
     def similar_to(self, paper, limit: int = 20, among=None):
         """The papers most like ``paper`` (a Paper or an id), best first, each with ``score``,
         ``shared_terms`` (the words) and ``explanation`` (the signals of the score with their
-        weights, papers/similar.py); ``among`` ranks exactly those papers."""
+        weights, papers/similar.py); ``among`` ranks exactly those papers. Each paper has the
+        columns of a card (CARD_FIELDS): the search vectors of twenty papers were a third of
+        the time of loading them."""
         pk = paper.pk if hasattr(paper, "pk") else int(paper)
         if among is not None:
             if hasattr(among, "values_list"):
@@ -303,6 +305,7 @@ class PaperQuerySet(models.QuerySet):
         rows = similar_rows(pk, limit, among)
         papers = (
             self.model.objects.select_related("venue")
+            .only(*CARD_FIELDS)
             .with_first_authors()
             .in_bulk([row.id for row in rows])
         )

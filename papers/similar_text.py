@@ -12,6 +12,7 @@ from django import forms
 from django.db.models import Q
 
 from .models import Paper, Venue
+from .querysets import CARD_FIELDS
 from .similar import text_signal
 from .similarity_model import current_model, shared_terms, similar_to_text
 
@@ -69,6 +70,7 @@ def papers_like_text(text: str, limit: int, venue=None, year=None, sort="similar
         return None
     papers = (
         Paper.objects.select_related("venue")
+        .only(*CARD_FIELDS)
         .prefetch_related("topics")
         .with_first_authors()
         .in_bulk([pk for pk, _ in ranked])

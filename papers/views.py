@@ -38,6 +38,7 @@ from .facet_display import facet_context
 from .feeds import search_feed_url
 from .front_page import front_page
 from .models import Author, Paper, PaperTopic, Topic, TopicRedirect, Venue
+from .querysets import CARD_FIELDS
 from .reading_lists import BadList, list_papers, parse_ids
 from .rendering import bar_chart, render_abstract
 from .search import PaperFilterSet, search_page
@@ -163,7 +164,7 @@ def paper_by_anthology_id(request, anthology_id):
 
 @require_safe
 def paper_similar(request, pk):
-    paper = get_object_or_404(Paper.objects.select_related("venue"), pk=pk)
+    paper = get_object_or_404(Paper.objects.select_related("venue").only(*CARD_FIELDS), pk=pk)
     sort = request.GET.get("sort", "similar")
     if sort not in SORTS:
         return HttpResponseBadRequest(

@@ -99,6 +99,23 @@ def test_quantization_paper_finds_efficiency_papers(fitted):
     assert all(len(item.shared_terms) <= 8 for item in similar)
 
 
+def test_the_similar_page_reads_four_statements_for_its_twenty_cards(
+    fitted, client, django_assert_num_queries
+):
+    """The paper, the similar rows, their cards, their topics: a card reads no column its
+    query left out."""
+    paper = _mlwq()
+    with django_assert_num_queries(4):
+        response = client.get(f"/papers/{paper.pk}/similar/")
+    cards = parse(response).find_all("li", class_="card")
+    assert len(cards) == 20
+    best = Paper.objects.similar_to(paper, 3)
+    assert [card.find("h2").find("a").text for card in cards[:3]] == [
+        item.display_title for item in best
+    ]
+    assert {"search_vector", "title_vector", "doi"} <= best[0].get_deferred_fields()
+
+
 def test_similar_to_uses_two_queries_on_both_paths(unfitted, django_assert_num_queries):
     paper = _mlwq()
     with django_assert_num_queries(2):
