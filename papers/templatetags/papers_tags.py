@@ -2,10 +2,10 @@
 the pieces every list repeats (result cards, their authors, the Save button)."""
 
 import html
+from decimal import ROUND_HALF_UP, Decimal
 from urllib.parse import urlencode
 
 from django import template
-from django.template.defaultfilters import floatformat
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -23,6 +23,15 @@ def escape(value) -> str:
     it, without its wrapper for lazy strings: a list page escapes a couple of thousand values,
     each into an f-string marked safe whole."""
     return html.escape(str(value))
+
+
+@register.filter
+def decimals(value, places: int) -> str:
+    """The number ``value`` with ``places`` decimals, rounded half up from its shortest decimal
+    form: what Django's ``floatformat:places`` writes for a score or a weight, without its
+    locale's formatting (a similar page writes about ninety: 3 ms with floatformat)."""
+    rounded = Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
+    return str(rounded if rounded else abs(rounded))
 
 
 def _query(context):
@@ -242,7 +251,7 @@ def similar_why(item) -> SafeString:
     a similar page has twenty of them, and the include's loops were most of its rendering."""
     signals = item.explanation
     weights = ", ".join(
-        f"{escape(signal['signal'])} {'+' if n else ''}{floatformat(signal['weight'], 2)}"
+        f"{escape(signal['signal'])} {'+' if n else ''}{decimals(signal['weight'], 2)}"
         for n, signal in enumerate(signals)
     )
     reasons = " · ".join(
