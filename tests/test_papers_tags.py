@@ -4,9 +4,10 @@ paper is similar (papers/templatetags)."""
 from types import SimpleNamespace
 
 import pytest
+from django.template.defaultfilters import floatformat
 from django.test import RequestFactory
 
-from papers.templatetags.papers_tags import similar_why, toggle_query
+from papers.templatetags.papers_tags import decimals, similar_why, toggle_query
 
 URL = "/?q=kv+cache&venue=acl-2025&page=3&year=2024"
 
@@ -65,3 +66,19 @@ def test_a_similar_paper_s_reasons_in_words_and_their_weights_on_hover():
 def test_a_similar_paper_without_shared_words_is_similar_in_wording():
     item = SimpleNamespace(explanation=[{"signal": "text", "weight": 0.3, "terms": []}])
     assert similar_why(item) == '<p class="shared" title="text 0.30">Why: similar wording</p>\n'
+
+
+@pytest.mark.parametrize(
+    ("value", "places", "written"),
+    [
+        (0.4817, 3, "0.482"),
+        (0.125, 2, "0.13"),  # half up, not to even
+        (2.675, 2, "2.68"),  # from the shortest decimal form, not the binary 2.67499...
+        (3, 2, "3.00"),
+        (-0.0001, 2, "0.00"),  # no "-0.00"
+        (-1.005, 2, "-1.01"),
+        (1e-9, 3, "0.000"),
+    ],
+)
+def test_decimals_writes_what_floatformat_writes(value, places, written):
+    assert decimals(value, places) == written == str(floatformat(value, places))
