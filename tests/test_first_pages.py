@@ -1,9 +1,11 @@
 """The pages a server process serves itself as it starts (site/first_pages.py)."""
 
 import pytest
+from django.core.cache import cache
 from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
+from django.test.utils import CaptureQueriesContext
 from first_pages import sample_paths, serve_samples
 
 from papers.models import Author, Paper, Topic
@@ -42,3 +44,16 @@ def test_each_sample_page_answers_as_a_reader_s_request_over_https_would(
         f"/authors/{author}/",
     ]
     assert serve_samples(get_wsgi_application()) == [(path, "200 OK") for path in paths]
+
+
+def test_the_samples_leave_no_page_in_the_cache(corpus, settings, connection_kept, client):
+    """A worker's own samples do the work: the master's are not kept for them to hit."""
+    settings.RESPONSE_CACHE = True
+    cache.clear()
+    serve_samples(get_wsgi_application())
+    with CaptureQueriesContext(connection) as first:
+        client.get("/?q=language+models")
+    with CaptureQueriesContext(connection) as again:
+        client.get("/?q=language+models")
+    cache.clear()
+    assert len(again) == 1 < len(first)  # the data's version, then the page from the cache
