@@ -119,6 +119,8 @@ class FacetMemory:
     # The common words' matches read so far, as packed bits over the positions
     # (papers/word_memory.py): they belong to this state of the data.
     words: dict = field(default_factory=dict)
+    # The matches of the latest queries with a phrase that were read whole, the same way.
+    phrases: dict = field(default_factory=dict)
 
     def positions(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The positions of the papers ``ids`` that have a row here, and which of ``ids`` they

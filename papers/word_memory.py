@@ -17,8 +17,8 @@ bitwise operations:
 - A phrase needs the words' positions, which bits do not hold: bits give a superset (the
   papers having the phrase's words). The papers it leaves in doubt are tested in SQL, one
   probe each when they are few (UNCERTAIN_MAX), else every match is read from the index's
-  bitmap (the work the count of those matches in SQL did), and the matches are then exact
-  and counted in memory too. Its title matches are still a superset: its ranked candidates
+  bitmap (the work the count of those matches in SQL did; held for the same query's next
+  pages, PHRASES_HELD), and the matches are then exact and counted in memory too. Its title matches are still a superset: its ranked candidates
   are taken in the same order, tested in SQL (papers/querysets.py ranked_ids).
 
 Bounded work: one statement (the query as PostgreSQL parses it, its words' document counts, the
@@ -54,6 +54,10 @@ SUPERSET_READ = 4
 # ~3 µs); more are tested by the index's bitmap scan (about 1.4 µs a paper, but it reads every
 # paper with the phrase's words, those not in doubt and outside the page's conditions too).
 UNCERTAIN_MAX = 5000
+# Queries whose every match was read from the index's bitmap ("language models" quoted: 100 ms
+# of SQL at 100,000 papers) are held, this many, for the same query's next page, filter or
+# order: 12.5 KB each at 100,000 papers.
+PHRASES_HELD = 64
 
 # A common word's Lexeme row ``l``; parameters COMMON_MIN, COMMON_SHARE.
 _COMMON_ROW = f"l.documents >= GREATEST(%s, %s * ({COLLECTION_SIZE_SQL}))"
@@ -329,13 +333,30 @@ def _matches(cursor, memory: FacetMemory, tree, text: str, bits: dict, page: np.
     uncertain = superset & ~subset
     query = [SEARCH_CONFIG, websearch_text(text)]
     if int(np.bitwise_count(uncertain).sum()) > UNCERTAIN_MAX:
-        cursor.execute(sql(_EVERY_MATCH_SQL.format(state=STATE_SQL)), query)
-        state, every = cursor.fetchone()
-        return _packed(memory, every) & page if state == memory.state else None
+        every = _every_match(cursor, memory, query)
+        return every & page if every is not None else None
     ids = memory.ids[np.flatnonzero(np.unpackbits(uncertain, count=len(memory.ids)))]
     cursor.execute(sql(_TESTED_SQL.format(state=STATE_SQL)), [ids.tolist(), *query])
     state, tested = cursor.fetchone()
     return subset | _packed(memory, tested) if state == memory.state else None
+
+
+def _every_match(cursor, memory: FacetMemory, query: list[str]) -> np.ndarray | None:
+    """Packed bits of every paper matching ``query`` ([configuration, text]), read from the
+    index's bitmap once per state of the data and held for the next pages of the same query
+    (the latest PHRASES_HELD queries); None if the data changed meanwhile."""
+    key = query[1]
+    every = memory.phrases.pop(key, None)
+    if every is None:
+        cursor.execute(sql(_EVERY_MATCH_SQL.format(state=STATE_SQL)), query)
+        state, ids = cursor.fetchone()
+        if state != memory.state:
+            return None
+        every = _packed(memory, ids)
+    memory.phrases[key] = every  # the latest last
+    for stale in list(memory.phrases)[:-PHRASES_HELD]:
+        memory.phrases.pop(stale, None)
+    return every
 
 
 def _bits(cursor, memory: FacetMemory, words: list[str], common: set[str]):
