@@ -333,7 +333,7 @@ def _matches(cursor, memory: FacetMemory, tree, text: str, bits: dict, page: np.
     uncertain = superset & ~subset
     query = [SEARCH_CONFIG, websearch_text(text)]
     if int(np.bitwise_count(uncertain).sum()) > UNCERTAIN_MAX:
-        every = _every_match(cursor, memory, query)
+        every = _every_match(cursor, memory, query, repr(tree))
         return every & page if every is not None else None
     ids = memory.ids[np.flatnonzero(np.unpackbits(uncertain, count=len(memory.ids)))]
     cursor.execute(sql(_TESTED_SQL.format(state=STATE_SQL)), [ids.tolist(), *query])
@@ -341,11 +341,11 @@ def _matches(cursor, memory: FacetMemory, tree, text: str, bits: dict, page: np.
     return subset | _packed(memory, tested) if state == memory.state else None
 
 
-def _every_match(cursor, memory: FacetMemory, query: list[str]) -> np.ndarray | None:
+def _every_match(cursor, memory: FacetMemory, query: list[str], key: str) -> np.ndarray | None:
     """Packed bits of every paper matching ``query`` ([configuration, text]), read from the
-    index's bitmap once per state of the data and held for the next pages of the same query
-    (the latest PHRASES_HELD queries); None if the data changed meanwhile."""
-    key = query[1]
+    index's bitmap once per state of the data and held under ``key`` (the query as PostgreSQL
+    parses it: "language model" and "language models" are one) for the next pages of the same
+    query, the latest PHRASES_HELD queries; None if the data changed meanwhile."""
     every = memory.phrases.pop(key, None)
     if every is None:
         cursor.execute(sql(_EVERY_MATCH_SQL.format(state=STATE_SQL)), query)

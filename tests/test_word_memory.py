@@ -162,13 +162,13 @@ def test_a_phrase_whose_words_leave_many_papers_in_doubt_is_matched_through_the_
 
 
 def test_a_phrase_read_through_the_index_is_held_for_its_next_pages(corpus, monkeypatch):
-    """Its next page, filter or order reads no match again, until the data changes; the
-    latest PHRASES_HELD such queries are held."""
+    """Its next page, filter or order, or the same words in another form, read no match
+    again, until the data changes; the latest PHRASES_HELD such queries are held."""
     monkeypatch.setattr(word_memory, "UNCERTAIN_MAX", 0)
     monkeypatch.setattr(word_memory, "PHRASES_HELD", 1)
     matched_query('"kv cache"', {}, {})
     with CaptureQueriesContext(connection) as again:
-        matched = matched_query('"kv cache"', {"venue": ["acl-2025"]}, {})
+        matched = matched_query('"KV caches"', {"venue": ["acl-2025"]}, {})  # the same query
     assert not any("papers_text_match_ids" in q["sql"] for q in again.captured_queries)
     assert ids_of(matched, matched.matches) == {corpus["kv"].pk, corpus["cache2"].pk}
     matched_query('"long context"', {}, {})  # the one held now
