@@ -46,6 +46,9 @@ _LABELS_SQL = (
 )
 # The venues' ids, newest first (the list's order, papers/expressions.py venue_order).
 _NEWEST_VENUES_SQL = "(SELECT array_agg(r.id ORDER BY r.rank) FROM ({ranks}) AS r)"
+# The papers whose record lacks its title or authors (few), which the list's orders put last
+# (papers/querysets.py in_order).
+_INCOMPLETE_SQL = "(SELECT array_agg(p.id) FROM {paper} p WHERE NOT p.complete)"
 
 
 def _numbers(text: str | None) -> np.ndarray:
@@ -109,6 +112,7 @@ class FacetMemory:
     venue: np.ndarray  # a position in venues
     newness: np.ndarray  # by position in venues: 0 for the newest venue, 1 for the next …
     title_words: np.ndarray  # by position: the number of distinct words of the paper's title
+    complete: np.ndarray  # by position: whether the paper's record has its title and authors
     country: np.ndarray  # a position in countries, -1 for none
     countries: list[str]
     topic_links: _Links
@@ -136,13 +140,16 @@ def read_memory(cursor) -> FacetMemory:
     ranks, ranks_params = venue_ranks()
     newest = _NEWEST_VENUES_SQL.format(ranks=ranks)
     cursor.execute(
-        sql(f"SELECT {STATE_SQL}, a.*, {labels}, {newest} FROM ({_ARRAYS_SQL}) a"), ranks_params
+        sql(
+            f"SELECT {STATE_SQL}, a.*, {labels}, {newest}, {_INCOMPLETE_SQL} FROM ({_ARRAYS_SQL}) a"
+        ),
+        ranks_params,
     )
     state, ids, venues, countries, topic_counts, topics, author_counts, authors, *rest = (
         cursor.fetchone()
     )
     title_words, *named = rest
-    *named, newest_venues = named
+    *named, newest_venues, incomplete = named
     venue_labels, topic_labels, author_labels = (
         _Labelled([(int(i), slug, name, year and int(year)) for i, slug, name, year in rows or []])
         for rows in named
@@ -153,6 +160,10 @@ def read_memory(cursor) -> FacetMemory:
     ids = np.array(ids or [], dtype=np.int64)
     position = np.full(int(ids.max()) + 1 if len(ids) else 0, -1, dtype=np.int64)
     position[ids] = np.arange(len(ids))
+    complete = np.ones(len(ids), dtype=bool)
+    incomplete = np.array(incomplete or [], dtype=np.int64)
+    incomplete = position[incomplete[incomplete < len(position)]]
+    complete[incomplete[incomplete >= 0]] = False
     country_names = sorted({country for country in countries or [] if country})
     country_at = {country: at for at, country in enumerate(country_names)}
     return FacetMemory(
@@ -162,6 +173,7 @@ def read_memory(cursor) -> FacetMemory:
         venue=venue_labels.positions(np.array(venues or [], dtype=np.int64)),
         newness=newness,
         title_words=np.array(title_words or [], dtype=np.int64),
+        complete=complete,
         country=np.array([country_at.get(c, -1) for c in countries or []], dtype=np.int64),
         countries=country_names,
         topic_links=_Links(

@@ -5,7 +5,9 @@ and reads each one's papers in proceedings order from the index paper_venue_orde
 from functools import cache
 from typing import NamedTuple
 
+import numpy as np
 from django.db import models
+from django.db.models import F
 from django.db.models.expressions import RawSQL
 
 from .expressions import display_order
@@ -217,3 +219,38 @@ def _filtered_ids(papers, text: str) -> tuple[str, list]:
         f"chosen AS MATERIALIZED ({ids_sql}), filtered AS MATERIALIZED ({sql(matched)}),",
         [*ids_params, *matched_params],
     )
+
+
+def matched_page_ids(papers, matched, limit: int, offset: int) -> list[int]:
+    """One page of ids in the default order of a query matched in memory
+    (papers/word_memory.py MatchedQuery): its papers passing the filters are placed in their
+    segments from the memory's arrays, and only the segments the page falls in are read, in
+    proceedings order (one statement). In SQL, every match was probed for its segment ("language
+    models": 60-120 ms at 100,000 papers)."""
+    memory = matched.memory
+    positions = np.flatnonzero(matched.chosen())
+    # The default order's segments: complete records first, then the newest venue first.
+    segment = (~memory.complete[positions]) * len(memory.newness) + memory.newness[
+        memory.venue[positions]
+    ]
+    order = np.argsort(segment, kind="stable")
+    positions, segment = positions[order], segment[order]
+    starts = np.flatnonzero(np.r_[True, segment[1:] != segment[:-1]])
+    ends = np.r_[starts[1:], len(segment)].astype(np.int64)
+    touched = np.flatnonzero((starts < offset + limit) & (ends > offset))
+    if not len(touched):
+        return []
+    first, last = int(starts[touched[0]]), int(ends[touched[-1]])
+    venues = memory.venues.ids[memory.venue[positions[starts[touched]]]].tolist()
+    page = (
+        papers.model.objects.filter(pk__in=memory.ids[positions[first:last]].tolist())
+        .order_by(
+            F("complete").desc(),
+            RawSQL("array_position(%s::bigint[], venue_id)", (venues,)),
+            "number",
+            display_order(),
+            "pk",
+        )
+        .values_list("pk", flat=True)
+    )
+    return list(page[offset - first : offset - first + limit])

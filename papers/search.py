@@ -20,6 +20,7 @@ from .caching import cached
 from .facet_rows import row_conditions
 from .facets import Facets, count_facets, kept_venue_counts
 from .models import Authorship, Paper, PaperTopic, Venue
+from .newest_order import matched_page_ids
 from .querysets import CANDIDATE_CAP, NEGATION, web_query
 from .recall import partial_ids
 from .results import PAGE_SIZE, Results
@@ -252,6 +253,8 @@ def _page_ids(filterset: PaperFilterSet, papers, page: int, text: str, words: st
             narrow=narrow,
             candidates=candidates,
         )
+    if filterset.ordering == "newest" and text and matched:
+        return [(pk, None) for pk in matched_page_ids(papers, matched, PAGE_SIZE, offset)]
     if filterset.ordering == "newest":
         kept = None if text else kept_venue_counts(filterset.fixed, filterset.active())
         return [(pk, None) for pk in papers.newest_ids(PAGE_SIZE, offset, text, kept)]

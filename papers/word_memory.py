@@ -208,6 +208,10 @@ class MatchedQuery:
         }
         return count_in_memory(self.memory, positions, flags, limits)
 
+    def chosen(self) -> np.ndarray:
+        """By position: whether the paper matches and passes every filter."""
+        return _passing_all(self.memory, self.keys, self.matches)
+
     def candidates(self, cap: int) -> tuple[list[int], list[int], bool]:
         """(the ids of the title matches with the fewest other words, of the matches (the
         same, then the others newest first), whether the title matches are exact): ``cap`` of
@@ -217,7 +221,7 @@ class MatchedQuery:
         fewer words it has besides the query's (papers/title_match.py, BM25's length
         normalisation): among a broad query's title matches these are the ones it would rank
         first."""
-        chosen = _passing_all(self.memory, self.keys, self.matches)
+        chosen = self.chosen()
         read = cap if self.titles_exact else SUPERSET_READ * cap
         # The matches: the title matches first, in the same order, then the others newest first.
         first = np.where(self.titles, self.memory.title_words, _LAST)

@@ -308,6 +308,10 @@ def test_a_phrase_keeps_its_exact_matches_only(three_years):
         "/?q=kv+cache+eviction",
         "/venues/acl-2025/?q=cache",
         "/api/papers/?q=attention",
+        "/?q=attention&sort=newest",
+        "/?q=%22kv+cache%22+or+speech&sort=newest",
+        "/?q=cache&venue=acl-2025&sort=newest",
+        "/api/papers/?q=cache+or+speech&sort=newest",
     ],
 )
 def test_pages_are_those_sql_alone_gives(client, corpus, monkeypatch, url):
@@ -374,3 +378,53 @@ def test_a_phrase_with_many_papers_in_doubt_is_ranked_from_its_matches(corpus, m
     results = page_of({"q": '"kv cache"'})
     assert results.count == 2
     assert {paper.pk for paper in results.papers} == {corpus["kv"].pk, corpus["cache2"].pk}
+
+
+@pytest.fixture
+def three_venues(db):
+    """Three numbered papers about attention in each of three venues, and an untitled one in
+    two of them: {(venue year, number): paper}, the untitled ones numbered 9."""
+    papers = {}
+    for year, acronym in ((2023, "acl"), (2025, "acl"), (2024, "emnlp")):
+        venue = make_venue(f"{acronym.upper()} {year}", year)
+        for number in (3, 1, 2):
+            papers[(year, number)] = make_paper(
+                f"Attention in {acronym} {year}, paper {number}.",
+                title=f"Attention {year} {number}",
+                venue=venue,
+                authors=["Ada Lovelace"],
+                external_id=f"{year}.{acronym}-long.{number}",
+            )
+        if year != 2023:
+            papers[(year, 9)] = make_paper(
+                f"Untitled attention in {year}.",
+                venue=venue,
+                authors=["Ada Lovelace"],
+                external_id=f"{year}.{acronym}-long.9",
+            )
+    finish()
+    return papers
+
+
+@pytest.mark.parametrize("query", ["attention", '"attention in"', "attention -untitled"])
+def test_a_query_s_newest_pages_are_placed_in_memory_as_sql_places_them(
+    three_venues, monkeypatch, query
+):
+    """Complete records first, the newest venue first, each venue in proceedings order; pages
+    of two cut across the venues' segments."""
+    for module in ("papers.search", "papers.search_notices"):
+        monkeypatch.setattr(f"{module}.PAGE_SIZE", 2)
+    order = [(2025, 1), (2025, 2), (2025, 3), (2024, 1), (2024, 2), (2024, 3)]
+    order += [(2023, 1), (2023, 2), (2023, 3), (2025, 9), (2024, 9)]
+    expected = [three_venues[key].pk for key in order if "untitled" not in query or key[1] != 9]
+    pages = range(1, (len(expected) + 1) // 2 + 1)
+    read = [
+        [paper.pk for paper in page_of({"q": query, "sort": "newest", "page": n}).papers]
+        for n in pages
+    ]
+    assert [pk for page in read for pk in page] == expected
+    monkeypatch.setattr("papers.search.matched_query", lambda *args: None)
+    assert [
+        [paper.pk for paper in page_of({"q": query, "sort": "newest", "page": n}).papers]
+        for n in pages
+    ] == read
