@@ -50,11 +50,15 @@ def explain_plan(sql: str) -> list[str]:
 
 
 def captured_selects(client, url: str) -> tuple[int, list[str]]:
-    """The response status and the SELECTs the view ran for `url` (after one warming run)."""
+    """The response status and the SELECTs the view ran for `url` (after one warming run),
+    as a newly started gunicorn worker runs them: the common words held, no phrase."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    from papers.word_memory import drop_held_phrases
+
     client.get(url)  # warm: the first request of a process compiles templates, etc.
+    drop_held_phrases()
     with CaptureQueriesContext(connection) as captured:
         response = client.get(url)
     statements = [

@@ -196,6 +196,11 @@ _memories: dict[str, FacetMemory] = {}
 _lock = threading.Lock()
 
 
+def held_memories() -> list[FacetMemory]:
+    """The arrays this process holds, one per database it read them from."""
+    return list(_memories.values())
+
+
 def warm_memory() -> FacetMemory:
     """The arrays of the database the pages read from, read before any request needs them
     unless this process holds them at the data's present state (a worker forked from a master

@@ -36,7 +36,14 @@ from django.db import transaction
 
 from .counts import COLLECTION_SIZE_SQL
 from .expressions import SEARCH_CONFIG
-from .facet_memory import STATE_SQL, FacetMemory, count_in_memory, memory_for, passing
+from .facet_memory import (
+    STATE_SQL,
+    FacetMemory,
+    count_in_memory,
+    held_memories,
+    memory_for,
+    passing,
+)
 from .facet_rows import KEYS, filter_params
 from .tables import reading_cursor, sql
 from .text import websearch_text
@@ -361,6 +368,13 @@ def _every_match(cursor, memory: FacetMemory, query: list[str], key: str) -> np.
     for stale in list(memory.phrases)[:-PHRASES_HELD]:
         memory.phrases.pop(stale, None)
     return every
+
+
+def drop_held_phrases() -> None:
+    """Forget the phrases this process holds: the benchmark times the statements of a
+    phrase's first page, as a newly started worker runs them (bench/timing.py)."""
+    for memory in held_memories():
+        memory.phrases.clear()
 
 
 def _bits(cursor, memory: FacetMemory, words: list[str], common: set[str]):
