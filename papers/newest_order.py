@@ -1,6 +1,7 @@
 """The default order's pages, read at any depth (``PaperQuerySet.newest_ids``): one statement
 counts the papers per segment (venue and completeness), finds the segments a page falls in,
-and reads each one's papers in proceedings order from the index paper_venue_order."""
+and reads each one's papers in proceedings order from the index paper_venue_order. A query
+matched in memory has its segments counted there instead (``matched_page_ids``)."""
 
 from functools import cache
 from typing import NamedTuple
