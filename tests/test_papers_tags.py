@@ -7,7 +7,8 @@ import pytest
 from django.template.defaultfilters import floatformat
 from django.test import RequestFactory
 
-from papers.templatetags.papers_tags import decimals, similar_why, toggle_query
+from papers.templatetags.papers_tags import decimals, similar_why
+from papers.templatetags.query_tags import toggle_query
 
 URL = "/?q=kv+cache&venue=acl-2025&page=3&year=2024"
 
