@@ -12,15 +12,7 @@ from papers.facet_memory import warm_memory
 from papers.facets import count_facets
 from papers.models import Paper
 from papers.search import PaperFilterSet, search_page
-from papers.word_memory import (
-    drop_held_phrases,
-    every_paper,
-    exact,
-    matched_query,
-    operands,
-    parse_query,
-    warm_words,
-)
+from papers.word_memory import drop_held_phrases, every_paper, matched_query, warm_words
 from tests.factories import finish, make_paper, make_venue
 from tests.support import parse
 
@@ -49,51 +41,6 @@ def facets_of(facets) -> dict:
 
 def ids_of(matched, mask) -> set[int]:
     return set(matched.memory.ids[np.flatnonzero(mask)].tolist())
-
-
-@pytest.mark.parametrize(
-    ("query", "tree"),
-    [
-        ("'kv' & 'cach'", ("and", ("word", "'kv'"), ("word", "'cach'"))),
-        ("'cach' & !'quantis'", ("and", ("word", "'cach'"), ("not", ("word", "'quantis'")))),
-        ("'it''s'", ("word", "'it''s'")),
-        (
-            "'kv' <-> 'cach' & !'vision' | 'speech'",
-            (
-                "or",
-                (
-                    "and",
-                    ("phrase", ("word", "'kv'"), ("word", "'cach'")),
-                    ("not", ("word", "'vision'")),
-                ),
-                ("word", "'speech'"),
-            ),
-        ),
-        (
-            "'model' & !( 'larg' <-> 'languag' )",
-            (
-                "and",
-                ("word", "'model'"),
-                ("not", ("phrase", ("word", "'larg'"), ("word", "'languag'"))),
-            ),
-        ),
-        ("'learn' <2> 'rank'", ("phrase", ("word", "'learn'"), ("word", "'rank'"))),
-        ("", None),
-        ("'a' &", None),
-        ("( 'a' | 'b'", None),
-        ("'a':*", None),
-        ("!'a' <-> 'b'", None),
-    ],
-)
-def test_parse_query_reads_tsquery_text(query, tree):
-    assert parse_query(query) == tree
-
-
-def test_a_tree_without_a_phrase_is_matched_exactly():
-    plain = parse_query("'a' & !'b' | 'c'")
-    phrase = parse_query("'a' & !( 'b' <-> 'c' )")
-    assert (exact(plain), exact(phrase)) == (True, False)
-    assert operands(phrase) == ["'a'", "'b'", "'c'"]
 
 
 @pytest.mark.parametrize(
