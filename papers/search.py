@@ -253,9 +253,9 @@ def _page_ids(filterset: PaperFilterSet, papers, page: int, text: str, words: st
             narrow=narrow,
             candidates=candidates,
         )
-    if filterset.ordering == "newest" and text and matched:
-        return [(pk, None) for pk in matched_page_ids(papers, matched, PAGE_SIZE, offset)]
     if filterset.ordering == "newest":
+        if text and matched:
+            return [(pk, None) for pk in matched_page_ids(papers, matched, PAGE_SIZE, offset)]
         kept = None if text else kept_venue_counts(filterset.fixed, filterset.active())
         return [(pk, None) for pk in papers.newest_ids(PAGE_SIZE, offset, text, kept)]
     if text:
