@@ -33,8 +33,9 @@ def title_vector_sql(table: str) -> str:
     return f"{table}.title_vector"
 
 
-def display_order() -> Lower:
-    """Title A–Z, an untitled paper placed by its abstract (which its derived title starts)."""
+def display_key() -> Lower:
+    """Title A–Z's key, an untitled paper placed by its abstract (which its derived title
+    starts): the stored column Paper.display_key, which the orders' indexes hold."""
     return Lower(Left(Coalesce(NullIf("title", Value("")), "abstract"), DISPLAY_KEY_LENGTH))
 
 

@@ -11,7 +11,6 @@ from django.db import models
 from django.db.models import F
 from django.db.models.expressions import RawSQL
 
-from .expressions import display_order
 from .matching import matching_within
 from .tables import sql
 
@@ -143,7 +142,7 @@ def newest_page_statement(papers, limit: int, offset: int, text: str, kept) -> t
     for base in segments.bases:
         inner = (
             base.filter(venue_id=RawSQL("w.venue_id", []), complete=RawSQL("w.complete", []))
-            .order_by("number", display_order(), "pk")
+            .order_by("number", "display_key", "pk")
             .values("id")
         )
         inner_sql, inner_params = inner.query.sql_with_params()
@@ -249,7 +248,7 @@ def matched_page_ids(papers, matched, limit: int, offset: int) -> list[int]:
             F("complete").desc(),
             RawSQL("array_position(%s::bigint[], venue_id)", (venues,)),
             "number",
-            display_order(),
+            "display_key",
             "pk",
         )
         .values_list("pk", flat=True)

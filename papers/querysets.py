@@ -31,7 +31,6 @@ from django.db.models.functions import JSONObject, Lower
 
 from .expressions import (
     SEARCH_CONFIG,
-    display_order,
     title_vector_sql,
     venue_order,
 )
@@ -238,11 +237,11 @@ class PaperQuerySet(models.QuerySet):
         a volume's papers in proceedings order), or "relevance" (left as it is: ranked by
         ``search``). Both browse orders put complete records (title and authors) first."""
         if sort == "title":
-            return self.order_by(F("complete").desc(), display_order(), "pk")
+            return self.order_by(F("complete").desc(), "display_key", "pk")
         if sort == "relevance":
             return self
         return self.order_by(
-            F("complete").desc(), *venue_order("venue__"), "number", display_order(), "pk"
+            F("complete").desc(), *venue_order("venue__"), "number", "display_key", "pk"
         )
 
     def with_first_authors(self):

@@ -1,15 +1,18 @@
 """A query's facet counts from the process's memory: exact after every change, in this process,
 read again only when the data's state moves."""
 
+import json
+
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from papers import curation
 from papers.caching import bump_data_version, data_version
-from papers.facet_memory import warm_memory
+from papers.facet_memory import _TITLE_ORDER_SQL, warm_memory
 from papers.facets import count_facets
 from papers.models import Paper, PaperFacets, Topic, Venue
+from papers.tables import sql
 from tests.factories import finish
 
 pytestmark = pytest.mark.django_db
@@ -105,3 +108,31 @@ def test_a_paper_without_a_facet_row_is_in_no_count_of_a_phrase(corpus):
     PaperFacets.objects.filter(paper_id=corpus["translation"].pk).delete()
     bump_data_version()
     assert counted('"parallel corpus"') == {"total": 0, "venue": [], "author": [], "topic": []}
+
+
+def test_the_title_order_is_held_as_the_list_sorts_it(corpus):
+    memory = warm_memory()
+    held = memory.ids[memory.title_order].tolist()
+    assert held == list(Paper.objects.in_order("title").values_list("pk", flat=True))
+    assert len(held) == Paper.objects.count() == 5
+
+
+def test_the_title_order_is_read_from_its_index_alone(corpus):
+    """Paper.display_key is a column of the index paper_title_order, so the order's ids need
+    no paper row (an index on the expression visited each one), and it is kept in the row:
+    stored out of line, as PostgreSQL stores a wide row's small values by default, a sort
+    fetched it again at each comparison."""
+    with connection.cursor() as cursor:
+        # Five papers: reading and sorting them is cheaper.
+        for way in ("seqscan", "bitmapscan", "sort"):
+            cursor.execute(f"SET LOCAL enable_{way} = off")
+        cursor.execute("EXPLAIN (FORMAT JSON) SELECT " + sql(_TITLE_ORDER_SQL))
+        plan = cursor.fetchone()[0]
+        cursor.execute(
+            "SELECT attstorage FROM pg_attribute "
+            "WHERE attrelid = 'papers_paper'::regclass AND attname = 'display_key'"
+        )
+        storage = cursor.fetchone()[0]
+    scan = (plan if isinstance(plan, list) else json.loads(plan))[0]["Plan"]["Plans"][0]
+    assert (scan["Node Type"], scan["Index Name"]) == ("Index Only Scan", "paper_title_order")
+    assert storage == "p"
