@@ -258,6 +258,8 @@ def _page_ids(filterset: PaperFilterSet, papers, page: int, text: str, words: st
             return [(pk, None) for pk in matched_page_ids(papers, matched, PAGE_SIZE, offset)]
         kept = None if text else kept_venue_counts(filterset.fixed, filterset.active())
         return [(pk, None) for pk in papers.newest_ids(PAGE_SIZE, offset, text, kept)]
+    if text and matched:
+        return [(pk, None) for pk in matched.title_page(PAGE_SIZE, offset)]
     if text:
         papers = papers.matching(text)
     ids = papers.in_order(filterset.ordering).values_list("pk", flat=True)
@@ -288,7 +290,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     in a row or one of six letters or more), the query's words (1; +1 for words this process
     does not hold, papers/word_memory.py), facets and the total (counted in memory; +1 for a
     phrase's papers in doubt, tested in SQL; a page without a query: 1, the
-    filters' keys), then the page's ids (1) and cards (1, shared with the partial matches). A
+    filters' keys), then the page's ids (1; none for a query matched in memory and sorted
+    A–Z) and cards (1, shared with the partial matches). A
     ranked query that matches nothing is respelled (did-you-mean ≤ 2; spelling reads the
     query as typed) and, when the respelling matches, its results are shown instead (its
     compounds and words, as above); when all the words match fewer than a page, papers

@@ -119,6 +119,15 @@ class MatchedQuery:
         """By position: whether the paper matches and passes every filter."""
         return _passing_all(self.memory, self.keys, self.matches)
 
+    def title_page(self, limit: int, offset: int) -> list[int]:
+        """The ids of one page of the matches passing every filter, in title A–Z order (the
+        memory's ``title_order``): where SQL walked the title index testing each paper, a deep
+        page of a common word read every row before it (page 400 of "language": 155 ms at
+        100,000 papers)."""
+        order = self.memory.title_order
+        ranks = np.flatnonzero(self.chosen()[order])[offset : offset + limit]
+        return self.memory.ids[order[ranks]].tolist()
+
     def candidates(self, cap: int) -> tuple[list[int], list[int], bool]:
         """(the ids of the title matches with the fewest other words, of the matches (the
         same, then the others newest first), whether the title matches are exact): ``cap`` of

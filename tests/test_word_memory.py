@@ -264,6 +264,10 @@ def test_a_phrase_keeps_its_exact_matches_only(three_years):
         "/?q=%22kv+cache%22+or+speech&sort=newest",
         "/?q=cache&venue=acl-2025&sort=newest",
         "/api/papers/?q=cache+or+speech&sort=newest",
+        "/?q=attention&sort=title",
+        "/?q=%22kv+cache%22+or+speech&sort=title",
+        "/?q=cache&venue=acl-2025&sort=title",
+        "/api/papers/?q=cache+or+speech&sort=title",
     ],
 )
 def test_pages_are_those_sql_alone_gives(client, corpus, monkeypatch, url):
@@ -378,5 +382,32 @@ def test_a_query_s_newest_pages_are_placed_in_memory_as_sql_places_them(
     monkeypatch.setattr("papers.search.matched_query", lambda *args: None)
     assert [
         [paper.pk for paper in page_of({"q": query, "sort": "newest", "page": n}).papers]
+        for n in pages
+    ] == read
+
+
+@pytest.mark.parametrize("query", ["attention", '"attention in"', "attention -untitled"])
+def test_a_query_s_title_pages_are_placed_in_memory_as_sql_places_them(
+    three_venues, monkeypatch, query
+):
+    """Complete records first, each part A–Z (an untitled paper by its abstract); the page's
+    ids come from the memory's title order, not from a statement walking the title index."""
+    for module in ("papers.search", "papers.search_notices"):
+        monkeypatch.setattr(f"{module}.PAGE_SIZE", 2)
+    order = [(2023, 1), (2023, 2), (2023, 3), (2024, 1), (2024, 2), (2024, 3)]
+    order += [(2025, 1), (2025, 2), (2025, 3), (2024, 9), (2025, 9)]
+    expected = [three_venues[key].pk for key in order if "untitled" not in query or key[1] != 9]
+    pages = range(1, (len(expected) + 1) // 2 + 1)
+    warm_memory()  # its one statement reads the title order
+    with CaptureQueriesContext(connection) as statements:
+        read = [
+            [paper.pk for paper in page_of({"q": query, "sort": "title", "page": n}).papers]
+            for n in pages
+        ]
+    assert [pk for page in read for pk in page] == expected
+    assert not any("display_key" in statement["sql"] for statement in statements)
+    monkeypatch.setattr("papers.search.matched_query", lambda *args: None)
+    assert [
+        [paper.pk for paper in page_of({"q": query, "sort": "title", "page": n}).papers]
         for n in pages
     ] == read
