@@ -386,28 +386,45 @@ def test_a_query_s_newest_pages_are_placed_in_memory_as_sql_places_them(
     ] == read
 
 
-@pytest.mark.parametrize("query", ["attention", '"attention in"', "attention -untitled"])
-def test_a_query_s_title_pages_are_placed_in_memory_as_sql_places_them(
-    three_venues, monkeypatch, query
-):
+@pytest.mark.parametrize(
+    "asked",
+    [
+        {"q": "attention"},
+        {"q": '"attention in"'},
+        {"q": "attention -untitled"},
+        {"venue": ["acl-2023", "emnlp-2024"]},
+        {"author": "ada-lovelace", "year": "2025"},
+    ],
+)
+def test_title_pages_are_placed_in_memory_as_sql_places_them(three_venues, monkeypatch, asked):
     """Complete records first, each part A–Z (an untitled paper by its abstract); the page's
-    ids come from the memory's title order, not from a statement walking the title index."""
+    ids come from the memory's title order, for a query or for filters without one, not from
+    a statement walking the title index."""
     for module in ("papers.search", "papers.search_notices"):
         monkeypatch.setattr(f"{module}.PAGE_SIZE", 2)
     order = [(2023, 1), (2023, 2), (2023, 3), (2024, 1), (2024, 2), (2024, 3)]
     order += [(2025, 1), (2025, 2), (2025, 3), (2024, 9), (2025, 9)]
-    expected = [three_venues[key].pk for key in order if "untitled" not in query or key[1] != 9]
+    wanted = {
+        "attention": order,
+        '"attention in"': order,
+        "attention -untitled": [key for key in order if key[1] != 9],
+        "venue": [key for key in order if key[0] in (2023, 2024)],
+        "author": [key for key in order if key[0] == 2025],
+    }
+    expected = [three_venues[key].pk for key in wanted[asked.get("q") or next(iter(asked))]]
     pages = range(1, (len(expected) + 1) // 2 + 1)
-    warm_memory()  # its one statement reads the title order
-    with CaptureQueriesContext(connection) as statements:
-        read = [
-            [paper.pk for paper in page_of({"q": query, "sort": "title", "page": n}).papers]
+
+    def read():
+        return [
+            [paper.pk for paper in page_of({**asked, "sort": "title", "page": n}).papers]
             for n in pages
         ]
-    assert [pk for page in read for pk in page] == expected
+
+    warm_memory()  # its one statement reads the title order
+    with CaptureQueriesContext(connection) as statements:
+        in_memory = read()
+    assert [pk for page in in_memory for pk in page] == expected
     assert not any("display_key" in statement["sql"] for statement in statements)
     monkeypatch.setattr("papers.search.matched_query", lambda *args: None)
-    assert [
-        [paper.pk for paper in page_of({"q": query, "sort": "title", "page": n}).papers]
-        for n in pages
-    ] == read
+    monkeypatch.setattr("papers.search.every_paper", lambda *args: None)
+    assert read() == in_memory
