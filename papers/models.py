@@ -249,8 +249,8 @@ class Paper(models.Model):
     )
     # Title A–Z's key, stored so that the orders' indexes hold it as a column: PostgreSQL reads
     # an index on an expression of the title only by visiting each paper's row as well (no
-    # index-only scan), and the title order's every id is read into memory (papers/
-    # facet_memory.py).
+    # index-only scan), and the facet memory reads the title order's every id
+    # (papers/facet_memory.py). Stored plain, in the row (migration 0020).
     display_key = models.GeneratedField(
         expression=display_key_expression(), output_field=models.TextField(), db_persist=True
     )

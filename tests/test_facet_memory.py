@@ -9,10 +9,9 @@ from django.test.utils import CaptureQueriesContext
 
 from papers import curation
 from papers.caching import bump_data_version, data_version
-from papers.facet_memory import _TITLE_ORDER_SQL, warm_memory
+from papers.facet_memory import title_order, warm_memory
 from papers.facets import count_facets
 from papers.models import Paper, PaperFacets, Topic, Venue
-from papers.tables import sql
 from tests.factories import finish
 
 pytestmark = pytest.mark.django_db
@@ -126,7 +125,8 @@ def test_the_title_order_is_read_from_its_index_alone(corpus):
         # Five papers: reading and sorting them is cheaper.
         for way in ("seqscan", "bitmapscan", "sort"):
             cursor.execute(f"SET LOCAL enable_{way} = off")
-        cursor.execute("EXPLAIN (FORMAT JSON) SELECT " + sql(_TITLE_ORDER_SQL))
+        ordered, params = title_order()
+        cursor.execute("EXPLAIN (FORMAT JSON) SELECT " + ordered, params)
         plan = cursor.fetchone()[0]
         cursor.execute(
             "SELECT attstorage FROM pg_attribute "
