@@ -112,6 +112,12 @@ def _combined(first: list, second: list) -> list[tuple]:
     return pairs
 
 
+def _deep_page(index: int) -> int:
+    """A page from 40 to 399 for the index-th URL of a row, spread over that range (a page past
+    a list's last shows its last)."""
+    return 40 + 37 * index % 360
+
+
 def request_variants(pools: dict[str, list], rare: list, common: list) -> list[tuple]:
     """(name, kind, path, query variants) of every request row."""
     pairs = [f"{a} {b}" for a, b in _combined(common[:20], common[:20]) if a < b]
@@ -124,6 +130,11 @@ def request_variants(pools: dict[str, list], rare: list, common: list) -> list[t
         ("api: search", "search", "/api/papers/", [{"q": w} for w in common]),
         ("list + facets (home)", "list", "/", [{}]),
     ]
+    # The other orders at depth, where a page of many matches or papers is placed in memory
+    # rather than found by walking an index: each word at a page of its own, 40 to 399.
+    for order, label in (("title", "A–Z"), ("newest", "newest first")):
+        deep = [{"q": w, "sort": order, "page": _deep_page(i)} for i, w in enumerate(common)]
+        rows.append((f"search: {label}, deep page", "search", "/", deep))
     single = {"venue": "filter: venue", "topic": "filter: topic", "year": "filter: year"}
     single["country"], single["author"] = "filter: country", "filter: author"
     for name, label in single.items():
@@ -134,6 +145,11 @@ def request_variants(pools: dict[str, list], rare: list, common: list) -> list[t
         ("filter: topic + year", "topic_year", "topic", "year"),
     ):
         rows.append((name, "list", "/", [{first: a, second: b} for a, b in pools[key]]))
+    topics = [
+        {"topic": topic, "sort": "title", "page": _deep_page(i)}
+        for i, topic in enumerate(pools["topic"] * 10)
+    ]
+    rows.append(("filter: topic A–Z, deep page", "list", "/", topics))
     for name in ("venue", "topic", "year", "country"):
         variants = [{name: v, "q": w} for v, w in _combined(pools[name], common[:10])]
         rows.append((f"filter: {name} + q", "search", "/", variants))

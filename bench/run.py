@@ -10,7 +10,8 @@
    perturbed titles and abstracts (written as JSON Lines exports, which load_papers reads).
 3. The load, timed, through the project's loader (papers.loading.load_files): papers/s.
 4. For a fixed set of requests (rare terms, the commonest terms, a phrase, an exclusion,
-   filters with and without q, facets, a deep page, paper, similar and author pages):
+   filters with and without q, facets, deep pages in each order, paper, similar and author
+   pages):
    - the time PostgreSQL alone takes for the SQL the view runs (captured in-process, then
      EXPLAIN (ANALYZE) of each query: planning + execution);
    - p50/p95 latency and requests/s over HTTP through gunicorn (gunicorn.conf.py, the

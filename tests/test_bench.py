@@ -121,7 +121,9 @@ def test_the_benchmark_runs_end_to_end_on_500_papers(tmp_path):
     for name in (
         "search: common word",
         "search: phrase",
+        "search: A–Z, deep page",
         "list + facets (home)",
+        "filter: topic A–Z, deep page",
         "filter: venue",
         "filter: year + q",
         "paper page",
