@@ -267,15 +267,34 @@ def _sql_cause(sql, target_ms: float | None, prefix: str) -> list[str]:
             lines.append(f"  … ({len(sql.plan) - PLAN_LINES} more lines, not shown)")
         lines += ["  ```", ""]
         if sql.functions:
-            called = ", ".join(f"`{name}()`" for name in sql.functions)
-            lines += [
-                f"  The statement calls {called}: their work is inside, in no node of the plan.",
-                "",
-            ]
+            lines += _inner_cause(sql)
         return lines
     return [
         f"  {start} alone takes {_ms(sql_ms)} ms: the rest is outside PostgreSQL (the "
         "view's Python and template, the WSGI server, CPUs shared with other processes)."
+    ]
+
+
+def _inner_cause(sql) -> list[str]:
+    """What the project's SQL functions called by the slowest statement do: the plan of the
+    slowest statement they run, where auto_explain gave it."""
+    called = ", ".join(f"`{name}()`" for name in sql.functions)
+    if not sql.inner_plan:
+        return [
+            f"  The statement calls {called}: their work is inside, in no node of the plan.",
+            "",
+        ]
+    # A function's statement is short, and its filter and recheck lines are the cause: whole.
+    shown = sql.inner_plan[:PLAN_LINES]
+    more = len(sql.inner_plan) - len(shown)
+    return [
+        f"  The statement calls {called}; inside, the slowest statement runs this plan:",
+        "",
+        "  ```",
+        *[f"  {line}" for line in shown],
+        *([f"  … ({more} more lines, not shown)"] if more else []),
+        "  ```",
+        "",
     ]
 
 

@@ -25,6 +25,8 @@ class SqlTiming:
     plan: list[str] = field(default_factory=list)  # EXPLAIN ANALYZE of the slowest statement
     # The project's SQL functions the slowest statement calls: their work is in no plan node.
     functions: list[str] = field(default_factory=list)
+    # The plan of the slowest statement those functions run, as auto_explain reports it.
+    inner_plan: list[str] = field(default_factory=list)
     urls: list[str] = field(default_factory=list)  # the URLs whose SQL was timed
 
 
@@ -47,6 +49,59 @@ def explain_plan(sql: str) -> list[str]:
     with connection.cursor() as cursor:
         cursor.execute("EXPLAIN (ANALYZE, BUFFERS, TIMING OFF) " + sql)
         return [row[0] for row in cursor.fetchall()]
+
+
+# auto_explain, for one transaction: every nested statement's plan with
+# actual rows and buffers, sent to the client as a notice rather than to the server's log.
+_AUTO_EXPLAIN = (
+    "SET LOCAL auto_explain.log_min_duration = 0",
+    "SET LOCAL auto_explain.log_nested_statements = on",
+    "SET LOCAL auto_explain.log_analyze = on",
+    "SET LOCAL auto_explain.log_buffers = on",
+    "SET LOCAL auto_explain.log_timing = off",
+    "SET LOCAL auto_explain.log_level = notice",
+)
+_DURATION = re.compile(r"^duration: ([0-9.]+) ms\s+plan:\n(.*)", re.DOTALL)
+
+
+def inner_plan(sql: str) -> list[str]:
+    """The plan of the slowest statement that the project's SQL functions called by ``sql``
+    run (auto_explain's report of a nested statement), [] where auto_explain cannot be loaded
+    (it needs a superuser and the server's contrib modules)."""
+    from django.db import DatabaseError, connection, transaction
+
+    reports = []
+
+    def kept(notice) -> None:  # a notice is valid only during its handler's call
+        reports.append(notice.message_primary or "")
+
+    connection.ensure_connection()
+    raw = connection.connection
+    raw.add_notice_handler(kept)
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("LOAD 'auto_explain'")
+            for setting in _AUTO_EXPLAIN:
+                cursor.execute(setting)
+            cursor.execute(sql)
+            # Off again at once, should this run inside a longer transaction.
+            cursor.execute("SET LOCAL auto_explain.log_min_duration = -1")
+    except DatabaseError:
+        return []
+    finally:
+        raw.remove_notice_handler(kept)
+    return slowest_nested_plan(reports)
+
+
+def slowest_nested_plan(messages: list[str]) -> list[str]:
+    """The plan lines of the slowest of auto_explain's reports but the last (the statement
+    itself, which ends last), without the query's text and parameters."""
+    timed = [match for message in messages[:-1] if (match := _DURATION.match(message))]
+    if not timed:
+        return []
+    slowest = max(timed, key=lambda match: float(match.group(1)))
+    lines = slowest.group(2).splitlines()
+    return [line for line in lines if not line.startswith(("Query Text:", "Query Parameters:"))]
 
 
 def captured_selects(client, url: str) -> tuple[int, list[str]]:
@@ -92,6 +147,8 @@ def sql_alone(urls: list[str], repeats: int = 3) -> SqlTiming:
     if slowest_sql is not None:
         result.plan = explain_plan(slowest_sql)
         result.functions = sorted(set(re.findall(r"\b(papers_\w+)\(", slowest_sql)))
+        if result.functions:
+            result.inner_plan = inner_plan(slowest_sql)
     return result
 
 

@@ -27,7 +27,7 @@ from bench.report import (
 from bench.request_mix import RequestSpec, _combined, distinct_urls
 from bench.run import parse_arguments, split_urls
 from bench.server import get
-from bench.timing import HttpTiming, SqlTiming
+from bench.timing import HttpTiming, SqlTiming, inner_plan, slowest_nested_plan
 from papers.text import normalise_abstract, normalise_title
 from tests.factories import make_paper
 
@@ -226,14 +226,51 @@ def test_a_p95_miss_is_explained_by_the_sql_of_the_slowest_urls():
     text = "\n".join(misses_section([row], []))
     assert "At the slowest one-client URLs (`/?q=a`), the SQL alone takes 180 ms; its " in text
     assert "  Seq Scan on f" in text
-    # A statement whose work is inside the project's functions says so: its plan cannot.
+    # A statement whose work is inside the project's functions says so: its plan cannot; the
+    # plan of the slowest statement they run shows it, where auto_explain gave one.
     row.tail_sql.functions = ["papers_text_match_ids"]
     text = "\n".join(misses_section([row], []))
     assert "  The statement calls `papers_text_match_ids()`: their work is inside, in no " in text
+    row.tail_sql.inner_plan = [
+        "Aggregate  (actual rows=1 loops=1)",
+        "  ->  Bitmap Heap Scan on p  (actual rows=39659 loops=1)",
+        "        Rows Removed by Index Recheck: 19031",
+    ]
+    text = "\n".join(misses_section([row], []))
+    assert (
+        "  The statement calls `papers_text_match_ids()`; inside, the slowest statement runs "
+        "this plan:\n\n  ```\n  Aggregate  (actual rows=1 loops=1)\n"
+        "    ->  Bitmap Heap Scan on p  (actual rows=39659 loops=1)\n"
+        "          Rows Removed by Index Recheck: 19031\n  ```" in text
+    )
     row.tail_sql.milliseconds = 30.0
     text = "\n".join(misses_section([row], []))
     assert "(`/?q=a`), the SQL alone takes 30 ms: the rest is outside PostgreSQL" in text
     assert "Seq Scan" not in text
+
+
+def test_the_slowest_nested_statement_s_plan_is_kept_without_its_text():
+    messages = [
+        "duration: 2.5 ms  plan:\nQuery Text: SELECT 1\nResult  (actual rows=1 loops=1)",
+        "duration: 90.1 ms  plan:\nQuery Text: SELECT id FROM p WHERE v @@ q\n"
+        "Query Parameters: $1 = 'x'\nBitmap Heap Scan on p  (actual rows=7 loops=1)\n"
+        "  Recheck Cond: (v @@ q)",
+        "duration: 95.0 ms  plan:\nQuery Text: SELECT f(q)\nResult  (actual rows=1 loops=1)",
+    ]
+    assert slowest_nested_plan(messages) == [
+        "Bitmap Heap Scan on p  (actual rows=7 loops=1)",
+        "  Recheck Cond: (v @@ q)",
+    ]
+    assert slowest_nested_plan(messages[-1:]) == []
+
+
+@pytest.mark.django_db
+def test_auto_explain_shows_what_a_matching_function_does_inside(corpus):
+    phrase = "SELECT length(papers_text_match_ids(phraseto_tsquery('english', 'kv cache')))"
+    plan = inner_plan(phrase)
+    assert plan[0].startswith("Aggregate  ")
+    assert any("Bitmap Heap Scan on papers_paper p" in line for line in plan)
+    assert inner_plan("SELECT 1") == []
 
 
 def test_a_plans_excerpt_shows_the_nodes_that_handle_the_most_rows():
