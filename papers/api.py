@@ -137,10 +137,9 @@ def paper_similar(request, pk: str):
 
 
 def _similar_results(request, papers) -> list[dict]:
+    # Their topics came with their cards (similar_to, papers_like_text); every author is listed.
     prefetch_related_objects(
-        papers,
-        Prefetch("topics", to_attr="card_topics"),
-        Prefetch("authorships", queryset=Authorship.objects.select_related("author")),
+        papers, Prefetch("authorships", queryset=Authorship.objects.select_related("author"))
     )
     return [
         {

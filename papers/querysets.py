@@ -293,21 +293,16 @@ class PaperQuerySet(models.QuerySet):
     def similar_to(self, paper, limit: int = 20, among=None):
         """The papers most like ``paper`` (a Paper or an id), best first, each with ``score``,
         ``shared_terms`` (the words) and ``explanation`` (the signals of the score with their
-        weights, papers/similar.py); ``among`` ranks exactly those papers. Each paper has the
-        columns of a card (CARD_FIELDS): the search vectors of twenty papers were a third of
-        the time of loading them."""
+        weights, papers/similar.py); ``among`` ranks exactly those papers. Each paper is read as
+        a result card is (``cards``: its card's columns, first authors and topics, in the same
+        query): the search vectors of twenty papers were a third of the time of loading them."""
         pk = paper.pk if hasattr(paper, "pk") else int(paper)
         if among is not None:
             if hasattr(among, "values_list"):
                 among = among.values_list("pk", flat=True)
             among = [int(value) for value in among]
         rows = similar_rows(pk, limit, among)
-        papers = (
-            self.model.objects.select_related("venue")
-            .only(*CARD_FIELDS)
-            .with_first_authors()
-            .in_bulk([row.id for row in rows])
-        )
+        papers = {paper.pk: paper for paper in self.model.objects.cards([row.id for row in rows])}
         result = []
         for row in rows:
             if row.id in papers:
@@ -323,16 +318,6 @@ class PaperQuerySet(models.QuerySet):
         lowered = [title.lower() for title in titles]
         rows = self.annotate(lowered=Lower("title")).filter(lowered__in=lowered)
         return {row["lowered"]: row["pk"] for row in rows.values("pk", "lowered")}
-
-    def topics_by_paper(self, ids) -> dict[int, list]:
-        """{paper id: its topics by name} for these papers (one query)."""
-        from .models import PaperTopic
-
-        topics = {pk: [] for pk in ids}
-        links = PaperTopic.objects.filter(paper_id__in=list(topics)).select_related("topic")
-        for link in links.order_by("topic__name"):
-            topics[link.paper_id].append(link.topic)
-        return topics
 
     def topic_counts(self, limit: int = 30):
         """[{topic__slug, topic__name, n}] of these papers' topics, commonest first."""

@@ -12,7 +12,6 @@ from django import forms
 from django.db.models import Q
 
 from .models import Paper, Venue
-from .querysets import CARD_FIELDS
 from .similar import text_signal
 from .similarity_model import current_model, shared_terms, similar_to_text
 
@@ -68,13 +67,7 @@ def papers_like_text(text: str, limit: int, venue=None, year=None, sort="similar
     ranked = similar_to_text(text, limit, allowed_ids(venue, year))
     if ranked is None:
         return None
-    papers = (
-        Paper.objects.select_related("venue")
-        .only(*CARD_FIELDS)
-        .prefetch_related("topics")
-        .with_first_authors()
-        .in_bulk([pk for pk, _ in ranked])
-    )
+    papers = {paper.pk: paper for paper in Paper.objects.cards([pk for pk, _ in ranked])}
     model = current_model()
     results = []
     for pk, score in ranked:

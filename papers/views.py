@@ -177,9 +177,6 @@ def paper_similar(request, pk):
     similar = Paper.objects.similar_to(paper, SIMILAR_PAGE)
     if sort == "newest":
         similar.sort(key=lambda item: -(item.venue.year or 0))  # stable: ties stay by score
-    topics = Paper.objects.topics_by_paper([item.pk for item in similar])
-    for item in similar:
-        item.topic_list = topics[item.pk]
     context = {"paper": paper, "similar": similar, "sort": sort, "sorts": SORTS, "method": method()}
     return render(request, "papers/paper_similar.html", context)
 

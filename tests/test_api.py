@@ -131,6 +131,7 @@ def test_similar(client, corpus):
     assert set(first) == set(listed) - {"partial"} | {"authors", "explanation", "shared_terms"}
     assert (first["venue"], first["year"]) == ("ACL 2025", 2025)
     assert first["authors"] == ["Ada Lovelace"]
+    assert first["topics"] == ["efficiency"]
     assert "cache" in first["shared_terms"]
     assert first["score"] >= body["results"][1]["score"]
     ids = [

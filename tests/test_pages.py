@@ -433,8 +433,9 @@ def test_related_titles_link_when_in_the_collection(client, corpus):
 
 
 def test_similar_page(client, corpus):
+    # The paper, the similar rows, their cards (with their topics).
     queries, response = count_queries(client, f"/papers/{corpus['kv'].pk}/similar/")
-    assert queries == 4
+    assert queries == 3
     listed = [link.attrs["href"] for link in card_links(response, heading="h2")]
     assert listed[0] == f"/papers/{corpus['cache2'].pk}/"
     shared = parse(response).find("p", class_="shared")
@@ -450,6 +451,11 @@ def test_similar_page(client, corpus):
     authors = first.find("p", class_="authors").find_all("a")
     assert [(link.text, link.attrs["href"]) for link in authors] == [
         ("Ada Lovelace", "/authors/ada-lovelace/")
+    ]
+    # And its topics, as tags linking to their pages.
+    tags = first.find("ul", class_="tags").find_all("a")
+    assert [(link.text, link.attrs["href"]) for link in tags] == [
+        ("efficiency", "/topics/efficiency/")
     ]
 
 

@@ -99,13 +99,13 @@ def test_quantization_paper_finds_efficiency_papers(fitted):
     assert all(len(item.shared_terms) <= 8 for item in similar)
 
 
-def test_the_similar_page_reads_four_statements_for_its_twenty_cards(
+def test_the_similar_page_reads_three_statements_for_its_twenty_cards(
     fitted, client, django_assert_num_queries
 ):
-    """The paper, the similar rows, their cards, their topics: a card reads no column its
+    """The paper, the similar rows, their cards with their topics: a card reads no column its
     query left out."""
     paper = _mlwq()
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(3):
         response = client.get(f"/papers/{paper.pk}/similar/")
     cards = parse(response).find_all("li", class_="card")
     assert len(cards) == 20
