@@ -1,4 +1,5 @@
 """The JSON API: the list's search, one paper's record, its similar papers, papers like a text.
+A paper is named by its id or by its Anthology ID, in any case (/api/papers/P19-1001/).
 
 Only GET and HEAD are answered (405 otherwise), but for ``POST /api/similar/`` (papers like a
 text; POST only, CSRF-exempt: it changes nothing and takes a JSON body). Errors are JSON too:
@@ -25,6 +26,7 @@ from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
+from .anthology_metadata import is_anthology_id
 from .caching import cache_page_by_version
 from .latex import plain_text
 from .models import Authorship, Paper
@@ -32,6 +34,7 @@ from .rendering import plain_snippet, render_inline
 from .search import PaperFilterSet, search_page
 from .serializers import paper_record
 from .similar_text import SimilarTextForm, papers_like_text
+from .understanding import canonical_anthology_id
 
 MAX_SIMILAR = 100
 MAX_ID = 2**63 - 1
@@ -105,6 +108,10 @@ def paper_list(request):
 
 
 def _paper_id(raw: str):
+    """The id a path names: the paper's id, or its Anthology ID in any case (one query)."""
+    if is_anthology_id(raw):
+        found = Paper.objects.filter(external_id=canonical_anthology_id(raw))
+        return found.values_list("pk", flat=True).first()
     # Length first: int() refuses strings of over 4,300 digits (ValueError, a 500).
     digits = raw.lstrip("0") if raw.isascii() and raw.isdigit() else ""
     if not digits or len(digits) > len(str(MAX_ID)) or int(digits) > MAX_ID:

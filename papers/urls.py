@@ -37,6 +37,7 @@ urlpatterns = [
         views.paper_by_anthology_id,
         name="paper-by-anthology-id",
     ),
+    path("papers/<anthology:anthology_id>/similar/", views.similar_by_anthology_id),
     path("similar/", views.similar_text, name="similar-text"),
     path("venues/", views.venue_index, name="venue-list"),
     path("venues/<uslug:slug>/", views.venue_detail, name="venue-detail"),

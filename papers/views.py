@@ -163,6 +163,18 @@ def paper_by_anthology_id(request, anthology_id):
 
 
 @require_safe
+def similar_by_anthology_id(request, anthology_id):
+    """/papers/<Anthology ID>/similar/: the similar papers' page of that paper, by its id (with
+    the query string: the order chosen)."""
+    found = Paper.objects.filter(external_id=canonical_anthology_id(anthology_id))
+    pk = found.values_list("pk", flat=True).first()
+    if pk is None:
+        raise Http404("No paper with that Anthology ID.")
+    query = request.META.get("QUERY_STRING", "")
+    return redirect(reverse("paper-similar", args=[pk]) + (f"?{query}" if query else ""))
+
+
+@require_safe
 def paper_similar(request, pk):
     paper = get_object_or_404(Paper.objects.select_related("venue").only(*CARD_FIELDS), pk=pk)
     sort = request.GET.get("sort", "similar")

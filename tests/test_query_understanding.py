@@ -179,6 +179,23 @@ def test_papers_by_anthology_id_resolve(client, identified):
     response = client.get("/papers/p19-1001/")
     assert (response.status_code, response["Location"]) == (301, "/papers/P19-1001/")
     assert client.get("/papers/2099.acl-main.1/").status_code == 404
+    # Its similar papers too, in the order asked for.
+    response = client.get("/papers/2021.NAACL-main.463/similar/?sort=newest")
+    expected = f"/papers/{identified['kv'].pk}/similar/?sort=newest"
+    assert (response.status_code, response["Location"]) == (302, expected)
+    assert client.get("/papers/2099.acl-main.1/similar/").status_code == 404
+
+
+def test_the_api_names_a_paper_by_its_anthology_id_too(client, identified):
+    assert client.get("/api/papers/2021.NAACL-main.463/").json()["id"] == identified["kv"].pk
+    body = client.get("/api/papers/p19-1001/similar/?limit=2").json()
+    assert len(body["results"]) == 2
+    assert identified["speech"].pk not in [result["id"] for result in body["results"]]
+    response = client.get("/api/papers/2099.acl-main.1/")
+    assert (response.status_code, response.json()) == (
+        404,
+        {"error": "No paper with id '2099.acl-main.1'."},
+    )
 
 
 def test_a_name_query_offers_the_authors_page(client, corpus):
