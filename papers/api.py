@@ -21,7 +21,7 @@ fewer than a page.
 
 import json
 
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
@@ -107,24 +107,22 @@ def paper_list(request):
     )
 
 
-def _paper_id(raw: str):
-    """The id a path names: the paper's id, or its Anthology ID in any case (one query)."""
+def _naming(raw: str) -> Q | None:
+    """The condition on papers of the paper a path names: its id, or its Anthology ID in any
+    case; None when it is neither."""
     if is_anthology_id(raw):
-        found = Paper.objects.filter(external_id=canonical_anthology_id(raw))
-        return found.values_list("pk", flat=True).first()
+        return Q(external_id=canonical_anthology_id(raw))
     # Length first: int() refuses strings of over 4,300 digits (ValueError, a 500).
     digits = raw.lstrip("0") if raw.isascii() and raw.isdigit() else ""
     if not digits or len(digits) > len(str(MAX_ID)) or int(digits) > MAX_ID:
         return None
-    return int(digits)
+    return Q(pk=int(digits))
 
 
 @require_safe
 def paper_detail(request, pk: str):
-    paper_id = _paper_id(pk)
-    paper = None
-    if paper_id is not None:
-        paper = Paper.objects.with_related().filter(pk=paper_id).first()
+    naming = _naming(pk)
+    paper = Paper.objects.with_related().filter(naming).first() if naming else None
     if paper is None:
         return error(f"No paper with id {pk[:40]!r}.", 404)
     return JsonResponse(paper_record(paper))
@@ -132,8 +130,9 @@ def paper_detail(request, pk: str):
 
 @require_safe
 def paper_similar(request, pk: str):
-    paper_id = _paper_id(pk)
-    if paper_id is None or not Paper.objects.filter(pk=paper_id).exists():
+    naming = _naming(pk)
+    paper_id = Paper.objects.filter(naming).values_list("pk", flat=True).first() if naming else None
+    if paper_id is None:
         return error(f"No paper with id {pk[:40]!r}.", 404)
     raw = request.GET.get("limit", "20").strip()
     digits = raw.lstrip("0") if raw.isascii() and raw.isdigit() else ""

@@ -6,6 +6,8 @@ import xml.etree.ElementTree as ET
 from urllib.parse import urlencode
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from papers.models import Author, Authorship
 from papers.text import fold_compounds
@@ -188,6 +190,13 @@ def test_papers_by_anthology_id_resolve(client, identified):
 
 def test_the_api_names_a_paper_by_its_anthology_id_too(client, identified):
     assert client.get("/api/papers/2021.NAACL-main.463/").json()["id"] == identified["kv"].pk
+    # In as many statements as by its id: the ID is the lookup's condition.
+    for path in ("", "similar/"):
+        with CaptureQueriesContext(connection) as by_id:
+            client.get(f"/api/papers/{identified['kv'].pk}/{path}")
+        with CaptureQueriesContext(connection) as by_anthology_id:
+            client.get(f"/api/papers/2021.naacl-main.463/{path}")
+        assert len(by_anthology_id) == len(by_id)
     body = client.get("/api/papers/p19-1001/similar/?limit=2").json()
     assert len(body["results"]) == 2
     assert identified["speech"].pk not in [result["id"] for result in body["results"]]
