@@ -284,7 +284,8 @@ def _inner_cause(sql) -> list[str]:
             f"  The statement calls {called}: their work is inside, in no node of the plan.",
             "",
         ]
-    # A function's statement is short, and its filter and recheck lines are the cause: whole.
+    # A function's statement is short, and its filter and recheck lines are the cause: its
+    # first lines as they are, not the excerpt of the busiest nodes.
     shown = sql.inner_plan[:PLAN_LINES]
     more = len(sql.inner_plan) - len(shown)
     return [

@@ -6,6 +6,9 @@ its topic and author arrays (five authors a paper): at 100,000 papers a common w
 of its page's time there. Each process keeps instead the papers' venue, country, topics and
 authors as arrays in paper-id order, with the names they are shown by, and a facet's counts
 are one ``bincount`` over the matches' positions: milliseconds, however many papers match.
+The same read gives the papers' places in the list's orders (their venues' newness, whether
+their records are complete, the title A–Z order), from which a page of the matches in those
+orders is placed (papers/newest_order.py, papers/word_memory.py ``title_page``).
 
 The arrays belong to one state of the data, named by ``STATE_SQL``: the data version and the
 transaction that last raised it (unique even after a rolled-back raise). Every change of the
@@ -124,7 +127,8 @@ class _Links:
 
 @dataclass
 class FacetMemory:
-    """The facet values of every paper (in paper-id order) at one state of the data."""
+    """The facet values of every paper at one state of the data: arrays by position (the
+    papers in id order), and the title A–Z order over those positions."""
 
     state: str | None
     position: np.ndarray  # by paper id: its position in the arrays, -1 for none
@@ -155,19 +159,30 @@ class FacetMemory:
         return self.position[ids[known]], known
 
 
-def read_memory(cursor) -> FacetMemory:
-    """The arrays and labels as they are in the data now (one snapshot: one statement)."""
+def _memory_statement() -> tuple[str, list]:
+    """(SQL, params) of the one statement that reads the arrays and labels."""
     labels = ", ".join(_LABELS_SQL)
     ranks, ranks_params = venue_ranks()
     newest = _NEWEST_VENUES_SQL.format(ranks=ranks)
     ordered, ordered_params = title_order()
-    cursor.execute(
-        sql(
-            f"SELECT {STATE_SQL}, a.*, {labels}, {newest}, {_INCOMPLETE_SQL}, {ordered} "
-            f"FROM ({_ARRAYS_SQL}) a"
-        ),
-        [*ranks_params, *ordered_params],
+    statement = sql(
+        f"SELECT {STATE_SQL}, a.*, {labels}, {newest}, {_INCOMPLETE_SQL}, {ordered} "
+        f"FROM ({_ARRAYS_SQL}) a"
     )
+    return statement, [*ranks_params, *ordered_params]
+
+
+def _newness(venue_labels: _Labelled, newest_venues: list | None) -> np.ndarray:
+    """By position in the venues' labels: 0 for the newest venue, 1 for the next …"""
+    newness = np.zeros(len(venue_labels.ids), dtype=np.int64)
+    newest = np.array(newest_venues or [], dtype=np.int64)
+    newness[venue_labels.positions(newest)] = np.arange(len(newest))
+    return newness
+
+
+def read_memory(cursor) -> FacetMemory:
+    """The arrays and labels as they are in the data now (one snapshot: one statement)."""
+    cursor.execute(*_memory_statement())
     state, ids, venues, countries, topic_counts, topics, author_counts, authors, *rest = (
         cursor.fetchone()
     )
@@ -177,9 +192,6 @@ def read_memory(cursor) -> FacetMemory:
         _Labelled([(int(i), slug, name, year and int(year)) for i, slug, name, year in rows or []])
         for rows in named
     )
-    newness = np.zeros(len(venue_labels.ids), dtype=np.int64)
-    newest_venues = np.array(newest_venues or [], dtype=np.int64)
-    newness[venue_labels.positions(newest_venues)] = np.arange(len(newest_venues))
     ids = np.array(ids or [], dtype=np.int64)
     position = np.full(int(ids.max()) + 1 if len(ids) else 0, -1, dtype=np.int64)
     position[ids] = np.arange(len(ids))
@@ -192,7 +204,7 @@ def read_memory(cursor) -> FacetMemory:
         position=position,
         ids=ids,
         venue=venue_labels.positions(np.array(venues or [], dtype=np.int64)),
-        newness=newness,
+        newness=_newness(venue_labels, newest_venues),
         title_words=np.array(title_words or [], dtype=np.int64),
         complete=complete,
         title_order=_positions_of(position, title_ids),

