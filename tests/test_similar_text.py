@@ -159,6 +159,18 @@ def test_the_page_finds_the_paper_of_a_pasted_abstract(client, fitted):
     assert len(cards) == 20
     assert cards[0].find("h2").find("a").text == MLWQ
     assert "quantization" in cards[0].find("p", class_="shared").text
+    # Each card's topics, by name, as the result cards show them.
+    shown = {
+        int(card.find("h2").find("a").attrs["href"].split("/")[2]): [
+            link.text for tags in card.find_all("ul", class_="tags") for link in tags.find_all("a")
+        ]
+        for card in cards
+    }
+    assert shown == {
+        pk: list(Paper.objects.get(pk=pk).topics.order_by("name").values_list("name", flat=True))
+        for pk in shown
+    }
+    assert any(shown.values())
 
 
 def test_the_page_filters_by_year_and_venue_and_sorts_by_newest(client, fitted):
