@@ -64,8 +64,8 @@ class Series:
 
 @dataclass
 class VenueFacet:
-    top: list[Series]  # shown at once: at least one series, up to about FACET_TOP conferences
-    rest: list[Series]  # behind "Show all"
+    top: list[Series]  # shown at once: the FACET_TOP conferences with the most papers
+    rest: list[Series]  # the other conferences, behind "Show all"
     pinned: list[VenueRow]  # the selected venues, by name, first
     events: int  # conferences in all
 
@@ -109,19 +109,28 @@ def venue_facet(options: list[FacetOption], selected: list[str], venues: dict) -
                 # chosen read as a venue without papers.
                 for row in event.volumes:
                     row.label = f"{event.year} {row.label}" if event.year else row.name
-    ordered = sorted(series.values(), key=lambda group: (-group.total, group.name))
-    shown, top = 0, []
-    for group in ordered:
-        if top and shown + len(group.events) > FACET_TOP:
-            break
-        top.append(group)
-        shown += len(group.events)
+    # The conferences with the most papers are shown at once, whatever their series: a series
+    # shown whole hid EMNLP 2024's 58 papers behind "Show all" while ACL 2021's one was in sight.
+    largest = sorted(events.values(), key=lambda e: (-e.total, -(e.year or 0), e.name))
+    shown = {id(event) for event in largest[:FACET_TOP]}
     pinned = [
         VenueRow(slug, by_slug[slug].name, by_slug[slug].name, counts.get(slug, 0), True)
         for slug in selected
         if slug in by_slug
     ]
-    return VenueFacet(top, ordered[len(top) :], pinned, len(events))
+    top = _grouped(series.values(), lambda event: id(event) in shown)
+    rest = _grouped(series.values(), lambda event: id(event) not in shown)
+    return VenueFacet(top, rest, pinned, len(events))
+
+
+def _grouped(series, keep) -> list[Series]:
+    """Each series with only the events ``keep`` accepts (newest first, as they are), the
+    series with the most papers first; none left empty."""
+    kept = [
+        Series(group.name, [event for event in group.events if keep(event)]) for group in series
+    ]
+    kept = [group for group in kept if group.events]
+    return sorted(kept, key=lambda group: (-group.total, group.name))
 
 
 def pinned_first(options: list[FacetOption], selected: list[str]) -> list[FacetOption]:

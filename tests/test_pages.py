@@ -109,6 +109,31 @@ def test_a_conference_without_papers_of_its_own_is_its_volumes_in_the_facet(clie
     assert volume.find(class_="count").text == "1 paper"
 
 
+@pytest.mark.django_db
+def test_the_venue_facet_shows_the_conferences_with_the_most_papers_at_once(client):
+    # A series was shown whole: eight NAACLs of one paper each in sight, EMNLP 2024's three
+    # papers behind "Show all".
+    for year in range(2016, 2024):
+        venue = make_venue(f"NAACL {year}", year, acronym="NAACL", month="June")
+        make_paper(f"Zebras of {year}.", title=f"Zebras {year}", venue=venue)
+    emnlp = make_venue("EMNLP 2024", 2024, acronym="EMNLP", month="November")
+    for number in range(3):
+        make_paper(f"Zebras, study {number}.", title=f"Zebra Study {number}", venue=emnlp)
+    finish()
+    facet = parse(get(client, "/?q=zebras")).find("section", class_="venue-facet")
+    shown, more = facet.find("ul", class_="venue-tree"), facet.find("details", class_="facet-more")
+
+    def venues(tree):
+        return [link.attrs["data_venue"] for link in tree.find_all("a", class_="facet-link")]
+
+    assert [s.text for s in shown.find_all("span", class_="series-name")] == ["NAACL", "EMNLP"]
+    # The series with the most papers shown first, each series' conferences newest first.
+    naacl = [f"naacl-{year}" for year in range(2023, 2016, -1)]
+    assert venues(shown) == [*naacl, "emnlp-2024"]
+    assert venues(more) == ["naacl-2016"]
+    assert more.find("summary").text == "Show all 9 venues"
+
+
 def test_a_conferences_folded_volumes_say_how_many_papers_they_hold(client, findings_only):
     make_paper(
         "Zebras again, at the main conference.", title="Zebra Crossings", venue=findings_only.parent
@@ -368,6 +393,7 @@ def test_malformed_parameters_give_400_with_a_message(client, corpus, query, mes
 def test_long_query_is_cut_with_a_message(client, corpus):
     html = get(client, "/?q=" + "cache+" * 200).content.decode()
     assert "only its first 500 were used" in html
+
 
 
 def test_paper_page(client, corpus):
