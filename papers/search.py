@@ -27,7 +27,7 @@ from .results import PAGE_SIZE, Results
 from .search_fields import PageField, SlugListFilter, slug_validator
 from .search_notices import count_notices, paginate, why_nothing
 from .spelling import did_you_mean
-from .text import collapse_negations
+from .text import CONTROL_CHARACTERS, MAX_QUERY_WORDS, bounded_query, collapse_negations
 from .understanding import authors_named, identified_paper, join_compounds
 from .word_memory import every_paper, matched_query
 
@@ -35,7 +35,6 @@ MAX_QUERY_LENGTH = 500
 SORTS = [("relevance", "Relevance"), ("newest", "Newest venue first"), ("title", "Title A–Z")]
 FACETS = ("venue", "topic", "author", "year", "country")
 INVALID = "Some of the parameters are not valid."
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ue000\ue001]")
 
 
 class SearchForm(forms.Form):
@@ -56,6 +55,8 @@ class SearchForm(forms.Form):
         text = " ".join((self.cleaned_data.get("q") or "").split())
         if self.refuse_long_query and len(self.data.get("q", "")) > MAX_QUERY_LENGTH:
             raise forms.ValidationError(f"q is at most {MAX_QUERY_LENGTH} characters.")
+        if self.refuse_long_query and bounded_query(text)[1]:
+            raise forms.ValidationError(f"q has at most {MAX_QUERY_WORDS} words.")
         return text
 
 
@@ -87,28 +88,32 @@ class PaperFilterSet(django_filters.FilterSet):
         super().__init__(self._cleaned_data(data), queryset=Paper.objects.all(), **kwargs)
 
     def _cleaned_data(self, data):
-        """Control characters out, stacked negations collapsed, a long query cut (pages)."""
+        """Control characters out, stacked negations collapsed, repeated terms once, a long query
+        cut (pages; the API refuses it)."""
         if data is None:
             return None
         data = data.copy()
-        text = collapse_negations(_CONTROL.sub(" ", data.get("q", "")))
+        text = collapse_negations(CONTROL_CHARACTERS.sub(" ", data.get("q", "")))
         if len(text) > MAX_QUERY_LENGTH and not self.refuse_long_query:
             text = text[:MAX_QUERY_LENGTH]
             self.notices.append(
                 f"Your search was longer than {MAX_QUERY_LENGTH} characters; "
                 f"only its first {MAX_QUERY_LENGTH} were used."
             )
-        if not self.refuse_long_query or len(data.get("q", "")) <= MAX_QUERY_LENGTH:
+        text, cut = bounded_query(text)
+        if cut and not self.refuse_long_query:
+            self.notices.append(
+                f"Your search had more than {MAX_QUERY_WORDS} words; "
+                f"only its first {MAX_QUERY_WORDS} were used."
+            )
+        if not self.refuse_long_query or not (cut or len(data.get("q", "")) > MAX_QUERY_LENGTH):
             data["q"] = text
         if "sort_q" in data:
-            data["sort_q"] = " ".join(
-                collapse_negations(_CONTROL.sub(" ", data.get("sort_q", "")))[
-                    :MAX_QUERY_LENGTH
-                ].split()
-            )
+            sort_q = collapse_negations(CONTROL_CHARACTERS.sub(" ", data.get("sort_q", "")))
+            data["sort_q"] = bounded_query(sort_q[:MAX_QUERY_LENGTH])[0]
         for name in ("author", "country", "sort", "year"):
             if name in data:
-                data[name] = _CONTROL.sub("", data.get(name, ""))
+                data[name] = CONTROL_CHARACTERS.sub("", data.get(name, ""))
         return data
 
     @property
@@ -383,7 +388,7 @@ def _respelled(results: Results, filterset: PaperFilterSet, typed: str, request)
 def ranked_matches(queryset, text: str):
     """The papers of ``queryset`` matching ``text``, annotated with the pages' relevance
     ``score`` (the admin's search); a number also finds the paper with that id."""
-    text = _CONTROL.sub(" ", text).strip()
+    text = CONTROL_CHARACTERS.sub(" ", text).strip()
     if not text:
         return queryset
     text = join_compounds(text)[0]

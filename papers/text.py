@@ -23,6 +23,38 @@ def collapse_negations(text: str) -> str:
     return _STACKED_NEGATIONS.sub("-", text)
 
 
+# What no parameter keeps: control characters (NUL, which PostgreSQL's text refuses, among them)
+# and the private-use characters ts_headline's marks are made of (papers/headlines.py).
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ue000\ue001]")
+# A query's words past this many are dropped: ts_headline's and the ranking's work grow faster
+# than its number of words (250 one-letter words took 9 s and held a worker), and a title's
+# words fit. Each repeated term is kept once: "m m m" asks what "m" asks.
+MAX_QUERY_WORDS = 32
+# A term of a query: a quoted phrase (its closing quote optional), or a run of non-spaces.
+_QUERY_TERM = re.compile(r'"[^"]*"?|[^\s"]+')
+
+
+def bounded_query(text: str) -> tuple[str, bool]:
+    """The query with each repeated term once (a quoted phrase is a term, "or" is not) and its
+    words past MAX_QUERY_WORDS left out (a phrase cut at the limit keeps its first words);
+    whether words were left out."""
+    seen, kept, room = set(), [], MAX_QUERY_WORDS
+    for term in _QUERY_TERM.findall(text):
+        key = term.lower()
+        if key in seen:
+            continue
+        if key != "or":
+            seen.add(key)
+        words = term.strip('"').split()
+        if len(words) > room:
+            if term.startswith('"') and room:
+                kept.append('"' + " ".join(words[:room]) + '"')
+            return " ".join(kept), True
+        kept.append(term)
+        room -= len(words)
+    return " ".join(kept), False
+
+
 def websearch_text(text: str) -> str:
     """The query as it is parsed against the index: negations collapsed and hyphenated
     compounds written as the index writes them (``fold_compounds``)."""

@@ -88,6 +88,10 @@ def test_bad_page_and_long_query(client, corpus):
         400,
         {"error": "q is at most 500 characters."},
     )
+    response = client.get("/api/papers/?q=" + "+".join(f"word{n}" for n in range(33)))
+    assert (response.status_code, response.json()) == (400, {"error": "q has at most 32 words."})
+    # A repeated word counts once.
+    assert client.get("/api/papers/?q=" + "cache+" * 40).status_code == 200
 
 
 def test_detail_record(client, corpus):

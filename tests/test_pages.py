@@ -1,6 +1,7 @@
 """Every page through the test client: content, links, query counts, hostile parameters."""
 
 import datetime
+from urllib.parse import urlencode
 
 import pytest
 from django.contrib.staticfiles import finders
@@ -394,6 +395,23 @@ def test_long_query_is_cut_with_a_message(client, corpus):
     html = get(client, "/?q=" + "cache+" * 200).content.decode()
     assert "only its first 500 were used" in html
 
+
+def test_a_querys_repeated_words_count_once_and_words_past_32_are_left_out(client, corpus):
+    # 250 one-letter words took 9 s (ts_headline's work grows faster than the query) and held
+    # a worker: a repeated word asks nothing more, so it is asked once.
+    page = parse(get(client, "/?q=" + "cache+" * 80))
+    assert page.find("input", name="q").attrs["value"] == "cache"
+    assert "were used" not in page.text
+    words = [f"word{n}" for n in range(40)]
+    page = parse(get(client, "/?q=" + "+".join(words)))
+    assert page.find("input", name="q").attrs["value"] == " ".join(words[:32])
+    notices = [p.text for p in page.find_all("p", class_="notice")]
+    assert "Your search had more than 32 words; only its first 32 were used." in notices
+    # A phrase past the limit keeps its first words.
+    phrase = '"' + " ".join(words[:20]) + '" ' + '"' + " ".join(words[20:]) + '"'
+    page = parse(get(client, "/?" + urlencode({"q": phrase})))
+    expected = '"' + " ".join(words[:20]) + '" "' + " ".join(words[20:32]) + '"'
+    assert page.find("input", name="q").attrs["value"] == expected
 
 
 def test_paper_page(client, corpus):
