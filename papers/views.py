@@ -44,6 +44,7 @@ from .rendering import bar_chart, render_abstract
 from .search import PaperFilterSet, search_page
 from .similar import method
 from .similar_text import SORTS, SimilarTextForm, papers_like_text
+from .text import CONTROL_CHARACTERS
 from .trends import MAX_SERIES, comparison, topic_trend, venue_rows_with_totals
 from .understanding import canonical_anthology_id
 from .venue_series import venue_and_volumes, venue_series
@@ -333,7 +334,10 @@ def reading_list(request):
 @require_safe
 def trends(request):
     """Up to five topics or search terms compared: their share of each year's papers."""
-    topic_slugs, terms = request.GET.getlist("topic"), request.GET.getlist("q")
+    topic_slugs, terms = (
+        [CONTROL_CHARACTERS.sub(" ", value) for value in request.GET.getlist(name)]
+        for name in ("topic", "q")
+    )
     context = {
         **comparison(topic_slugs, terms),
         "topics": Topic.objects.order_by(Lower("name")),

@@ -1,5 +1,7 @@
 """Topic trends: the share of each year's papers, on topic pages and /trends/."""
 
+import pytest
+
 from papers.trends import Series, line_chart, with_shares
 from tests.support import parse
 
@@ -92,3 +94,10 @@ def test_line_chart_scales_and_escapes():
     # Top of the axis 20%: the 0.15 share sits three quarters up the 224-pixel plot.
     assert 'points="78.0,128.0 342.0,240.0 606.0,72.0"' in svg
     assert line_chart([], [], "nothing") == ""
+
+
+@pytest.mark.parametrize("query", ["q=%00", "q=a%00b", "topic=%00", "q=bert&q=%00"])
+def test_trends_take_a_null_byte_as_a_space(client, corpus, query):
+    # PostgreSQL's text refuses NUL: it reached the statements and the page answered 500.
+    response = client.get(f"/trends/?{query}")
+    assert response.status_code == 200
