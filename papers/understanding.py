@@ -23,10 +23,16 @@ from .models import Author, Paper
 from .tables import reading_cursor, sql
 from .text import QUOTED, make_slug, name_key
 
+# An Anthology address as people paste it: with or without its scheme, the old aclweb.org
+# one too, a version ("v2"), a file ending, a query or fragment (tracking parameters).
+_ANTHOLOGY_URL = (
+    r"(?:https?://)?(?:www\.)?(?:aclanthology\.org|aclweb\.org/anthology)/"
+    rf"(?P<url>{ANTHOLOGY_ID})(?:v\d+)?(?:/|\.pdf|\.bib)?(?:[?#]\S*)?"
+)
 _IDENTIFIER = re.compile(
-    rf"(?:https?://(?:www\.)?aclanthology\.org/(?P<url>{ANTHOLOGY_ID})(?:/|\.pdf|\.bib)?"
-    r"|(?:https?://(?:dx\.)?doi\.org/|doi:\s*)?(?P<doi>10\.\d{4,9}/\S+)"
-    rf"|(?P<id>{ANTHOLOGY_ID}))",
+    rf"(?:{_ANTHOLOGY_URL}"
+    r"|(?:(?:https?://)?(?:dx\.)?doi\.org/|doi:\s*)?(?P<doi>10\.\d{4,9}/\S+)"
+    rf"|(?P<id>{ANTHOLOGY_ID})(?:v\d+)?)",
     re.IGNORECASE,
 )
 _ANTHOLOGY_DOI = re.compile(rf"10\.18653/v1/(?P<id>{ANTHOLOGY_ID})", re.IGNORECASE)

@@ -152,6 +152,14 @@ def identified(corpus):
         ("p19-1001", "speech"),
         ("https://aclanthology.org/P19-1001.pdf", "speech"),
         ("10.1162/tacl_a_00001", "translation"),
+        # As people paste them: no scheme, a version, the old address, a tracking parameter.
+        ("aclanthology.org/2021.naacl-main.463", "kv"),
+        ("www.aclanthology.org/2021.naacl-main.463/", "kv"),
+        ("doi.org/10.18653/v1/2021.naacl-main.463", "kv"),
+        ("https://aclanthology.org/2021.naacl-main.463v2.pdf", "kv"),
+        ("2021.naacl-main.463v2", "kv"),
+        ("https://www.aclweb.org/anthology/P19-1001/", "speech"),
+        ("https://aclanthology.org/2021.naacl-main.463/?utm_source=x", "kv"),
     ],
 )
 def test_an_identifier_opens_the_paper(client, identified, typed, key):
@@ -168,6 +176,9 @@ def test_an_unknown_identifier_is_searched_as_text(client, identified):
     response = client.get("/?q=2099.acl-main.1")
     assert response.status_code == 200
     assert "No papers found" in response.content.decode()
+    # Another site's address with an Anthology ID in it is not the Anthology's.
+    response = client.get("/?q=https://example.org/2021.naacl-main.463")
+    assert response.status_code == 200
 
 
 def test_papers_by_anthology_id_resolve(client, identified):
