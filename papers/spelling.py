@@ -63,12 +63,19 @@ def edit_distance(a: str, b: str) -> int:
     return previous[-1]
 
 
+# A word of a query: letters of any script. Only words of the letters a to z are respelled
+# (the vocabulary's candidates are): "café" was read as "caf" and respelled "caoé".
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_PLAIN_WORD = re.compile(r"[a-z]+")
+
+
 def _query_words(text: str) -> list[str]:
-    """The query's alphabetic words of three letters or more, lowercased, once each."""
+    """The query's words of three letters a to z or more, lowercased, once each."""
     words = []
-    for word in re.findall(r"[A-Za-z]{3,}", text):
+    for word in _WORD.findall(text):
         lowered = word.lower()
-        if lowered not in {"and", "or", "not"} and lowered not in words:
+        plain = _PLAIN_WORD.fullmatch(lowered) and lowered not in {"and", "or", "not"}
+        if plain and lowered not in words:
             words.append(lowered)
     return words[:8]
 
@@ -82,7 +89,8 @@ def _closest_lexemes(cursor, words: list[str]) -> dict[str, tuple]:
     cursor.execute(_SPELLING_CANDIDATES_SQL, [words, RARE_WORD, COMMONER_BY])
     for typed, stem, lexeme, documents in cursor.fetchall():
         key = (edit_distance(stem, lexeme), -documents, lexeme)
-        if key[0] <= max(2, len(stem) // 3) and (typed not in best or key < best[typed]):
+        # One edit in a word of up to five letters ("cafe" is not "ca"), a third of a longer one.
+        if key[0] <= max(1, len(stem) // 3) and (typed not in best or key < best[typed]):
             best[typed] = key
     return best
 
@@ -109,7 +117,7 @@ def _respell(text: str, replacements: dict[str, str]) -> str:
             return better.upper()
         return better.capitalize() if typed[0].isupper() else better
 
-    return re.sub(r"[A-Za-z]{3,}", swap, text)
+    return _WORD.sub(swap, text)
 
 
 def did_you_mean(text: str) -> str | None:

@@ -116,6 +116,16 @@ def test_did_you_mean_uses_the_collections_words(corpus):
     assert did_you_mean("ettention") is None
 
 
+def test_did_you_mean_leaves_short_words_and_other_scripts_alone(corpus):
+    make_paper("CA and CA again: the CA of a cellular automaton.", title="CA Rules")
+    # "ca" is two edits from "cafe": too far for a word of four letters.
+    assert did_you_mean("cafe") is None
+    # Read as "caf", "café" was respelled "caoé"; a word with other letters than a to z is
+    # not respelled, and the rest of the query still is.
+    assert did_you_mean("café") is None
+    assert did_you_mean("café evicton") == "café eviction"
+
+
 @pytest.mark.django_db
 def test_did_you_mean_writes_a_word_as_titles_and_abstracts_write_it():
     # The first papers having the lexeme have it from their topic's name only.
