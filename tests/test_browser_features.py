@@ -72,8 +72,21 @@ def test_saving_from_three_kinds_of_page_then_the_list_page(transactional_db, co
     expect(page.locator(".adopt")).to_be_hidden()
     assert_accessible(page)
 
+    # The first row cannot move up, the last down: their buttons look unavailable.
+    ends = page.locator(".reading-list .move-up[aria-disabled='true']")
+    expect(ends).to_have_count(1)
+    assert ends.locator("xpath=ancestor::li").get_attribute("data-paper-id") == str(cache2.pk)
     page.locator(f"li[data-paper-id='{cache2.pk}'] .move-down").click()
     assert card_ids(page) == [str(kv.pk), str(cache2.pk), similar_id]
+    expect(page.locator(f"li[data-paper-id='{kv.pk}'] .move-up")).to_have_attribute(
+        "aria-disabled", "true"
+    )
+    expect(page.locator(f"li[data-paper-id='{similar_id}'] .move-down")).to_have_attribute(
+        "aria-disabled", "true"
+    )
+    expect(page.locator(f"li[data-paper-id='{cache2.pk}'] .move-up")).to_have_attribute(
+        "aria-disabled", "false"
+    )
     assert saved(page) == [str(kv.pk), str(cache2.pk), similar_id]
     assert page.url.endswith(f"/list/?ids={kv.pk},{cache2.pk},{similar_id}")
     expect(page.locator("#announcer")).to_have_text(

@@ -106,7 +106,18 @@
     return Boolean(page) && page.getAttribute("data-own") === "true";
   }
 
+  // The first row cannot move up nor the last down: their buttons say so by looking
+  // unavailable (aria-disabled, not disabled: they keep their focus and say why when pressed).
+  function markEnds() {
+    var rows = page.querySelectorAll(".reading-list > li[data-paper-id]");
+    rows.forEach(function (row, index) {
+      row.querySelector(".move-up").setAttribute("aria-disabled", index === 0 ? "true" : "false");
+      row.querySelector(".move-down").setAttribute("aria-disabled", index === rows.length - 1 ? "true" : "false");
+    });
+  }
+
   function pageChanged(message) {
+    markEnds();
     var ids = pageIds();
     var url = listUrl(ids);
     window.history.replaceState(null, "", url);
@@ -169,6 +180,7 @@
       return;
     }
     markOwn();
+    markEnds();
     page.querySelectorAll(".list-edit").forEach(function (span) { span.hidden = false; });
     page.addEventListener("click", edit);
     var adopt = page.querySelector(".adopt-list");
