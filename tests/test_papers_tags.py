@@ -23,7 +23,7 @@ def test_a_similar_paper_s_reasons_in_words_and_their_weights_on_hover():
     assert similar_why(item) == (
         '<p class="shared" title="text 0.61, authors +0.10, year +0.02, venue +0.03, '
         'areas +0.05, topics +0.04">Why: both use “kv cache”, “&lt;b&gt;” · '
-        "same authors: Ana &amp; Bo, Chen · same year (2024) · same venue (ACL 2024) · "
+        "same authors: Ana &amp; Bo, Chen · same year (2024) · same conference (ACL 2024) · "
         "same area: Machine Translation · shared topics: Long Context, Efficient Inference</p>\n"
     )
 

@@ -98,7 +98,9 @@ _DERIVED_BADGE = (
 _SIGNAL_TEXT = {
     "authors": lambda signal: "same authors: " + _escaped_list(signal["authors"]),
     "year": lambda signal: f"same year ({escape(signal['year'])})",
-    "venue": lambda signal: f"same venue ({escape(signal['venue'])})",
+    # The conference, whatever its volume: a paper of Findings of NAACL 2025 beside one of
+    # NAACL 2025's main volume was said to be of the same venue.
+    "venue": lambda signal: f"same conference ({escape(signal['venue'])})",
     "areas": lambda signal: "same area: " + _escaped_list(signal["areas"]),
     "topics": lambda signal: "shared topics: " + _escaped_list(signal["topics"]),
 }
