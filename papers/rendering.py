@@ -11,7 +11,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from .headlines import MARK_START, MARK_STOP
 from .latex import HTML, convert, plain_text
-from .text import QUOTED
+from .text import QUOTED, spaced_sentences
 
 
 def quoted(text: str) -> str:
@@ -84,6 +84,7 @@ def _inline(escaped: str) -> str:
 def render_abstract(text: str) -> SafeString:
     """Paragraphs, links, and the LaTeX and markdown bits of abstracts, from escaped text."""
     text = (text or "").replace("\x00", "").replace("\r\n", "\n").replace("\r", "\n")
+    text = spaced_sentences(text)
     paragraphs = [part.strip() for part in re.split(r"\n\s*\n", text) if part.strip()]
     html = []
     for paragraph in paragraphs:
@@ -105,7 +106,8 @@ def render_inline(text: str) -> SafeString:
     The data had the sentinels stripped before ts_headline ran, so each one here is a mark
     ts_headline placed; an unpaired mark is closed at the end.
     """
-    return mark_safe(_marks(convert(escape(text or ""), HTML)))  # escaped before any markup
+    # escaped before any markup
+    return mark_safe(_marks(convert(escape(spaced_sentences(text or "")), HTML)))
 
 
 _MARK = re.compile(f"([{MARK_START}{MARK_STOP}])")
@@ -134,7 +136,7 @@ def _marks(escaped: str) -> str:
 
 def plain_snippet(text: str, words: int = 45) -> str:
     """The first ``words`` words of an abstract as plain text, its LaTeX read (no markup)."""
-    parts = (text or "").split()
+    parts = spaced_sentences(text or "").split()
     return plain_text(" ".join(parts[:words])) + (" …" if len(parts) > words else "")
 
 

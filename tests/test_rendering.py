@@ -27,6 +27,22 @@ def test_paragraphs_and_links():
     )
 
 
+def test_sentences_the_source_glued_together_are_spaced():
+    html = render_abstract(
+        "Relational tasks.However, see https://github.com/org/Some.Repo now.Next, e.g.The "
+        "U.S.A. and J.R.R. Tolkien by ChatGPT.The end"
+    )
+    assert html == (
+        "<p>Relational tasks. However, see "
+        '<a href="https://github.com/org/Some.Repo" rel="nofollow noopener">'
+        "https://github.com/org/Some.Repo</a> now. Next, e.g.The U.S.A. and J.R.R. Tolkien by "
+        "ChatGPT.The end</p>"
+    )
+    # A snippet's highlight may start at the second sentence.
+    marked = render_inline(f"graphs.{MARK_START}When{MARK_STOP} the")
+    assert marked == "graphs. <mark>When</mark> the"
+
+
 def test_markup_from_the_data_is_escaped():
     html = render_abstract(
         '<script>alert(1)</script> <img src=x onerror="alert(1)"> javascript:alert(1) '
