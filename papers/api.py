@@ -24,11 +24,12 @@ import json
 from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_POST
 
 from .anthology_metadata import is_anthology_id
 from .caching import cache_page_by_version
 from .latex import plain_text
+from .methods import read_only
 from .models import Authorship, Paper
 from .rendering import plain_snippet, render_inline
 from .search import PaperFilterSet, search_page
@@ -80,7 +81,7 @@ def _result(request, paper) -> dict:
     }
 
 
-@require_safe
+@read_only
 @cache_page_by_version
 def paper_list(request):
     filterset = PaperFilterSet(request.GET, refuse_long_query=True)
@@ -119,7 +120,7 @@ def _naming(raw: str) -> Q | None:
     return Q(pk=int(digits))
 
 
-@require_safe
+@read_only
 def paper_detail(request, pk: str):
     naming = _naming(pk)
     paper = Paper.objects.with_related().filter(naming).first() if naming else None
@@ -128,7 +129,7 @@ def paper_detail(request, pk: str):
     return JsonResponse(paper_record(paper))
 
 
-@require_safe
+@read_only
 def paper_similar(request, pk: str):
     naming = _naming(pk)
     paper_id = Paper.objects.filter(naming).values_list("pk", flat=True).first() if naming else None

@@ -3,6 +3,7 @@ from django.urls.converters import SlugConverter
 
 from . import api, feeds, views
 from .anthology_metadata import ANTHOLOGY_ID
+from .methods import read_only
 
 
 class UnicodeSlugConverter(SlugConverter):
@@ -46,10 +47,10 @@ urlpatterns = [
     path("authors/<uslug:slug>/", views.author_detail, name="author-detail"),
     path("list/", views.reading_list, name="reading-list"),
     path("trends/", views.trends, name="trends"),
-    path("feeds/venues/<uslug:slug>/", feeds.VenueFeed(), name="feed-venue"),
-    path("feeds/topics/<uslug:slug>/", feeds.TopicFeed(), name="feed-topic"),
-    path("feeds/authors/<uslug:slug>/", feeds.AuthorFeed(), name="feed-author"),
-    path("feeds/search/", feeds.SearchFeed(), name="feed-search"),
+    path("feeds/venues/<uslug:slug>/", read_only(feeds.VenueFeed()), name="feed-venue"),
+    path("feeds/topics/<uslug:slug>/", read_only(feeds.TopicFeed()), name="feed-topic"),
+    path("feeds/authors/<uslug:slug>/", read_only(feeds.AuthorFeed()), name="feed-author"),
+    path("feeds/search/", read_only(feeds.SearchFeed()), name="feed-search"),
     path("api/similar/", api.similar_text, name="api-similar-text"),
     path("api/papers/", api.paper_list, name="api-paper-list"),
     path("api/papers/<str:pk>/", api.paper_detail),

@@ -28,7 +28,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods
 
 from .caching import cache_page_by_version
 from .citations import FORMATS, page_citations
@@ -37,6 +37,7 @@ from .errors import RETRY_AFTER_SECONDS
 from .facet_display import facet_context
 from .feeds import search_feed_url
 from .front_page import front_page
+from .methods import read_only
 from .models import Author, Paper, PaperTopic, Topic, TopicRedirect, Venue
 from .querysets import CARD_FIELDS
 from .reading_lists import BadList, list_papers, parse_ids
@@ -54,13 +55,13 @@ SIMILAR_PAGE = 20
 UNKNOWN_FORMAT = "format must be one of: " + ", ".join(FORMATS) + "."
 
 
-@require_safe
+@read_only
 def favicon(request):
     """Browsers ask for /favicon.ico whatever the page links: send them to the site's icon."""
     return redirect(static("favicon.svg"), permanent=True)
 
 
-@require_safe
+@read_only
 def healthz(request):
     try:
         with connection.cursor() as cursor:
@@ -118,7 +119,7 @@ def _listed_params(request, results):
     return params
 
 
-@require_safe
+@read_only
 @cache_page_by_version
 def paper_list(request):
     """The list, or without any parameter the front page (a search box, the venues, the
@@ -147,12 +148,12 @@ def _paper_page(request, paper):
     return render(request, "papers/paper_detail.html", context)
 
 
-@require_safe
+@read_only
 def paper_detail(request, pk, slug=None):
     return _paper_page(request, get_object_or_404(Paper.objects.with_related(), pk=pk))
 
 
-@require_safe
+@read_only
 def paper_by_anthology_id(request, anthology_id):
     """/papers/<Anthology ID>/: the paper's page under its stable name (the same page, the same
     canonical link, as /papers/<id>/); another spelling of the ID redirects to it."""
@@ -163,7 +164,7 @@ def paper_by_anthology_id(request, anthology_id):
     return _paper_page(request, get_object_or_404(papers, external_id=anthology_id))
 
 
-@require_safe
+@read_only
 def similar_by_anthology_id(request, anthology_id):
     """/papers/<Anthology ID>/similar/: the similar papers' page of that paper, by its id (with
     the query string: the order chosen)."""
@@ -175,7 +176,7 @@ def similar_by_anthology_id(request, anthology_id):
     return redirect(reverse("paper-similar", args=[pk]) + (f"?{query}" if query else ""))
 
 
-@require_safe
+@read_only
 def paper_similar(request, pk):
     paper = get_object_or_404(Paper.objects.select_related("venue").only(*CARD_FIELDS), pk=pk)
     sort = request.GET.get("sort", "similar")
@@ -209,12 +210,12 @@ def similar_text(request):
     return render(request, "papers/similar_text.html", context, status=status)
 
 
-@require_safe
+@read_only
 def venue_index(request):
     return render(request, "papers/venue_index.html", {"series": venue_series()})
 
 
-@require_safe
+@read_only
 @cache_page_by_version
 def venue_detail(request, slug):
     venue = get_object_or_404(Venue, slug=slug)
@@ -247,14 +248,14 @@ def venue_detail(request, slug):
     )
 
 
-@require_safe
+@read_only
 def topic_index(request):
     # By name as a reader reads it: "Language Modeling" before "LLM Safety".
     topics = Topic.objects.annotate(paper_count=Count("paper_links")).order_by(Lower("name"))
     return render(request, "papers/topic_index.html", {"topics": topics})
 
 
-@require_safe
+@read_only
 @cache_page_by_version
 def topic_detail(request, slug):
     topic = Topic.objects.filter(slug=slug).first()
@@ -288,7 +289,7 @@ def topic_detail(request, slug):
     )
 
 
-@require_safe
+@read_only
 @cache_page_by_version
 def author_detail(request, slug):
     author = get_object_or_404(Author, slug=slug)
@@ -307,7 +308,7 @@ def author_detail(request, slug):
     )
 
 
-@require_safe
+@read_only
 def reading_list(request):
     """A list from its URL (``?ids=3,1,2``), in its order; ``format=`` exports it."""
     try:
@@ -331,7 +332,7 @@ def reading_list(request):
     return render(request, "papers/reading_list.html", context)
 
 
-@require_safe
+@read_only
 def trends(request):
     """Up to five topics or search terms compared: their share of each year's papers."""
     topic_slugs, terms = (

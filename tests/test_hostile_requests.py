@@ -438,3 +438,23 @@ def test_leading_zeros_are_still_the_number(known):
 def test_an_old_topic_slug_redirects(known):
     response = get(f"/topics/{known.old_topic_slug}/")
     assert response.status_code == 301
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("POST", "/"),
+        ("POST", "/api/papers/"),
+        ("PUT", "/papers/1/"),
+        ("DELETE", "/healthz"),
+        ("PATCH", "/topics/"),
+        ("OPTIONS", "/feeds/search/?q=cache"),
+        ("TRACE", "/feeds/search/?q=cache"),
+    ],
+)
+def test_a_method_a_page_does_not_answer_gets_405_with_the_methods_it_does(known, method, path):
+    # A POST was refused by the CSRF check first (403, "enable cookies"), and a feed answered
+    # TRACE and OPTIONS with itself.
+    client = Client(enforce_csrf_checks=True)
+    response = client.generic(method, path)
+    assert (response.status_code, response["Allow"]) == (405, "GET, HEAD")
