@@ -343,7 +343,8 @@ class Format:
 
 FORMATS = {
     "bibtex": Format(bibtex, "application/x-bibtex", "bib", "", "\n\n", "\n", "% {}\n"),
-    "ris": Format(ris, "application/x-research-info-systems", "ris", "", "\n", "", "% {}\n"),
+    # RIS has no comments: a "%" line before the first entry is not RIS (the headers say it).
+    "ris": Format(ris, "application/x-research-info-systems", "ris", "", "\n", "", ""),
     "csljson": Format(
         csl_json, "application/vnd.citationstyles.csl+json", "json", "[\n", ",\n", "\n]\n", ""
     ),
