@@ -57,6 +57,7 @@ def test_a_collection_at_the_released_schema_upgrades_in_place():
     ("function", "definition"),
     [
         ("papers_compounds", schema_sql.COMPOUNDS_FUNCTION),
+        ("papers_unaccented", schema_sql.UNACCENTED_FUNCTION),
         ("papers_paper_search_vector", schema_sql.SEARCH_VECTOR_FUNCTION),
         ("papers_title_matches", schema_sql.TITLE_VECTOR_MATCHES_FUNCTION),
         ("papers_lexeme_match_ids", schema_sql.LEXEME_MATCH_IDS_FUNCTION),

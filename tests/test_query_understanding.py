@@ -9,7 +9,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from papers.models import Author, Authorship
+from papers.loading import load_files
+from papers.models import Author, Authorship, Paper
 from papers.text import fold_compounds
 from papers.understanding import join_compounds
 from tests.factories import finish, make_paper, make_venue
@@ -450,3 +451,25 @@ def test_rare_words_weigh_more_than_common_ones(client, reasoning):
         reasoning["hyphen"].pk,
         reasoning["abstract"].pk,
     ]
+
+
+@pytest.mark.django_db
+def test_an_authors_name_is_found_with_or_without_its_accents(client, write_dump):
+    # Loaded (the loader's staged vectors) and written by a curator (the trigger's): both
+    # parse the names without their accents too.
+    line = {"external_id": "2031.acl-1", "venue": "ACL 2031", "title": "Cross-lingual Lexicons"}
+    line |= {"abstract": "We induce bilingual lexicons.", "authors": ["Ivan Vulić", "Goran Glavaš"]}
+    load_files([write_dump("accents.jsonl", json.dumps(line) + "\n")])
+    finish()
+    loaded = Paper.objects.get(external_id="2031.acl-1")
+    edited = make_paper("Dialogue state tracking.", title="Tracking", authors=["Nguyễn Thị Minh"])
+    finish()
+    for typed, paper in [
+        ("Vulic", loaded),
+        ("Vulić", loaded),
+        ("Goran Glavas", loaded),
+        ("Nguyen Thi Minh", edited),
+        ("Nguyễn", edited),
+    ]:
+        body = client.get("/api/papers/?" + urlencode({"q": typed})).json()
+        assert [result["id"] for result in body["results"]] == [paper.pk], typed
