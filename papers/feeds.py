@@ -122,7 +122,7 @@ class SearchFeed(PaperFeed):
     def title(self, filterset):
         words = [quoted(filterset.text)] if filterset.text else []
         for name, values in filterset.active().items():
-            words.append(f"{name} {' or '.join(values)}")
+            words.append(f"{name} {' or '.join(_names(name, values))}")
         described = ", ".join(words) or "all papers"
         return f"New papers: {described} · {SITE_NAME}"
 
@@ -131,6 +131,20 @@ class SearchFeed(PaperFeed):
 
     def feed_url(self, filterset):
         return reverse("feed-search") + filterset.query_string
+
+
+# The filters whose values are slugs, and what names them.
+_NAMED = {"venue": Venue, "topic": Topic, "author": Author}
+
+
+def _names(facet: str, values: list[str]) -> list[str]:
+    """The filter's values by name ("Ivan Vulić", not ivan-vulic), as they are where the facet
+    has no names (years, countries) or the slug names nothing."""
+    model = _NAMED.get(facet)
+    if model is None:
+        return values
+    names = dict(model.objects.filter(slug__in=values).values_list("slug", "name"))
+    return [names.get(value, value) for value in values]
 
 
 def _feed_query(query) -> str:

@@ -94,7 +94,8 @@ def test_author_feed(client, newer):
 
 def test_search_feed_takes_the_lists_parameters(client, newer):
     root = read_feed(client, "/feeds/search/?q=cache&venue=acl-2025&sort=title&page=3")
-    assert root.find(f"{ATOM}title").text == ("New papers: “cache”, venue acl-2025 · Paper browser")
+    # Filters by name, not by slug.
+    assert root.find(f"{ATOM}title").text == ("New papers: “cache”, venue ACL 2025 · Paper browser")
     assert root.find(f"{ATOM}id").text == "http://testserver/?q=cache&venue=acl-2025"
     self_link = [link for link in root.findall(f"{ATOM}link") if link.get("rel") == "self"]
     assert self_link[0].get("href") == "http://testserver/feeds/search/?q=cache&venue=acl-2025"
