@@ -62,8 +62,9 @@ CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ue000\ue001]")
 # than its number of words (250 one-letter words took 9 s and held a worker), and a title's
 # words fit. Each repeated term is kept once: "m m m" asks what "m" asks.
 MAX_QUERY_WORDS = 32
-# A term of a query: a quoted phrase (its closing quote optional), or a run of non-spaces.
-_QUERY_TERM = re.compile(r'"[^"]*"?|[^\s"]+')
+# A term of a query: a quoted phrase (its closing quote optional, excluded by a "-" before it),
+# or a run of non-spaces.
+_QUERY_TERM = re.compile(r'-?"[^"]*"?|[^\s"]+')
 
 
 def bounded_query(text: str) -> tuple[str, bool]:

@@ -11,6 +11,7 @@ from papers.headlines import MARK_START, MARK_STOP
 from papers.models import Paper, Topic
 from papers.search import PaperFilterSet, search_page
 from papers.spelling import did_you_mean
+from papers.text import bounded_query
 from tests.factories import finish, make_paper, many_papers
 
 pytestmark = pytest.mark.django_db
@@ -114,6 +115,32 @@ def test_did_you_mean_uses_the_collections_words(corpus):
     # "attention" by trigrams, but its first letter is not corrected.
     assert did_you_mean("atention") == "attention"
     assert did_you_mean("ettention") is None
+
+
+@pytest.mark.parametrize(
+    ("typed", "bounded"),
+    [
+        ("m m M m", ("m", False)),
+        ("a or b or c", ("a or b or c", False)),
+        (
+            'cache -"language model" -"language model" "language model"',
+            ('cache -"language model" "language model"', False),
+        ),
+        (" ".join(f"w{n}" for n in range(33)), (" ".join(f"w{n}" for n in range(32)), True)),
+        (
+            " ".join(f"w{n}" for n in range(30)) + ' "a b c"',
+            (" ".join(f"w{n}" for n in range(30)) + ' "a b"', True),
+        ),
+        # An excluded phrase is one term; past the limit it is left out whole (a shorter
+        # phrase would exclude more).
+        (
+            " ".join(f"w{n}" for n in range(30)) + ' -"a b c"',
+            (" ".join(f"w{n}" for n in range(30)), True),
+        ),
+    ],
+)
+def test_a_query_keeps_each_term_once_and_32_words(typed, bounded):
+    assert bounded_query(typed) == bounded
 
 
 def test_did_you_mean_leaves_short_words_and_other_scripts_alone(corpus):
