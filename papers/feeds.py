@@ -5,6 +5,8 @@ takes the list's own parameters (``/feeds/search/?q=kv+cache&venue=acl-2024``), 
 the same PaperFilterSet, and answers 400 to what the list would refuse.
 """
 
+from collections import defaultdict
+
 from django.contrib.syndication.views import Feed
 from django.core.exceptions import BadRequest
 from django.db.models import F, Q
@@ -12,6 +14,8 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
+from .facet_display import all_venues, chip_labels
+from .facets import Facets
 from .latex import plain_text
 from .models import Author, Authorship, Paper, PaperTopic, Topic, Venue
 from .rendering import plain_snippet, quoted
@@ -121,8 +125,12 @@ class SearchFeed(PaperFeed):
 
     def title(self, filterset):
         words = [quoted(filterset.text)] if filterset.text else []
-        for name, values in filterset.active().items():
-            words.append(f"{name} {' or '.join(_names(name, values))}")
+        # The filters named as the list's chips name them ("Ivan Vulić", not ivan-vulic).
+        named = defaultdict(list)
+        for name, _value, label in chip_labels(filterset.active(), Facets(), all_venues()):
+            named[name].append(label)
+        for name, labels in named.items():
+            words.append(f"{name} {' or '.join(labels)}")
         described = ", ".join(words) or "all papers"
         return f"New papers: {described} · {SITE_NAME}"
 
@@ -131,20 +139,6 @@ class SearchFeed(PaperFeed):
 
     def feed_url(self, filterset):
         return reverse("feed-search") + filterset.query_string
-
-
-# The filters whose values are slugs, and what names them.
-_NAMED = {"venue": Venue, "topic": Topic, "author": Author}
-
-
-def _names(facet: str, values: list[str]) -> list[str]:
-    """The filter's values by name ("Ivan Vulić", not ivan-vulic), as they are where the facet
-    has no names (years, countries) or the slug names nothing."""
-    model = _NAMED.get(facet)
-    if model is None:
-        return values
-    names = dict(model.objects.filter(slug__in=values).values_list("slug", "name"))
-    return [names.get(value, value) for value in values]
 
 
 def _feed_query(query) -> str:
