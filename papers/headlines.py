@@ -75,3 +75,121 @@ def _more_words(text: str) -> bool:
         if words > EDGE_WORDS:
             return True
     return False
+
+
+# ts_headline marks every word of a query's phrases wherever it stands: "language models"
+# quoted lit each lone "language" and "models" of a snippet as brightly as the phrase (and a
+# word of an excluded phrase, -"neural nets", in papers that cannot have the phrase). A
+# phrase's words keep their marks only where the whole phrase stands, read off the tsquery's
+# text (websearch_to_tsquery's: 'languag' <-> 'model', 'a' <2> 'b' past a stop word).
+_OPERAND = r"'(?:[^']|'')+'"
+_PHRASE = re.compile(rf"(!\s*\(\s*)?{_OPERAND}(?:\s*<(?:-|\d+)>\s*{_OPERAND})+")
+_PHRASE_PART = re.compile(rf"({_OPERAND})|<(-|\d+)>")
+_QUERY_WORD = re.compile(_OPERAND)
+# Words as PostgreSQL's parser counts positions: a hyphenated word takes one, then each of its
+# parts one more ("fine-tuning": fine-tun, fine, tune).
+_TEXT_WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
+_PART = re.compile(r"[^\W_]+")
+_HYPHENATED = re.compile(r"[^\W_]-")
+_MARKED = re.compile(f"{MARK_START}([^{MARK_START}{MARK_STOP}]*){MARK_STOP}")
+# A snippet's fragments are not adjacent: no phrase runs across the cut.
+_FRAGMENT_GAP = 1000
+
+
+def phrase_marks(headline: str, query: str) -> str:
+    """``headline`` (ts_headline's, for the tsquery whose text is ``query``) with the marks
+    of a phrase's words left only where the whole phrase stands. A marked word is known by the
+    longest of the query's lexemes it begins with (a stem begins its words: languag, model);
+    one that begins with none keeps its mark."""
+    phrases, in_phrases, alone = _query_phrases(query)
+    if not in_phrases or MARK_START not in headline:
+        return headline
+    text, marked = _unmarked(headline)
+    lexemes = sorted(in_phrases | alone, key=len, reverse=True)
+    at = {start: position for position, (start, _) in _positions(text).items()}
+    found = {}
+    for start, end in marked:
+        word = text[start:end].lower()
+        found[start] = next((lexeme for lexeme in lexemes if word.startswith(lexeme)), None)
+    kept = _phrase_words(phrases, {at[s]: lexeme for s, lexeme in found.items() if s in at})
+    out, done = [], 0
+    for start, end in marked:
+        lexeme = found[start]
+        keep = lexeme is None or lexeme in alone or at.get(start) in kept
+        out.append(text[done:start])
+        out.append(f"{MARK_START}{text[start:end]}{MARK_STOP}" if keep else text[start:end])
+        done = end
+    return "".join(out) + text[done:]
+
+
+def _query_phrases(query: str) -> tuple[list[list[tuple[str, int]]], set[str], set[str]]:
+    """(each phrase the query asks for, as its lexemes at their offsets; every phrase's
+    lexemes, an excluded phrase's too; the lexemes asked for outside any phrase)."""
+    wanted, in_phrases = [], set()
+    for match in _PHRASE.finditer(query):
+        phrase, offset = [], 0
+        for part in _PHRASE_PART.finditer(match[0]):
+            if part[1]:
+                phrase.append((_lexeme(part[1]), offset))
+            else:
+                offset += 1 if part[2] == "-" else int(part[2])
+        in_phrases.update(lexeme for lexeme, _ in phrase)
+        if not match[1]:
+            wanted.append(phrase)
+    alone = {_lexeme(operand) for operand in _QUERY_WORD.findall(_PHRASE.sub(" ", query))}
+    return wanted, in_phrases, alone
+
+
+def _lexeme(operand: str) -> str:
+    return operand[1:-1].replace("''", "'")
+
+
+def _unmarked(headline: str) -> tuple[str, list[tuple[int, int]]]:
+    """(the headline without its marks, the (start, end) of each marked word in it)."""
+    text, marked, done = [], [], 0
+    length = 0
+    for match in _MARKED.finditer(headline):
+        before = headline[done : match.start()]
+        text.append(before)
+        length += len(before)
+        marked.append((length, length + len(match[1])))
+        text.append(match[1])
+        length += len(match[1])
+        done = match.end()
+    text.append(headline[done:])
+    return "".join(text), marked
+
+
+def _positions(text: str) -> dict[int, tuple[int, int]]:
+    """Each word's (start, end) in ``text`` by its position, as PostgreSQL counts them."""
+    spans, position, fragment_start = {}, 0, 0
+    for fragment in text.split(FRAGMENT_DELIMITER):
+        position += _FRAGMENT_GAP
+        for word in _TEXT_WORD.finditer(fragment):
+            parts = list(_PART.finditer(word[0]))
+            position += len(parts) > 1
+            for part in parts:
+                position += 1
+                start = fragment_start + word.start() + part.start()
+                spans[position] = (start, start + len(part[0]))
+        fragment_start += len(fragment) + len(FRAGMENT_DELIMITER)
+    return spans
+
+
+def _phrase_words(phrases, lexeme_at: dict[int, str | None]) -> set[int]:
+    """The positions of the marked words that stand in a whole phrase (a marked word not
+    known, None, may be any of the phrase's)."""
+    kept = set()
+    for phrase in phrases:
+        # A hyphenated word's own lexeme (fine-tun) is never marked: its parts are.
+        parts = [(lexeme, offset) for lexeme, offset in phrase if not _HYPHENATED.search(lexeme)]
+        if not parts:
+            continue
+        for position in lexeme_at:
+            words = [position - parts[0][1] + offset for _, offset in parts]
+            if all(
+                p in lexeme_at and lexeme_at[p] in (lexeme, None)
+                for p, (lexeme, _) in zip(words, parts, strict=True)
+            ):
+                kept.update(words)
+    return kept

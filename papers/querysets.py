@@ -34,9 +34,15 @@ from .expressions import (
     title_vector_sql,
     venue_order,
 )
-from .headlines import HEADLINE_OPTIONS, TITLE_HEADLINE_OPTIONS, Headline, elided
+from .headlines import (
+    HEADLINE_OPTIONS,
+    TITLE_HEADLINE_OPTIONS,
+    Headline,
+    elided,
+    phrase_marks,
+)
 from .links import page_url
-from .matching import TESTS, matching_within, rows_matching, unless_phrase
+from .matching import QUERY_SQL, TESTS, matching_within, rows_matching, unless_phrase
 from .newest_order import newest_page_statement
 from .relevance import Piece, ranked_statement, relevance, size_sql
 from .similar import explanation, similar_rows
@@ -267,7 +273,8 @@ class PaperQuerySet(models.QuerySet):
         venue, ``card_topics`` (CardTopic, by name) and ``first_authors``.
 
         With a query, ``title_headline`` and ``headline`` come from ts_headline, computed only
-        here, i.e. only for the papers of the page shown.
+        here, i.e. only for the papers of the page shown; a phrase's words are marked only where
+        the whole phrase stands (papers/headlines.py ``phrase_marks``).
         """
         qs = (
             self.filter(pk__in=list(ids))
@@ -280,12 +287,14 @@ class PaperQuerySet(models.QuerySet):
             qs = qs.annotate(
                 headline=Headline("abstract", text, HEADLINE_OPTIONS),
                 title_headline=Headline("title", text, TITLE_HEADLINE_OPTIONS),
+                tsquery=RawSQL(f"{QUERY_SQL}::text", [SEARCH_CONFIG, text]),
             )
         found = {paper.pk: paper for paper in qs.order_by()}
         for paper in found.values():
             paper.card_topics = [CardTopic(**topic) for topic in paper.topic_rows]
             if text:
-                paper.headline = elided(paper.headline, paper.abstract)
+                paper.headline = phrase_marks(elided(paper.headline, paper.abstract), paper.tsquery)
+                paper.title_headline = phrase_marks(paper.title_headline, paper.tsquery)
         return [found[pk] for pk in ids if pk in found]
 
     # --- one paper's neighbourhood ----------------------------------------------------------
