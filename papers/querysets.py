@@ -165,6 +165,7 @@ class PaperQuerySet(models.QuerySet):
             self._candidate_rows(vector_sql, vector_params),
             limit,
             offset,
+            cap,
             prefix=Piece(filtered, filtered_params),
             words=words,
         )

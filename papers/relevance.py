@@ -26,8 +26,10 @@ score = WORDS × Σ over the query's words w of idf(w) × tf(w) × (K1 + 1) / (t
 
 Bounded work (``ranked_statement``): every candidate is scored from its title and its size
 alone, the abstract's counts taken as 1 for each word its title lacks (the word matched
-somewhere); only the RESCORED best are then counted in their abstracts. No stored vector is
-read (ts_rank had to detoast each candidate's vector once per word).
+somewhere); only the RESCORED best are then counted in their abstracts (for a deeper page,
+each next RESCORED, reordered among themselves: the first page's order stays the order of every
+page, and paging on neither repeats nor skips a paper). The candidates are the same whatever the
+page. No stored vector is read (ts_rank had to detoast each candidate's vector once per word).
 """
 
 import re
@@ -117,9 +119,10 @@ def title_count(i: int, own: str, parts: str) -> str:
 
 # Stage one scores every candidate from its title, the abstract's count of a word taken as 1
 # where the title lacks it; stage two counts the words in the abstracts of the best
-# (%(first)s of them). %(titles)s, %(vectors)s: the title matches and the vector matches (id,
-# title, size); the vector matches are read only when the title matches are fewer than
-# %(enough)s.
+# (%(first)s of them) and reorders them within blocks of RESCORED by stage one's rank, so
+# that a page's order never depends on how deep it is. %(titles)s, %(vectors)s: the title
+# matches and the vector matches (id, title, size); the vector matches are read only when the
+# title matches are fewer than %(enough)s, the candidates' cap, whatever the page.
 _RANKED_SQL = """
 WITH %(prefix)s idfs AS MATERIALIZED (%(idfs_sql)s),
 titles AS MATERIALIZED (%(titles)s),
@@ -143,7 +146,9 @@ scored AS MATERIALIZED (
     FROM candidates AS c
 ),
 first AS MATERIALIZED (
-    SELECT c.* FROM scored AS c
+    SELECT c.*, (row_number() OVER (ORDER BY c.title_score + {first_words} DESC, c.id) - 1)
+               / %(block)s AS block
+    FROM scored AS c
     ORDER BY c.title_score + {first_words} DESC, c.id
     LIMIT %(first)s
 )
@@ -154,7 +159,7 @@ FROM (
     FROM first AS c
     CROSS JOIN LATERAL (SELECT p.abstract FROM {paper} AS p WHERE p.id = c.id OFFSET 0) AS p
 ) AS c
-ORDER BY score DESC, c.id
+ORDER BY c.block, score DESC, c.id
 LIMIT %(limit)s OFFSET %(offset)s
 """
 
@@ -339,14 +344,16 @@ def ranked_statement(
     vectors: Piece,
     limit: int,
     offset: int,
+    cap: int,
     prefix: Piece = NO_PREFIX,
     words: str | None = None,
 ) -> tuple[str, list]:
     """(sql, params) of [(id, score)]: one page of the candidates ranked (bounded work, see
-    the module docstring). ``titles``, ``vectors``: the papers whose title, whose vector
-    matches the query, rows (id, title, size), each LIMITed; ``prefix``: CTEs
-    they read (``name AS (…),``), e.g. the filtered papers; ``words``: the text whose words
-    are counted as typed, when not ``text`` (the query as typed beside its compounds joined)."""
+    the module docstring), in the same order whatever the page. ``titles``, ``vectors``: the
+    papers whose title, whose vector matches the query, rows (id, title, size), each LIMITed
+    to ``cap``; ``prefix``: CTEs they read (``name AS (…),``), e.g. the filtered papers;
+    ``words``: the text whose words are counted as typed, when not ``text`` (the query as
+    typed beside its compounds joined)."""
     words = text if words is None else words
     count = len(typed_words(words))
     template = _ranked_template(count, words)
@@ -355,8 +362,10 @@ def ranked_statement(
         "idfs_sql": Piece(*idfs_sql(words)),
         "titles": titles,
         "vectors": vectors,
-        "enough": Piece("%s", [offset + limit]),
-        "first": Piece("%s", [max(RESCORED, offset + limit)]),
+        "enough": Piece("%s", [cap]),
+        # Whole blocks: a block's order is stage two's only once all of it is rescored.
+        "first": Piece("%s", [-(-(offset + limit) // RESCORED) * RESCORED]),
+        "block": Piece("%s", [RESCORED]),
         "limit": Piece("%s", [limit]),
         "offset": Piece("%s", [offset]),
     }
