@@ -13,6 +13,7 @@ from django.http import StreamingHttpResponse
 
 from .citations import FORMATS, Format
 from .models import Authorship, Paper
+from .search import ranked_order
 
 MAX_EXPORT = 2000
 CHUNK = 500
@@ -94,6 +95,20 @@ def export_queryset(format_name: str, papers, name: str):
     total = titled.order_by().count() if len(ids) == MAX_EXPORT else len(ids)
     left_out = papers.filter(title="").order_by().count()
     return export_response(format_name, ids, left_out, total, name)
+
+
+def export_ranked(format_name: str, filterset, name: str):
+    """The download of a ranked query's list (a valid PaperFilterSet): its matches in the
+    pages' order (papers/search.py ``ranked_order``)."""
+    ids = ranked_order(filterset, MAX_EXPORT)
+    papers = filterset.qs
+    untitled = set(papers.filter(pk__in=ids, title="").order_by().values_list("pk", flat=True))
+    titled = [pk for pk in ids if pk not in untitled]
+    total, left_out = len(titled), len(untitled)
+    if len(ids) >= MAX_EXPORT:
+        total = papers.exclude(title="").order_by().count()
+        left_out = papers.filter(title="").order_by().count()
+    return export_response(format_name, titled[:MAX_EXPORT], left_out, total, name)
 
 
 def export_ids(format_name: str, ids: list[int], untitled: set[int], name: str):

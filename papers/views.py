@@ -32,7 +32,7 @@ from django.views.decorators.http import require_http_methods
 
 from .caching import cache_page_by_version
 from .citations import FORMATS, page_citations
-from .downloads import export_ids, export_queryset
+from .downloads import export_ids, export_queryset, export_ranked
 from .errors import RETRY_AFTER_SECONDS
 from .facet_display import facet_context
 from .feeds import search_feed_url
@@ -93,6 +93,8 @@ def _render_list(
     if format_name is not None:
         if format_name not in FORMATS:
             return _bad_request(request, UNKNOWN_FORMAT)
+        if filterset.text and filterset.ordering == "relevance":
+            return export_ranked(format_name, filterset, name)
         return export_queryset(format_name, filterset.qs, name)
     results = search_page(filterset, request)
     if results.identified is not None:

@@ -7,9 +7,11 @@ import bibtexparser
 import jsonschema
 import pytest
 import rispy
+from django.http import QueryDict
 
-from papers import downloads
+from papers import downloads, search
 from papers.citations import journal_volume, page_range, split_name
+from papers.search import PaperFilterSet, search_page
 from tests.factories import finish, make_paper, make_venue
 
 # The part of the CSL-JSON schema (citation-style-language/schema, csl-data.json) that the
@@ -354,3 +356,23 @@ def test_journal_volume_from_the_booktitle():
     )
     assert journal_volume(venue("", "Transactions of the ACL")) == ("Transactions of the ACL", "")
     assert journal_volume(venue("Volume 3")) == ("Volume 3", "")
+
+
+def test_a_ranked_export_follows_the_pages_then_ranks_the_rest(client, db, monkeypatch):
+    venue = make_venue("ACL 2025", 2025)
+    # The fewer other words a matching title has, the higher it ranks.
+    titles = [" ".join(["Zebra", *(f"w{word}" for word in range(index))]) for index in range(12)]
+    for index, title in enumerate(titles):
+        make_paper(f"On zebra {index}.", title=title, venue=venue)
+    make_paper("An untitled note on zebra stripes.", venue=venue)
+    finish()
+    monkeypatch.setattr(search, "CANDIDATE_CAP", 5)
+    monkeypatch.setattr(downloads, "MAX_EXPORT", 9)
+    shown = search_page(PaperFilterSet(QueryDict("q=zebra"))).papers
+    response, text = download(client, "/?q=zebra&format=ris")
+    exported = [entry["title"] for entry in rispy.loads(text)]
+    assert [paper.title for paper in shown[:5]] == titles[:5]
+    assert exported == titles[:9]
+    assert response["X-Papers-Exported"] == "9"
+    assert response["X-Papers-Left-Out"] == "1"
+    assert text.startswith("TY  - ")
