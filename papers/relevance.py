@@ -26,10 +26,11 @@ score = WORDS × Σ over the query's words w of idf(w) × tf(w) × (K1 + 1) / (t
 
 Bounded work (``ranked_statement``): every candidate is scored from its title and its size
 alone, the abstract's counts taken as 1 for each word its title lacks (the word matched
-somewhere); only the RESCORED best are then counted in their abstracts (for a deeper page,
-each next RESCORED, reordered among themselves: the first page's order stays the order of every
-page, and paging on neither repeats nor skips a paper). The candidates are the same whatever the
-page. No stored vector is read (ts_rank had to detoast each candidate's vector once per word).
+somewhere); only the RESCORED best are then counted in their abstracts, the others keep
+that estimate. The candidates and the RESCORED are the same whatever the page, so every page is
+cut from one order: paging neither repeats nor skips a paper (rescoring as many as a deep page
+reached reordered papers the first page had placed). No stored vector is read (ts_rank had to
+detoast each candidate's vector once per word).
 """
 
 import re
@@ -118,9 +119,9 @@ def title_count(i: int, own: str, parts: str) -> str:
 
 
 # Stage one scores every candidate from its title, the abstract's count of a word taken as 1
-# where the title lacks it; stage two counts the words in the abstracts of the best
-# (%(first)s of them) and reorders them within blocks of RESCORED by stage one's rank, so
-# that a page's order never depends on how deep it is. %(titles)s, %(vectors)s: the title
+# where the title lacks it (an estimate); stage two counts the words in the abstracts of the
+# best %(first)s by the estimate. Every candidate is then ranked by one score (its counted
+# score, else its estimate), the same for every page. %(titles)s, %(vectors)s: the title
 # matches and the vector matches (id, title, size); the vector matches are read only when the
 # title matches are fewer than %(enough)s, the candidates' cap, whatever the page.
 _RANKED_SQL = """
@@ -145,12 +146,11 @@ scored AS MATERIALIZED (
            {title_term} AS title_score
     FROM candidates AS c
 ),
+estimated AS MATERIALIZED (
+    SELECT c.*, c.title_score + {first_words} AS estimate FROM scored AS c
+),
 first AS MATERIALIZED (
-    SELECT c.*, (row_number() OVER (ORDER BY c.title_score + {first_words} DESC, c.id) - 1)
-               / %(block)s AS block
-    FROM scored AS c
-    ORDER BY c.title_score + {first_words} DESC, c.id
-    LIMIT %(first)s
+    SELECT c.* FROM estimated AS c ORDER BY c.estimate DESC, c.id LIMIT %(first)s
 )
 SELECT c.id, c.title_score + {second_words} AS score
 FROM (
@@ -159,7 +159,9 @@ FROM (
     FROM first AS c
     CROSS JOIN LATERAL (SELECT p.abstract FROM {paper} AS p WHERE p.id = c.id OFFSET 0) AS p
 ) AS c
-ORDER BY c.block, score DESC, c.id
+UNION ALL
+SELECT c.id, c.estimate FROM estimated AS c WHERE c.id NOT IN (SELECT f.id FROM first AS f)
+ORDER BY score DESC, id
 LIMIT %(limit)s OFFSET %(offset)s
 """
 
@@ -363,9 +365,7 @@ def ranked_statement(
         "titles": titles,
         "vectors": vectors,
         "enough": Piece("%s", [cap]),
-        # Whole blocks: a block's order is stage two's only once all of it is rescored.
-        "first": Piece("%s", [-(-(offset + limit) // RESCORED) * RESCORED]),
-        "block": Piece("%s", [RESCORED]),
+        "first": Piece("%s", [RESCORED]),
         "limit": Piece("%s", [limit]),
         "offset": Piece("%s", [offset]),
     }

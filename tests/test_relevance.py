@@ -104,16 +104,19 @@ def test_stage_two_reads_only_the_best_abstracts(forms, monkeypatch):
 
 
 def test_pages_of_a_ranking_neither_repeat_nor_skip_a_paper(db, monkeypatch):
-    # Stage one ties every paper (the same title), so it takes them by id; stage two orders
-    # them by the abstract's "zebra"s, the most in the last papers made. Rescoring only the
-    # papers a page reaches moved those last papers ahead on deep pages, over papers the
-    # first page had shown.
+    # Stage one ties every paper (the same title), so it takes them by id; stage two counts
+    # the abstract's "zebra"s, the most in the last papers made. Rescoring the papers a page
+    # reaches moved those last papers ahead on deep pages, over papers the first page had
+    # shown.
     monkeypatch.setattr(relevance, "RESCORED", 10)
     venue = make_venue("ACL 2024", 2024)
     for index in range(30):
         make_paper(f"On {'zebra ' * (index // 10 + 1)}stripes {index}.", title="Zebra", venue=venue)
     finish()
-    whole = [pk for pk, _ in Paper.objects.ranked_ids("zebra", 30)]
+    ranked = Paper.objects.ranked_ids("zebra", 30)
+    whole = [pk for pk, _ in ranked]
+    # One order: the scores only fall, past the papers whose abstracts were read too.
+    assert [score for _, score in ranked] == sorted((score for _, score in ranked), reverse=True)
     pages = [
         pk for offset in range(0, 30, 4) for pk, _ in Paper.objects.ranked_ids("zebra", 4, offset)
     ]
