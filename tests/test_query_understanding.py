@@ -473,3 +473,17 @@ def test_an_authors_name_is_found_with_or_without_its_accents(client, write_dump
     ]:
         body = client.get("/api/papers/?" + urlencode({"q": typed})).json()
         assert [result["id"] for result in body["results"]] == [paper.pk], typed
+
+
+def test_a_paper_writing_a_compound_apart_is_a_full_match_and_listed_once(client, compounds):
+    # "pre training" is searched joined or as a phrase; the partial matches were those
+    # lacking the joined word only, so this paper was listed again among them.
+    apart = make_paper("We study pre training of encoders.", title="Encoders Apart")
+    finish()
+    body = client.get("/api/papers/?q=pre+training+encoders").json()
+    assert body["count"] == 2
+    assert [(r["id"], r["partial"]) for r in body["results"]] == [
+        (compounds["pre hyphen"].pk, False),
+        (apart.pk, False),
+        (compounds["pre joined"].pk, True),
+    ]
