@@ -28,6 +28,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods
 
 from .caching import cache_page_by_version
@@ -221,9 +222,11 @@ def venue_index(request):
 @cache_page_by_version
 def venue_detail(request, slug):
     venue = get_object_or_404(Venue, slug=slug)
+    # Each bar opens the papers it counts: this venue's on that topic.
+    here = reverse("venue-detail", args=[venue.slug])
     chart = bar_chart(
         [
-            (row["topic__name"], row["n"], reverse("topic-detail", args=[row["topic__slug"]]))
+            (row["topic__name"], row["n"], f"{here}?{urlencode({'topic': row['topic__slug']})}")
             for row in Paper.objects.filter(venue=venue).topic_counts()
         ],
         f"Papers per topic at {venue.name}",
@@ -269,9 +272,11 @@ def topic_detail(request, slug):
     linked = PaperTopic.objects.filter(topic=topic).values("paper_id")
     rows = list(venue_rows_with_totals(linked))
     # The venues with the most papers first: the chart shows the top ones, the rest behind.
+    # Each bar opens the papers it counts: this topic's at that venue.
+    here = reverse("topic-detail", args=[topic.slug])
     chart = bar_chart(
         [
-            (row["venue__name"], row["n"], reverse("venue-detail", args=[row["venue__slug"]]))
+            (row["venue__name"], row["n"], f"{here}?{urlencode({'venue': row['venue__slug']})}")
             for row in sorted(rows, key=lambda row: -row["n"])
         ],
         f"Papers per venue on {topic.name}",

@@ -555,6 +555,12 @@ def test_venue_pages(client, corpus):
         "attention1 paper",
         "speech1 paper",
     ]
+    # Each bar opens the papers it counts: the venue's on that topic.
+    assert [bar.find("a").attrs["href"] for bar in bars] == [
+        "/venues/acl-2025/?topic=efficiency",
+        "/venues/acl-2025/?topic=attention",
+        "/venues/acl-2025/?topic=speech",
+    ]
     assert "2 papers" in html
     get(client, "/venues/nowhere/", status=404)
 
@@ -581,6 +587,12 @@ def test_topic_pages_and_redirects(client, corpus):
     assert "2 papers" in html
     bars = parse(response).find("ol", class_="bar-chart").find_all("li")
     assert [bar.text for bar in bars] == ["ACL 20251 paper", "EMNLP 20241 paper"]
+    assert [bar.find("a").attrs["href"] for bar in bars] == [
+        "/topics/attention/?venue=acl-2025",
+        "/topics/attention/?venue=emnlp-2024",
+    ]
+    page = parse(get(client, "/topics/attention/?venue=emnlp-2024"))
+    assert page.find("h2", id="results-heading").text.strip() == "1 paper"
     TopicRedirect.objects.create(old_slug="attn", topic=Topic.objects.get(slug="attention"))
     response = get(client, "/topics/attn/", status=301)
     assert response["Location"] == "/topics/attention/"
@@ -632,9 +644,10 @@ def test_author_page(client, corpus):
         ("Grace Hopper 1", "/authors/grace-hopper/"),
     ]
     venues = page.find("section", aria_labelledby="venues-heading").find_all("a")
+    # Each opens the papers it counts: the author's at that venue.
     assert [(a.text, a.attrs["href"]) for a in venues] == [
-        ("ACL 2025 2", "/venues/acl-2025/"),
-        ("EMNLP 2024 1", "/venues/emnlp-2024/"),
+        ("ACL 2025 2", "?venue=acl-2025"),
+        ("EMNLP 2024 1", "?venue=emnlp-2024"),
     ]
     assert page.find("label", **{"for": "id_q"}).text == "Search these papers"
 
