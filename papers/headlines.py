@@ -51,7 +51,8 @@ def elided(headline: str, abstract: str) -> str:
     last, so a snippet began and ended mid-sentence as if it were the whole abstract. The stop
     words and short words it drops at a fragment's edges ("We" of "We propose …", a full stop)
     are put back: a snippet beginning "propose a …" read as cut without saying so."""
-    fragments = [_plain(fragment) for fragment in headline.split(FRAGMENT_DELIMITER)]
+    marked = headline.split(FRAGMENT_DELIMITER)
+    fragments = [_plain(fragment) for fragment in marked]
     whole = " ".join(abstract.split())
     first, last = whole.find(fragments[0]), whole.rfind(fragments[-1])
     if not fragments[0] or first < 0 or last < 0:
@@ -59,7 +60,20 @@ def elided(headline: str, abstract: str) -> str:
     before, after = whole[:first], whole[last + len(fragments[-1]) :]
     start = "… " if _more_words(before) else before
     end = " …" if _more_words(after) else after
-    return start + headline.strip() + end
+    return start + _joined(marked, fragments, whole, first).strip() + end
+
+
+def _joined(marked: list[str], fragments: list[str], whole: str, at: int) -> str:
+    """The marked fragments joined by "…" only where they leave words out: two fragments a
+    word or two apart ("lost … the middle" of "lost in the middle") take the words between."""
+    out, position = [marked[0]], at + len(fragments[0])
+    for fragment, plain in zip(marked[1:], fragments[1:], strict=True):
+        found = whole.find(plain, position) if plain else -1
+        gap = whole[position:found] if found >= 0 else ""
+        out.append(gap if found >= 0 and not _more_words(gap) else FRAGMENT_DELIMITER)
+        out.append(fragment)
+        position = found + len(plain) if found >= 0 else position
+    return "".join(out)
 
 
 def _plain(fragment: str) -> str:

@@ -180,6 +180,26 @@ def test_a_snippet_says_where_it_leaves_out_the_abstracts_beginning_or_end():
     assert elided("", "") == ""
 
 
+def test_fragments_a_word_or_two_apart_are_joined_by_those_words():
+    abstract = (
+        "Long contexts hide facts. This is the lost in the middle issue, which we study "
+        "with retrieval over many documents."
+    )
+    start, stop = MARK_START, MARK_STOP
+    # ts_headline cut "in" out of "lost in the middle" and put "…" in its place.
+    headline = f"the {start}lost{stop}{FRAGMENT_DELIMITER}the {start}middle{stop} issue"
+    assert (
+        elided(headline, abstract) == f"… the {start}lost{stop} in the {start}middle{stop} issue …"
+    )
+    # Adjacent fragments: nothing was left out between them.
+    assert elided(f"Long contexts{FRAGMENT_DELIMITER}hide facts.", abstract) == (
+        "Long contexts hide facts. …"
+    )
+    # Three words or more left out: the cut stays.
+    cut = f"Long contexts{FRAGMENT_DELIMITER}the lost in the middle issue"
+    assert elided(cut, abstract) == f"{cut} …"
+
+
 def test_a_query_is_quoted_once_in_the_sites_marks():
     assert quoted("kv cache") == "“kv cache”"
     # A phrase typed in straight quotes takes the site's marks in their place.
