@@ -55,9 +55,10 @@ def spaced_sentences(text: str) -> str:
     return "".join(pieces) + _spaced(text[start:])
 
 
-# What no parameter keeps: control characters (NUL, which PostgreSQL's text refuses, among them)
-# and the private-use characters ts_headline's marks are made of (papers/headlines.py).
-CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ue000\ue001]")
+# What no parameter keeps: control characters (NUL, which PostgreSQL's text refuses, among them),
+# the private-use characters ts_headline's marks are made of (papers/headlines.py), and the
+# noncharacters XML refuses (U+FFFE in a query made the search feed's title ill-formed).
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ue000\ue001\ufffe\uffff]")
 # A query's words past this many are dropped: ts_headline's and the ranking's work grow faster
 # than its number of words (250 one-letter words took 9 s and held a worker), and a title's
 # words fit. Each repeated term is kept once: "m m m" asks what "m" asks.

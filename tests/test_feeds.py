@@ -131,3 +131,9 @@ def test_pages_link_their_feeds(client, corpus):
         page = parse(client.get(url))
         links = page.find_all("link", rel="alternate", type="application/atom+xml")
         assert [link.attrs["href"] for link in links] == [feed], url
+
+
+def test_a_noncharacter_in_the_query_leaves_the_feed_well_formed(client, newer):
+    # U+FFFE, which XML refuses, was copied into the feed's title.
+    root = read_feed(client, "/feeds/search/?q=cache%EF%BF%BE")
+    assert root.find(f"{ATOM}title").text == "New papers: “cache” · Paper browser"
