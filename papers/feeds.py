@@ -6,6 +6,7 @@ the same PaperFilterSet, and answers 400 to what the list would refuse.
 """
 
 from collections import defaultdict
+from datetime import UTC, datetime, time
 
 from django.contrib.syndication.views import Feed
 from django.core.exceptions import BadRequest
@@ -54,6 +55,11 @@ class PaperFeed(Feed):
         return paper.author_names or None
 
     def item_pubdate(self, paper):
+        """When the paper was published, as far as its venue says (the day it was held, else
+        the first of its month or year); else when this site first had it. A feed reader
+        showed a 2020 paper as published the day it was loaded."""
+        if paper.venue.held_on is not None:
+            return datetime.combine(paper.venue.held_on, time.min, tzinfo=UTC)
         return paper.first_loaded or paper.created
 
     def item_updateddate(self, paper):

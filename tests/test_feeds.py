@@ -2,9 +2,11 @@
 
 import re
 import xml.etree.ElementTree as ET
+from datetime import date
 
 import pytest
 
+from papers.models import Venue
 from tests.factories import finish, make_paper, make_venue
 from tests.support import parse
 
@@ -137,3 +139,15 @@ def test_a_noncharacter_in_the_query_leaves_the_feed_well_formed(client, newer):
     # U+FFFE, which XML refuses, was copied into the feed's title.
     root = read_feed(client, "/feeds/search/?q=cache%EF%BF%BE")
     assert root.find(f"{ATOM}title").text == "New papers: “cache” · Paper browser"
+
+
+def test_an_entry_is_published_when_its_venue_was_held(client, newer):
+    Venue.objects.filter(slug="acl-2025").update(start_date=date(2025, 7, 27))
+    root = read_feed(client, "/feeds/venues/acl-2025/")
+    entries = root.findall(f"{ATOM}entry")
+    assert {entry.find(f"{ATOM}published").text for entry in entries} == {
+        "2025-07-27T00:00:00+00:00"
+    }
+    # A venue of a year alone: the first of January.
+    entry = read_feed(client, "/feeds/venues/acl-2026/").find(f"{ATOM}entry")
+    assert entry.find(f"{ATOM}published").text == "2026-01-01T00:00:00+00:00"
