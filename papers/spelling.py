@@ -47,6 +47,10 @@ CROSS JOIN LATERAL regexp_matches(
 # this many times commoner (and the query matched nothing: see search_page).
 RARE_WORD = 3
 COMMONER_BY = 50
+# The lexemes near a word's stem whose written forms are compared with the word, and how many
+# edits more than the word's own bound a stem may be away (a stem drops a suffix's letters).
+NEAREST = 6
+STEM_SLACK = 2
 
 
 def edit_distance(a: str, b: str) -> int:
@@ -80,19 +84,22 @@ def _query_words(text: str) -> list[str]:
     return words[:8]
 
 
-def _closest_lexemes(cursor, words: list[str]) -> dict[str, tuple]:
+def _closest_lexemes(cursor, words: list[str]) -> dict[str, list[tuple]]:
     """For each word whose stem the collection lacks, or has in at most RARE_WORD papers while
     a near lexeme is COMMONER_BY times commoner ("taging": tagE, one paper's name, beside
-    tagging): (distance, -documents, lexeme) of the nearest lexeme by edit distance, the
-    commoner on ties."""
-    best: dict[str, tuple] = {}
+    tagging): (distance, -documents, lexeme) of the NEAREST lexemes by edit distance from its
+    stem, the commoner first on ties. Stems are cut short ("mechanism": mechan), so a rare
+    misspelling's stem can be nearer the typed stem than the word meant: the choice among
+    them is made on the words as written (``did_you_mean``)."""
+    near: dict[str, list[tuple]] = {}
     cursor.execute(_SPELLING_CANDIDATES_SQL, [words, RARE_WORD, COMMONER_BY])
     for typed, stem, lexeme, documents in cursor.fetchall():
         key = (edit_distance(stem, lexeme), -documents, lexeme)
-        # One edit in a word of up to five letters ("cafe" is not "ca"), a third of a longer one.
-        if key[0] <= max(1, len(stem) // 3) and (typed not in best or key < best[typed]):
-            best[typed] = key
-    return best
+        # One edit in a word of up to five letters ("cafe" is not "ca"), a third of a longer
+        # one, and a stem cut short a few more.
+        if key[0] <= max(1, len(stem) // 3) + STEM_SLACK:
+            near.setdefault(typed, []).append(key)
+    return {typed: sorted(keys)[:NEAREST] for typed, keys in near.items()}
 
 
 def _surface_forms(cursor, lexemes: list[str]) -> dict[str, list[str]]:
@@ -132,13 +139,20 @@ def did_you_mean(text: str) -> str | None:
     if not words:
         return None
     with reading_cursor() as cursor:
-        best = _closest_lexemes(cursor, words)
-        if not best:
+        near = _closest_lexemes(cursor, words)
+        if not near:
             return None
-        forms = _surface_forms(cursor, sorted({key[2] for key in best.values()}))
+        lexemes = {key[2] for keys in near.values() for key in keys}
+        forms = _surface_forms(cursor, sorted(lexemes))
     replacements = {}
-    for typed, key in best.items():
-        spelled = sorted(forms.get(key[2], []), key=lambda form: (edit_distance(typed, form), form))
-        if spelled and spelled[0] != typed:
-            replacements[typed] = spelled[0]
+    for typed, keys in near.items():
+        # The nearest as written, the commoner on ties ("mechansim": mechanism, not the one
+        # paper's "mechanims", whose stem is nearer).
+        spelled = sorted(
+            (edit_distance(typed, form), documents, form)
+            for _, documents, lexeme in keys
+            for form in forms.get(lexeme, [])
+        )
+        if spelled and spelled[0][0] <= max(1, len(typed) // 3) and spelled[0][2] != typed:
+            replacements[typed] = spelled[0][2]
     return _respell(text, replacements) if replacements else None

@@ -176,6 +176,17 @@ def test_a_rare_word_beside_a_far_commoner_near_one_is_respelled(monkeypatch):
     assert did_you_mean("taging") is None
 
 
+@pytest.mark.django_db
+def test_a_respelling_is_chosen_on_the_words_as_written_not_their_stems():
+    # "mechanism" stems to mechan, three edits from the typed stem; one paper's misspelling
+    # "mechanims" stems to mechanim, one edit away: as written, "mechanism" is the nearer.
+    for n in range(5):
+        make_paper(f"An attention mechanism for parsing {n}.", title=f"Mechanisms {n}")
+    make_paper("A gating mechanims.", title="Gates")
+    finish()
+    assert did_you_mean("mechansim") == "mechanism"
+
+
 def test_similar_papers(corpus):
     similar = Paper.objects.similar_to(corpus["kv"], 10)
     ids = [p.pk for p in similar]
