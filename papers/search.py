@@ -26,7 +26,7 @@ from .recall import partial_ids
 from .results import PAGE_SIZE, Results
 from .search_fields import PageField, SlugListFilter, slug_validator
 from .search_notices import count_notices, paginate, why_nothing
-from .spelling import did_you_mean
+from .spelling import FEW_MATCHES, did_you_mean
 from .text import CONTROL_CHARACTERS, MAX_QUERY_WORDS, bounded_query, collapse_negations
 from .understanding import authors_named, identified_paper, join_compounds
 from .word_memory import every_paper, matched_query
@@ -353,9 +353,12 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     facets, matched = _matched(filterset, text, request)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
     results.authors = authors
-    if ranked and not facets.total and not filterset.value("literal"):
+    literal = filterset.value("literal")
+    if ranked and not facets.total and not literal:
         respelled = _respelled(results, filterset, typed, request)
         text, words, matched = respelled or (text, words, matched)
+    elif ranked and facets.total <= FEW_MATCHES and filterset.page_number == 1 and not literal:
+        results.suggestion = did_you_mean(typed, rare=FEW_MATCHES)
     count_notices(results, ranked, matched, CANDIDATE_CAP)
     paginate(results, filterset.page_number, ranked, CANDIDATE_CAP)
     papers = fixed.filter(*conditions.values())

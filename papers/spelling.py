@@ -47,6 +47,10 @@ CROSS JOIN LATERAL regexp_matches(
 # this many times commoner (and the query matched nothing: see search_page).
 RARE_WORD = 3
 COMMONER_BY = 50
+# A query matching this few papers is offered its respelling (not shown its results) when a word
+# of it is in this few papers, beside a COMMONER_BY times commoner near word: "transfomer"
+# found the four papers misspelling it, and no word of "transformer"'s 2,942.
+FEW_MATCHES = 10
 # The lexemes near a word's stem whose written forms are compared with the word, and how many
 # edits more than the word's own bound a stem may be away (a stem drops a suffix's letters).
 NEAREST = 6
@@ -84,15 +88,15 @@ def _query_words(text: str) -> list[str]:
     return words[:8]
 
 
-def _closest_lexemes(cursor, words: list[str]) -> dict[str, list[tuple]]:
-    """For each word whose stem the collection lacks, or has in at most RARE_WORD papers while
+def _closest_lexemes(cursor, words: list[str], rare: int) -> dict[str, list[tuple]]:
+    """For each word whose stem the collection lacks, or has in at most ``rare`` papers while
     a near lexeme is COMMONER_BY times commoner ("taging": tagE, one paper's name, beside
     tagging): (distance, -documents, lexeme) of the NEAREST lexemes by edit distance from its
     stem, the commoner first on ties. Stems are cut short ("mechanism": mechan), so a rare
     misspelling's stem can be nearer the typed stem than the word meant: the choice among
     them is made on the words as written (``did_you_mean``)."""
     near: dict[str, list[tuple]] = {}
-    cursor.execute(_SPELLING_CANDIDATES_SQL, [words, RARE_WORD, COMMONER_BY])
+    cursor.execute(_SPELLING_CANDIDATES_SQL, [words, rare, COMMONER_BY])
     for typed, stem, lexeme, documents in cursor.fetchall():
         key = (edit_distance(stem, lexeme), -documents, lexeme)
         # One edit in a word of up to five letters ("cafe" is not "ca"), a third of a longer
@@ -127,11 +131,11 @@ def _respell(text: str, replacements: dict[str, str]) -> str:
     return _WORD.sub(swap, text)
 
 
-def did_you_mean(text: str) -> str | None:
+def did_you_mean(text: str, rare: int = RARE_WORD) -> str | None:
     """The query respelled from the collection's own vocabulary, or None (at most two queries).
 
-    Each alphabetic word whose stem the collection lacks (or has in a few papers only, beside
-    a far commoner near word) gets the Lexeme words with its first letter near its stem by
+    Each alphabetic word whose stem the collection lacks (or has in ``rare`` papers at most,
+    beside a COMMONER_BY times commoner near word) gets the Lexeme words with its first letter near its stem by
     trigram similarity; the closest by edit distance (ties: the commoner) wins and is written
     as the collection writes it.
     """
@@ -139,7 +143,7 @@ def did_you_mean(text: str) -> str | None:
     if not words:
         return None
     with reading_cursor() as cursor:
-        near = _closest_lexemes(cursor, words)
+        near = _closest_lexemes(cursor, words, rare)
         if not near:
             return None
         lexemes = {key[2] for keys in near.values() for key in keys}

@@ -13,6 +13,7 @@ from papers.search import PaperFilterSet, search_page
 from papers.spelling import did_you_mean
 from papers.text import bounded_query
 from tests.factories import finish, make_paper, many_papers
+from tests.support import parse
 
 pytestmark = pytest.mark.django_db
 
@@ -307,3 +308,18 @@ def test_filterset_qs_is_the_whole_set_the_pages_show(corpus, query):
     shown = [paper.pk for paper in search_page(filterset).papers]
     assert list(filterset.qs.values_list("pk", flat=True)) == shown
     assert shown
+
+
+@pytest.mark.django_db
+def test_a_query_finding_a_few_misspellings_is_offered_the_common_spelling(client):
+    for n in range(60):
+        make_paper(f"A transformer for parsing {n}.", title=f"Transformers {n}")
+    make_paper("A transfomer that parses.", title="Typos")
+    finish()
+    page = parse(client.get("/?q=transfomer"))
+    assert page.find("h2", id="results-heading").text.strip() == "1 paper"
+    suggestion = page.find("p", class_="suggestion")
+    assert suggestion.text == "Did you mean transformer?"
+    assert suggestion.find("a").attrs["href"] == "?q=transformer"
+    # Asked for as typed: no suggestion.
+    assert parse(client.get("/?q=transfomer&literal=1")).find_all("p", class_="suggestion") == []
