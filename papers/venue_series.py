@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from django.db.models import CharField, OuterRef, Q, Subquery
 from django.db.models.functions import Cast, Coalesce
+from django.urls import reverse
+from django.utils.http import urlencode
 
 from .derived_models import FacetCount
 from .expressions import venue_order
@@ -51,6 +53,16 @@ class Conference:
         """Its venues with papers: a conference known only as its volumes' parent (the
         folder's ACL 2025, whose Findings alone are loaded) is not one."""
         return bool(self.main.paper_count) + sum(bool(v.paper_count) for v in self.volumes)
+
+    @property
+    def url(self) -> str:
+        """Where its count leads: the papers it counts. The list of its volumes that have
+        papers when several do (the grid's "1,419" for ACL 2025 opened the 57 of its main
+        volume), else that one venue's page."""
+        stocked = [venue for venue in (self.main, *self.volumes) if venue.paper_count]
+        if len(stocked) <= 1:
+            return self.link.get_absolute_url()
+        return f"{reverse('paper-list')}?{urlencode([('venue', v.slug) for v in stocked])}"
 
     @property
     def link(self) -> Venue:

@@ -153,6 +153,21 @@ def test_a_conferences_folded_volumes_say_how_many_papers_they_hold(client, find
     assert summary.find(class_="visually-hidden").text == "of ACL 2024"
 
 
+def test_a_conferences_count_opens_the_papers_of_all_its_volumes(client, corpus):
+    findings = make_venue("Findings of ACL 2025", 2025, parent=Venue.objects.get(slug="acl-2025"))
+    make_paper("Findings on caches.", title="Cache Findings", venue=findings)
+    finish()
+    page = parse(get(client, "/"))
+    cell = page.find("table", class_="venue-grid").find("tbody").find("a")
+    assert (cell.text, cell.attrs["href"], cell.attrs["aria_label"]) == (
+        "4",
+        "/?venue=acl-2025&venue=findings-of-acl-2025",
+        "ACL 2025 and its other volumes: 4 papers",
+    )
+    listed = parse(get(client, cell.attrs["href"]))
+    assert listed.find("h2", id="results-heading").text.strip() == "4 papers"
+
+
 def test_a_conference_without_papers_of_its_own_points_to_its_volumes(client, findings_only):
     # The front page counts the venues with papers and links the year to the Findings.
     page = parse(get(client, "/"))
