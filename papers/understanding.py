@@ -272,4 +272,23 @@ def join_compounds(text: str) -> tuple[str, str]:
             start += size
             if start < len(run) and text[group[-1].end() : run[start].start()] == "-":
                 edits.append((group[-1].end(), run[start].start(), " "))
+    for index, (begin, end, replacement) in enumerate(edits):
+        other = _acronym_number(replacement) if replacement == text[begin:end] else None
+        if other and len(phrases) < PHRASED:
+            phrases.append((index, other))
     return _variants(text, edits, phrases)
+
+
+# An acronym, singular or plural: typed in capitals, or in small letters without a vowel
+# ("llm", "gnns"). The stemmer folds the plurals of words, not of acronyms ("LLM" and "LLMs"
+# are two lexemes), and /?q=LLM missed the 2,300 papers saying only "LLMs". Each is also
+# searched as the other, as a compound is as its words.
+_ACRONYM = re.compile(r"([A-Z]{2,6}|[b-df-hj-np-tv-xz]{2,6}?)(s?)")
+
+
+def _acronym_number(word: str) -> str | None:
+    """The other number of an acronym ("LLM": "LLMs", "llms": "llm")."""
+    match = _ACRONYM.fullmatch(word)
+    if match is None:
+        return None
+    return match[1] if match[2] else f"{match[1]}s"

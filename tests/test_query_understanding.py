@@ -487,3 +487,20 @@ def test_a_paper_writing_a_compound_apart_is_a_full_match_and_listed_once(client
         (apart.pk, False),
         (compounds["pre joined"].pk, True),
     ]
+
+
+def test_an_acronym_is_searched_in_both_numbers(client, db):
+    singular = make_paper("An LLM that plans.", title="Planning")
+    plural = make_paper("We ask LLMs to plan.", title="Asking")
+    graphs = make_paper("GNNs on molecules.", title="Molecules")
+    finish()
+    assert join_compounds("LLM planning") == ("LLM planning or LLMs planning", "LLM planning")
+    for query in ("LLM", "LLMs", "llm", "llms"):
+        count, ids = api_answer(client, query)
+        assert (count, sorted(ids)) == (2, sorted([singular.pk, plural.pk])), query
+    assert api_answer(client, "gnn") == (1, [graphs.pk])
+    # Only the form typed is excluded, and a phrase is as typed.
+    assert join_compounds("-LLM plan") == ("-LLM plan", "-LLM plan")
+    assert join_compounds('"LLM plan"') == ('"LLM plan"', '"LLM plan"')
+    # A word with a vowel is left to the stemmer.
+    assert join_compounds("bert") == ("bert", "bert")
