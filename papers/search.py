@@ -333,7 +333,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     when the facets are cached) and cards (1, shared with the partial matches). A
     ranked query that matches nothing is respelled (did-you-mean ≤ 2; spelling reads the
     query as typed) and, when the respelling matches, its results are shown instead (its
-    compounds and words, as above); when all the words match fewer than a page, papers
+    compounds and words, as above); one matching at most FEW_MATCHES papers is offered a
+    respelling beside its results (≤ 2); when all the words match fewer than a page, papers
     matching some of them follow on the first page (+1). Nothing at all shown under filters:
     whether papers outside them match (+1, papers/search_notices.py ``why_nothing``). With
     the response cache on, the data version is read first (+1; ``request`` keeps it for the
