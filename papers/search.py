@@ -27,7 +27,13 @@ from .results import PAGE_SIZE, Results
 from .search_fields import PageField, SlugListFilter, slug_validator
 from .search_notices import count_notices, paginate, why_nothing
 from .spelling import FEW_MATCHES, did_you_mean
-from .text import CONTROL_CHARACTERS, MAX_QUERY_WORDS, bounded_query, collapse_negations
+from .text import (
+    CONTROL_CHARACTERS,
+    MAX_QUERY_WORDS,
+    SYMBOL_WORD,
+    bounded_query,
+    collapse_negations,
+)
 from .understanding import authors_named, identified_paper, join_compounds
 from .word_memory import every_paper, matched_query
 
@@ -99,6 +105,10 @@ class PaperFilterSet(django_filters.FilterSet):
             self.notices.append(
                 f"Your search was longer than {MAX_QUERY_LENGTH} characters; "
                 f"only its first {MAX_QUERY_LENGTH} were used."
+            )
+        if symbol := SYMBOL_WORD.search(text):
+            self.notices.append(
+                f"Symbols are not searched: “{symbol[0]}” is searched as “{symbol[1]}”."
             )
         text, cut = bounded_query(text)
         if cut and not self.refuse_long_query:

@@ -4,8 +4,13 @@ that a broad query is ranked among a capped set of candidates, the pages there a
 
 import math
 
+from .expressions import SEARCH_CONFIG
 from .querysets import NEGATION
 from .results import PAGE_SIZE, Results
+from .tables import reading_cursor
+from .text import websearch_text
+
+ONLY_STOP_WORDS_SQL = "SELECT numnode(websearch_to_tsquery(%s::regconfig, %s)) = 0"
 
 # Why a query shows no paper at all, for the reasons there can be.
 EXCLUDED_EVERYTHING = (
@@ -18,6 +23,10 @@ FILTERED_EVERYTHING = (
 NO_PAPER_HAS_THE_WORDS = (
     "No paper in the collection has these words. Check their spelling, or try fewer or other words."
 )
+ONLY_STOP_WORDS = (
+    "These words are too common to search for (like “the”, “of” or “and”): add a word that "
+    "says what the papers are about."
+)
 NO_PAPER_HERE_HAS_THE_WORDS = (
     "None of the papers of this page has these words. The search box at the top of the page "
     "searches all papers."
@@ -28,8 +37,9 @@ def why_nothing(filterset, fixed, text: str) -> str:
     """The notice of a query that shows nothing, not even papers matching some of its words
     (``filterset``: the page's PaperFilterSet; ``fixed``: its papers under the page's own
     conditions): its exclusions removed every match, its filters did (papers outside them
-    match: one EXISTS through the index), or no paper of the page (a venue's, a topic's, an
-    author's) or of the collection has its words.
+    match: one EXISTS through the index), its words are all too common to be searched (one
+    statement), or no paper of the page (a venue's, a topic's, an author's) or of the
+    collection has its words.
 
     Bounded work: the pages used to offer the titles nearest the words typed instead, a
     trigram search whose cost grows with the titles sharing the words' trigrams (0.6 s at
@@ -38,7 +48,17 @@ def why_nothing(filterset, fixed, text: str) -> str:
         return EXCLUDED_EVERYTHING
     if filterset.active() and fixed.matching(text).exists():
         return FILTERED_EVERYTHING
+    if _only_stop_words(text):
+        return ONLY_STOP_WORDS
     return NO_PAPER_HERE_HAS_THE_WORDS if filterset.fixed else NO_PAPER_HAS_THE_WORDS
+
+
+def _only_stop_words(text: str) -> bool:
+    """Whether the text search configuration reads nothing in ``text`` ("the of and": every
+    word a stop word), which "check their spelling" would not help (one statement)."""
+    with reading_cursor() as cursor:
+        cursor.execute(ONLY_STOP_WORDS_SQL, [SEARCH_CONFIG, websearch_text(text)])
+        return cursor.fetchone()[0]
 
 
 def count_notices(results: Results, ranked: bool, matched, cap: int) -> None:

@@ -59,6 +59,9 @@ def spaced_sentences(text: str) -> str:
 # the private-use characters ts_headline's marks are made of (papers/headlines.py), and the
 # noncharacters XML refuses (U+FFFE in a query made the search feed's title ill-formed).
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ue000\ue001\ufffe\uffff]")
+# A word ending in symbols the parser drops ("C++", "C#", "F#"): it is searched as its letters
+# alone, and "C++" found the papers naming "C^2LEVA" or "Vitamin C", so the page says so.
+SYMBOL_WORD = re.compile(r"(?<![\w+#])([^\W\d_][\w]*?)([+#]+)(?![\w+#])")
 # A query's words past this many are dropped: ts_headline's and the ranking's work grow faster
 # than its number of words (250 one-letter words took 9 s and held a worker), and a title's
 # words fit. Each repeated term is kept once: "m m m" asks what "m" asks.

@@ -15,6 +15,7 @@ from papers.search_notices import (
     FILTERED_EVERYTHING,
     NO_PAPER_HAS_THE_WORDS,
     NO_PAPER_HERE_HAS_THE_WORDS,
+    ONLY_STOP_WORDS,
 )
 from tests.factories import finish, make_paper, make_topic, make_venue, many_papers
 from tests.support import parse
@@ -324,6 +325,15 @@ def test_an_exclusion_that_removes_every_match_says_so(client, corpus):
     assert queries == 4
     body = client.get("/api/papers/?q=cache+-caching&literal=1").json()
     assert (body["count"], body["notices"]) == (0, [EXCLUDED_EVERYTHING])
+
+
+def test_a_query_of_stop_words_or_symbols_says_what_was_searched(client, corpus):
+    page = parse(client.get("/?q=the+of+and"))
+    assert page.find(id="results-heading").text.strip() == "No papers found"
+    assert [p.text for p in page.find_all("p", class_="notice")] == [ONLY_STOP_WORDS]
+    # "C++" is searched as "c": the page says so rather than list papers on vitamin C.
+    body = client.get("/api/papers/?q=C%2B%2B+cache").json()
+    assert body["notices"] == ["Symbols are not searched: “C++” is searched as “C”."]
 
 
 def test_filters_that_remove_every_match_say_that_papers_outside_them_match(client, corpus):
