@@ -178,16 +178,26 @@ def all_venues() -> dict[int, VenueEntry]:
     return {row[0]: VenueEntry(*row) for row in rows}
 
 
+# A facet whose values cover this small a share of the results is not offered (unless chosen):
+# the sources give the country of two papers of 26,059, and a "Country" facet beside a search
+# for "language models" suggested a filter that works.
+SPARSE_SHARE = 0.05
+
+
 def facet_context(filterset, facets) -> dict:
     """What the list templates show of the facets and filters (one query: the venues)."""
     venues = all_venues()
     active = filterset.active()
+    options = {
+        name: pinned_first(getattr(facets, name), active.get(name, []))
+        for name in ("topic", "year", "country", "author")
+    }
+    countries = sum(option.count for option in options["country"])
+    if not active.get("country") and countries < SPARSE_SHARE * facets.total:
+        options["country"] = []
     return {
         "venue_facet": venue_facet(facets.venue, active.get("venue", []), venues),
-        "facet_options": {
-            name: pinned_first(getattr(facets, name), active.get(name, []))
-            for name in ("topic", "year", "country", "author")
-        },
+        "facet_options": options,
         "chips": chip_labels(active, facets, venues),
         "facet_top": FACET_TOP,
         # Facets cut to their most frequent values: "Show all 15" would claim 15 authors.

@@ -327,6 +327,19 @@ def test_an_exclusion_that_removes_every_match_says_so(client, corpus):
     assert (body["count"], body["notices"]) == (0, [EXCLUDED_EVERYTHING])
 
 
+def test_the_country_facet_is_offered_only_where_countries_are_known(client, corpus):
+    # Most of the corpus's papers carry a country: the facet is offered.
+    assert parse(client.get("/?q=cache")).find(id="facet-country").text == "Country"
+    # Beside 40 more matches without one, the few with a country are under a twentieth.
+    many_papers(40, word="cache")
+    finish()
+    page = parse(client.get("/?q=cache"))
+    assert page.find_all(id="facet-country") == []
+    # Chosen, it stays, to be removed.
+    chosen = parse(client.get("/?q=cache&country=China"))
+    assert chosen.find(id="facet-country").text == "Country"
+
+
 def test_a_query_of_stop_words_or_symbols_says_what_was_searched(client, corpus):
     page = parse(client.get("/?q=the+of+and"))
     assert page.find(id="results-heading").text.strip() == "No papers found"
