@@ -96,7 +96,12 @@ def same_paper_possible(external_id: str | None, other_external_id: str | None) 
 
 
 def _merge_record(kept: PaperRecord, other: PaperRecord) -> list[str]:
-    """Fill the kept record from another copy; answers the fields filled."""
+    """Fill the kept record from another copy; answers the fields filled. The copy with the
+    Anthology ID names the paper's volume: a conference's own pages list its Findings papers
+    with the main ones (25 of the ACL 2025 pages' papers are 2025.findings-acl.*), and the
+    paper was cited as a main-conference one."""
+    if other.external_id and not kept.external_id and other.venue != kept.venue:
+        kept.venue = other.venue
     filled = fill_empty(kept, other, FILLABLE_FIELDS)
     kept.topics.extend(topic for topic in other.topics if topic not in kept.topics)
     kept.related_titles.extend(t for t in other.related_titles if t not in kept.related_titles)

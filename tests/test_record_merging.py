@@ -6,7 +6,7 @@ import pytest
 
 from papers.models import Venue
 from papers.record_merging import merge_records
-from papers.records import LoadSummary, ParsedFile, VenueRecord
+from papers.records import LoadSummary, PaperRecord, ParsedFile, VenueRecord
 from papers.writing import RecordWriter
 
 
@@ -48,3 +48,30 @@ def test_the_dated_conference_sorts_by_its_volumes_month():
         ("Findings of ACL 2025", date(2025, 7, 1)),
         ("NAACL 2025", date(2025, 4, 1)),
     ]
+
+
+def test_the_copy_with_the_anthology_id_places_the_paper_in_its_volume():
+    abstract = "We edit knowledge in scripts, and every method falls short on our benchmark."
+    page = ParsedFile(
+        source="acl-2025.txt", papers=[PaperRecord(abstract=abstract, venue="ACL 2025")]
+    )
+    anthology = ParsedFile(
+        source="2025.findings.xml",
+        papers=[
+            PaperRecord(
+                abstract=abstract,
+                venue="Findings of ACL 2025",
+                title="ScEdit",
+                external_id="2025.findings-acl.104",
+            )
+        ],
+    )
+    [paper] = merge_records([page, anthology]).papers
+    assert (paper.venue, paper.external_id, paper.title) == (
+        "Findings of ACL 2025",
+        "2025.findings-acl.104",
+        "ScEdit",
+    )
+    # Read the other way round, the first copy has the ID and keeps its volume.
+    [paper] = merge_records([anthology, page]).papers
+    assert paper.venue == "Findings of ACL 2025"
