@@ -157,11 +157,11 @@ def test_the_page_finds_the_paper_of_a_pasted_abstract(client, fitted):
     assert response.status_code == 200
     cards = parse(response).find_all("li", class_="card")
     assert len(cards) == 20
-    assert cards[0].find("h2").find("a").text == MLWQ
+    assert cards[0].find("h3").find("a").text == MLWQ
     assert "quantization" in cards[0].find("p", class_="shared").text
     # Each card's topics, by name, as the result cards show them.
     shown = {
-        int(card.find("h2").find("a").attrs["href"].split("/")[2]): [
+        int(card.find("h3").find("a").attrs["href"].split("/")[2]): [
             link.text for tags in card.find_all("ul", class_="tags") for link in tags.find_all("a")
         ]
         for card in cards
@@ -176,15 +176,22 @@ def test_the_page_finds_the_paper_of_a_pasted_abstract(client, fitted):
 def test_the_page_filters_by_year_and_venue_and_sorts_by_newest(client, fitted):
     venue = Venue.objects.get(name="ACL 2025")
     response = client.post("/similar/", {"text": TOPICAL, "venue": venue.slug})
-    cards = parse(response).find_all("h2", class_="card-title")
-    titles = [h2.find("a").text for h2 in cards]
+    page = parse(response)
+    assert page.find("h2", id="similar-heading").text == (
+        "20 papers closest to your text, at ACL 2025"
+    )
+    titles = [h3.find("a").text for h3 in page.find_all("h3", class_="card-title")]
     assert len(titles) == 20
     assert set(titles) <= {paper.display_title for paper in Paper.objects.filter(venue=venue)}
     response = client.post("/similar/", {"text": TOPICAL, "year": "2024"})
     metas = [p.text for p in parse(response).find_all("p", class_="meta")]
     assert metas and all(meta_year(meta) == 2024 for meta in metas)
     response = client.post("/similar/", {"text": TOPICAL, "sort": "newest"})
-    years = [meta_year(p.text) for p in parse(response).find_all("p", class_="meta")]
+    page = parse(response)
+    assert page.find("h2", id="similar-heading").text == (
+        "20 papers closest to your text, newest first"
+    )
+    years = [meta_year(p.text) for p in page.find_all("p", class_="meta")]
     assert years == sorted(years, reverse=True)
 
 
@@ -258,3 +265,10 @@ def test_a_paper_added_in_the_admin_gets_similar_papers_at_once(admin_client, fi
     assert [signal["signal"] for signal in similar[0].explanation] == ["text", "year", "venue"]
     found = post_text(admin_client, {"text": abstract, "limit": 2}).json()["results"]
     assert [item["id"] for item in found] == [added.pk, mlwq.pk]
+
+
+def test_no_paper_under_the_filters_says_the_filters_may_be_why(client, fitted):
+    response = client.post("/similar/", {"text": "zzqx qqzv", "year": "2024"})
+    assert parse(response).find("main").find_all("p")[-1].text == (
+        "No paper of the venue or year chosen uses the words of this text: try without them."
+    )
