@@ -234,7 +234,9 @@ class RecordWriter:
                 paper = self.new_paper(record, abstract_keys[index], venues[record.venue])
                 new.append(paper)
             else:
+                moved = self.takes_volume(paper, record, venues[record.venue])
                 filled = fill_empty(paper, record, FILLABLE_FIELDS, paper.curated_fields)
+                filled += ["venue"] if moved else []
                 if "abstract" in filled:
                     paper.abstract_key = abstract_keys[index]
                     filled.append("abstract_key")
@@ -257,6 +259,21 @@ class RecordWriter:
             Paper.objects.filter(pk__any_of=chunk).update(last_loaded=self.now)
         self.summary.new = len(new)
         return papers, set(changed)
+
+    @staticmethod
+    def takes_volume(paper: Paper, record: PaperRecord, venue: Venue) -> bool:
+        """Move ``paper`` to ``venue`` when the record brings the Anthology ID it lacked and
+        names another volume, as copies merged within a run do (papers/record_merging.py); a
+        curated venue stays. Answers whether it moved."""
+        if (
+            not record.external_id
+            or paper.external_id
+            or paper.venue_id == venue.pk
+            or "venue" in paper.curated_fields
+        ):
+            return False
+        paper.venue = venue
+        return True
 
     def insert_papers(self, papers: list[Paper]) -> None:
         """The new papers, their ids drawn, staged (papers/staging.py) until they move in."""

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from papers import curation
+from papers.facets import count_facets
 from papers.loading import load_files
 from papers.models import MergedKey, Paper
 from tests.factories import ABSTRACT_A, ABSTRACT_B, ABSTRACT_C, lecture_page, list_page
@@ -124,3 +125,26 @@ def test_a_merge_of_papers_with_two_external_ids_survives_a_reload(write_dump):
         ("2031.acl-1", "Yoruba Data")
     ]
     assert sorted(MergedKey.objects.values_list("kind", flat=True)) == ["abstract", "id", "title"]
+
+
+def test_a_later_runs_anthology_record_moves_the_paper_to_its_volume(write_dump):
+    """A conference's page lists a Findings paper with the main ones; the Anthology's record of
+    it, loaded in a later run, names its volume (as within one run: papers/record_merging.py)."""
+
+    def load(name, **fields):
+        line = {"title": "Yoruba Data", "abstract": ABSTRACT_A, **fields}
+        return load_files([write_dump(name, json.dumps(line) + "\n")])
+
+    load("page.jsonl", venue="ACL 2031")
+    summary = load(
+        "anthology.jsonl", venue="Findings of ACL 2031", external_id="2031.findings-acl.5"
+    )
+    assert (summary.new, summary.updated) == (0, 1)
+    paper = Paper.objects.select_related("venue").get()
+    assert (paper.venue.name, paper.external_id) == ("Findings of ACL 2031", "2031.findings-acl.5")
+    assert count_facets({"venue": ["acl-2031"]}).total == 0
+    assert count_facets({"venue": ["findings-of-acl-2031"]}).total == 1
+    # A venue a curator chose stays.
+    Paper.objects.update(external_id="", curated_fields=["venue"])
+    load("again.jsonl", venue="ACL 2031", external_id="2031.acl-5")
+    assert Paper.objects.select_related("venue").get().venue.name == "Findings of ACL 2031"
