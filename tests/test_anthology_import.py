@@ -24,10 +24,11 @@ def test_the_anthology_imports_every_paper_once_and_merges_the_dump_papers(seeds
     merged = Paper.objects.exclude(external_id=None).exclude(source_file__endswith=".xml")
     assert summary.updated == merged.count() > 0
     assert Paper.objects.count() == 79 + len(expected_ids) - merged.count()
-    # A seed paper that the dump left untitled gets its Anthology title, authors and links.
+    # A seed paper that the dump left untitled gets its Anthology title, authors and links,
+    # and its volume: the ACL 2025 pages list Findings papers with the main ones.
     statistical = Paper.objects.get(external_id="2025.findings-acl.204")
     assert statistical.source_file.startswith("fixtures/000_")
-    assert statistical.venue.name == "ACL 2025"
+    assert statistical.venue.name == "Findings of ACL 2025"
     assert statistical.title.startswith("Statistical inference on black-box generative models")
     assert statistical.url == "https://aclanthology.org/2025.findings-acl.204"
     assert statistical.authorships.count() > 0
