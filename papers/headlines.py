@@ -105,6 +105,10 @@ _QUERY_WORD = re.compile(_OPERAND)
 _TEXT_WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
 _PART = re.compile(r"[^\W_]+")
 _HYPHENATED = re.compile(r"[^\W_]-")
+# The phrases whose words this counting follows: words of letters, maybe hyphenated. A number
+# ("3.5", "-3.5") or an address is one word to PostgreSQL and several here, so a phrase with
+# one keeps every mark ts_headline gave, as does a headline marked where no word starts here.
+_COUNTED = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 _MARKED = re.compile(f"{MARK_START}([^{MARK_START}{MARK_STOP}]*){MARK_STOP}")
 # A snippet's fragments are not adjacent: no phrase runs across the cut.
 _FRAGMENT_GAP = 1000
@@ -114,13 +118,18 @@ def phrase_marks(headline: str, query: str) -> str:
     """``headline`` (ts_headline's, for the tsquery whose text is ``query``) with the marks
     of a phrase's words left only where the whole phrase stands. A marked word is known by the
     longest of the query's lexemes it begins with (a stem begins its words: languag, model);
-    one that begins with none keeps its mark."""
+    one that begins with none keeps its mark. Where the words cannot be counted as PostgreSQL
+    counts them (_COUNTED), the headline is left as it is."""
     phrases, in_phrases, alone = _query_phrases(query)
     if not in_phrases or MARK_START not in headline:
+        return headline
+    if not all(_COUNTED.fullmatch(lexeme) for lexeme in in_phrases):
         return headline
     text, marked = _unmarked(headline)
     lexemes = sorted(in_phrases | alone, key=len, reverse=True)
     at = {start: position for position, (start, _) in _positions(text).items()}
+    if any(start not in at for start, _ in marked):
+        return headline
     found = {}
     for start, end in marked:
         word = text[start:end].lower()

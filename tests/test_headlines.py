@@ -83,3 +83,11 @@ def test_cards_mark_a_phrase_only_where_it_stands():
         "Language is hard for models. We train [language] [models] on models of language."
     )
     assert shown(card.title_headline) == "Models of [Language] [Models]"
+
+
+def test_a_phrase_with_a_number_keeps_every_mark():
+    # PostgreSQL reads "3.5" and "-3.5" as one word each: counted here as two, the phrase was
+    # never found and every mark was dropped.
+    headline = marked("We compare [GPT]-[3.5] with [Llama] [3.1] [models].")
+    assert phrase_marks(headline, "'gpt' <-> '-3.5'") == headline
+    assert phrase_marks(headline, "'llama' <-> '3.1' <-> 'model'") == headline
