@@ -251,7 +251,8 @@ def join_compounds(text: str) -> tuple[str, str]:
     first, left to right, never overlapping. A compound without a stop word, however typed,
     is also searched as its words in a row, for the papers writing it apart: "back
     translation", "backtranslation" → 'backtranslation or "back translation"' (the query
-    repeated for each of up to PHRASED such compounds). ``words``: the words a title is
+    repeated for each of up to PHRASED such compounds, or acronyms searched in both numbers:
+    "LLM" → 'LLM or LLMs'). ``words``: the words a title is
     scored on as typed, the same for every spelling: each compound joined, as a title
     writing it hyphenated or joined has it (papers_compounds)."""
     runs = _runs(text)
@@ -280,15 +281,18 @@ def join_compounds(text: str) -> tuple[str, str]:
 
 
 # An acronym, singular or plural: typed in capitals, or in small letters without a vowel
-# ("llm", "gnns"). The stemmer folds the plurals of words, not of acronyms ("LLM" and "LLMs"
-# are two lexemes), and /?q=LLM missed the 2,300 papers saying only "LLMs". Each is also
-# searched as the other, as a compound is as its words.
-_ACRONYM = re.compile(r"([A-Z]{2,6}|[b-df-hj-np-tv-xz]{2,6}?)(s?)")
+# ("llm", "gnns"). The stemmer folds a plural's "s" only after a vowel earlier in the word
+# (BERTs: bert, GANs: gan), so "LLM" and "LLMs" are two lexemes and /?q=LLM missed the 2,300
+# papers saying only "LLMs". Such an acronym is also searched in its other number, as a
+# compound is as its words; one the stemmer folds is not (it would take a PHRASED place).
+_ACRONYM = re.compile(r"([A-Z]{2,6}|[b-df-hj-np-tv-xz]{3,6}?)(s?)")
+_VOWEL = re.compile(r"[aeiouy]", re.IGNORECASE)
 
 
 def _acronym_number(word: str) -> str | None:
-    """The other number of an acronym ("LLM": "LLMs", "llms": "llm")."""
+    """The other number of an acronym whose plural the stemmer keeps apart ("LLM": "LLMs",
+    "llms": "llm"); None for any other word."""
     match = _ACRONYM.fullmatch(word)
-    if match is None:
+    if match is None or _VOWEL.search(match[1][:-1]):
         return None
     return match[1] if match[2] else f"{match[1]}s"

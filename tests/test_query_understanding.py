@@ -502,5 +502,6 @@ def test_an_acronym_is_searched_in_both_numbers(client, db):
     # Only the form typed is excluded, and a phrase is as typed.
     assert join_compounds("-LLM plan") == ("-LLM plan", "-LLM plan")
     assert join_compounds('"LLM plan"') == ('"LLM plan"', '"LLM plan"')
-    # A word with a vowel is left to the stemmer.
+    # A word with a vowel is left to the stemmer, which folds its plural (BERTs: bert).
     assert join_compounds("bert") == ("bert", "bert")
+    assert join_compounds("BERT NER LLM") == ("BERT NER LLM or BERT NER LLMs", "BERT NER LLM")
