@@ -1,4 +1,5 @@
-"""Spelling suggestions for queries that find nothing, from the collection's own words.
+"""Spelling suggestions for queries that find nothing or few papers, from the collection's own
+words.
 
 Bounded work: a word's candidates are the Lexeme words with its first letter (a range of the
 primary key's index, about a twentieth of the vocabulary), filtered by trigram similarity; a
@@ -17,7 +18,11 @@ FROM unnest(%s::text[]) AS t(word)
 CROSS JOIN LATERAL (SELECT (ts_lexize('english_stem', t.word))[1] AS stem) AS s
 CROSS JOIN LATERAL (
     SELECT l.word, l.documents FROM papers_lexeme l
-    WHERE s.stem IS NOT NULL AND l.word >= left(s.stem, 1) AND l.word < chr(ascii(s.stem) + 1)
+    -- A word in more than the rare papers is read no further (a test of the word alone, made
+    -- once: a pasted title's common words scanned a twentieth of the vocabulary each).
+    WHERE s.stem IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM papers_lexeme r WHERE r.word = s.stem AND r.documents > %s)
+      AND l.word >= left(s.stem, 1) AND l.word < chr(ascii(s.stem) + 1)
       AND l.word %% s.stem AND l.word ~ '^[a-z]+$' AND l.word <> s.stem
       AND NOT EXISTS (
           SELECT 1 FROM papers_lexeme k WHERE k.word = s.stem
@@ -44,10 +49,11 @@ CROSS JOIN LATERAL regexp_matches(
 
 
 # A query word the collection has is respelled only when it is this rare and a near word is
-# this many times commoner (and the query matched nothing: see search_page).
+# this many times commoner (and the query matched nothing: see search_page; FEW_MATCHES below
+# for a query matching a few papers).
 RARE_WORD = 3
 COMMONER_BY = 50
-# A query matching this few papers is offered its respelling (not shown its results) when a word
+# A query matching this few papers is offered its respelling beside its results when a word
 # of it is in this few papers, beside a COMMONER_BY times commoner near word: "transfomer"
 # found the four papers misspelling it, and no word of "transformer"'s 2,942.
 FEW_MATCHES = 10
@@ -96,7 +102,7 @@ def _closest_lexemes(cursor, words: list[str], rare: int) -> dict[str, list[tupl
     misspelling's stem can be nearer the typed stem than the word meant: the choice among
     them is made on the words as written (``did_you_mean``)."""
     near: dict[str, list[tuple]] = {}
-    cursor.execute(_SPELLING_CANDIDATES_SQL, [words, rare, COMMONER_BY])
+    cursor.execute(_SPELLING_CANDIDATES_SQL, [words, rare, rare, COMMONER_BY])
     for typed, stem, lexeme, documents in cursor.fetchall():
         key = (edit_distance(stem, lexeme), -documents, lexeme)
         # One edit in a word of up to five letters ("cafe" is not "ca"), a third of a longer
