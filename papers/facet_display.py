@@ -178,9 +178,10 @@ def all_venues() -> dict[int, VenueEntry]:
     return {row[0]: VenueEntry(*row) for row in rows}
 
 
-# A facet whose values cover this small a share of the results is not offered (unless chosen):
-# the sources give the country of two papers of 26,059, and a "Country" facet beside a search
-# for "language models" suggested a filter that works.
+# The country facet is not offered where its values cover this small a share of the results
+# (unless one is chosen): the sources give the country of two papers of 26,059, and a
+# "Country" facet beside a search for "language models" offered to filter by something almost
+# no paper has.
 SPARSE_SHARE = 0.05
 
 

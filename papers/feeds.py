@@ -59,7 +59,9 @@ class PaperFeed(Feed):
         the first of its month or year); else when this site first had it. A feed reader
         showed a 2020 paper as published the day it was loaded."""
         if paper.venue.held_on is not None:
-            return datetime.combine(paper.venue.held_on, time.min, tzinfo=UTC)
+            held = datetime.combine(paper.venue.held_on, time.min, tzinfo=UTC)
+            # Never after the entry's last change: proceedings loaded before the conference.
+            return min(held, paper.updated)
         return paper.first_loaded or paper.created
 
     def item_updateddate(self, paper):

@@ -3,6 +3,7 @@ that a broad query is ranked among a capped set of candidates, the pages there a
 """
 
 import math
+import re
 
 from .expressions import SEARCH_CONFIG
 from .querysets import NEGATION
@@ -11,6 +12,7 @@ from .tables import reading_cursor
 from .text import websearch_text
 
 ONLY_STOP_WORDS_SQL = "SELECT numnode(websearch_to_tsquery(%s::regconfig, %s)) = 0"
+_WORD = re.compile(r"[^\W_]")
 
 # Why a query shows no paper at all, for the reasons there can be.
 EXCLUDED_EVERYTHING = (
@@ -56,6 +58,8 @@ def why_nothing(filterset, fixed, text: str) -> str:
 def _only_stop_words(text: str) -> bool:
     """Whether the text search configuration reads nothing in ``text`` ("the of and": every
     word a stop word), which "check their spelling" would not help (one statement)."""
+    if not _WORD.search(text):
+        return False  # punctuation alone ("???") has no words at all
     with reading_cursor() as cursor:
         cursor.execute(ONLY_STOP_WORDS_SQL, [SEARCH_CONFIG, websearch_text(text)])
         return cursor.fetchone()[0]

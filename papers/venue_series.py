@@ -16,6 +16,7 @@ from django.utils.http import urlencode
 from .derived_models import FacetCount
 from .expressions import venue_order
 from .models import Venue
+from .search_fields import MAX_VALUES
 
 
 def series_name(venue: Venue) -> str:
@@ -60,7 +61,7 @@ class Conference:
         papers when several do (the grid's "1,419" for ACL 2025 opened the 57 of its main
         volume), else that one venue's page."""
         stocked = [venue for venue in (self.main, *self.volumes) if venue.paper_count]
-        if len(stocked) <= 1:
+        if len(stocked) <= 1 or len(stocked) > MAX_VALUES:  # the list takes MAX_VALUES venues
             return self.link.get_absolute_url()
         return f"{reverse('paper-list')}?{urlencode([('venue', v.slug) for v in stocked])}"
 

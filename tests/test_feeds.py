@@ -151,3 +151,7 @@ def test_an_entry_is_published_when_its_venue_was_held(client, newer):
     # A venue of a year alone: the first of January.
     entry = read_feed(client, "/feeds/venues/acl-2026/").find(f"{ATOM}entry")
     assert entry.find(f"{ATOM}published").text == "2026-01-01T00:00:00+00:00"
+    # Proceedings loaded before the conference: published no later than updated.
+    Venue.objects.filter(slug="acl-2026").update(start_date=date(2099, 7, 1))
+    entry = read_feed(client, "/feeds/venues/acl-2026/").find(f"{ATOM}entry")
+    assert entry.find(f"{ATOM}published").text == entry.find(f"{ATOM}updated").text

@@ -344,6 +344,9 @@ def test_a_query_of_stop_words_or_symbols_says_what_was_searched(client, corpus)
     page = parse(client.get("/?q=the+of+and"))
     assert page.find(id="results-heading").text.strip() == "No papers found"
     assert [p.text for p in page.find_all("p", class_="notice")] == [ONLY_STOP_WORDS]
+    # Punctuation alone has no words, common or not.
+    page = parse(client.get("/?q=%3F%3F%3F"))
+    assert [p.text for p in page.find_all("p", class_="notice")] == [NO_PAPER_HAS_THE_WORDS]
     # "C++" is searched as "c": the page says so rather than list papers on vitamin C.
     body = client.get("/api/papers/?q=C%2B%2B+cache").json()
     assert body["notices"] == ["Symbols are not searched: “C++” is searched as “C”."]
