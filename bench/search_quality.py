@@ -122,7 +122,8 @@ def app_search(query: str, depth: int = DEPTH) -> list[int]:
     """The ids the list page shows for the query, in order (full matches, then partial)."""
     from django.http import QueryDict
 
-    from papers.search import PaperFilterSet, search_page
+    from papers.filtering import PaperFilterSet
+    from papers.search import search_page
 
     filterset = PaperFilterSet(QueryDict(mutable=True) | {"q": query})
     if not filterset.is_valid():

@@ -28,11 +28,12 @@ from django.views.decorators.http import require_POST
 
 from .anthology_metadata import is_anthology_id
 from .caching import cache_page_by_version
+from .filtering import PaperFilterSet
 from .latex import plain_text
 from .methods import read_only
 from .models import Authorship, Paper
 from .rendering import plain_snippet, render_inline
-from .search import PaperFilterSet, search_page
+from .search import search_page
 from .serializers import paper_record
 from .similar_text import SimilarTextForm, papers_like_text
 from .understanding import canonical_anthology_id

@@ -17,10 +17,10 @@ from django.utils.feedgenerator import Atom1Feed
 
 from .facet_display import all_venues, chip_labels
 from .facets import Facets
+from .filtering import PaperFilterSet
 from .latex import plain_text
 from .models import Author, Authorship, Paper, PaperTopic, Topic, Venue
 from .rendering import plain_snippet, quoted
-from .search import PaperFilterSet
 from .understanding import join_compounds
 
 FEED_SIZE = 50

@@ -1,5 +1,5 @@
 """The list's parameters as form fields: repeated slugs (venue=a&venue=b) and the page number,
-each checked as a user can type it (papers/search.py's PaperFilterSet declares them)."""
+each checked as a user can type it (papers/filtering.py's PaperFilterSet declares them)."""
 
 import re
 

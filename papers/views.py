@@ -37,13 +37,14 @@ from .downloads import export_ids, export_queryset, export_ranked
 from .errors import RETRY_AFTER_SECONDS
 from .facet_display import facet_context
 from .feeds import search_feed_url
+from .filtering import PaperFilterSet
 from .front_page import front_page
 from .methods import read_only
 from .models import Author, Paper, PaperTopic, Topic, TopicRedirect, Venue
 from .querysets import CARD_FIELDS
 from .reading_lists import BadList, list_papers, parse_ids
 from .rendering import bar_chart, render_abstract
-from .search import PaperFilterSet, search_page
+from .search import search_page
 from .similar import method
 from .similar_text import SORTS, SimilarTextForm, papers_like_text
 from .text import CONTROL_CHARACTERS

@@ -24,6 +24,7 @@ from papers.facets import (
     count_facets,
     kept_venue_counts,
 )
+from papers.filtering import PaperFilterSet
 from papers.models import (
     Authorship,
     FacetCount,
@@ -33,7 +34,6 @@ from papers.models import (
     Topic,
     Venue,
 )
-from papers.search import PaperFilterSet
 from tests.factories import finish, make_author, make_paper, make_topic, make_venue
 from tests.support import parse
 

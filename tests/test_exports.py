@@ -11,7 +11,8 @@ from django.http import QueryDict
 
 from papers import downloads, search
 from papers.citations import journal_volume, page_range, split_name
-from papers.search import PaperFilterSet, search_page
+from papers.filtering import PaperFilterSet
+from papers.search import search_page
 from tests.factories import finish, make_paper, make_venue
 
 # The part of the CSL-JSON schema (citation-style-language/schema, csl-data.json) that the

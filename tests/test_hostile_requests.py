@@ -23,9 +23,9 @@ from django.test import Client
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from papers.filtering import MAX_QUERY_LENGTH
 from papers.loading import load_files
 from papers.models import Author, Authorship, Paper, Topic, TopicRedirect, Venue
-from papers.search import MAX_QUERY_LENGTH
 from tests import factories
 from tests.support import parse
 

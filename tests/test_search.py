@@ -7,9 +7,10 @@ from django.db.models import Count
 from django.http import QueryDict
 
 from papers.facets import count_facets, kept_venue_counts
+from papers.filtering import PaperFilterSet
 from papers.headlines import MARK_START, MARK_STOP
 from papers.models import Paper, Topic
-from papers.search import PaperFilterSet, search_page
+from papers.search import search_page
 from papers.spelling import did_you_mean
 from papers.text import bounded_query
 from tests.factories import finish, make_paper, many_papers

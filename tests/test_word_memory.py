@@ -10,8 +10,9 @@ from django.test.utils import CaptureQueriesContext
 from papers import curation, word_memory
 from papers.facet_memory import warm_memory
 from papers.facets import count_facets
+from papers.filtering import PaperFilterSet
 from papers.models import Paper
-from papers.search import PaperFilterSet, search_page
+from papers.search import search_page
 from papers.word_memory import drop_held_phrases, every_paper, matched_query, warm_words
 from tests.factories import finish, make_paper, make_venue
 from tests.support import parse
