@@ -33,17 +33,7 @@ def _page_ids(filterset: PaperFilterSet, papers, page: int, text: str, words: st
     and placed from the memory in the other orders where ``matched`` is given."""
     offset = (page - 1) * PAGE_SIZE
     if filterset.ordering == "relevance":
-        narrow = row_conditions(filterset.fixed, filterset.active())
-        candidates = matched.candidates(CANDIDATE_CAP) if matched else None
-        return papers.ranked_ids(
-            text,
-            PAGE_SIZE,
-            offset,
-            cap=CANDIDATE_CAP,
-            words=words,
-            narrow=narrow,
-            candidates=candidates,
-        )
+        return _ranked(filterset, papers, (text, words), matched, PAGE_SIZE, offset, CANDIDATE_CAP)
     if filterset.ordering == "newest":
         if text and matched:
             return [(pk, None) for pk in matched_page_ids(papers, matched, PAGE_SIZE, offset)]
@@ -57,23 +47,30 @@ def _page_ids(filterset: PaperFilterSet, papers, page: int, text: str, words: st
     return [(pk, None) for pk in ids[offset : offset + PAGE_SIZE]]
 
 
+def _ranked(filterset: PaperFilterSet, papers, query, matched, limit: int, offset: int, cap: int):
+    """[(id, score)] of ``limit`` of the ranked matches from ``offset``, among ``cap``
+    candidates; ``query``: (text, words) as join_compounds gives them. The candidates are the
+    query's words' bits' when it was matched in memory (``matched``, papers/word_memory.py),
+    else found through the filters' narrow rows and the vectors together."""
+    text, words = query
+    candidates = matched.candidates(cap) if matched else None
+    narrow = row_conditions(filterset.fixed, filterset.active())
+    return papers.ranked_ids(
+        text, limit, offset, cap=cap, words=words, narrow=narrow, candidates=candidates
+    )
+
+
 def ranked_order(filterset: PaperFilterSet, limit: int) -> list[int]:
     """The ids of up to ``limit`` of a ranked query's matches in the pages' order (an export's):
     the matches the pages reach (the first CANDIDATE_CAP) as they rank them, then the best of
     the rest ranked the same way among ``limit`` candidates. Bounded as the pages are: ranking
     every match of "language" (15,000 papers) took 1.9 s, in another order past the pages'."""
-    text, words = join_compounds(filterset.text)
-    selected, fixed = filterset.active(), filterset.fixed
-    matched = matched_query(text, selected, fixed)
+    query = join_compounds(filterset.text)
+    matched = matched_query(query[0], filterset.active(), filterset.fixed)
     papers = Paper.objects.filter(*filterset.fixed_conditions(), *filterset.conditions().values())
-    narrow = row_conditions(fixed, selected)
 
     def best(cap: int) -> list[int]:
-        candidates = matched.candidates(cap) if matched else None
-        ranked = papers.ranked_ids(
-            text, cap, cap=cap, words=words, narrow=narrow, candidates=candidates
-        )
-        return [pk for pk, _ in ranked]
+        return [pk for pk, _ in _ranked(filterset, papers, query, matched, cap, 0, cap)]
 
     shown = best(min(CANDIDATE_CAP, limit))
     if len(shown) < CANDIDATE_CAP or limit <= CANDIDATE_CAP:
