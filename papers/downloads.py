@@ -103,12 +103,12 @@ def export_ranked(format_name: str, filterset, name: str):
     ids = ranked_order(filterset, MAX_EXPORT)
     papers = filterset.qs
     untitled = set(papers.filter(pk__in=ids, title="").order_by().values_list("pk", flat=True))
+    if len(ids) < MAX_EXPORT:  # every match: what is left out is among them
+        return export_ids(format_name, ids, untitled, name)
     titled = [pk for pk in ids if pk not in untitled]
-    total, left_out = len(titled), len(untitled)
-    if len(ids) >= MAX_EXPORT:
-        total = papers.exclude(title="").order_by().count()
-        left_out = papers.filter(title="").order_by().count()
-    return export_response(format_name, titled[:MAX_EXPORT], left_out, total, name)
+    total = papers.exclude(title="").order_by().count()
+    left_out = papers.filter(title="").order_by().count()
+    return export_response(format_name, titled, left_out, total, name)
 
 
 def export_ids(format_name: str, ids: list[int], untitled: set[int], name: str):
