@@ -6,12 +6,13 @@ import math
 import re
 
 from .expressions import SEARCH_CONFIG
+from .matching import QUERY_SQL
 from .querysets import NEGATION
 from .results import PAGE_SIZE, Results
 from .tables import reading_cursor
 from .text import websearch_text
 
-ONLY_STOP_WORDS_SQL = "SELECT numnode(websearch_to_tsquery(%s::regconfig, %s)) = 0"
+ONLY_STOP_WORDS_SQL = f"SELECT numnode({QUERY_SQL}) = 0"
 _WORD = re.compile(r"[^\W_]")
 
 # Why a query shows no paper at all, for the reasons there can be.

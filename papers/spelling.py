@@ -25,8 +25,7 @@ CROSS JOIN LATERAL (
       AND l.word >= left(s.stem, 1) AND l.word < chr(ascii(s.stem) + 1)
       AND l.word %% s.stem AND l.word ~ '^[a-z]+$' AND l.word <> s.stem
       AND NOT EXISTS (
-          SELECT 1 FROM papers_lexeme k WHERE k.word = s.stem
-             AND (k.documents > %s OR k.documents * %s > l.documents)
+          SELECT 1 FROM papers_lexeme k WHERE k.word = s.stem AND k.documents * %s > l.documents
       )
     ORDER BY similarity(l.word, s.stem) DESC, l.documents DESC, l.word
     LIMIT 20
@@ -102,7 +101,7 @@ def _closest_lexemes(cursor, words: list[str], rare: int) -> dict[str, list[tupl
     misspelling's stem can be nearer the typed stem than the word meant: the choice among
     them is made on the words as written (``did_you_mean``)."""
     near: dict[str, list[tuple]] = {}
-    cursor.execute(_SPELLING_CANDIDATES_SQL, [words, rare, rare, COMMONER_BY])
+    cursor.execute(_SPELLING_CANDIDATES_SQL, [words, rare, COMMONER_BY])
     for typed, stem, lexeme, documents in cursor.fetchall():
         key = (edit_distance(stem, lexeme), -documents, lexeme)
         # One edit in a word of up to five letters ("cafe" is not "ca"), a third of a longer
