@@ -62,10 +62,10 @@ LIMIT %s
 )
 
 
-def partial_ids(queryset, text: str, limit: int, full: str | None = None):
+def partial_ids(queryset, text: str, limit: int, full: str) -> list[tuple[int, float]]:
     """[(id, score)] of up to ``limit`` papers of ``queryset`` matching some of the words of
-    ``text`` but not the query ``full`` (default ``text``; the query the full matches were
-    found with, e.g. with its compounds both joined and split), best first (one statement)."""
+    ``text`` but not the query ``full`` (the query the full matches were found with, e.g. with
+    its compounds both joined and split), best first (one statement)."""
     if limit <= 0:
         return []
     base_sql, base_params = queryset.order_by().values("id").query.sql_with_params()
@@ -76,7 +76,7 @@ def partial_ids(queryset, text: str, limit: int, full: str | None = None):
         text,
         PARTIAL_WORDS,
         SEARCH_CONFIG,
-        text if full is None else websearch_text(full),
+        websearch_text(full),
         *base_params,
         PARTIAL_CAP,
         limit,

@@ -150,7 +150,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     )
     partial = []
     if ranked and results.page == 1 and results.count < PAGE_SIZE and not NEGATION.search(text):
-        partial = partial_ids(papers, words, PAGE_SIZE - results.count, full=text)
+        partial = partial_ids(papers, words, PAGE_SIZE - results.count, text)
     results.papers, results.partial = _cards(scored, partial, text)
     if text and not results.count and not results.partial:
         results.notices.append(why_nothing(filterset, fixed, text))
