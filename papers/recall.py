@@ -4,18 +4,28 @@ A question typed in plain English ("what is the best method for detecting halluc
 llms?") or one word too many ("kv cache eviction") finds few papers or none; these come after
 the full matches, marked as partial. The words are the query's lexemes (stop words already
 dropped by the text search configuration), each weighed by its rarity,
-ln(1 + papers / (1 + papers having it)) from the Lexeme table. Bounded work: only the
-PARTIAL_WORDS rarest words are used; the candidates come from one GIN scan (paper_search_vector)
-of an OR query — any two of the words when there are three or more — with a LIMIT of
-PARTIAL_CAP, and only those are scored: the rarity of each word a paper has, doubled in its
-title (each candidate's vector read once, as the array of its lexemes). The collection's size
-is the paper table's row estimate (counted only while it has none).
+ln(1 + papers / (1 + papers having it)); a paper scores the rarity of each word it has, doubled
+in its title, and needs two of the words when there are three or more.
+
+Where the query was matched in memory (papers/word_memory.py), every paper is scored there, over
+the bits of the query's words (``partial_in_memory``; a quoted phrase or a word's alternatives
+count as one word, as the query requires them; of a query repeated in other forms, its first,
+the words as papers/understanding.py join_compounds gives them): no statement at all. Otherwise in SQL
+(``partial_ids``), with bounded work: only the PARTIAL_WORDS rarest words are used; the
+candidates come from one GIN scan (paper_search_vector) of an OR query — any two of the words
+when there are three or more — with a LIMIT of PARTIAL_CAP, and only those are scored (each
+candidate's vector read once, as the array of its lexemes), their rarity from the Lexeme table
+and the paper table's row estimate (counted only while it has none).
 """
+
+import numpy as np
 
 from .counts import COLLECTION_SIZE_SQL
 from .expressions import SEARCH_CONFIG, title_vector_sql
 from .tables import reading_cursor, sql
 from .text import websearch_text
+from .tsquery_tree import conjuncts, evaluate
+from .word_memory import MatchedQuery, passing_all
 
 PARTIAL_WORDS = 6
 PARTIAL_CAP = 1000
@@ -84,3 +94,31 @@ def partial_ids(queryset, text: str, limit: int, full: str) -> list[tuple[int, f
     with reading_cursor() as cursor:
         cursor.execute(statement, params)
         return [(row[0], float(row[1])) for row in cursor.fetchall()]
+
+
+def partial_in_memory(matched: MatchedQuery, limit: int) -> list[tuple[int, float]]:
+    """[(id, score)] of up to ``limit`` papers matching some of the words of the query
+    ``matched`` in memory but not all, under its conditions, best first, the newest first
+    among equals; the score is the one ``partial_ids`` gives."""
+    first = matched.tree
+    while first[0] == "or":
+        first = first[1]
+    words = [part for part in conjuncts(first) if part[0] != "not"]
+    if limit <= 0 or len(words) < 2:
+        return []
+    memory, size = matched.memory, len(matched.memory.ids)
+    anywhere = {operand: vector for operand, (vector, _) in matched.bits.items()}
+    in_title = {operand: title for operand, (_, title) in matched.bits.items()}
+    score, found = np.zeros(size), np.zeros(size, dtype=np.int64)
+    for word in words:
+        has = np.unpackbits(evaluate(word, anywhere)[0], count=size).astype(bool)
+        titled = np.unpackbits(evaluate(word, in_title)[0], count=size).astype(bool) & has
+        score += np.log(1 + size / (1 + int(has.sum()))) * (has.astype(float) + titled)
+        found += has
+    wanted = found >= (2 if len(words) >= 3 else 1)
+    positions = np.flatnonzero(
+        passing_all(memory, matched.keys, matched.page & ~matched.matches & wanted)
+    )
+    newness = memory.newness[memory.venue[positions]]
+    order = np.lexsort((-memory.ids[positions], newness, -score[positions]))[:limit]
+    return [(int(memory.ids[p]), float(score[p])) for p in positions[order]]

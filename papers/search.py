@@ -17,7 +17,7 @@ from .filtering import PaperFilterSet
 from .models import Paper
 from .newest_order import matched_page_ids
 from .querysets import CANDIDATE_CAP, NEGATION, web_query
-from .recall import partial_ids
+from .recall import partial_ids, partial_in_memory
 from .results import PAGE_SIZE, Results
 from .search_notices import count_notices, paginate, why_nothing
 from .spelling import FEW_MATCHES, did_you_mean
@@ -117,7 +117,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     query as typed) and, when the respelling matches, its results are shown instead (its
     compounds and words, as above); one matching at most FEW_MATCHES papers is offered a
     respelling beside its results (≤ 2); when all the words match fewer than a page, papers
-    matching some of them follow on the first page (+1). Nothing at all shown under filters:
+    matching some of them follow on the first page (scored in memory where the query was
+    matched there, papers/recall.py; else +1). Nothing at all shown under filters:
     whether papers outside them match (+1, papers/search_notices.py ``why_nothing``). With
     the response cache on, the data version is read first (+1; ``request`` keeps it for the
     request) and the facets may come from the cache. The first page counted after each change
@@ -150,7 +151,12 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     )
     partial = []
     if ranked and results.page == 1 and results.count < PAGE_SIZE and not NEGATION.search(text):
-        partial = partial_ids(papers, words, PAGE_SIZE - results.count, text)
+        wanted = PAGE_SIZE - results.count
+        partial = (
+            partial_in_memory(matched, wanted)
+            if matched is not None
+            else partial_ids(papers, words, wanted, text)
+        )
     results.papers, results.partial = _cards(scored, partial, text)
     if text and not results.count and not results.partial:
         results.notices.append(why_nothing(filterset, fixed, text))

@@ -71,7 +71,8 @@ def count_notices(results: Results, ranked: bool, matched, cap: int) -> None:
     candidates chosen in memory (``matched``, papers/word_memory.py) or the first found."""
     if ranked and results.count > cap:
         which = (
-            "those with your words in the shortest titles, the newest first among equals"
+            "those with your words in the shortest titles, then those whose titles have most "
+            "of your words, the newest first among equals"
             if matched
             else f"the first {cap:,} found"
         )

@@ -84,6 +84,24 @@ def operands(tree) -> list[str]:
     return list(dict.fromkeys(word for part in tree[1:] for word in operands(part)))
 
 
+def wanted_operands(tree) -> list[str]:
+    """The tree's words (tsquery operands) that a match may have, each once, in order: all but
+    those under a "not"."""
+    if tree[0] == "word":
+        return [tree[1]]
+    if tree[0] == "not":
+        return []
+    return list(dict.fromkeys(word for part in tree[1:] for word in wanted_operands(part)))
+
+
+def conjuncts(tree) -> list:
+    """The parts of which a match must have every one: the operands of the tree's top "and"s
+    (the tree itself when it is not an "and")."""
+    if tree[0] != "and":
+        return [tree]
+    return [part for branch in tree[1:] for part in conjuncts(branch)]
+
+
 def exact(tree) -> bool:
     """Whether bits match the tree exactly: it has no phrase."""
     return tree[0] == "word" or (tree[0] != "phrase" and all(exact(part) for part in tree[1:]))

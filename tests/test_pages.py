@@ -285,15 +285,16 @@ def test_list_query_count_is_fixed(client, corpus):
     small, _ = count_queries(client, "/?q=kv+cache")
     large, response = count_queries(client, "/?q=corpus")
     browse, _ = count_queries(client, "/?venue=acl-2025&page=2")
-    # "kv cache" is name-like (+1: authors of that name) and matches fewer than a page
-    # (+1: papers matching some of its words); "corpus" fills pages, browsing has no query.
+    # "kv cache" is name-like (+1: authors of that name) and matches fewer than a page (the
+    # papers matching some of its words are found in memory, papers/recall.py); "corpus" fills
+    # pages, browsing has no query.
     # Each +1 for the venues (the facet's tree and the filters' names); both queries may hold
     # a compound (+1: two words in a row, a word of six letters or more). The first query since
     # the data changed reads the facet arrays (+1, papers/facet_memory.py); the next does not.
     # Each query reads its words' matches (+1: none is common enough to be held,
     # papers/word_memory.py) and counts them in memory. "kv cache" matches at most
     # FEW_MATCHES papers: its rare words are looked up for a respelling to offer (+1).
-    assert (small, large, browse) == (10, 6, 4)
+    assert (small, large, browse) == (9, 6, 4)
     assert len(parse(response).find_all("li", class_="card")) == 25
 
 
@@ -308,9 +309,9 @@ def test_a_literal_misspelt_query_shows_the_papers_matching_some_of_its_words(cl
     assert titles == [corpus["kv"].title, corpus["cache2"].title]
     assert page.find_all("p", class_="notice") == []
     # Joined compounds, the query's words, their matches (counted in memory; +1: the facet
-    # arrays, read on the first query since the data changed), the venues, papers matching
-    # some words, their cards.
-    assert queries == 7
+    # arrays, read on the first query since the data changed), the venues, the cards (those
+    # matching some words found in memory, papers/recall.py).
+    assert queries == 6
 
 
 def test_an_exclusion_that_removes_every_match_says_so(client, corpus):
@@ -360,9 +361,9 @@ def test_filters_that_remove_every_match_say_that_papers_outside_them_match(clie
     [chip] = page.find("ul", class_="active-filters").find_all("a")
     assert chip.attrs["href"] == "?q=yoruba"
     # Joined compounds, the query's words, their matches (counted in memory), the facet
-    # arrays, did-you-mean (1: "yoruba" is spelt as the collection spells it), papers matching
-    # some words, whether papers outside the filters match, the venues.
-    assert queries == 8
+    # arrays, did-you-mean (1: "yoruba" is spelt as the collection spells it), whether papers
+    # outside the filters match, the venues.
+    assert queries == 7
     # No paper anywhere has the word: the notice says so, and no empty facets are shown.
     page = parse(client.get("/?q=zzqqxv&venue=acl-2025&literal=1"))
     assert [p.text for p in page.find_all("p", class_="notice")] == [NO_PAPER_HAS_THE_WORDS]
@@ -582,13 +583,12 @@ def test_venue_pages(client, corpus):
     assert parse(response).find("main").find_all("table") == []
     queries, response = count_queries(client, "/venues/acl-2025/?q=cache")
     html = response.content.decode()
-    # 7 (the list's 4, the venue, its chart, its other volumes), +1: fewer than a page match,
-    # so partial matches are looked for; compounds are not looked up: "cache" is one word too
-    # short to split in two parts of three letters. +1: the first query since the data changed
+    # 7 (the list's 4, the venue, its chart, its other volumes); compounds are not looked up:
+    # "cache" is one word too short to split in two parts of three letters. +1: the first query since the data changed
     # reads the facet arrays (papers/facet_memory.py). +1: the query's words are read, then
     # their matches (papers/word_memory.py), in place of the facets' statement. +1: few
     # papers match, so a respelling to offer is looked for (papers/spelling.py FEW_MATCHES).
-    assert queries == 11
+    assert queries == 10
     # Named within the conference, as the venue index names them.
     [volume] = parse(response).find("ul", class_="volumes-list").find_all("a")
     assert (volume.text, volume.attrs["href"]) == ("Findings", "/venues/findings-of-acl-2025/")

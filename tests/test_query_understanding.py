@@ -258,6 +258,65 @@ def test_a_question_gets_the_papers_matching_most_of_its_words(client, corpus):
     ]
 
 
+@pytest.fixture
+def gender_bias(db):
+    """Nine papers on machine translation alone, then the gender-bias papers: the oldest
+    papers first, as an index scan finds them."""
+    old = make_venue("ACL 2020", 2020)
+    for n in range(9):
+        make_paper(f"Machine translation with more data, part {n}.", title=f"NMT {n}", venue=old)
+    papers = {
+        "abstract": make_paper(
+            "Gender bias in machine translation, measured.",
+            title="Measuring Translation",
+            venue=old,
+        ),
+        "title": make_paper(
+            "A survey of the field.",
+            title="Gender Bias in Machine Translation",
+            venue=make_venue("TACL 2021", 2021),
+        ),
+        "newer": make_paper(
+            "Gender bias in machine translation, measured again.",
+            title="Measuring Translation Again",
+            venue=make_venue("ACL 2024", 2024),
+        ),
+    }
+    finish()
+    return papers
+
+
+def test_partial_matches_are_the_best_of_the_whole_collection(client, gender_bias, monkeypatch):
+    """Every paper is scored: the one with every rare word in its title first, then those
+    with them in their abstracts (the newest first), then those with the common words only.
+    In SQL the candidates are the first PARTIAL_CAP found, the oldest, whatever their words."""
+    query = "/api/papers/?q=which+papers+study+gender+bias+in+machine+translation"
+    body = client.get(query).json()
+    assert body["count"] == 0
+    partial = [r["id"] for r in body["results"] if r["partial"]]
+    assert partial[:3] == [gender_bias[k].pk for k in ("title", "newer", "abstract")]
+    assert len(partial) == 12
+    monkeypatch.setattr("papers.search.matched_query", lambda *args: None)
+    monkeypatch.setattr("papers.recall.PARTIAL_CAP", 3)
+    in_sql = [r["id"] for r in client.get(query).json()["results"] if r["partial"]]
+    assert gender_bias["title"].pk not in in_sql
+    assert len(in_sql) == 3
+
+
+def test_partial_matches_score_alike_in_memory_and_in_sql(client, gender_bias, monkeypatch):
+    query = "/api/papers/?q=gender+bias+machine+translation+survey+yoruba"
+    in_memory = [(r["id"], r["score"]) for r in client.get(query).json()["results"]]
+    monkeypatch.setattr("papers.search.matched_query", lambda *args: None)
+    in_sql = [(r["id"], r["score"]) for r in client.get(query).json()["results"]]
+    assert [pk for pk, _ in in_memory[:3]] == [
+        gender_bias[k].pk for k in ("title", "newer", "abstract")
+    ]
+    assert [pk for pk, _ in in_sql[:3]] == [
+        gender_bias[k].pk for k in ("title", "abstract", "newer")
+    ]
+    assert [score for _, score in in_memory[:3]] == [score for _, score in in_sql[:3]]
+
+
 def test_partial_matches_come_after_the_full_ones(client, corpus):
     body = client.get("/api/papers/?q=kv+cache+quantised").json()
     assert body["count"] == 1

@@ -2,7 +2,7 @@
 
 import pytest
 
-from papers.tsquery_tree import exact, operands, parse_query
+from papers.tsquery_tree import exact, operands, parse_query, wanted_operands
 
 
 @pytest.mark.parametrize(
@@ -48,3 +48,8 @@ def test_a_tree_without_a_phrase_is_matched_exactly():
     phrase = parse_query("'a' & !( 'b' <-> 'c' )")
     assert (exact(plain), exact(phrase)) == (True, False)
     assert operands(phrase) == ["'a'", "'b'", "'c'"]
+
+
+def test_the_wanted_operands_leave_out_excluded_words():
+    tree = parse_query("'a' & !( 'b' <-> 'c' ) & ( 'd' | 'a' ) & !'e'")
+    assert wanted_operands(tree) == ["'a'", "'d'"]

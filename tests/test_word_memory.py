@@ -203,7 +203,8 @@ def test_a_broad_query_ranks_its_newest_matches_among_equal_titles(three_years, 
     assert [paper.pk for paper in results.papers] == [three_years[2025].pk, three_years[2024].pk]
     assert results.notices == [
         "Only 2 of the 3 matching papers are ranked: those with your words in the shortest "
-        "titles, the newest first among equals. Add words or filters to rank them all."
+        "titles, then those whose titles have most of your words, the newest first among "
+        "equals. Add words or filters to rank them all."
     ]
 
 
@@ -218,6 +219,30 @@ def test_a_broad_query_ranks_the_titles_with_fewest_other_words(three_years, mon
     results = page_of({"q": "attention heads"})
     assert results.count == 4
     assert [paper.pk for paper in results.papers] == [shortest.pk, three_years[2025].pk]
+
+
+def test_a_broad_query_ranks_titles_with_some_of_its_words_before_newer_papers(
+    three_years, monkeypatch
+):
+    """After the title matches, the candidates are the matches whose titles have most of the
+    query's words: "Attention Probes" (2020) before a 2025 paper with both words in its abstract
+    alone, which the ranking would put below it."""
+    older = make_paper(
+        "Probes of attention heads.", title="Attention Probes", venue=make_venue("ACL 2020", 2020)
+    )
+    make_paper(
+        "Attention heads, pruned.", title="Pruning Transformers", venue=make_venue("ACL 2025", 2025)
+    )
+    finish()
+    monkeypatch.setattr("papers.search.CANDIDATE_CAP", 4)
+    results = page_of({"q": "attention heads"})
+    assert results.count == 5
+    assert {paper.title for paper in results.papers[:3]} == {
+        "Attention Heads 2023",
+        "Attention Heads 2024",
+        "Attention Heads 2025",
+    }
+    assert [paper.pk for paper in results.papers[3:]] == [older.pk]
 
 
 def test_in_sql_a_broad_query_ranked_the_first_matches_found(three_years, sql_alone, monkeypatch):
