@@ -165,7 +165,8 @@ def _similar_results(request, papers) -> list[dict]:
 def similar_text(request):
     try:
         body = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        # RecursionError: arrays or objects nested a thousand deep (2 KB of brackets).
         body = None
     if not isinstance(body, dict):
         return error('The body must be a JSON object: {"text": "…", "limit": 20}.', 400)

@@ -11,6 +11,7 @@ from .querysets import NEGATION
 from .results import PAGE_SIZE, Results
 from .tables import reading_cursor
 from .text import websearch_text
+from .understanding import parse_identifier
 
 ONLY_STOP_WORDS_SQL = f"SELECT numnode({QUERY_SQL}) = 0"
 _WORD = re.compile(r"[^\W_]")
@@ -30,6 +31,11 @@ ONLY_STOP_WORDS = (
     "These words are too common to search for (like “the”, “of” or “and”): add a word that "
     "says what the papers are about."
 )
+# {id}: the Anthology ID the query names.
+UNKNOWN_ANTHOLOGY_ID = (
+    "No paper with the Anthology ID {id} is in this collection. The ACL Anthology may have it: "
+    "https://aclanthology.org/{id}/"
+)
 NO_PAPER_HERE_HAS_THE_WORDS = (
     "None of the papers of this page has these words. The search box at the top of the page "
     "searches all papers."
@@ -39,14 +45,17 @@ NO_PAPER_HERE_HAS_THE_WORDS = (
 def why_nothing(filterset, fixed, text: str) -> str:
     """The notice of a query that shows nothing, not even papers matching some of its words
     (``filterset``: the page's PaperFilterSet; ``fixed``: its papers under the page's own
-    conditions): its exclusions removed every match, its filters did (papers outside them
-    match: one EXISTS through the index), its words are all too common to be searched (one
-    statement), or no paper of the page (a venue's, a topic's, an author's) or of the
-    collection has its words.
+    conditions): it names a paper by an Anthology ID the collection lacks, its exclusions
+    removed every match, its filters did (papers outside them match: one EXISTS through the
+    index), its words are all too common to be searched (one statement), or no paper of the
+    page (a venue's, a topic's, an author's) or of the collection has its words.
 
     Bounded work: the pages used to offer the titles nearest the words typed instead, a
     trigram search whose cost grows with the titles sharing the words' trigrams (0.6 s at
     100,000 papers for "models" under a venue without it), for titles outside the filters."""
+    anthology_id, _ = parse_identifier(filterset.text)
+    if anthology_id is not None:
+        return UNKNOWN_ANTHOLOGY_ID.format(id=anthology_id)
     if NEGATION.search(text):
         return EXCLUDED_EVERYTHING
     if filterset.active() and fixed.matching(text).exists():

@@ -49,7 +49,7 @@ from .similar import method
 from .similar_text import SORTS, SimilarTextForm, papers_like_text
 from .text import CONTROL_CHARACTERS
 from .trends import MAX_SERIES, comparison, topic_trend, venue_rows_with_totals
-from .understanding import canonical_anthology_id
+from .understanding import canonical_anthology_id, identified_paper
 from .venue_series import venue_and_volumes, venue_series
 
 SIMILAR_ON_PAPER = 5
@@ -95,6 +95,9 @@ def _render_list(
     if format_name is not None:
         if format_name not in FORMATS:
             return _bad_request(request, UNKNOWN_FORMAT)
+        if filterset.text and (paper := identified_paper(filterset.text)) is not None:
+            # The page opens the paper the query names: its export is that paper.
+            return export_ids(format_name, [paper.pk], set() if paper.title else {paper.pk}, name)
         if filterset.text and filterset.ordering == "relevance":
             return export_ranked(format_name, filterset, name)
         return export_queryset(format_name, filterset.qs, name)

@@ -177,9 +177,32 @@ def test_an_unknown_identifier_is_searched_as_text(client, identified):
     response = client.get("/?q=2099.acl-main.1")
     assert response.status_code == 200
     assert "No papers found" in response.content.decode()
+    assert [p.text for p in parse(response).find_all("p", class_="notice")] == [
+        "No paper with the Anthology ID 2099.acl-main.1 is in this collection. The ACL Anthology "
+        "may have it: https://aclanthology.org/2099.acl-main.1/"
+    ]
     # Another site's address with an Anthology ID in it is not the Anthology's.
     response = client.get("/?q=https://example.org/2021.naacl-main.463")
     assert response.status_code == 200
+
+
+def downloaded(client, url: str) -> str:
+    response = client.get(url)
+    return b"".join(response.streaming_content).decode()
+
+
+@pytest.mark.parametrize("typed", ["2021.naacl-main.463", "10.18653/v1/2021.naacl-main.463"])
+def test_the_exports_and_feed_of_an_identifier_hold_its_paper(client, identified, typed):
+    """The page opens the paper the query names; its exports and its feed are that paper."""
+    bibtex = downloaded(client, "/?" + urlencode({"q": typed, "format": "bibtex"}))
+    assert bibtex.count("@inproceedings{") == 1
+    assert "title = {Evicting the {KV} Cache for Long-Context Inference}," in bibtex
+    ris = downloaded(client, "/?" + urlencode({"q": typed, "format": "ris"}))
+    assert ris.count("TY  - ") == 1
+    feed = parse(client.get("/feeds/search/?" + urlencode({"q": typed})))
+    assert [entry.find("title").text for entry in feed.find_all("entry")] == [
+        identified["kv"].title
+    ]
 
 
 def test_papers_by_anthology_id_resolve(client, identified):

@@ -119,7 +119,10 @@ def test_bad_text_requests_get_a_json_400(client, fitted, body):
     )
 
 
-@pytest.mark.parametrize("raw", ["not json", b"\xff\xfe", "[1, 2]", '"text"', ""])
+@pytest.mark.parametrize(
+    "raw",
+    ["not json", b"\xff\xfe", "[1, 2]", '"text"', "", "[" * 5000 + "]" * 5000, '{"text":' * 5000],
+)
 def test_a_body_that_is_not_a_json_object_gets_a_400(client, fitted, raw):
     response = post_text(client, raw)
     assert response.status_code == 400
