@@ -19,6 +19,7 @@ from .text import (
     SYMBOL_WORD,
     bounded_query,
     collapse_negations,
+    whole_words,
 )
 from .understanding import join_compounds
 
@@ -85,21 +86,23 @@ class PaperFilterSet(django_filters.FilterSet):
             return None
         data = data.copy()
         text = collapse_negations(CONTROL_CHARACTERS.sub(" ", data.get("q", "")))
-        if len(text) > MAX_QUERY_LENGTH and not self.refuse_long_query:
-            text = text[:MAX_QUERY_LENGTH]
-            self.notices.append(
-                f"Your search was longer than {MAX_QUERY_LENGTH} characters; "
-                f"only its first {MAX_QUERY_LENGTH} were used."
-            )
         if symbol := SYMBOL_WORD.search(text):
             self.notices.append(
                 f"Symbols are not searched: “{symbol[0]}” is searched as “{symbol[1]}”."
             )
+        # Repeated terms first, then the length: "transformer " a hundred times is one word,
+        # not 500 characters cut in the middle of a word ("transfor", then respelled).
         text, cut = bounded_query(text)
         if cut and not self.refuse_long_query:
             self.notices.append(
                 f"Your search had more than {MAX_QUERY_WORDS} words; "
                 f"only its first {MAX_QUERY_WORDS} were used."
+            )
+        if len(text) > MAX_QUERY_LENGTH and not self.refuse_long_query:
+            text = whole_words(text, MAX_QUERY_LENGTH)
+            self.notices.append(
+                f"Your search was longer than {MAX_QUERY_LENGTH} characters; "
+                f"only its words within the first {MAX_QUERY_LENGTH} were used."
             )
         if not self.refuse_long_query or not (cut or len(data.get("q", "")) > MAX_QUERY_LENGTH):
             data["q"] = text

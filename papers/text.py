@@ -92,6 +92,15 @@ def bounded_query(text: str) -> tuple[str, bool]:
     return " ".join(kept), False
 
 
+def whole_words(text: str, length: int) -> str:
+    """The text's first ``length`` characters, without the part of a word the cut splits (a
+    single word longer than that is cut)."""
+    if len(text) <= length or text[length].isspace() or text[length - 1].isspace():
+        return text[:length].rstrip()
+    kept = text[:length].rsplit(None, 1)
+    return kept[0] if len(kept) > 1 else text[:length]
+
+
 def websearch_text(text: str) -> str:
     """The query as it is parsed against the index: negations collapsed and hyphenated
     compounds written as the index writes them (``fold_compounds``)."""

@@ -434,9 +434,16 @@ def test_malformed_parameters_give_400_with_a_message(client, corpus, query, mes
     assert message in response.content.decode()
 
 
-def test_long_query_is_cut_with_a_message(client, corpus):
-    html = get(client, "/?q=" + "cache+" * 200).content.decode()
-    assert "only its first 500 were used" in html
+def test_long_query_is_cut_between_words_with_a_message(client, corpus):
+    words = [f"{n:02d}" + "cache" * 4 for n in range(30)]  # 22 characters each, a space between
+    page = parse(get(client, "/?q=" + "+".join(words)))
+    # 21 words and a space are 483 characters; the 22nd word would end at 505.
+    assert page.find("input", name="q").attrs["value"] == " ".join(words[:21])
+    notices = [p.text for p in page.find_all("p", class_="notice")]
+    assert (
+        "Your search was longer than 500 characters; only its words within the first 500 were "
+        "used." in notices
+    )
 
 
 def test_a_querys_repeated_words_count_once_and_words_past_32_are_left_out(client, corpus):

@@ -12,7 +12,7 @@ from papers.headlines import MARK_START, MARK_STOP
 from papers.models import Paper, Topic
 from papers.search import search_page
 from papers.spelling import did_you_mean
-from papers.text import bounded_query
+from papers.text import bounded_query, whole_words
 from tests.factories import finish, make_paper, many_papers
 from tests.support import parse
 
@@ -143,6 +143,19 @@ def test_did_you_mean_uses_the_collections_words(corpus):
 )
 def test_a_query_keeps_each_term_once_and_32_words(typed, bounded):
     assert bounded_query(typed) == bounded
+
+
+@pytest.mark.parametrize(
+    ("text", "cut"),
+    [
+        ("kv cache eviction", "kv cache"),  # the cut at 10 would split "eviction"
+        ("kv cache  eviction", "kv cache"),  # the cut falls between two spaces
+        ("kv cache e", "kv cache e"),  # no cut
+        ("transformers", "transforme"),  # one word longer than the length
+    ],
+)
+def test_a_long_query_is_cut_between_words(text, cut):
+    assert whole_words(text, 10) == cut
 
 
 def test_did_you_mean_leaves_short_words_and_other_scripts_alone(corpus):
