@@ -6,6 +6,7 @@ from urllib.parse import urlencode
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
+from papers.search_fields import MAX_VALUES
 from papers.templatetags.papers_tags import escape
 
 register = template.Library()
@@ -64,7 +65,6 @@ def facet_link(context, name, value, label, count, selected, prefix=""):
     readers only (the series before a year in the venue tree). Built here, not by an included
     template: a facet tree has a couple of hundred of them."""
     # Plain concatenation of escaped parts: format_html per link was most of a page's time.
-    href = escape(toggle_query(context, name, value))
     venue = f' data-venue="{escape(value)}"' if name == "venue" else ""
     hidden = f'<span class="visually-hidden">{escape(prefix)} </span>' if prefix else ""
     active, current, tick, state = (
@@ -72,13 +72,31 @@ def facet_link(context, name, value, label, count, selected, prefix=""):
         if selected
         else ("", "", "", "")
     )
-    return mark_safe(  # every value in it is escaped above
-        f'<a class="facet-link{active}" href="{href}"{venue}{current}>'
+    inside = (
         f'<span class="facet-box" aria-hidden="true">{tick}</span>'
         f'<span class="facet-name">{hidden}{escape(label)}</span> '
         f'<span class="count">{int(count):,}<span class="visually-hidden">'
-        f" paper{'' if int(count) == 1 else 's'}{state}</span>"
-        "</span></a>"
+        f" paper{'' if int(count) == 1 else 's'}{state}</span></span>"
+    )
+    if not selected and _full(context, name):
+        # Another value would be one too many (a 400): shown, not offered.
+        return mark_safe(  # every value in it is escaped above
+            f'<span class="facet-link is-full"{venue} title="{FULL}">{inside}</span>'
+        )
+    href = escape(toggle_query(context, name, value))
+    return mark_safe(f'<a class="facet-link{active}" href="{href}"{venue}{current}>{inside}</a>')
+
+
+FULL = f"At most {MAX_VALUES} can be chosen: remove one to choose another."
+
+
+def _full(context, name: str) -> bool:
+    """Whether the list already has as many values of the facet ``name`` as it takes."""
+    request = context.get("request")
+    return (
+        name in {"venue", "topic"}
+        and request is not None
+        and len(request.GET.getlist(name)) >= MAX_VALUES
     )
 
 
