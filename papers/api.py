@@ -173,14 +173,31 @@ def similar_text(request):
     limit = body.get("limit", 20)
     if isinstance(limit, bool) or not isinstance(limit, int):
         return error(f"limit must be a whole number from 1 to {MAX_SIMILAR}.", 400)
-    text = body.get("text")
-    form = SimilarTextForm({"text": text if isinstance(text, str) else "", "limit": limit})
+    text = body.get("text", "")
+    if not isinstance(text, str):
+        return error('text must be a string: {"text": "…", "limit": 20}.', 400)
+    # The page's choices (/similar/), as its form reads them: a venue's slug, a year, an order.
+    choices = {name: body.get(name) for name in ("venue", "year", "sort")}
+    if any(not isinstance(value, str | int | None) for value in choices.values()):
+        return error("venue, year and sort are each a string (year a number).", 400)
+    form = SimilarTextForm(
+        {"text": text, "limit": limit}
+        | {name: "" if value is None else str(value) for name, value in choices.items()}
+    )
     if not form.is_valid():
         details = {
             name: [str(message) for message in errors] for name, errors in form.errors.items()
         }
-        return error("text must be 1 to 10,000 characters; limit 1 to 100.", 400, details)
-    found = papers_like_text(form.cleaned_data["text"], form.cleaned_data["limit"])
+        return error(
+            "text must be 1 to 10,000 characters; limit 1 to 100; venue a venue's slug, year "
+            "a year of the collection, sort similar or newest.",
+            400,
+            details,
+        )
+    data = form.cleaned_data
+    found = papers_like_text(
+        data["text"], data["limit"], data["venue"], data["year"], data["sort"] or "similar"
+    )
     if found is None:
         return error("No similarity model has been fitted yet: load papers first.", 503)
     return JsonResponse({"results": _similar_results(request, found)})

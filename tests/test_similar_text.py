@@ -108,15 +108,35 @@ def test_the_limit_defaults_to_twenty(client, fitted):
         {"text": "language models", "limit": "x"},
         {"text": "language models", "limit": 2.5},
         {"text": "language models", "limit": True},
+        {"text": "language models", "venue": "nonexistent"},
+        {"text": "language models", "year": 1999},
+        {"text": "language models", "sort": "bogus"},
+        {"text": "language models", "year": [2024]},
     ],
 )
 def test_bad_text_requests_get_a_json_400(client, fitted, body):
     response = post_text(client, body)
     assert response.status_code == 400
     assert response.json()["error"] in (
-        "text must be 1 to 10,000 characters; limit 1 to 100.",
+        "text must be 1 to 10,000 characters; limit 1 to 100; venue a venue's slug, year a "
+        "year of the collection, sort similar or newest.",
         "limit must be a whole number from 1 to 100.",
+        'text must be a string: {"text": "…", "limit": 20}.',
+        "venue, year and sort are each a string (year a number).",
     )
+
+
+def test_the_api_filters_and_sorts_as_the_page(client, fitted):
+    venue = Venue.objects.get(name="ACL 2025")
+    body = {"text": TOPICAL, "venue": venue.slug, "limit": 5}
+    results = post_text(client, body).json()["results"]
+    assert len(results) == 5
+    assert {result["venue"] for result in results} == {"ACL 2025"}
+    results = post_text(client, {"text": TOPICAL, "year": 2024}).json()["results"]
+    assert results and {result["year"] for result in results} == {2024}
+    results = post_text(client, {"text": TOPICAL, "sort": "newest"}).json()["results"]
+    years = [result["year"] for result in results]
+    assert years == sorted(years, reverse=True)
 
 
 @pytest.mark.parametrize(
@@ -275,3 +295,24 @@ def test_no_paper_under_the_filters_says_the_filters_may_be_why(client, fitted):
     assert parse(response).find("main").find_all("p")[-1].text == (
         "No paper of the venue or year chosen uses the words of this text: try without them."
     )
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("venue", "nonexistent", "Venue: Select a valid choice."),
+        ("year", "1999", "Year: Select a valid choice. 1999 is not one of the available choices."),
+        (
+            "sort",
+            "bogus",
+            "Sort: Select a valid choice. bogus is not one of the available choices.",
+        ),
+    ],
+)
+def test_the_page_says_which_choice_is_wrong(client, fitted, field, value, message):
+    response = client.post("/similar/", {"text": TOPICAL, field: value})
+    assert response.status_code == 400
+    page = parse(response)
+    [notice] = page.find_all("p", class_="notice")
+    assert notice.text.startswith(message)
+    assert page.find("select", id=f"id_{field}").attrs["aria_describedby"] == notice.attrs["id"]
