@@ -9,12 +9,27 @@ from .expressions import SEARCH_CONFIG
 from .matching import QUERY_SQL
 from .querysets import NEGATION
 from .results import PAGE_SIZE, Results
-from .tables import reading_cursor
+from .tables import reading_cursor, sql
 from .text import websearch_text
 from .understanding import parse_identifier
 
 ONLY_STOP_WORDS_SQL = f"SELECT numnode({QUERY_SQL}) = 0"
 _WORD = re.compile(r"[^\W_]")
+
+# The chosen venues, topics and author the collection does not know, each with the slug of the
+# same letters in another case if there is one. Parameters: venue slugs, topic slugs, the
+# author's slugs (none or one).
+_UNKNOWN_SQL = """
+SELECT 'venue', s, (SELECT v.slug FROM {venue} v WHERE lower(v.slug) = lower(s) LIMIT 1)
+FROM unnest(%s::text[]) AS s WHERE NOT EXISTS (SELECT 1 FROM {venue} v WHERE v.slug = s)
+UNION ALL
+SELECT 'topic', s, (SELECT t.slug FROM {topic} t WHERE lower(t.slug) = lower(s) LIMIT 1)
+FROM unnest(%s::text[]) AS s WHERE NOT EXISTS (SELECT 1 FROM {topic} t WHERE t.slug = s)
+    AND NOT EXISTS (SELECT 1 FROM {topic_redirect} r WHERE r.old_slug = s)
+UNION ALL
+SELECT 'author', s, (SELECT a.slug FROM {author} a WHERE lower(a.slug) = lower(s) LIMIT 1)
+FROM unnest(%s::text[]) AS s WHERE NOT EXISTS (SELECT 1 FROM {author} a WHERE a.slug = s)
+"""
 
 # Why a query shows no paper at all, for the reasons there can be.
 EXCLUDED_EVERYTHING = (
@@ -100,3 +115,20 @@ def paginate(results: Results, asked: int, ranked: bool, cap: int) -> None:
     if asked > results.pages and results.count:
         pages = "is only 1 page" if results.pages == 1 else f"are only {results.pages} pages"
         results.notices.append(f"There {pages}; showing the last.")
+
+
+def unknown_choices(chosen: dict[str, list[str]]) -> list[str]:
+    """A notice for each venue, topic or author of ``chosen`` ({facet: values}, the list's
+    filters) that the collection does not know, naming the one it knows in other letter case
+    (one statement): a list filtered by an unknown value is empty, not wrong."""
+    with reading_cursor() as cursor:
+        cursor.execute(
+            sql(_UNKNOWN_SQL),
+            [chosen.get("venue", []), chosen.get("topic", []), chosen.get("author", [])],
+        )
+        rows = cursor.fetchall()
+    return [
+        f"No {facet} has the address name “{value}”"
+        + (f": did you mean “{known}”?" if known else ".")
+        for facet, value, known in rows
+    ]

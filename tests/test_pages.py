@@ -353,6 +353,26 @@ def test_a_query_of_stop_words_or_symbols_says_what_was_searched(client, corpus)
     assert body["notices"] == ["Symbols are not searched: “C++” is searched as “C”."]
 
 
+@pytest.mark.parametrize(
+    ("query", "notice"),
+    [
+        ("venue=nonexistent", "No venue has the address name “nonexistent”."),
+        ("venue=ACL-2025", "No venue has the address name “ACL-2025”: did you mean “acl-2025”?"),
+        ("topic=Summarization&q=cache", "No topic has the address name “Summarization”."),
+        (
+            "author=Ada-Lovelace",
+            "No author has the address name “Ada-Lovelace”: did you mean “ada-lovelace”?",
+        ),
+        ("author=nobody-at-all", "No author has the address name “nobody-at-all”."),
+    ],
+)
+def test_an_unknown_filter_value_is_named(client, corpus, query, notice):
+    page = parse(get(client, "/?" + query))
+    assert page.find(id="results-heading").text.strip() == "No papers found"
+    assert page.find("p", class_="notice").text == notice
+    assert client.get("/api/papers/?" + query).json()["notices"][0] == notice
+
+
 def test_filters_that_remove_every_match_say_that_papers_outside_them_match(client, corpus):
     queries, response = count_queries(client, "/?q=yoruba&venue=acl-2025")
     page = parse(response)
@@ -361,9 +381,9 @@ def test_filters_that_remove_every_match_say_that_papers_outside_them_match(clie
     [chip] = page.find("ul", class_="active-filters").find_all("a")
     assert chip.attrs["href"] == "?q=yoruba"
     # Joined compounds, the query's words, their matches (counted in memory), the facet
-    # arrays, did-you-mean (1: "yoruba" is spelt as the collection spells it), whether papers
-    # outside the filters match, the venues.
-    assert queries == 7
+    # arrays, did-you-mean (1: "yoruba" is spelt as the collection spells it), whether the
+    # venue chosen is known, whether papers outside the filters match, the venues.
+    assert queries == 8
     # No paper anywhere has the word: the notice says so, and no empty facets are shown.
     page = parse(client.get("/?q=zzqqxv&venue=acl-2025&literal=1"))
     assert [p.text for p in page.find_all("p", class_="notice")] == [NO_PAPER_HAS_THE_WORDS]
