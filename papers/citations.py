@@ -15,8 +15,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .latex import plain_text
+from .text import clean_name
 
-_BIB_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}"}
+_BIB_SPECIAL = {
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "^": r"\textasciicircum{}",
+    "~": r"\textasciitilde{}",
+}
 _VOLUME = re.compile(r"(.+?),?\s+Volume\s+([0-9]+)")
 _PAGE_SPLIT = re.compile(r"\s*(?:-+|–|—)\s*")
 _WORD = re.compile(r"[^\W_]+")
@@ -79,6 +90,33 @@ def _sentence_case(words: list[str]) -> bool:
     return bool(telling) and capitalised * 2 < len(telling)
 
 
+# The LaTeX maths a stored title keeps as written (the Anthology's <tex-math>, without its
+# dollars): a command with its braced arguments ("\\ell", "\\mathcal{V}"), then any
+# superscripts and subscripts ("^{\\circ}", "_{1}", "^3", "^+"), or those alone after a word
+# ("R^3", "RED^{\\textrm{FM}}"); an underscore before a letter is text ("more_data"). Plain
+# text would give "ℓ₁", "R³", which pdflatex refuses.
+_BRACED = r"\{(?:[^{}]|\{[^{}]*\})*\}"
+_SCRIPT = rf"\^(?:{_BRACED}|[A-Za-z0-9+*-])|_(?:{_BRACED}|[0-9])"
+# Commands of text, not maths ("\\texttt{ModSCAN}"): read as plain text.
+_TEXT_COMMANDS = "text|emph|underline|url|mbox"
+_MATH = re.compile(rf"\\(?!{_TEXT_COMMANDS})[A-Za-z]+(?:{_BRACED})*(?:{_SCRIPT})*|(?:{_SCRIPT})+")
+# Stand-ins for the maths while the rest is escaped: private-use characters, which no title
+# has and which neither escaping nor the casing braces touch.
+_MATH_MARK = 0xE000
+
+
+def bibtex_title(paper) -> str:
+    """The title field's value: the source's title (never the derived stand-in), its text
+    escaped and braced as ``bib_title`` does, its maths kept as LaTeX between dollars."""
+    cited_title(paper)  # an untitled paper has no citation
+    spans = _MATH.findall(paper.title)
+    marked = _MATH.sub(lambda m: chr(_MATH_MARK + spans.index(m.group(0))), paper.title)
+    title = bib_title(plain_text(marked).strip())
+    return re.sub(
+        "[\ue000-\uf8ff]", lambda m: "$" + spans[ord(m.group(0)) - _MATH_MARK] + "$", title
+    )
+
+
 def bib_title(title: str) -> str:
     """The escaped title with only what a style must not lowercase in braces: acronyms and
     mixed-case words ({BERT}, {ModSCAN}, {LLaMA}), and, in a sentence-case title, capitalised
@@ -115,8 +153,9 @@ def _verbatim(text: str) -> str:
 
 
 def named(authors: list[str]) -> list[str]:
-    """The authors that have a name (a blank one is never assumed to have one)."""
-    return [name for name in authors if name and name.strip()]
+    """The authors that have a name (a blank one is never assumed to have one), without the
+    direction marks a name loaded before they were dropped may hold."""
+    return [clean_name(name) for name in authors if name and clean_name(name)]
 
 
 def bibtex_key(paper, authors) -> str:
@@ -137,7 +176,7 @@ def bibtex(paper, authors: list[str]) -> str:
     authors = named(authors)
     venue = paper.venue
     journal = is_journal(venue)
-    fields = [("title", bib_title(cited_title(paper)))]
+    fields = [("title", bibtex_title(paper))]
     if authors:
         fields.append(("author", " and ".join(bib_escape(name) for name in authors)))
     if journal:

@@ -16,6 +16,9 @@ from .models import Authorship, Paper
 from .search import ranked_order
 
 MAX_EXPORT = 2000
+# A ranked export ranks this many papers more than it exports, so that the untitled papers it
+# leaves out do not make it export fewer than MAX_EXPORT (the collection has a few dozen).
+UNTITLED_ROOM = 100
 CHUNK = 500
 # What an entry reads: not the abstract or the search vector, which would be most of the bytes.
 CITED_FIELDS = (
@@ -70,7 +73,7 @@ def _notes(exported: int, left_out: int, titled: int) -> list[str]:
         plural = "paper" if left_out == 1 else "papers"
         notes.append(f"{left_out} {plural} left out: the source gives no title.")
     if titled > exported:
-        notes.append(f"Only the first {exported:,} of {titled:,} papers are exported.")
+        notes.append(f"Only the first {exported:,} of the {titled:,} titled papers are exported.")
     return notes
 
 
@@ -99,13 +102,15 @@ def export_queryset(format_name: str, papers, name: str):
 
 def export_ranked(format_name: str, filterset, name: str):
     """The download of a ranked query's list (a valid PaperFilterSet): its matches in the
-    pages' order (papers/search.py ``ranked_order``)."""
-    ids = ranked_order(filterset, MAX_EXPORT)
+    pages' order (papers/search.py ``ranked_order``), MAX_EXPORT titled ones where it has
+    that many (UNTITLED_ROOM more are ranked for the untitled among them)."""
+    wanted = MAX_EXPORT + UNTITLED_ROOM
+    ids = ranked_order(filterset, wanted)
     papers = filterset.qs
     untitled = set(papers.filter(pk__in=ids, title="").order_by().values_list("pk", flat=True))
-    if len(ids) < MAX_EXPORT:  # every match: what is left out is among them
+    if len(ids) < wanted:  # every match: what is left out is among them
         return export_ids(format_name, ids, untitled, name)
-    titled = [pk for pk in ids if pk not in untitled]
+    titled = [pk for pk in ids if pk not in untitled][:MAX_EXPORT]
     total = papers.exclude(title="").order_by().count()
     left_out = papers.filter(title="").order_by().count()
     return export_response(format_name, titled, left_out, total, name)

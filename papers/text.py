@@ -147,6 +147,16 @@ def fold_whitespace(text: str) -> str:
     return " ".join(text.split())
 
 
+# Marks that set a text's direction (embeddings, overrides, isolates, LRM/RLM): invisible, they
+# come with names pasted from web pages ("\u202aPere-Lluís Huguet Cabot") and make one name two.
+DIRECTION_MARKS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def clean_name(name: str) -> str:
+    """A person's name as it is kept: whitespace folded, without direction marks."""
+    return fold_whitespace(DIRECTION_MARKS.sub("", name))
+
+
 def normalise_abstract(abstract: str) -> str:
     """The form two copies of one abstract share: NFKC, case-folded, whitespace folded."""
     return fold_whitespace(unicodedata.normalize("NFKC", abstract).casefold())

@@ -11,7 +11,7 @@ the database columns; exports are checked against the same rules, so they load b
 import re
 
 from .records import AuthorRecord, DumpError, PaperRecord, ParsedFile, VenueRecord
-from .text import fold_whitespace, name_key
+from .text import clean_name, fold_whitespace, name_key
 
 # Characters per field; the ones with a column size are that size.
 PAPER_LIMITS = {
@@ -109,7 +109,7 @@ def _clean_authors(
         raise DumpError(source, f"{len(authors):,} authors (at most {MAX_AUTHORS:,})", line)
     cleaned = []
     for author in authors:
-        name = fold_whitespace(author.name)
+        name = clean_name(author.name)
         if not name:
             raise DumpError(source, "an author with an empty name", line)
         _check_text(name, "an author's name", AUTHOR_NAME_LIMIT, source, line)

@@ -10,7 +10,7 @@ import rispy
 from django.http import QueryDict
 
 from papers import downloads, search
-from papers.citations import journal_volume, page_range, split_name
+from papers.citations import bibtex_title, journal_volume, named, page_range, split_name
 from papers.filtering import PaperFilterSet
 from papers.search import search_page
 from tests.factories import finish, make_paper, make_venue
@@ -294,7 +294,30 @@ def test_export_is_capped_and_says_so(client, cited, monkeypatch):
     assert len(database.entries) == 2
     assert database.comments == [
         "% 1 paper left out: the source gives no title.\n"
-        "% Only the first 2 of 6 papers are exported."
+        "% Only the first 2 of the 6 titled papers are exported."
+    ]
+
+
+def test_a_ranked_export_fills_its_cap_with_titled_papers(client, db, monkeypatch):
+    """Untitled papers ranked among the first MAX_EXPORT are left out, and the next titled
+    ones take their places: the file holds MAX_EXPORT papers, as its link says."""
+    venue = make_venue("ACL 2025", 2025)
+    for index in range(2):
+        make_paper(f"Zebra {index}.", venue=venue)  # short: ranked first
+    for index in range(3):
+        make_paper(
+            f"On zebra stripes, counted and measured again, {index}.",
+            title=f"Stripes {index}",
+            venue=venue,
+        )
+    finish()
+    monkeypatch.setattr(downloads, "MAX_EXPORT", 2)
+    monkeypatch.setattr(downloads, "UNTITLED_ROOM", 2)
+    response, text = download(client, "/?q=zebra&format=bibtex")
+    assert response["X-Papers-Exported"] == "2"
+    assert bibtexparser.loads(text).comments == [
+        "% 2 papers left out: the source gives no title.\n"
+        "% Only the first 2 of the 3 titled papers are exported."
     ]
 
 
@@ -345,6 +368,42 @@ def test_page_ranges_and_names():
     assert page_range("") == ("", "")
     assert split_name("Edsger W. Dijkstra") == ("Dijkstra", "Edsger W.")
     assert split_name("Plato") == ("Plato", "")
+
+
+@pytest.mark.parametrize(
+    ("stored", "field"),
+    [
+        (
+            "RED^{\\textrm{FM}}: a Filtered Dataset",
+            "{RED}$^{\\textrm{FM}}$: a Filtered Dataset",
+        ),
+        (
+            "Refinement by \\ell_{1} Norm Optimisation",
+            "Refinement by $\\ell_{1}$ Norm Optimisation",
+        ),
+        (
+            "Pointwise \\mathcal{V}-Usable Information",
+            "Pointwise $\\mathcal{V}$-Usable Information",
+        ),
+        ("R^3Mem: Bridging Memory", "R$^3$Mem: Bridging Memory"),
+        ("360^{\\circ} Images", "360$^{\\circ}$ Images"),
+        # Not maths: an underscore before a letter, a lone caret or tilde (escaped for LaTeX).
+        (
+            "Using more_data ~ well ^ done",
+            "Using more\\_data \\textasciitilde{} well \\textasciicircum{} done",
+        ),
+    ],
+)
+def test_a_bibtex_title_keeps_its_maths_as_latex(stored, field):
+    """pdflatex refused the plain text (R³, ℓ₁) and a bare caret stopped it."""
+    assert bibtex_title(SimpleNamespace(title=stored, pk=1)) == field
+
+
+def test_names_lose_their_direction_marks():
+    assert named(["\u202aPere-Lluís Huguet Cabot", "Simone\u200e Tedeschi", "\u202c"]) == [
+        "Pere-Lluís Huguet Cabot",
+        "Simone Tedeschi",
+    ]
 
 
 def test_journal_volume_from_the_booktitle():
