@@ -19,6 +19,7 @@ from .text import (
     SYMBOL_WORD,
     bounded_query,
     collapse_negations,
+    typed_query,
     whole_words,
 )
 from .understanding import join_compounds
@@ -80,12 +81,13 @@ class PaperFilterSet(django_filters.FilterSet):
         super().__init__(self._cleaned_data(data), queryset=Paper.objects.all(), **kwargs)
 
     def _cleaned_data(self, data):
-        """Control characters out, stacked negations collapsed, repeated terms once, a long query
-        cut (pages; the API refuses it)."""
+        """Compatibility forms folded and control characters out (text.typed_query), stacked
+        negations collapsed, repeated terms once, a long query cut (pages; the API refuses
+        it)."""
         if data is None:
             return None
         data = data.copy()
-        text = collapse_negations(CONTROL_CHARACTERS.sub(" ", data.get("q", "")))
+        text = collapse_negations(typed_query(data.get("q", "")))
         if symbol := SYMBOL_WORD.search(text):
             self.notices.append(
                 f"Symbols are not searched: “{symbol[0]}” is searched as “{symbol[1]}”."
@@ -107,7 +109,7 @@ class PaperFilterSet(django_filters.FilterSet):
         if not self.refuse_long_query or not (cut or len(data.get("q", "")) > MAX_QUERY_LENGTH):
             data["q"] = text
         if "sort_q" in data:
-            sort_q = collapse_negations(CONTROL_CHARACTERS.sub(" ", data.get("sort_q", "")))
+            sort_q = collapse_negations(typed_query(data.get("sort_q", "")))
             data["sort_q"] = bounded_query(sort_q[:MAX_QUERY_LENGTH])[0]
         for name in ("author", "country", "sort", "year"):
             if name in data:

@@ -143,6 +143,19 @@ def fold_compounds(text: str) -> str:
     return "".join(parts)
 
 
+# Characters that are not seen but split a word: zero-width space and joiner-less no-break
+# spaces, the byte order mark, the soft hyphen ("trans\u200bformer" found nothing).
+_INVISIBLE = re.compile("[\u00ad\u200b\u2060\ufeff]")
+
+
+def typed_query(text: str) -> str:
+    """A query as it is searched, whatever the keyboard wrote: compatibility forms folded
+    (NFKC: full-width "ｔｒａｎｓｆｏｒｍｅｒ", the ligature "ﬁ", "naı̈ve" decomposed), invisible
+    characters dropped, control characters as spaces."""
+    text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))
+    return CONTROL_CHARACTERS.sub(" ", text)
+
+
 def fold_whitespace(text: str) -> str:
     return " ".join(text.split())
 

@@ -12,7 +12,7 @@ from papers.headlines import MARK_START, MARK_STOP
 from papers.models import Paper, Topic
 from papers.search import search_page
 from papers.spelling import did_you_mean
-from papers.text import bounded_query, whole_words
+from papers.text import bounded_query, typed_query, whole_words
 from tests.factories import finish, make_paper, many_papers
 from tests.support import parse
 
@@ -143,6 +143,26 @@ def test_did_you_mean_uses_the_collections_words(corpus):
 )
 def test_a_query_keeps_each_term_once_and_32_words(typed, bounded):
     assert bounded_query(typed) == bounded
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "ｃａｃｈｅ ｅｖｉｃｔｉｏｎ",  # full-width letters
+        "cache evic\u200btion",  # a zero-width space inside a word
+        "cache\u00ad eviction",  # a soft hyphen
+        "\ufeffcache eviction",  # a byte order mark
+    ],
+)
+def test_a_query_typed_in_other_forms_of_its_letters_finds_the_same(client, corpus, typed):
+    wanted = client.get("/api/papers/?q=cache+eviction").json()
+    found = client.get("/api/papers/?" + urlencode({"q": typed})).json()
+    assert [r["id"] for r in found["results"]] == [r["id"] for r in wanted["results"]] != []
+
+
+def test_a_ligature_is_read_as_its_letters():
+    assert typed_query("ﬁne-tuning") == "fine-tuning"
+    assert typed_query("nai\u0308ve") == "naïve"
 
 
 @pytest.mark.parametrize(
