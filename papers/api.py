@@ -12,8 +12,9 @@ its LaTeX rendered, the matched words in <mark>. ``title`` is the record's (LaTe
 
 The list answers as the list page ranks (papers/search.py): an identifier in q (Anthology ID,
 DOI, Anthology URL) gives that paper as the only result; ``authors`` lists the authors a name
-query names; ``corrected_query`` is the respelled query whose results are given when q itself
-matched nothing (``literal=1`` asks for q as typed); ``notices`` say, as the list page does,
+query names; ``corrected_query`` is the query whose results are given instead of q's: its
+respelling when q itself matched nothing, or the subject of a question (``literal=1`` asks for
+q as typed); ``notices`` say, as the list page does,
 why a query found what it found (an exclusion that removed every match); results with
 ``"partial": true`` match some of the words only and follow the full matches when those are
 fewer than a page.

@@ -19,7 +19,9 @@ class Results:
     notices: list[str] = field(default_factory=list)
     identified: Paper | None = None  # the paper an identifier in the query names
     authors: list = field(default_factory=list)  # authors the query names
-    corrected_query: str | None = None  # the respelled query whose results are shown
+    corrected_query: str | None = (
+        None  # the query searched instead: respelled, or a question's subject
+    )
     partial: list = field(default_factory=list)  # papers matching some of the words
 
     @property

@@ -17,6 +17,7 @@ from .filtering import PaperFilterSet
 from .models import Paper
 from .newest_order import matched_page_ids
 from .querysets import CANDIDATE_CAP, NEGATION, web_query
+from .questions import question_subject
 from .recall import partial_ids, partial_in_memory
 from .results import PAGE_SIZE, Results
 from .search_notices import count_notices, paginate, unknown_choices, why_nothing
@@ -105,7 +106,8 @@ def _matched(filterset: PaperFilterSet, text: str, request):
 def search_page(filterset: PaperFilterSet, request=None) -> Results:
     """The page the valid ``filterset`` asks for.
 
-    An identifier names one paper (1 query; the pages redirect to it). Otherwise: the authors
+    An identifier names one paper (1 query; the pages redirect to it). A question is searched
+    for its subject (``corrected_query``; papers/questions.py). Otherwise: the authors
     the query names (1, only for a name-like query), compounds (1, only with two plain words
     in a row or one of six letters or more), the query's words (1; +1 for words this process
     does not hold, papers/word_memory.py), facets and the total (counted in memory; +1 for a
@@ -134,12 +136,14 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     conditions = filterset.conditions()
     ranked = bool(text) and filterset.ordering == "relevance"
     authors = authors_named(text) if ranked and filterset.page_number == 1 else []
-    typed = text
+    literal = filterset.value("literal")
+    # A question is searched for its subject, and the page says so (papers/questions.py).
+    subject = question_subject(text) if ranked and not literal else None
+    typed = subject or text
     text, words = join_compounds(typed)
     facets, matched = _matched(filterset, text, request)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
-    results.authors = authors
-    literal = filterset.value("literal")
+    results.authors, results.corrected_query = authors, subject
     if ranked and not facets.total and not literal:
         respelled = _respelled(results, filterset, typed, request)
         text, words, matched = respelled or (text, words, matched)

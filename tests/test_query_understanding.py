@@ -261,10 +261,28 @@ def test_a_name_query_offers_the_authors_page(client, corpus):
     assert client.get("/api/papers/?q=kv+cache").json()["authors"] == []
 
 
-def test_a_question_gets_the_papers_matching_most_of_its_words(client, corpus):
+def test_a_question_is_searched_for_its_subject(client, corpus):
+    query = "/?q=what+is+the+best+method+for+evicting+the+kv+cache%3F"
+    body = client.get("/api/papers" + query).json()
+    assert (body["count"], body["corrected_query"]) == (2, "evicting kv cache")
+    assert [(r["id"], r["partial"]) for r in body["results"]] == [
+        (corpus["kv"].pk, False),
+        (corpus["cache2"].pk, False),
+    ]
+    corrected = parse(client.get(query)).find("p", class_="corrected")
+    assert corrected.text == (
+        "Showing results for “evicting kv cache”. Search instead for "
+        "“what is the best method for evicting kv cache?”."  # a repeated word once
+    )
+    assert corrected.find("a").attrs["href"] == (
+        "?q=what+is+the+best+method+for+evicting+the+kv+cache%3F&literal=1"
+    )
+
+
+def test_a_question_as_typed_gets_the_papers_matching_most_of_its_words(client, corpus):
     # "best" and "method" are in no paper: nothing matches every word; the papers with two
     # or more of the rest follow, the rarer words and words in the title weighing more.
-    query = "/?q=what+is+the+best+method+for+evicting+the+kv+cache%3F"
+    query = "/?q=what+is+the+best+method+for+evicting+the+kv+cache%3F&literal=1"
     body = client.get("/api/papers" + query).json()
     assert body["count"] == 0
     assert [(r["id"], r["partial"]) for r in body["results"]] == [
@@ -313,7 +331,7 @@ def test_partial_matches_are_the_best_of_the_whole_collection(client, gender_bia
     """Every paper is scored: the one with every rare word in its title first, then those
     with them in their abstracts (the newest first), then those with the common words only.
     In SQL the candidates are the first PARTIAL_CAP found, the oldest, whatever their words."""
-    query = "/api/papers/?q=which+papers+study+gender+bias+in+machine+translation"
+    query = "/api/papers/?q=which+papers+study+gender+bias+in+machine+translation&literal=1"
     body = client.get(query).json()
     assert body["count"] == 0
     partial = [r["id"] for r in body["results"] if r["partial"]]

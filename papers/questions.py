@@ -1,0 +1,156 @@
+"""A query asked as a question or a request, read for its subject.
+
+"which papers study gender bias in machine translation?" asks for papers on gender bias in
+machine translation; searched word for word it required "papers" and "study" as well, and found
+3 papers where the subject has 65. A query that asks (it opens with a question or request word,
+or ends with a question mark) is searched for its subject (``question_subject``): its words
+but the asking ones (``ASKING``: "which", "papers", "study", "best", "method"…) and the
+function words, in their order; quoted phrases and excluded words are kept whole. The page says
+which words it searched for and links to the query as typed (``literal=1``), as it does for a
+respelling.
+"""
+
+import re
+
+# Words that open a question or a request.
+_OPENING = frozenset(
+    [
+        "which",
+        "what",
+        "how",
+        "who",
+        "where",
+        "when",
+        "why",
+        "whats",
+        "is",
+        "are",
+        "does",
+        "do",
+        "can",
+        "could",
+        "find",
+        "show",
+        "list",
+        "give",
+        "looking",
+        "search",
+        "any",
+        "paper",
+        "papers",
+        "studies",
+    ]
+)
+# Words that ask for papers rather than say what they are about.
+ASKING = _OPENING | frozenset(
+    [
+        "paper",
+        "papers",
+        "study",
+        "studies",
+        "studied",
+        "studying",
+        "work",
+        "works",
+        "research",
+        "article",
+        "articles",
+        "publication",
+        "publications",
+        "approach",
+        "approaches",
+        "method",
+        "methods",
+        "technique",
+        "techniques",
+        "best",
+        "good",
+        "recent",
+        "latest",
+        "new",
+        "novel",
+        "existing",
+        "state",
+        "art",
+        "sota",
+        "me",
+        "i",
+        "we",
+        "you",
+        "there",
+        "that",
+    ]
+)
+# Function words: the text search configuration drops them anyway, and the subject reads
+# better without them ("detecting hallucinations llms", not "is the for detecting …"); "or" is
+# the search's own operator and stays.
+_FUNCTION = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "in",
+        "on",
+        "for",
+        "to",
+        "with",
+        "by",
+        "about",
+        "from",
+        "at",
+        "into",
+        "using",
+        "use",
+        "used",
+        "via",
+        "and",
+        "as",
+        "than",
+        "it",
+        "its",
+        "this",
+        "these",
+        "those",
+        "be",
+        "been",
+        "being",
+        "has",
+        "have",
+        "had",
+        "was",
+        "were",
+        "which",
+        "will",
+        "would",
+        "should",
+        "their",
+        "they",
+        "our",
+    ]
+)
+# A term of the query: a quoted phrase, an excluded word, or a word.
+_TERM = re.compile(r'"[^"]*"?|-?[^\s"]+')
+_EDGES = re.compile(r"^[^\w\"-]+|[^\w\"]+$")
+
+
+def question_subject(text: str) -> str | None:
+    """The subject of a query that asks for papers, or None when the query does not ask (or
+    has nothing but asking words, or nothing to leave out)."""
+    terms = [_EDGES.sub("", term) for term in _TERM.findall(text)]
+    terms = [term for term in terms if term]
+    if not terms or not (terms[0].lower() in _OPENING or text.rstrip().endswith("?")):
+        return None
+    kept = [term for term in terms if _subject_term(term)]
+    if not kept or len(kept) == len(terms):
+        return None
+    return " ".join(kept)
+
+
+def _subject_term(term: str) -> bool:
+    """Whether a term says what the papers are about: a phrase, an exclusion, or a word that
+    is neither an asking word nor a function word."""
+    if term.startswith(('"', "-")):
+        return True
+    word = term.lower().replace("’", "'").removesuffix("'s")
+    return word not in ASKING and word not in _FUNCTION

@@ -1,0 +1,40 @@
+"""A query asked as a question or a request, read for its subject (papers/questions.py)."""
+
+import pytest
+
+from papers.questions import question_subject
+
+
+@pytest.mark.parametrize(
+    ("typed", "subject"),
+    [
+        (
+            "which papers study gender bias in machine translation?",
+            "gender bias machine translation",
+        ),
+        (
+            "what is the best method for detecting hallucinations in llms?",
+            "detecting hallucinations llms",
+        ),
+        ("how to evaluate summarization factuality", "evaluate summarization factuality"),
+        ("Is there a dataset for Yoruba NER?", "dataset Yoruba NER"),
+        ("papers on code-switching", "code-switching"),
+        # Phrases and exclusions are kept whole; "or" is the search's own.
+        ('which papers use "chain of thought" -survey', '"chain of thought" -survey'),
+        ("what about bert or gpt?", "bert or gpt"),
+    ],
+)
+def test_a_question_is_read_for_its_subject(typed, subject):
+    assert question_subject(typed) == subject
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "kv cache eviction",  # asks nothing
+        "best practices for evaluation",  # does not open as a question
+        "what papers?",  # nothing but asking words
+    ],
+)
+def test_a_query_that_does_not_ask_is_searched_as_typed(typed):
+    assert question_subject(typed) is None
