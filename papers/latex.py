@@ -2,8 +2,9 @@
 
 The Anthology's titles keep their ``<tex-math>`` as LaTeX source ("\\texttt{ModSCAN}: …",
 "A Simple and Effective L\\_2 Norm-Based Strategy", "\\inftyBench"). ``convert`` reads the
-few constructs titles use — font commands and their old-style switches, symbols, super- and
-subscripts, escaped characters, math dollars and grouping braces — and writes each through a
+few constructs titles and abstracts use — font commands and their old-style switches,
+symbols, fractions and roots, super- and subscripts, escaped characters, math dollars and
+grouping braces — and writes each through a
 ``Style``: HTML tags (papers/rendering.py escapes the text first) or nothing but text (for
 citations, <title> and meta tags). Anything else is left as written.
 """
@@ -66,6 +67,37 @@ _SYMBOLS = {
     "phi": "φ",
     "psi": "ψ",
     "omega": "ω",
+    "eta": "η",
+    "zeta": "ζ",
+    "kappa": "κ",
+    "nu": "ν",
+    "xi": "ξ",
+    "rho": "ρ",
+    "chi": "χ",
+    "Gamma": "Γ",
+    "Delta": "Δ",
+    "Theta": "Θ",
+    "Lambda": "Λ",
+    "Pi": "Π",
+    "Sigma": "Σ",
+    "Phi": "Φ",
+    "Psi": "Ψ",
+    "Omega": "Ω",
+    "neq": "≠",
+    "in": "∈",
+    "sum": "∑",
+    "ldots": "…",
+    "cdots": "⋯",
+    "leftarrow": "←",
+    "Rightarrow": "⇒",
+    "uparrow": "↑",
+    "downarrow": "↓",
+    # Operator names are written upright, as words.
+    "log": "log",
+    "exp": "exp",
+    "max": "max",
+    "min": "min",
+    "arg": "arg",
 }
 _SUPERSCRIPTS = str.maketrans("0123456789+-=()n∘", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ°")
 _SUBSCRIPTS = str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
@@ -88,6 +120,9 @@ _SCRIPT = re.compile(
 )
 _ESCAPED = re.compile(r"\\([_%#$]|&amp;|&)")
 _MATH = re.compile(r"(?<!\\)\$([^$]+)(?<!\\)\$")
+# \frac{a}{b} → a/b, \sqrt{x} → √x (innermost first, as the groups are).
+_FRACTION = re.compile(r"\\frac\s*" + _GROUP + r"\s*" + _GROUP)
+_ROOT = re.compile(r"\\sqrt\s*" + _GROUP)
 _BRACES = re.compile(r"(?<!\\)" + _GROUP)
 
 
@@ -127,14 +162,18 @@ def has_latex(text: str) -> bool:
     return "\\" in text or "$" in text or "^" in text or "_{" in text
 
 
-def convert(text: str, style: Style) -> str:
-    """The title's LaTeX bits written in ``style`` (for HTML, ``text`` is escaped already)."""
+def convert(text: str, style: Style, dollars: bool = True) -> str:
+    """The title's LaTeX bits written in ``style`` (for HTML, ``text`` is escaped already);
+    ``dollars``: whether a pair of dollars delimits maths (an abstract's may be prices)."""
     if not has_latex(text):
         return text
-    text = _MATH.sub(r"\1", text)
+    if dollars:
+        text = _MATH.sub(r"\1", text)
     text = _SYMBOL.sub(lambda m: _SYMBOLS[m[1]], text)
     for _ in range(4):  # nested groups, innermost first: RED^{\textrm{FM}}
         before = text
+        text = _FRACTION.sub(r"\1/\2", text)
+        text = _ROOT.sub(r"√\1", text)
         text = _FONT.sub(lambda m: style.tag(_FONT_COMMANDS[m[1]], m[2]), text)
         text = _SWITCH.sub(lambda m: style.tag(_SWITCHES[m[1]], m[2]), text)
         text = _SCRIPT.sub(_script(style), text)

@@ -69,15 +69,20 @@ def _inline(escaped: str) -> str:
     """Formatting rules over already-escaped text of one paragraph."""
     links = []
 
-    def keep_link(match: re.Match) -> str:
-        text, url = match.group(1), match.group(2)
-        links.append(f'<a href="{url}" rel="nofollow noopener">{text}</a>')
+    def kept(link: str) -> str:
+        # Links wait outside the text while it is formatted: "file_2.pdf" is no subscript.
+        links.append(link)
         return f"\x00{len(links) - 1}\x00"
 
-    escaped = _MARKDOWN_LINK.sub(keep_link, escaped)
-    escaped = _URL.sub(_link, escaped)
+    escaped = _MARKDOWN_LINK.sub(
+        lambda m: kept(f'<a href="{m.group(2)}" rel="nofollow noopener">{m.group(1)}</a>'),
+        escaped,
+    )
+    escaped = _URL.sub(lambda m: kept(_link(m)), escaped)
     for pattern, replacement in _RULES:
         escaped = pattern.sub(replacement, escaped)
+    # The LaTeX of an abstract (\underline{G}raph, O(k^{\frac{m}{2}}), \kappa) as a title's is.
+    escaped = convert(escaped, HTML, dollars=False)
     return re.sub(r"\x00(\d+)\x00", lambda m: links[int(m.group(1))], escaped)
 
 

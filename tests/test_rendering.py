@@ -2,6 +2,8 @@
 
 from types import SimpleNamespace
 
+import pytest
+
 from papers.citations import bibtex
 from papers.headlines import FRAGMENT_DELIMITER, MARK_START, MARK_STOP, elided
 from papers.rendering import bar_chart, quoted, render_abstract, render_inline
@@ -16,6 +18,31 @@ def test_latex_and_markdown_bits():
         "<p>a <strong>L</strong>ayer-<em>A</em>ware <em>R</em>epr, 50% less, "
         "<strong>bold</strong> and 1.44× faster</p>"
     )
+
+
+@pytest.mark.parametrize(
+    ("abstract", "html"),
+    [
+        (
+            r"the \underline{G}\textit{raph-based }\underline{Fo}\textit{rmal} (GFoLDS)",
+            "<p>the <u>G</u><em>raph-based </em><u>Fo</u><em>rmal</em> (GFoLDS)</p>",
+        ),
+        (
+            r"use O(k^{\frac{m}{2}}) memory; O(m \log k) units suffice",
+            "<p>use O(k<sup>m/2</sup>) memory; O(m log k) units suffice</p>",
+        ),
+        (r"Fleiss' kappa (\kappa) and \sqrt{n}", "<p>Fleiss&#x27; kappa (κ) and √n</p>"),
+        # Dollars in an abstract may be prices; a link's underscore is no subscript.
+        ("costs $5 and $10", "<p>costs $5 and $10</p>"),
+        (
+            "see https://x.org/file_2.pdf",
+            '<p>see <a href="https://x.org/file_2.pdf" rel="nofollow noopener">'
+            "https://x.org/file_2.pdf</a></p>",
+        ),
+    ],
+)
+def test_an_abstracts_latex_is_rendered_as_a_titles(abstract, html):
+    assert render_abstract(abstract) == html
 
 
 def test_paragraphs_and_links():
