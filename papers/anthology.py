@@ -117,6 +117,7 @@ def _author(element) -> AuthorRecord | None:
         name=name,
         orcid=(element.get("orcid") or "").strip(),
         person_id=(element.get("id") or "").strip(),
+        family=last if name.endswith(last) else "",
     )
 
 

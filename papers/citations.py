@@ -71,8 +71,29 @@ def page_range(pages: str) -> tuple[str, str]:
     return parts[0], parts[-1] if len(parts) > 1 else ""
 
 
+class AuthorName(str):
+    """An author's name as written ("Luis Espinosa Anke") that knows its ``family`` name
+    ("Espinosa Anke") where the source told it (Author.family_name); "" otherwise."""
+
+    family: str
+
+    def __new__(cls, name: str, family: str = ""):
+        written = super().__new__(cls, name)
+        written.family = family
+        return written
+
+
+def author_name(author) -> AuthorName:
+    """The citation's name of an Author."""
+    return AuthorName(author.name, author.family_name)
+
+
 def split_name(name: str) -> tuple[str, str]:
-    """(family, given) of a name written "Given Family": the last word is the family name."""
+    """(family, given) of a name written "Given Family": the family name the source told
+    (where it still ends the name as written), else the last word."""
+    family = getattr(name, "family", "")
+    if family and name.endswith(family) and len(family) < len(name.rstrip()):
+        return family, name[: -len(family)].strip()
     words = name.split()
     if len(words) < 2:
         return name.strip(), ""
@@ -142,6 +163,16 @@ def _after_colon(match: re.Match) -> bool:
     return match.string[: match.start()].rstrip().endswith(":")
 
 
+def bib_name(name: str) -> str:
+    """An author as BibTeX reads names: "Family, Given" where the family name is known and
+    longer than a word ("Espinosa Anke, Luis", which "Luis Espinosa Anke" would make
+    "Anke"), else as written."""
+    family, given = split_name(name)
+    if getattr(name, "family", "") and " " in family and given:
+        return f"{bib_escape(family)}, {bib_escape(given)}"
+    return bib_escape(name)
+
+
 def bib_escape(text: str) -> str:
     text = " ".join((text or "").split())
     text = text.replace("\\", "")
@@ -154,8 +185,9 @@ def _verbatim(text: str) -> str:
 
 def named(authors: list[str]) -> list[str]:
     """The authors that have a name (a blank one is never assumed to have one), without the
-    direction marks a name loaded before they were dropped may hold."""
-    return [clean_name(name) for name in authors if name and clean_name(name)]
+    direction marks a name loaded before they were dropped may hold (its family name kept)."""
+    cleaned = (AuthorName(clean_name(name), getattr(name, "family", "")) for name in authors)
+    return [name for name in cleaned if name]
 
 
 def bibtex_key(paper, authors) -> str:
@@ -178,7 +210,7 @@ def bibtex(paper, authors: list[str]) -> str:
     journal = is_journal(venue)
     fields = [("title", bibtex_title(paper))]
     if authors:
-        fields.append(("author", " and ".join(bib_escape(name) for name in authors)))
+        fields.append(("author", " and ".join(bib_name(name) for name in authors)))
     if journal:
         name, volume = journal_volume(venue)
         fields.append(("journal", bib_escape(name)))
@@ -323,11 +355,17 @@ def acl_citation(paper, authors: list[str]) -> str:
     return " ".join(part if part.endswith((".", "?", "!")) else part + "." for part in parts)
 
 
+def _family_first(name: str) -> str:
+    """ "Family, Given" where the source told the family name, else the name as written."""
+    family, given = split_name(name)
+    return f"{family}, {given}" if getattr(name, "family", "") and given else str(name)
+
+
 def citation_meta(paper, authors: list[str], pdf_url: str = "") -> list[tuple[str, str]]:
     """The Highwire-style citation_* meta tags (Google Scholar, Zotero) as (name, content)."""
     venue = paper.venue
     tags = [("citation_title", cited_title(paper))]
-    tags += [("citation_author", name) for name in named(authors)]
+    tags += [("citation_author", _family_first(name)) for name in named(authors)]
     if venue.year:
         tags.append(("citation_publication_date", str(venue.year)))
     if is_journal(venue):

@@ -165,6 +165,13 @@ class Author(models.Model):
         blank=True,
         help_text="Other spellings of this person's name in the sources.",
     )
+    family_name = models.CharField(
+        max_length=300,
+        blank=True,
+        default="",
+        help_text='The family name, where the source tells it ("Espinosa Anke" of "Luis Espinosa '
+        'Anke"); empty: the last word of the name. Citations write "Family, Given".',
+    )
 
     objects = AuthorQuerySet.as_manager()
 

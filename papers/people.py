@@ -14,14 +14,16 @@ and a name whose only person arrived later is folded into that person (``fold_na
 
 from collections import defaultdict
 
+from django.db import connection
 from django.db.models import Count, Q
 
 from .bulk import allocate_ids, batched, copy_rows
 from .models import Author, Authorship
 from .records import AuthorRecord
+from .tables import sql
 from .text import make_slug, name_key
 
-AUTHOR_COLUMNS = ["id", "name", "key", "slug", "orcid", "person_id", "variants"]
+AUTHOR_COLUMNS = ["id", "name", "key", "slug", "orcid", "person_id", "variants", "family_name"]
 
 
 def author_ref(record: AuthorRecord) -> tuple[str, str]:
@@ -70,6 +72,24 @@ def people_by_key(keys: set[str]) -> dict[str, set[int]]:
     return found
 
 
+# Authors written before a source told their family name learn it (only where it ends the
+# name as written). Parameters: author ids, family names.
+_LEARN_FAMILY_SQL = """
+UPDATE {author} a SET family_name = v.family
+FROM unnest(%s::bigint[], %s::text[]) AS v(id, family)
+WHERE a.id = v.id AND a.family_name = '' AND right(a.name, length(v.family)) = v.family
+"""
+
+
+def learn_family_names(written: list[tuple[int, AuthorRecord]]) -> None:
+    """Give the authors of ``written`` ([(author id, its record)]) the family name their
+    record tells, where they have none (one statement; the new ones have theirs already)."""
+    told = [(pk, record.family) for pk, record in written if record.family]
+    if told:
+        with connection.cursor() as cursor:
+            cursor.execute(sql(_LEARN_FAMILY_SQL), [[pk for pk, _ in told], [f for _, f in told]])
+
+
 class AuthorWriter:
     """Writes the authors of a load's records; ``write`` answers {record: Author id}."""
 
@@ -89,6 +109,7 @@ class AuthorWriter:
         self.people_names = dict(spellings)
         ids = self.write_people(first)
         ids.update(self.write_names(first))
+        learn_family_names([(ids[ref], record) for ref, record in first.items()])
         return {record: ids[ref] for record, ref in refs.items()}
 
     def write_people(self, first: dict) -> dict[tuple[str, str], int]:
@@ -123,8 +144,9 @@ class AuthorWriter:
     def person_rows(self, person_ids: list[str], pks: list[int], first: dict):
         for person_id, pk in zip(person_ids, pks, strict=True):
             name, *variants = self.people_names[person_id]
-            orcid = first[("person", person_id)].orcid
-            yield (pk, name, name_key(name), person_id, orcid, person_id, variants)
+            record = first[("person", person_id)]
+            family = record.family if record.name == name else ""
+            yield (pk, name, name_key(name), person_id, record.orcid, person_id, variants, family)
 
     def write_names(self, first: dict) -> dict[tuple[str, str], int]:
         """Each name without a person id: its only person, else the name's own Author."""
@@ -144,7 +166,7 @@ class AuthorWriter:
             Author,
             AUTHOR_COLUMNS,
             (
-                (pk, record.name, key, slug, record.orcid, "", [])
+                (pk, record.name, key, slug, record.orcid, "", [], record.family)
                 for pk, key, record, slug in zip(new_ids, new, records, slugs, strict=True)
             ),
         )

@@ -28,6 +28,9 @@ class AuthorRecord:
     orcid: str = ""
     # The Anthology's id of the person ("yang-liu-edinburgh"), where the source gives one.
     person_id: str = ""
+    # The family name, where the source says which words of the name it is (the Anthology's
+    # <last>: "Espinosa Anke" of "Luis Espinosa Anke").
+    family: str = ""
 
 
 @dataclass

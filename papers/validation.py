@@ -114,7 +114,9 @@ def _clean_authors(
             raise DumpError(source, "an author with an empty name", line)
         _check_text(name, "an author's name", AUTHOR_NAME_LIMIT, source, line)
         _check_text(author.orcid, "an author's ORCID", ORCID_LIMIT, source, line)
-        cleaned.append(AuthorRecord(name, author.orcid, _person_id(author.person_id)))
+        family = clean_name(author.family)
+        family = family if name.endswith(family) else ""
+        cleaned.append(AuthorRecord(name, author.orcid, _person_id(author.person_id), family))
     total = sum(len(author.name) for author in cleaned)
     if total > AUTHOR_NAMES_LIMIT:
         raise DumpError(

@@ -32,7 +32,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods
 
 from .caching import cache_page_by_version
-from .citations import FORMATS, page_citations
+from .citations import FORMATS, author_name, page_citations
 from .downloads import export_ids, export_queryset, export_ranked
 from .errors import RETRY_AFTER_SECONDS
 from .facet_display import facet_context
@@ -150,7 +150,7 @@ def _paper_page(request, paper):
         "related": related,
         "similar": Paper.objects.similar_to(paper, SIMILAR_ON_PAPER),
         "canonical": request.build_absolute_uri(paper.get_canonical_url()),
-        **page_citations(paper, [author.name for author in authors]),
+        **page_citations(paper, [author_name(author) for author in authors]),
     }
     return render(request, "papers/paper_detail.html", context)
 

@@ -153,6 +153,20 @@ def test_authors_in_order_with_orcid_and_editors_skipped():
     assert "Ed Itor" not in names
 
 
+def test_an_authors_family_name_is_the_anthologys_last():
+    authors = (
+        "<author><first>Luis</first><last>Espinosa Anke</last></author>"
+        "<author><first>Marten</first><last>van Schijndel</last></author>"
+        "<author><last>Plato</last></author>"
+    )
+    record = parse(collection("2024.acl", volume("long", "Proceedings", paper(1, authors=authors))))
+    assert [(a.name, a.family) for a in record.papers[0].authors] == [
+        ("Luis Espinosa Anke", "Espinosa Anke"),
+        ("Marten van Schijndel", "van Schijndel"),
+        ("Plato", "Plato"),
+    ]
+
+
 def test_a_name_given_as_both_first_and_last_is_said_once():
     authors = "<author><first>ZhiqiBai</first><last>ZhiqiBai</last></author>"
     record = parse(collection("2024.acl", volume("long", "Proceedings", paper(1, authors=authors))))

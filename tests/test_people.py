@@ -175,3 +175,66 @@ def test_the_real_anthology_separates_the_yang_lius(client, anthology_files):
     assert sorted(people.values_list("slug", flat=True)) == ["yang-liu", "yang-liu-ict"]
     ict = Author.objects.get(slug="yang-liu-ict")
     assert ict.authorships.count() == 2
+
+
+def family_author(first: str, last: str, person_id: str = "") -> str:
+    attribute = f' id="{person_id}"' if person_id else ""
+    return f"<author{attribute}><first>{first}</first><last>{last}</last></author>"
+
+
+FAMILIES = anthology_xml(
+    (
+        "Hypernym Discovery",
+        [
+            family_author("Luis", "Espinosa Anke"),
+            family_author("Marten", "van Schijndel", "marten-van-schijndel"),
+            family_author("Ann", "Lee"),
+        ],
+    ),
+)
+
+
+def test_citations_write_the_family_name_the_anthology_tells(client, write_dump):
+    """ "Luis Espinosa Anke" was cited as "Anke, Luis Espinosa": the last word taken for the
+    family name. The Anthology's <last> is kept (Author.family_name) and cited."""
+    load_files([write_dump("2024.acl.xml", FAMILIES)])
+    paper = Paper.objects.get(title="Hypernym Discovery")
+    ris = client.get(f"/list/?ids={paper.pk}&format=ris")
+    authors = [
+        line
+        for line in b"".join(ris.streaming_content).decode().splitlines()
+        if line.startswith("AU")
+    ]
+    assert authors == ["AU  - Espinosa Anke, Luis", "AU  - van Schijndel, Marten", "AU  - Lee, Ann"]
+    csl = json.loads(
+        b"".join(client.get(f"/list/?ids={paper.pk}&format=csljson").streaming_content)
+    )
+    assert csl[0]["author"] == [
+        {"family": "Espinosa Anke", "given": "Luis"},
+        {"family": "van Schijndel", "given": "Marten"},
+        {"family": "Lee", "given": "Ann"},
+    ]
+    bibtex = b"".join(client.get(f"/list/?ids={paper.pk}&format=bibtex").streaming_content)
+    assert "author = {Espinosa Anke, Luis and van Schijndel, Marten and Ann Lee}" in bibtex.decode()
+    page = parse(client.get(f"/papers/{paper.pk}/"))
+    cited = [meta.attrs["content"] for meta in page.find_all("meta", name="citation_author")]
+    assert cited == ["Espinosa Anke, Luis", "van Schijndel, Marten", "Lee, Ann"]
+
+
+def test_authors_loaded_without_a_family_name_learn_it(write_dump):
+    """A dump does not say which words are the family name; a later Anthology file does."""
+    load_files(
+        [
+            write_dump(
+                "early.jsonl",
+                dump_jsonl(("Early Anke", ["Luis Espinosa Anke", "Marten van Schijndel"])),
+            )
+        ]
+    )
+    assert set(Author.objects.values_list("name", "family_name")) == {
+        ("Luis Espinosa Anke", ""),
+        ("Marten van Schijndel", ""),
+    }
+    load_files([write_dump("2024.acl.xml", FAMILIES)])
+    assert Author.objects.get(name="Luis Espinosa Anke").family_name == "Espinosa Anke"
+    assert Author.objects.get(slug="marten-van-schijndel").family_name == "van Schijndel"
