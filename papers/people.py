@@ -82,8 +82,8 @@ WHERE a.id = v.id AND a.family_name = '' AND right(a.name, length(v.family)) = v
 
 
 def learn_family_names(written: list[tuple[int, AuthorRecord]]) -> None:
-    """Give the authors of ``written`` ([(author id, its record)]) the family name their
-    record tells, where they have none (one statement; the new ones have theirs already)."""
+    """Give the authors of ``written`` ([(author id, its record)], written before this load)
+    the family name their record tells, where they have none (one statement)."""
     told = [(pk, record.family) for pk, record in written if record.family]
     if told:
         with connection.cursor() as cursor:
@@ -95,6 +95,7 @@ class AuthorWriter:
 
     def __init__(self):
         self.new = 0
+        self.created: set[int] = set()  # the ids of the authors this writer wrote
         self.people_names: dict[str, list[str]] = {}
 
     def write(self, records: list[AuthorRecord]) -> dict[AuthorRecord, int]:
@@ -109,7 +110,9 @@ class AuthorWriter:
         self.people_names = dict(spellings)
         ids = self.write_people(first)
         ids.update(self.write_names(first))
-        learn_family_names([(ids[ref], record) for ref, record in first.items()])
+        learn_family_names(
+            [(ids[ref], record) for ref, record in first.items() if ids[ref] not in self.created]
+        )
         return {record: ids[ref] for record, ref in refs.items()}
 
     def write_people(self, first: dict) -> dict[tuple[str, str], int]:
@@ -135,6 +138,7 @@ class AuthorWriter:
         new = [person_id for person_id in self.people_names if person_id not in existing]
         free_slugs(new)
         new_ids = allocate_ids(Author, len(new))
+        self.created.update(new_ids)
         copy_rows(Author, AUTHOR_COLUMNS, self.person_rows(new, new_ids, first))
         self.new += len(new)
         ids = {("person", pid): author.pk for pid, author in existing.items()}
@@ -162,6 +166,7 @@ class AuthorWriter:
         records = [first[("name", key)] for key in new]
         slugs = name_slugs([record.name for record in records])
         new_ids = allocate_ids(Author, len(new))
+        self.created.update(new_ids)
         copy_rows(
             Author,
             AUTHOR_COLUMNS,
