@@ -97,6 +97,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # ETags, and 304 for a repeated request (feed readers poll with If-Modified-Since).
+    "django.middleware.http.ConditionalGetMiddleware",
+    "papers.errors.ApiMethodErrors",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

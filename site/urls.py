@@ -6,4 +6,6 @@ urlpatterns = [
     path("", include("papers.urls")),
 ]
 
+handler400 = "papers.errors.bad_request"
+handler404 = "papers.errors.not_found"
 handler500 = "papers.errors.server_error"

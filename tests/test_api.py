@@ -161,3 +161,24 @@ def test_api_answers_get_and_head_only(client, corpus, url):
     for method in ("post", "put", "patch", "delete"):
         response = getattr(client, method)(url, data="{}", content_type="application/json")
         assert (response.status_code, response["Allow"]) == (405, "GET, HEAD"), method
+
+
+def test_every_api_error_is_json(client, corpus):
+    missing = client.get("/api/nothing/")
+    assert (missing.status_code, missing.json()) == (404, {"error": "No such address in the API."})
+    posted = client.post("/api/papers/")
+    assert (posted.status_code, posted["Allow"]) == (405, "GET, HEAD")
+    assert posted.json() == {"error": "POST is not answered here; use GET, HEAD."}
+    fetched = client.get("/api/similar/")
+    assert fetched.json() == {"error": "GET is not answered here; use POST."}
+    # The pages keep their own 404.
+    assert client.get("/nothing/")["Content-Type"].startswith("text/html")
+
+
+def test_a_repeated_request_is_answered_not_modified(client, corpus):
+    page = client.get("/api/papers/?q=kv+cache")
+    again = client.get("/api/papers/?q=kv+cache", HTTP_IF_NONE_MATCH=page["ETag"])
+    assert (again.status_code, again.content) == (304, b"")
+    feed = client.get("/feeds/venues/acl-2025/")
+    polled = client.get("/feeds/venues/acl-2025/", HTTP_IF_MODIFIED_SINCE=feed["Last-Modified"])
+    assert polled.status_code == 304
