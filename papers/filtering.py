@@ -28,6 +28,8 @@ MAX_QUERY_LENGTH = 500
 SORTS = [("relevance", "Relevance"), ("newest", "Newest venue first"), ("title", "Title A–Z")]
 FACETS = ("venue", "topic", "author", "year", "country")
 INVALID = "Some of the parameters are not valid."
+# The parameters that take one value (venue and topic take several), as the page names them.
+SINGLE_VALUED = {"q": "search", "author": "author", "year": "year", "country": "country"}
 
 
 class SearchForm(forms.Form):
@@ -87,6 +89,7 @@ class PaperFilterSet(django_filters.FilterSet):
         if data is None:
             return None
         data = data.copy()
+        self._notice_repeated(data)
         text = collapse_negations(typed_query(data.get("q", "")))
         if symbol := SYMBOL_WORD.search(text):
             self.notices.append(
@@ -115,6 +118,17 @@ class PaperFilterSet(django_filters.FilterSet):
             if name in data:
                 data[name] = CONTROL_CHARACTERS.sub("", data.get(name, ""))
         return data
+
+    def _notice_repeated(self, data) -> None:
+        """A facet that takes one value, given several (year=2020&year=2021): the last is
+        used, and the page says so."""
+        for name in SINGLE_VALUED:
+            values = data.getlist(name) if hasattr(data, "getlist") else []
+            if len(values) > 1:
+                self.notices.append(
+                    f"Only one {SINGLE_VALUED[name]} can be chosen at a time: the last one "
+                    f"given, “{values[-1]}”, is used."
+                )
 
     @property
     def form(self):

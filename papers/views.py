@@ -321,9 +321,10 @@ def author_detail(request, slug):
 
 @read_only
 def reading_list(request):
-    """A list from its URL (``?ids=3,1,2``), in its order; ``format=`` exports it."""
+    """A list from its URL (``?ids=3,1,2``; ``ids`` repeated: one list), in its order;
+    ``format=`` exports it."""
     try:
-        ids = parse_ids(request.GET.get("ids", ""))
+        ids = parse_ids(",".join(request.GET.getlist("ids")))
     except BadList as error:
         return _bad_request(request, str(error))
     papers = list_papers(ids)

@@ -847,3 +847,32 @@ def test_a_venue_page_orders_its_papers_as_its_proceedings(client, corpus):
     page = parse(client.get("/?venue=acl-2025").content)
     options = [option.text for option in page.find("select", id="id_sort").find_all("option")]
     assert options == ["Newest venue first", "Title A–Z"]
+
+
+@pytest.mark.parametrize(
+    ("query", "notice"),
+    [
+        (
+            "year=2024&year=2025",
+            "Only one year can be chosen at a time: the last one given, “2025”, is used.",
+        ),
+        (
+            "q=speech&q=cache",
+            "Only one search can be chosen at a time: the last one given, “cache”, is used.",
+        ),
+        (
+            "author=alan-turing&author=ada-lovelace",
+            "Only one author can be chosen at a time: the last one given, “ada-lovelace”, is used.",
+        ),
+    ],
+)
+def test_a_repeated_single_value_is_said(client, corpus, query, notice):
+    page = parse(get(client, "/?" + query))
+    assert notice in [p.text for p in page.find_all("p", class_="notice")]
+    assert notice in client.get("/api/papers/?" + query).json()["notices"]
+
+
+def test_a_reading_list_given_twice_is_one_list(client, corpus):
+    page = parse(get(client, f"/list/?ids={corpus['kv'].pk}&ids={corpus['speech'].pk}"))
+    ids = [item.attrs["data_paper_id"] for item in page.find_all("li", class_="card")]
+    assert ids == [str(corpus["kv"].pk), str(corpus["speech"].pk)]
