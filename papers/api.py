@@ -128,7 +128,16 @@ def paper_detail(request, pk: str):
     paper = Paper.objects.with_related().filter(naming).first() if naming else None
     if paper is None:
         return error(f"No paper with id {pk[:40]!r}.", 404)
-    return JsonResponse(paper_record(paper))
+    # The record (as export_papers writes it) and what a script citing the paper needs.
+    cited = {
+        "anthology_id": paper.anthology_id or None,
+        "doi": paper.doi or None,
+        "pages": paper.pages or None,
+        "bibkey": paper.bibkey or None,
+        "anthology_url": paper.anthology_url or None,
+        "pdf_url": paper.pdf_url or None,
+    }
+    return JsonResponse(paper_record(paper) | cited)
 
 
 @read_only

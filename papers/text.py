@@ -170,6 +170,17 @@ def clean_name(name: str) -> str:
     return fold_whitespace(DIRECTION_MARKS.sub("", name))
 
 
+# "Abstract" as a label before the text, glued ("AbstractMachine translation (MT) …", from a
+# TACL record) or with a colon ("Abstract: The …"); not the word opening "Abstract Meaning
+# Representation (AMR) is …".
+_ABSTRACT_LABEL = re.compile(r"^\s*Abstract(?:(?=[A-Z][a-z])|\s*:\s*)")
+
+
+def without_label(abstract: str) -> str:
+    """The abstract without an "Abstract" label opening it."""
+    return _ABSTRACT_LABEL.sub("", abstract, count=1)
+
+
 def normalise_abstract(abstract: str) -> str:
     """The form two copies of one abstract share: NFKC, case-folded, whitespace folded."""
     return fold_whitespace(unicodedata.normalize("NFKC", abstract).casefold())

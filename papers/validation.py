@@ -11,7 +11,7 @@ the database columns; exports are checked against the same rules, so they load b
 import re
 
 from .records import AuthorRecord, DumpError, PaperRecord, ParsedFile, VenueRecord
-from .text import clean_name, fold_whitespace, name_key
+from .text import clean_name, fold_whitespace, name_key, without_label
 
 # Characters per field; the ones with a column size are that size.
 PAPER_LIMITS = {
@@ -84,6 +84,7 @@ def clean_paper(paper: PaperRecord, source: str) -> None:
         raise DumpError(source, "a paper without a venue", line)
     for name, limit in PAPER_LIMITS.items():
         _check_text(getattr(paper, name), f"the {name.replace('_', ' ')}", limit, source, line)
+    paper.abstract = without_label(paper.abstract)
     paper.authors = _clean_authors(paper.authors, source, line)
     paper.topics = _unique_names(
         _clean_list(paper.topics, "topic", TOPIC_NAME_LIMIT, MAX_TOPICS, source, line)

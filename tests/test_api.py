@@ -115,6 +115,28 @@ def test_detail_record(client, corpus):
         "authors": ["Ada Lovelace", "Alan Turing"],
         "source": "000_x.txt",
         "related_titles": [],
+        "anthology_id": None,
+        "doi": None,
+        "pages": None,
+        "bibkey": None,
+        "anthology_url": None,
+        "pdf_url": None,
+    }
+    paper.external_id, paper.doi, paper.pages = (
+        "2025.acl-long.7",
+        "10.18653/v1/2025.acl-long.7",
+        "1-9",
+    )
+    paper.save()
+    body = client.get("/api/papers/2025.acl-long.7/").json()
+    assert {
+        key: body[key] for key in ("anthology_id", "doi", "pages", "anthology_url", "pdf_url")
+    } == {
+        "anthology_id": "2025.acl-long.7",
+        "doi": "10.18653/v1/2025.acl-long.7",
+        "pages": "1-9",
+        "anthology_url": "https://aclanthology.org/2025.acl-long.7/",
+        "pdf_url": "https://aclanthology.org/2025.acl-long.7.pdf",
     }
 
 

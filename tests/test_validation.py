@@ -222,3 +222,24 @@ def test_an_export_that_would_not_load_back_is_refused(seeds):
         f"paper {broken.pk} would not load back (an author with an empty name); "
         "correct it in the admin and export again"
     )
+
+
+@pytest.mark.parametrize(
+    ("abstract", "kept"),
+    [
+        ("AbstractMachine translation (MT) helps.", "Machine translation (MT) helps."),
+        ("Abstract: The shortest path is undefined.", "The shortest path is undefined."),
+        # The words, not a label:
+        (
+            "Abstract Meaning Representation (AMR) is a graph.",
+            "Abstract Meaning Representation (AMR) is a graph.",
+        ),
+        ("Abstractive summarization is hard.", "Abstractive summarization is hard."),
+    ],
+)
+def test_an_abstract_loses_the_label_opening_it(write_dump, abstract, kept):
+    xml = collection(
+        "2021.tacl", volume("1", "Transactions of the ACL", paper(1, abstract=abstract))
+    )
+    load_files([write_dump("2021.tacl.xml", xml)])
+    assert Paper.objects.get().abstract == kept

@@ -2,7 +2,8 @@
 
 "Luis Espinosa Anke" was cited as "Anke, Luis Espinosa": the exports took the last word for
 the family name. A column with a constant default: PostgreSQL adds it without rewriting the
-table; the next load of the Anthology's files fills it for the people it names.
+table. Loads fill it from now on, for each author they write or name on a paper they write; the
+authors of papers loaded before keep the last-word reading until a load names them again.
 """
 
 from django.db import migrations, models
