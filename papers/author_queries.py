@@ -1,6 +1,7 @@
-"""The authors' queries: the people sharing an author's name, and their co-authors."""
+"""The authors' queries: the people sharing an author's name, their co-authors, and where an
+author stands in the author lists of some papers."""
 
-from django.db import models
+from django.db import connection, models
 from django.db.models import Count
 
 from .tables import sql
@@ -40,3 +41,19 @@ class AuthorQuerySet(models.QuerySet):
         query). Their authorships are counted per author before any author row is read: a
         prolific author's papers have some 5,000 authorships and a few hundred co-authors."""
         return list(self.raw(sql(COAUTHORS_SQL), [author.pk, author.pk, limit]))
+
+
+# Author %s's position in each of the papers %s and the number of authors of each.
+PLACES_SQL = """
+SELECT a.paper_id, a.position,
+       (SELECT count(*) FROM {authorship} b WHERE b.paper_id = a.paper_id)
+FROM {authorship} a WHERE a.author_id = %s AND a.paper_id = ANY(%s)
+"""
+
+
+def places_of(author_id: int, paper_ids: list[int]) -> dict[int, tuple[int, int]]:
+    """{paper id: (the author's position in its author list, from 1; its number of authors)}
+    for the papers ``paper_ids`` the author wrote (one statement)."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql(PLACES_SQL), [author_id, paper_ids])
+        return {paper: (position, total) for paper, position, total in cursor.fetchall()}

@@ -13,7 +13,8 @@ nothing at all is shown (whether papers outside them match); a query that is an 
 papers; +1 with related titles); similar page 4; venue page 7 (page object, chart, its other
 volumes, and the list's 4; 3 for a conference whose papers are all in its other volumes),
 topic page 6 (page object, chart — the same query gives the trend — and the list's 4); author
-page 7 (author, namesakes, co-authors and the list's 4); index pages 1; a reading list 1;
+page 8 (author, namesakes, co-authors, the list's 4 and the author's place in each paper);
+index pages 1; a reading list 1;
 /trends/ 2 + 1 per series.
 With ``format=`` the list pages and the reading list answer a citation file instead
 (papers/downloads.py). With the response cache on (papers/caching.py), the list, venue, topic
@@ -31,6 +32,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods
 
+from .author_queries import places_of
 from .caching import cache_page_by_version
 from .citations import FORMATS, author_name, page_citations
 from .downloads import export_ids, export_queryset, export_ranked
@@ -83,11 +85,18 @@ def _bad_request(request, message: str, errors=None):
 
 
 def _render_list(
-    request, template: str, context: dict, fixed=None, name: str = "papers", search_feed=False
+    request,
+    template: str,
+    context: dict,
+    fixed=None,
+    name: str = "papers",
+    search_feed=False,
+    author=None,
 ):
     """The page with the list's search under ``fixed`` conditions, or a 400 saying why not;
     with ``format=``, the whole list as a citation file ``name``.ext instead. ``search_feed``:
-    the page's feed is the search feed of what it lists."""
+    the page's feed is the search feed of what it lists; ``author``: the author whose page it
+    is, named on each card where the card's first authors leave them out."""
     filterset = PaperFilterSet(request.GET, fixed=fixed)
     if not filterset.is_valid():
         return _bad_request(request, *filterset.error_summary())
@@ -104,6 +113,8 @@ def _render_list(
     results = search_page(filterset, request)
     if results.identified is not None:
         return redirect(results.identified)
+    if author is not None:
+        _place_author(author, results.papers + results.partial)
     listed = _listed_params(request, results)
     context = {
         **context,
@@ -115,6 +126,14 @@ def _render_list(
     if search_feed:
         context["feed_url"] = search_feed_url(listed)
     return render(request, template, context)
+
+
+def _place_author(author: Author, cards: list) -> None:
+    """Give each card ``page_author``: (the author, their position, the number of authors)."""
+    places = places_of(author.pk, [card.pk for card in cards]) if cards else {}
+    for card in cards:
+        if card.pk in places:
+            card.page_author = (author, *places[card.pk])
 
 
 def _listed_params(request, results):
@@ -316,6 +335,7 @@ def author_detail(request, slug):
         context,
         fixed={"author": [author.slug]},
         name=author.slug,
+        author=author,
     )
 
 

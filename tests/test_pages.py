@@ -703,9 +703,10 @@ def test_a_venues_and_a_topics_charts_are_disclosures_named_in_one_line(client, 
 
 def test_author_page(client, corpus):
     queries, response = count_queries(client, "/authors/ada-lovelace/")
-    # author, namesakes, co-authors and the list's 4; +1: the papers' facet values, read by the
-    # first page that counts since the data changed (papers/facet_memory.py)
-    assert queries == 8
+    # author, namesakes, co-authors, the list's 4 and the author's place in each paper; +1: the
+    # papers' facet values, read by the first page that counts since the data changed
+    # (papers/facet_memory.py)
+    assert queries == 9
     assert "3 papers" in response.content.decode()
     page = parse(response)
     coauthors = page.find("section", aria_labelledby="coauthors-heading").find_all("a")
@@ -720,6 +721,36 @@ def test_author_page(client, corpus):
         ("EMNLP 2024 1", "?venue=emnlp-2024"),
     ]
     assert page.find("label", **{"for": "id_q"}).text == "Search these papers"
+
+
+def test_an_author_page_names_its_author_on_every_card(client, db):
+    """Cards name their first three authors: on an author's page the author is in bold there,
+    or named after them with their place."""
+    venue = make_venue()
+    others = ["Ann Lee", "Bo Li", "Cy Young", "Di Wu", "Ed Kim"]
+    make_paper(
+        "Written sixth of six.", title="Sixth", venue=venue, authors=[*others, "Ada Lovelace"]
+    )
+    make_paper(
+        "Written fourth of six.",
+        title="Fourth",
+        venue=venue,
+        authors=[*others[:3], "Ada Lovelace", *others[3:]],
+    )
+    make_paper("Written first.", title="First", venue=venue, authors=["Ada Lovelace", "Bo Li"])
+    finish()
+    page = parse(get(client, "/authors/ada-lovelace/?sort=title"))
+    lines = [p.text for p in page.find_all("p", class_="authors")]
+    assert lines == [
+        "Ada Lovelace, Bo Li",
+        "Ann Lee, Bo Li, Cy Young, …, Ada Lovelace (4th of 6)",
+        "Ann Lee, Bo Li, Cy Young, …, Ada Lovelace (6th of 6)",
+    ]
+    bold = [p.find("strong").text for p in page.find_all("p", class_="authors")]
+    assert bold == ["Ada Lovelace"] * 3
+    # Elsewhere the cards are as they were.
+    elsewhere = [p.text for p in parse(get(client, "/?sort=title")).find_all("p", class_="authors")]
+    assert elsewhere[1] == "Ann Lee, Bo Li, Cy Young et al."  # the parser reads the no-break space
 
 
 def test_an_authors_many_coauthors_fold_after_the_first_ten(client, db):

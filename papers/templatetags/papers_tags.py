@@ -151,18 +151,42 @@ def save_toggle(pk, title) -> SafeString:
 @register.simple_tag
 def card_authors(paper) -> SafeString:
     """A card's authors (``first_authors``): the first CARD_AUTHORS linked, "et al." when
-    more follow, nothing without authors."""
+    more follow, nothing without authors. On an author's page (``page_author``: the author,
+    their position, the number of authors) the author is in bold, and named with their place
+    where the first authors leave them out ("…, Hinrich Schütze (7th of 9)")."""
     authors = first_few(getattr(paper, "first_authors", None))
     if not authors["shown"]:
         return mark_safe("")
+    page_author, position, total = getattr(paper, "page_author", None) or (None, 0, 0)
+    own = page_author.slug if page_author is not None else None
     links = ", ".join(
         f'<a href="{escape(page_url("author-detail", author["slug"]))}">'
-        f"{escape(author['name'])}</a>"
+        + (
+            f"<strong>{escape(author['name'])}</strong>"
+            if author["slug"] == own
+            else escape(author["name"])
+        )
+        + "</a>"
         for author in authors["shown"]
     )
+    if page_author is not None and position > len(authors["shown"]):
+        place = f"{ordinal(position)} of {total}"
+        links += (
+            f', …, <a href="{escape(page_author.get_absolute_url())}">'
+            f"<strong>{escape(page_author.name)}</strong></a> ({place})"
+        )
+        return mark_safe(f'<p class="authors">{links}</p>')
     # A no-break space: on a phone "et" ended one line and "al." began the next.
     more = " et\u00a0al." if authors["more"] else ""
     return mark_safe(f'<p class="authors">{links}{more}</p>')
+
+
+def ordinal(number: int) -> str:
+    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st."""
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
 
 
 def _card_title(paper) -> str:
