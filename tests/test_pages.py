@@ -738,16 +738,18 @@ def test_an_author_page_names_its_author_on_every_card(client, db):
         authors=[*others[:3], "Ada Lovelace", *others[3:]],
     )
     make_paper("Written first.", title="First", venue=venue, authors=["Ada Lovelace", "Bo Li"])
+    make_paper("Written next.", title="Next", venue=venue, authors=[*others[:3], "Ada Lovelace"])
     finish()
     page = parse(get(client, "/authors/ada-lovelace/?sort=title"))
     lines = [p.text for p in page.find_all("p", class_="authors")]
     assert lines == [
         "Ada Lovelace, Bo Li",
-        "Ann Lee, Bo Li, Cy Young, …, Ada Lovelace (4th of 6)",
+        "Ann Lee, Bo Li, Cy Young, Ada Lovelace (4th of 6)",  # nothing left out between
+        "Ann Lee, Bo Li, Cy Young, Ada Lovelace (4th of 4)",
         "Ann Lee, Bo Li, Cy Young, …, Ada Lovelace (6th of 6)",
     ]
     bold = [p.find("strong").text for p in page.find_all("p", class_="authors")]
-    assert bold == ["Ada Lovelace"] * 3
+    assert bold == ["Ada Lovelace"] * 4
     # Elsewhere the cards are as they were.
     elsewhere = [p.text for p in parse(get(client, "/?sort=title")).find_all("p", class_="authors")]
     assert elsewhere[1] == "Ann Lee, Bo Li, Cy Young et al."  # the parser reads the no-break space

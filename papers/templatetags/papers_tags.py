@@ -171,8 +171,9 @@ def card_authors(paper) -> SafeString:
     )
     if page_author is not None and position > len(authors["shown"]):
         place = f"{ordinal(position)} of {total}"
+        skipped = ", …" if position > len(authors["shown"]) + 1 else ""
         links += (
-            f', …, <a href="{escape(page_author.get_absolute_url())}">'
+            f'{skipped}, <a href="{escape(page_author.get_absolute_url())}">'
             f"<strong>{escape(page_author.name)}</strong></a> ({place})"
         )
         return mark_safe(f'<p class="authors">{links}</p>')
