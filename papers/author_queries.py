@@ -1,10 +1,10 @@
 """The authors' queries: the people sharing an author's name, their co-authors, and where an
 author stands in the author lists of some papers."""
 
-from django.db import connection, models
+from django.db import models
 from django.db.models import Count
 
-from .tables import sql
+from .tables import reading_cursor, sql
 
 # The authors sharing papers with author %s, by shared papers then name, the first %s: the
 # authorships read from the indexes alone (authorship_author_paper, authorship_position_once)
@@ -54,6 +54,6 @@ FROM {authorship} a WHERE a.author_id = %s AND a.paper_id = ANY(%s)
 def places_of(author_id: int, paper_ids: list[int]) -> dict[int, tuple[int, int]]:
     """{paper id: (the author's position in its author list, from 1; its number of authors)}
     for the papers ``paper_ids`` the author wrote (one statement)."""
-    with connection.cursor() as cursor:
+    with reading_cursor() as cursor:
         cursor.execute(sql(PLACES_SQL), [author_id, paper_ids])
         return {paper: (position, total) for paper, position, total in cursor.fetchall()}

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .latex import plain_text
+from .latex import MATH_COMMANDS, plain_text
 from .text import clean_name
 
 _BIB_SPECIAL = {
@@ -92,8 +92,9 @@ def split_name(name: str) -> tuple[str, str]:
     """(family, given) of a name written "Given Family": the family name the source told
     (where it still ends the name as written), else the last word."""
     family = getattr(name, "family", "")
-    if family and name.endswith(family) and len(family) < len(name.rstrip()):
-        return family, name[: -len(family)].strip()
+    given = name[: -len(family)] if family and name.endswith(family) else ""
+    if given.endswith(" ") and given.strip():
+        return family, given.strip()
     words = name.split()
     if len(words) < 2:
         return name.strip(), ""
@@ -112,30 +113,40 @@ def _sentence_case(words: list[str]) -> bool:
 
 
 # The LaTeX maths a stored title keeps as written (the Anthology's <tex-math>, without its
-# dollars): a command with its braced arguments ("\\ell", "\\mathcal{V}"), then any
-# superscripts and subscripts ("^{\\circ}", "_{1}", "^3", "^+"), or those alone after a word
-# ("R^3", "RED^{\\textrm{FM}}"); an underscore before a letter is text ("more_data"). Plain
-# text would give "ℓ₁", "R³", which pdflatex refuses.
+# dollars): a maths command (latex.MATH_COMMANDS, whole: "\\inftyBench" is \\infty before
+# "Bench") with its braced arguments ("\\mathcal{V}"), then any superscripts and subscripts
+# ("^{\\circ}", "^\\circ", "_{1}", "^3", "^+"), or those alone after a word ("R^3",
+# "RED^{\\textrm{FM}}"); an underscore before a letter is text ("more_data"). Plain text would
+# give "ℓ₁", "R³", which pdflatex refuses.
 _BRACED = r"\{(?:[^{}]|\{[^{}]*\})*\}"
-_SCRIPT = rf"\^(?:{_BRACED}|[A-Za-z0-9+*-])|_(?:{_BRACED}|[0-9])"
-# Commands of text, not maths ("\\texttt{ModSCAN}"): read as plain text.
-_TEXT_COMMANDS = "text|emph|underline|url|mbox"
-_MATH = re.compile(rf"\\(?!{_TEXT_COMMANDS})[A-Za-z]+(?:{_BRACED})*(?:{_SCRIPT})*|(?:{_SCRIPT})+")
-# Stand-ins for the maths while the rest is escaped: private-use characters, which no title
-# has and which neither escaping nor the casing braces touch.
-_MATH_MARK = 0xE000
+_NAMES = "|".join(sorted(MATH_COMMANDS, key=len, reverse=True))
+_COMMAND = rf"\\(?:{_NAMES})(?![a-z])(?:{_BRACED})*"
+_SCRIPT = rf"\^(?:{_BRACED}|{_COMMAND}|[A-Za-z0-9+*-])|_(?:{_BRACED}|[0-9])"
+_MATH = re.compile(rf"{_COMMAND}(?:{_SCRIPT})*|(?:{_SCRIPT})+")
+_ANY_COMMAND = re.compile(r"\\([A-Za-z]+)")
+# Stand-ins for the maths while the rest is escaped (NUL: no loaded text has one), and a word
+# holding one, braced whole so that no style lowercases it ("{R$^3$Mem}").
+_MARK = re.compile("\x00([0-9]+)\x00")
+_MATH_WORD = re.compile(r"(?:[\w{}]|\x00[0-9]+\x00)*\x00[0-9]+\x00(?:[\w{}]|\x00[0-9]+\x00)*")
 
 
 def bibtex_title(paper) -> str:
     """The title field's value: the source's title (never the derived stand-in), its text
-    escaped and braced as ``bib_title`` does, its maths kept as LaTeX between dollars."""
+    escaped and braced as ``bib_title`` does, its maths kept as LaTeX between dollars (only
+    maths: a span with any other command is read as text)."""
     cited_title(paper)  # an untitled paper has no citation
-    spans = _MATH.findall(paper.title)
-    marked = _MATH.sub(lambda m: chr(_MATH_MARK + spans.index(m.group(0))), paper.title)
-    title = bib_title(plain_text(marked).strip())
-    return re.sub(
-        "[\ue000-\uf8ff]", lambda m: "$" + spans[ord(m.group(0)) - _MATH_MARK] + "$", title
-    )
+    spans: list[str] = []
+
+    def marked(match: re.Match) -> str:
+        span = match.group(0)
+        if any(name not in MATH_COMMANDS for name in _ANY_COMMAND.findall(span)):
+            return span
+        spans.append(span)
+        return f"\x00{len(spans) - 1}\x00"
+
+    title = bib_title(plain_text(_MATH.sub(marked, paper.title)).strip())
+    title = _MATH_WORD.sub(lambda m: "{" + m.group(0) + "}", title)
+    return _MARK.sub(lambda m: "$" + spans[int(m.group(1))] + "$", title)
 
 
 def bib_title(title: str) -> str:
@@ -194,7 +205,7 @@ def bibtex_key(paper, authors) -> str:
     if paper.bibkey:
         return re.sub(r"[^\w:.-]", "", paper.bibkey) or f"paper{paper.pk}"
     authors = named(authors)
-    surname = re.sub(r"[^a-z]", "", authors[0].split()[-1].lower()) if authors else ""
+    surname = re.sub(r"[^a-z]", "", split_name(authors[0])[0].lower()) if authors else ""
     first_word = next(
         (w for w in re.findall(r"[a-z]+", cited_title(paper).lower()) if len(w) > 3), "paper"
     )

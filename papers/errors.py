@@ -43,7 +43,9 @@ def not_found(request, exception):
 def bad_request(request, exception):
     """Django's handler400 (a request it refuses: a body over its size limit, a bad host)."""
     if request.path.startswith(API_PREFIX):
-        return JsonResponse({"error": "The request was refused: " + str(exception)}, status=400)
+        return JsonResponse(
+            {"error": "The request was refused (its size or its host)."}, status=400
+        )
     return defaults.bad_request(request, exception)
 
 

@@ -120,14 +120,14 @@ class PaperFilterSet(django_filters.FilterSet):
         return data
 
     def _notice_repeated(self, data) -> None:
-        """A facet that takes one value, given several (year=2020&year=2021): the last is
+        """A parameter that takes one value, given several (year=2020&year=2021): the last is
         used, and the page says so."""
         for name in SINGLE_VALUED:
             values = data.getlist(name) if hasattr(data, "getlist") else []
             if len(values) > 1:
                 self.notices.append(
                     f"Only one {SINGLE_VALUED[name]} can be chosen at a time: the last one "
-                    f"given, “{values[-1]}”, is used."
+                    f"given, “{values[-1][:100]}”, is used."
                 )
 
     @property

@@ -99,6 +99,13 @@ _SYMBOLS = {
     "min": "min",
     "arg": "arg",
 }
+# The commands a title's maths may keep as LaTeX (BibTeX, papers/citations.py): symbols and
+# maths fonts, fractions and roots. Any other command is read as text: a title must not bring
+# \input or \def into a reader's document.
+MATH_COMMANDS = frozenset(_SYMBOLS) | {
+    *("mathcal", "mathbf", "mathrm", "mathit", "mathbb", "mathsf", "boldsymbol"),
+    *("operatorname", "frac", "sqrt", "textrm", "text", "prime"),
+}
 _SUPERSCRIPTS = str.maketrans("0123456789+-=()n∘", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ°")
 _SUBSCRIPTS = str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
 

@@ -3,7 +3,7 @@
 "which papers study gender bias in machine translation?" asks for papers on gender bias in
 machine translation; searched word for word it required "papers" and "study" as well, and found
 3 papers where the subject has 65. A query that asks (it opens with a question or request word,
-or ends with a question mark) is searched for its subject (``question_subject``): its words
+or with "papers on …") is searched for its subject (``question_subject``): its words
 but the asking ones (``ASKING``: "which", "papers", "study", "best", "method"…) and the
 function words, in their order; quoted phrases and excluded words are kept whole. The page says
 which words it searched for and links to the query as typed (``literal=1``), as it does for a
@@ -12,7 +12,9 @@ respelling.
 
 import re
 
-# Words that open a question or a request.
+# Words that open a question or a request ("find papers on …", "show me …"); "papers" and
+# "studies" open one only before a word saying what about ("papers on code-switching", not
+# "papers with code").
 _OPENING = frozenset(
     [
         "which",
@@ -31,18 +33,15 @@ _OPENING = frozenset(
         "could",
         "find",
         "show",
-        "list",
         "give",
-        "looking",
-        "search",
         "any",
-        "paper",
-        "papers",
-        "studies",
+        "looking",
     ]
 )
-# Words that ask for papers rather than say what they are about.
-ASKING = _OPENING | frozenset(
+_ABOUT = frozenset(["on", "about", "that", "which", "using", "for"])
+# Words that ask for papers rather than say what they are about ("new" and "state" stay: "new
+# york", "state tracking").
+ASKING = frozenset(
     [
         "paper",
         "papers",
@@ -67,11 +66,8 @@ ASKING = _OPENING | frozenset(
         "good",
         "recent",
         "latest",
-        "new",
         "novel",
         "existing",
-        "state",
-        "art",
         "sota",
         "me",
         "i",
@@ -120,7 +116,6 @@ _FUNCTION = frozenset(
         "had",
         "was",
         "were",
-        "which",
         "will",
         "would",
         "should",
@@ -139,12 +134,20 @@ def question_subject(text: str) -> str | None:
     has nothing but asking words, or nothing to leave out)."""
     terms = [_EDGES.sub("", term) for term in _TERM.findall(text)]
     terms = [term for term in terms if term]
-    if not terms or not (terms[0].lower() in _OPENING or text.rstrip().endswith("?")):
+    if not _asks(terms):
         return None
     kept = [term for term in terms if _subject_term(term)]
-    if not kept or len(kept) == len(terms):
+    if len(kept) == len(terms) or not any(not term.startswith("-") for term in kept):
         return None
     return " ".join(kept)
+
+
+def _asks(terms: list[str]) -> bool:
+    """Whether the query opens as a question or a request."""
+    first = terms[0].lower() if terms else ""
+    if first in _OPENING:
+        return True
+    return first in ("papers", "paper", "studies") and len(terms) > 1 and terms[1].lower() in _ABOUT
 
 
 def _subject_term(term: str) -> bool:
@@ -153,4 +156,4 @@ def _subject_term(term: str) -> bool:
     if term.startswith(('"', "-")):
         return True
     word = term.lower().replace("’", "'").removesuffix("'s")
-    return word not in ASKING and word not in _FUNCTION
+    return word not in _OPENING and word not in ASKING and word not in _FUNCTION

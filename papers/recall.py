@@ -99,7 +99,7 @@ def partial_ids(queryset, text: str, limit: int, full: str) -> list[tuple[int, f
 def partial_in_memory(matched: MatchedQuery, limit: int) -> list[tuple[int, float]]:
     """[(id, score)] of up to ``limit`` papers matching some of the words of the query
     ``matched`` in memory but not all, under its conditions, best first, the newest first
-    among equals; the score is the one ``partial_ids`` gives."""
+    among equals (``partial_ids`` scores alike, but takes the oldest first among equals)."""
     first = matched.tree
     while first[0] == "or":
         first = first[1]

@@ -19,9 +19,8 @@ class Results:
     notices: list[str] = field(default_factory=list)
     identified: Paper | None = None  # the paper an identifier in the query names
     authors: list = field(default_factory=list)  # authors the query names
-    corrected_query: str | None = (
-        None  # the query searched instead: respelled, or a question's subject
-    )
+    # The query searched instead: respelled, or a question's subject.
+    corrected_query: str | None = None
     partial: list = field(default_factory=list)  # papers matching some of the words
 
     @property

@@ -17,17 +17,18 @@ ONLY_STOP_WORDS_SQL = f"SELECT numnode({QUERY_SQL}) = 0"
 _WORD = re.compile(r"[^\W_]")
 
 # The chosen venues, topics and author the collection does not know, each with the slug of the
-# same letters in another case if there is one. Parameters: venue slugs, topic slugs, the
+# same letters in another case if there is one (slugs are lower case: their unique index
+# finds it). Parameters: venue slugs, topic slugs, the
 # author's slugs (none or one).
 _UNKNOWN_SQL = """
-SELECT 'venue', s, (SELECT v.slug FROM {venue} v WHERE lower(v.slug) = lower(s) LIMIT 1)
+SELECT 'venue', s, (SELECT v.slug FROM {venue} v WHERE v.slug = lower(s))
 FROM unnest(%s::text[]) AS s WHERE NOT EXISTS (SELECT 1 FROM {venue} v WHERE v.slug = s)
 UNION ALL
-SELECT 'topic', s, (SELECT t.slug FROM {topic} t WHERE lower(t.slug) = lower(s) LIMIT 1)
+SELECT 'topic', s, (SELECT t.slug FROM {topic} t WHERE t.slug = lower(s))
 FROM unnest(%s::text[]) AS s WHERE NOT EXISTS (SELECT 1 FROM {topic} t WHERE t.slug = s)
     AND NOT EXISTS (SELECT 1 FROM {topic_redirect} r WHERE r.old_slug = s)
 UNION ALL
-SELECT 'author', s, (SELECT a.slug FROM {author} a WHERE lower(a.slug) = lower(s) LIMIT 1)
+SELECT 'author', s, (SELECT a.slug FROM {author} a WHERE a.slug = lower(s))
 FROM unnest(%s::text[]) AS s WHERE NOT EXISTS (SELECT 1 FROM {author} a WHERE a.slug = s)
 """
 

@@ -143,8 +143,8 @@ def fold_compounds(text: str) -> str:
     return "".join(parts)
 
 
-# Characters that are not seen but split a word: zero-width space and joiner-less no-break
-# spaces, the byte order mark, the soft hyphen ("trans\u200bformer" found nothing).
+# Characters that are not seen but split a word: the zero-width space, the word joiner, the
+# byte order mark, the soft hyphen ("trans\u200bformer" found nothing).
 _INVISIBLE = re.compile("[\u00ad\u200b\u2060\ufeff]")
 
 

@@ -213,7 +213,7 @@ def matched_query(text: str, selected: dict, fixed: dict) -> MatchedQuery | None
         return None
     size = len(memory.ids)
     titles, _ = evaluate(tree, {word: title for word, (_, title) in bits.items()})
-    title_hits = np.zeros(size, dtype=np.int64)
+    title_hits = np.zeros(size, dtype=np.int16)
     for word in wanted_operands(tree):
         title_hits += np.unpackbits(bits[word][1], count=size)
     return MatchedQuery(

@@ -373,25 +373,33 @@ def test_page_ranges_and_names():
 @pytest.mark.parametrize(
     ("stored", "field"),
     [
-        (
-            "RED^{\\textrm{FM}}: a Filtered Dataset",
-            "{RED}$^{\\textrm{FM}}$: a Filtered Dataset",
-        ),
+        ("RED^{\\textrm{FM}}: a Filtered Dataset", "{{RED}$^{\\textrm{FM}}$}: a Filtered Dataset"),
         (
             "Refinement by \\ell_{1} Norm Optimisation",
-            "Refinement by $\\ell_{1}$ Norm Optimisation",
+            "Refinement by {$\\ell_{1}$} Norm Optimisation",
         ),
         (
             "Pointwise \\mathcal{V}-Usable Information",
-            "Pointwise $\\mathcal{V}$-Usable Information",
+            "Pointwise {$\\mathcal{V}$}-Usable Information",
         ),
-        ("R^3Mem: Bridging Memory", "R$^3$Mem: Bridging Memory"),
-        ("360^{\\circ} Images", "360$^{\\circ}$ Images"),
+        # A word holding maths is braced whole, so no style lowercases "Mem".
+        ("R^3Mem: Bridging Memory", "{R$^3$Mem}: Bridging Memory"),
+        ("360^{\\circ} Images", "{360$^{\\circ}$} Images"),
+        # A maths command ends where its name does; font switches are text.
+        ("\\inftyBench: Long Contexts", "{$\\infty$Bench}: Long Contexts"),
+        ("360^\\circREA: Views", "{360$^\\circ${REA}}: Views"),
+        ("{\\rm SP^3}: Sums", "{{SP}$^3$}: Sums"),
+        ("{\\it Time} Flies", "Time Flies"),
         # Not maths: an underscore before a letter, a lone caret or tilde (escaped for LaTeX).
         (
             "Using more_data ~ well ^ done",
             "Using more\\_data \\textasciitilde{} well \\textasciicircum{} done",
         ),
+        # No other command reaches the file: a title must not \input a reader's files.
+        ("Bad \\input{/etc/passwd} Title", "Bad input/etc/passwd {Title}"),  # sentence case
+        ("Bad \\mathcal{\\input{x}} Title", "Bad inputx Title"),
+        # A private-use character is text, not a stand-in for maths.
+        ("Private \uf0b7 Use", "Private \uf0b7 Use"),
     ],
 )
 def test_a_bibtex_title_keeps_its_maths_as_latex(stored, field):

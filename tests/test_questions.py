@@ -22,6 +22,8 @@ from papers.questions import question_subject
         # Phrases and exclusions are kept whole; "or" is the search's own.
         ('which papers use "chain of thought" -survey', '"chain of thought" -survey'),
         ("what about bert or gpt?", "bert or gpt"),
+        ("what papers study state tracking?", "state tracking"),
+        ("find papers about new york times corpus", "new york times corpus"),
     ],
 )
 def test_a_question_is_read_for_its_subject(typed, subject):
@@ -34,6 +36,12 @@ def test_a_question_is_read_for_its_subject(typed, subject):
         "kv cache eviction",  # asks nothing
         "best practices for evaluation",  # does not open as a question
         "what papers?",  # nothing but asking words
+        "what is -bert?",  # nothing but an exclusion
+        # Subjects whose first word could ask, or that end with a question mark:
+        "search engines",
+        "list decoding",
+        "papers with code",
+        "new york times corpus?",
     ],
 )
 def test_a_query_that_does_not_ask_is_searched_as_typed(typed):

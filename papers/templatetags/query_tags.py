@@ -96,7 +96,7 @@ def _full(context, name: str) -> bool:
     return (
         name in {"venue", "topic"}
         and request is not None
-        and len(request.GET.getlist(name)) >= MAX_VALUES
+        and len(set(request.GET.getlist(name))) >= MAX_VALUES
     )
 
 
