@@ -90,6 +90,35 @@ def learn_family_names(written: list[tuple[int, AuthorRecord]]) -> None:
             cursor.execute(sql(_LEARN_FAMILY_SQL), [[pk for pk, _ in told], [f for _, f in told]])
 
 
+# The same, for the authors already at those places of papers written before: the author at
+# position %s of paper %s, when named %s. Parameters: paper ids, positions, names, families.
+_LEARN_FAMILY_IN_PLACE_SQL = """
+UPDATE {author} a SET family_name = v.family
+FROM unnest(%s::bigint[], %s::int[], %s::text[], %s::text[]) AS v(paper, position, name, family)
+JOIN {authorship} s ON s.paper_id = v.paper AND s.position = v.position
+WHERE a.id = s.author_id AND a.family_name = '' AND a.name = v.name
+"""
+
+
+def learn_family_names_in_place(authored: dict[int, list[AuthorRecord]]) -> None:
+    """Give the authors of papers loaded before (``authored``: {paper id: its records' authors
+    in order}, papers whose author lists the load keeps) the family name their records tell,
+    where the author at that position has the record's name and no family name (one
+    statement): a database loaded before migration 0023 learns them on its next load."""
+    told = [
+        (paper, position, record.name, record.family)
+        for paper, records in authored.items()
+        for position, record in enumerate(records, start=1)
+        if record.family
+    ]
+    if told:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                sql(_LEARN_FAMILY_IN_PLACE_SQL),
+                [list(column) for column in zip(*told, strict=True)],
+            )
+
+
 class AuthorWriter:
     """Writes the authors of a load's records; ``write`` answers {record: Author id}."""
 

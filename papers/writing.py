@@ -31,7 +31,7 @@ from .dump_blocks import venue_in_line
 from .fit_ahead import FitAhead
 from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
 from .paper_matching import find_existing
-from .people import AuthorWriter, relink, unique_slug
+from .people import AuthorWriter, learn_family_names_in_place, relink, unique_slug
 from .progress import Progress
 from .record_merging import VENUE_FIELDS, MergedRecords, merge_records, same_paper_possible
 from .records import LoadSummary, PaperRecord, ParsedFile, VenueRecord
@@ -350,14 +350,15 @@ class RecordWriter:
         }
         if not wanting:
             return set()
-        identified = {}
+        identified, authored = {}, {}
         for chunk in batched(list(wanting)):
             for paper_id in set(
                 Authorship.objects.filter(paper_id__any_of=chunk).values_list("paper_id", flat=True)
             ):
-                names = wanting.pop(paper_id)
+                names = authored[paper_id] = wanting.pop(paper_id)
                 if any(author.person_id for author in names):
                     identified[paper_id] = names
+        learn_family_names_in_place(authored)
         writer = AuthorWriter()
         people = [a for names in identified.values() for a in names if a.person_id]
         authors = writer.write([a for names in wanting.values() for a in names] + people)

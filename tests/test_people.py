@@ -238,3 +238,16 @@ def test_authors_loaded_without_a_family_name_learn_it(write_dump):
     load_files([write_dump("2024.acl.xml", FAMILIES)])
     assert Author.objects.get(name="Luis Espinosa Anke").family_name == "Espinosa Anke"
     assert Author.objects.get(slug="marten-van-schijndel").family_name == "van Schijndel"
+
+
+def test_a_database_loaded_before_learns_family_names_on_its_next_load(write_dump):
+    """Papers whose author lists a load keeps: their authors learn the family name at their
+    place, where they have none (as after migration 0023)."""
+    load_files([write_dump("2024.acl.xml", FAMILIES)])
+    Author.objects.update(family_name="")
+    load_files([write_dump("2024.acl.xml", FAMILIES)])
+    assert dict(Author.objects.values_list("name", "family_name")) == {
+        "Luis Espinosa Anke": "Espinosa Anke",
+        "Marten van Schijndel": "van Schijndel",
+        "Ann Lee": "Lee",
+    }

@@ -2,8 +2,8 @@
 
 "Luis Espinosa Anke" was cited as "Anke, Luis Espinosa": the exports took the last word for
 the family name. A column with a constant default: PostgreSQL adds it without rewriting the
-table. Loads fill it from now on, for each author they write or name on a paper they write; the
-authors of papers loaded before keep the last-word reading until a load names them again.
+table. Loads fill it from now on: for each author they write, and for the authors of papers
+already loaded, at their places, when a load reads those papers again.
 """
 
 from django.db import migrations, models
