@@ -131,10 +131,10 @@ class SearchFeed(PaperFeed):
         if filterset.text and (paper := identified_paper(filterset.text)) is not None:
             return Paper.objects.filter(pk=paper.pk)  # the paper the query names, as the page
         papers = Paper.objects.filter(*filterset.conditions().values())
-        return papers.matching(join_compounds(filterset.text)[0]) if filterset.text else papers
+        return papers.matching(join_compounds(filterset.searched)[0]) if filterset.text else papers
 
     def title(self, filterset):
-        words = [quoted(filterset.text)] if filterset.text else []
+        words = [quoted(filterset.searched)] if filterset.text else []
         # The filters named as the list's chips name them ("Ivan Vulić", not ivan-vulic).
         named = defaultdict(list)
         for name, _value, label in chip_labels(filterset.active(), Facets(), all_venues()):

@@ -7,11 +7,14 @@ AND-ed; unknown slugs match nothing (the filter stays shown so it can be removed
 they ask for is papers/search.py's.
 """
 
+from functools import cached_property
+
 import django_filters
 from django import forms
 from django.db.models import Q
 
 from .models import Authorship, Paper, PaperTopic, Venue
+from .questions import question_subject
 from .search_fields import PageField, SlugListFilter, slug_validator
 from .text import (
     CONTROL_CHARACTERS,
@@ -144,7 +147,7 @@ class PaperFilterSet(django_filters.FilterSet):
     # --- the filters ---------------------------------------------------------------------
 
     def filter_text(self, queryset, name, value):
-        return queryset.search(join_compounds(value)[0])
+        return queryset.search(join_compounds(self.subject or value)[0])
 
     def filter_facet(self, queryset, name, value):
         return queryset.filter(self.condition(name, value))
@@ -186,6 +189,23 @@ class PaperFilterSet(django_filters.FilterSet):
     @property
     def text(self) -> str:
         return self.value("q") or ""
+
+    @cached_property
+    def subject(self) -> str | None:
+        """The subject of a question typed as q (papers/questions.py), which the list, its
+        exports and its feed search in its place; None for q as typed: not a question,
+        ``literal=1``, or a paper's title word for word ("How Can We Know What Language Models
+        Know?": one indexed query)."""
+        subject = question_subject(self.text) if not self.value("literal") else None
+        if subject is None:
+            return None
+        titled = Paper.objects.filter(complete=True, display_key=self.text.lower()[:200])
+        return None if titled.exists() else subject
+
+    @property
+    def searched(self) -> str:
+        """The text the list searches: a question's subject, else q."""
+        return self.subject or self.text
 
     @property
     def page_number(self) -> int:

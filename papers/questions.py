@@ -36,6 +36,11 @@ _OPENING = frozenset(
         "give",
         "any",
         "looking",
+        "tell",
+        "recommend",
+        "suggest",
+        "explain",
+        "compare",
     ]
 )
 _ABOUT = frozenset(["on", "about", "that", "which", "using", "for"])
@@ -75,6 +80,17 @@ ASKING = frozenset(
         "you",
         "there",
         "that",
+        "know",
+        "learn",
+        "read",
+        "recommend",
+        "suggest",
+        "tell",
+        "explain",
+        "compare",
+        "better",
+        "vs",
+        "versus",
     ]
 )
 # Function words: the text search configuration drops them anyway, and the subject reads

@@ -17,7 +17,6 @@ from .filtering import PaperFilterSet
 from .models import Paper
 from .newest_order import matched_page_ids
 from .querysets import CANDIDATE_CAP, NEGATION, web_query
-from .questions import question_subject
 from .recall import partial_ids, partial_in_memory
 from .results import PAGE_SIZE, Results
 from .search_notices import count_notices, paginate, unknown_choices, why_nothing
@@ -66,7 +65,7 @@ def ranked_order(filterset: PaperFilterSet, limit: int) -> list[int]:
     the matches the pages reach (the first CANDIDATE_CAP) as they rank them, then the best of
     the rest ranked the same way among ``limit`` candidates. Bounded as the pages are: ranking
     every match of "language" (15,000 papers) took 1.9 s, in another order past the pages'."""
-    query = join_compounds(filterset.text)
+    query = join_compounds(filterset.searched)
     matched = matched_query(query[0], filterset.active(), filterset.fixed)
     papers = Paper.objects.filter(*filterset.fixed_conditions(), *filterset.conditions().values())
 
@@ -107,7 +106,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     """The page the valid ``filterset`` asks for.
 
     An identifier names one paper (1 query; the pages redirect to it). A question is searched
-    for its subject (``corrected_query``; papers/questions.py). Otherwise: the authors
+    for its subject (``corrected_query``; PaperFilterSet.subject: +1, whether it is a title).
+    Otherwise: the authors
     the query names (1, only for a name-like query), compounds (1, only with two plain words
     in a row or one of six letters or more), the query's words (1; +1 for words this process
     does not hold, papers/word_memory.py), facets and the total (counted in memory; +1 for a
@@ -138,7 +138,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     authors = authors_named(text) if ranked and filterset.page_number == 1 else []
     literal = filterset.value("literal")
     # A question is searched for its subject, and the page says so (papers/questions.py).
-    subject = question_subject(text) if ranked and not literal else None
+    subject = filterset.subject
     typed = subject or text
     text, words = join_compounds(typed)
     facets, matched = _matched(filterset, text, request)

@@ -24,6 +24,9 @@ from papers.questions import question_subject
         ("what about bert or gpt?", "bert or gpt"),
         ("what papers study state tracking?", "state tracking"),
         ("find papers about new york times corpus", "new york times corpus"),
+        ("what do we know about tokenization?", "tokenization"),
+        ("can you recommend papers on RLHF?", "RLHF"),
+        ("tell me about prompt injection", "prompt injection"),
     ],
 )
 def test_a_question_is_read_for_its_subject(typed, subject):

@@ -170,11 +170,12 @@ def card_authors(paper) -> SafeString:
         for author in authors["shown"]
     )
     if page_author is not None and position > len(authors["shown"]):
-        place = f"{ordinal(position)} of {total}"
         skipped = ", …" if position > len(authors["shown"]) + 1 else ""
+        # Their place, where the card leaves some authors out.
+        place = f" ({ordinal(position)} of {total})" if skipped or position < total else ""
         links += (
             f'{skipped}, <a href="{escape(page_author.get_absolute_url())}">'
-            f"<strong>{escape(page_author.name)}</strong></a> ({place})"
+            f"<strong>{escape(page_author.name)}</strong></a>{place}"
         )
         return mark_safe(f'<p class="authors">{links}</p>')
     # A no-break space: on a phone "et" ended one line and "al." began the next.
