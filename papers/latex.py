@@ -93,6 +93,28 @@ _SYMBOLS = {
     "uparrow": "↑",
     "downarrow": "↓",
     # Operator names are written upright, as words.
+    "varepsilon": "ε",
+    "langle": "⟨",
+    "rangle": "⟩",
+    "lVert": "‖",
+    "rVert": "‖",
+    "Vert": "‖",
+    "lvert": "|",
+    "rvert": "|",
+    "vert": "|",
+    "mid": "|",
+    "leftrightarrow": "↔",
+    "Leftrightarrow": "⇔",
+    "cup": "∪",
+    "cap": "∩",
+    "subset": "⊂",
+    "subseteq": "⊆",
+    "forall": "∀",
+    "exists": "∃",
+    "partial": "∂",
+    "nabla": "∇",
+    "prod": "∏",
+    "int": "∫",
     "log": "log",
     "exp": "exp",
     "max": "max",
@@ -110,7 +132,8 @@ _SUPERSCRIPTS = str.maketrans("0123456789+-=()n∘", "⁰¹²³⁴⁵⁶⁷⁸�
 _SUBSCRIPTS = str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
 
 _GROUP = r"\{([^{}]*)\}"
-_FONT = re.compile(r"\\(" + "|".join(_FONT_COMMANDS) + r")\s*" + _GROUP)
+# \mathcal{P}, and \mathcal P: a font command's argument may be one letter, unbraced.
+_FONT = re.compile(r"\\(" + "|".join(_FONT_COMMANDS) + r")(?:\s*" + _GROUP + r"|\s+([A-Za-z0-9]))")
 _SWITCH = re.compile(r"\{\\(" + "|".join(_SWITCHES) + r")\s+([^{}]*)\}")
 _BARE_SWITCH = re.compile(r"\\(?:rm|it|bf|tt|sc|sf)(?![A-Za-z])\s*")
 # Size switches change no word: "G\smallE\normalsizeAR" is GEAR (a capital may follow them).
@@ -125,7 +148,7 @@ _SYMBOL = re.compile(r"\\(" + "|".join(sorted(_SYMBOLS, key=len, reverse=True)) 
 _SCRIPT = re.compile(
     r"(?<!\\)(?:(\^)(?:" + _GROUP + r"|([0-9A-Za-z∘+]))|(_)(?:" + _GROUP + r"|([0-9])))"
 )
-_ESCAPED = re.compile(r"\\([_%#$]|&amp;|&)")
+_ESCAPED = re.compile(r"\\([_%#${}]|&amp;|&)")
 _MATH = re.compile(r"(?<!\\)\$([^$]+)(?<!\\)\$")
 # \frac{a}{b} → a/b, \sqrt{x} → √x (innermost first, as the groups are).
 _FRACTION = re.compile(r"\\frac\s*" + _GROUP + r"\s*" + _GROUP)
@@ -181,7 +204,7 @@ def convert(text: str, style: Style, dollars: bool = True) -> str:
         before = text
         text = _FRACTION.sub(r"\1/\2", text)
         text = _ROOT.sub(r"√\1", text)
-        text = _FONT.sub(lambda m: style.tag(_FONT_COMMANDS[m[1]], m[2]), text)
+        text = _FONT.sub(lambda m: style.tag(_FONT_COMMANDS[m[1]], m[2] or m[3]), text)
         text = _SWITCH.sub(lambda m: style.tag(_SWITCHES[m[1]], m[2]), text)
         text = _SCRIPT.sub(_script(style), text)
         text = _BRACES.sub(r"\1", text)

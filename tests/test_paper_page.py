@@ -334,3 +334,16 @@ def test_latex_is_read_in_snippets_feeds_and_the_api(client, modscan):
     feed = client.get(f"/feeds/venues/{modscan.venue.slug}/").content.decode()
     assert "<title>∞Bench: Probing Long Context</title>" in feed
     assert "inftyBench" not in feed
+
+
+def test_the_description_meta_tag_reads_the_abstracts_latex(client, modscan):
+    paper = make_paper(
+        r"We propose \texttt{ModSCAN} over \mathcal{V}-usable information.",
+        title="Reading LaTeX",
+        venue=modscan.venue,
+        authors=["Yukun Jiang"],
+    )
+    finish()
+    page = parse(client.get(f"/papers/{paper.pk}/"))
+    description = page.find("meta", name="description").attrs["content"]
+    assert description == "We propose ModSCAN over V-usable information."

@@ -32,6 +32,10 @@ def test_latex_and_markdown_bits():
             "<p>use O(k<sup>m/2</sup>) memory; O(m log k) units suffice</p>",
         ),
         (r"Fleiss' kappa (\kappa) and \sqrt{n}", "<p>Fleiss&#x27; kappa (κ) and √n</p>"),
+        (
+            r"a set \mathcal P, \mathbf A and \{x\} \leftrightarrow y; \lVert x \rVert, \varepsilon",
+            "<p>a set P, <strong>A</strong> and {x} ↔ y; ‖ x ‖, ε</p>",
+        ),
         # Dollars in an abstract may be prices; a link's underscore is no subscript.
         ("costs $5 and $10", "<p>costs $5 and $10</p>"),
         (
