@@ -88,17 +88,25 @@ def author_name(author) -> AuthorName:
     return AuthorName(author.name, author.family_name)
 
 
+# A generational suffix, which is no family name on its own ("Wagner Meira Jr.").
+_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+
+
 def split_name(name: str) -> tuple[str, str]:
     """(family, given) of a name written "Given Family": the family name the source told
-    (where it still ends the name as written), else the last word."""
+    (where it still ends the name as written), else the last word; a suffix stays with the
+    word before it ("Meira Jr.", "Wagner")."""
     family = getattr(name, "family", "")
     given = name[: -len(family)] if family and name.endswith(family) else ""
-    if given.endswith(" ") and given.strip():
-        return family, given.strip()
-    words = name.split()
-    if len(words) < 2:
-        return name.strip(), ""
-    return words[-1], " ".join(words[:-1])
+    if not (given.endswith(" ") and given.strip()):
+        words = name.split()
+        if len(words) < 2:
+            return name.strip(), ""
+        family, given = words[-1], " ".join(words[:-1])
+    given_words = given.split()
+    if family.lower() in _SUFFIXES and len(given_words) > 1:
+        return f"{given_words[-1]} {family}", " ".join(given_words[:-1])
+    return family, given.strip()
 
 
 # --- BibTeX --------------------------------------------------------------------------------

@@ -10,7 +10,14 @@ import rispy
 from django.http import QueryDict
 
 from papers import downloads, search
-from papers.citations import bibtex_title, journal_volume, named, page_range, split_name
+from papers.citations import (
+    AuthorName,
+    bibtex_title,
+    journal_volume,
+    named,
+    page_range,
+    split_name,
+)
 from papers.filtering import PaperFilterSet
 from papers.search import search_page
 from tests.factories import finish, make_paper, make_venue
@@ -368,6 +375,14 @@ def test_page_ranges_and_names():
     assert page_range("") == ("", "")
     assert split_name("Edsger W. Dijkstra") == ("Dijkstra", "Edsger W.")
     assert split_name("Plato") == ("Plato", "")
+    assert split_name("Wagner Meira Jr.") == ("Meira Jr.", "Wagner")
+    assert split_name(AuthorName("Wagner Meira Jr.", "Jr.")) == ("Meira Jr.", "Wagner")
+    assert split_name(AuthorName("Luis Espinosa Anke", "Espinosa Anke")) == (
+        "Espinosa Anke",
+        "Luis",
+    )
+    # A family name that no longer ends the name at a word (a curator renamed the author).
+    assert split_name(AuthorName("Ann Klee", "Lee")) == ("Klee", "Ann")
 
 
 @pytest.mark.parametrize(
