@@ -49,6 +49,10 @@ class SearchForm(forms.Form):
         self.refuse_long_query = refuse_long_query
         super().__init__(*args, **kwargs)
 
+    def clean_literal(self) -> bool:
+        # The checkbox widget reads any value but "false" as ticked: literal=0 was literal.
+        return str(self.data.get("literal", "")).lower() in ("1", "true", "on", "yes")
+
     def clean_q(self):
         text = " ".join((self.cleaned_data.get("q") or "").split())
         if self.refuse_long_query and len(self.data.get("q", "")) > MAX_QUERY_LENGTH:

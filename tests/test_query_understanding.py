@@ -261,6 +261,15 @@ def test_a_name_query_offers_the_authors_page(client, corpus):
     assert client.get("/api/papers/?q=kv+cache").json()["authors"] == []
 
 
+@pytest.mark.parametrize(
+    ("literal", "corrected"),
+    [("1", None), ("true", None), ("0", "evicting kv cache"), ("false", "evicting kv cache")],
+)
+def test_literal_is_on_only_when_said(client, corpus, literal, corrected):
+    query = "/api/papers/?q=what+is+the+best+method+for+evicting+the+kv+cache%3F&literal=" + literal
+    assert client.get(query).json()["corrected_query"] == corrected
+
+
 def test_a_question_is_searched_for_its_subject(client, corpus):
     query = "/?q=what+is+the+best+method+for+evicting+the+kv+cache%3F"
     body = client.get("/api/papers" + query).json()
