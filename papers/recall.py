@@ -10,8 +10,8 @@ in its title, and needs two of the words when there are three or more.
 Where the query was matched in memory (papers/word_memory.py), every paper is scored there, over
 the bits of the query's words (``partial_in_memory``; a quoted phrase or a word's alternatives
 count as one word, as the query requires them; of a query repeated in other forms, its first,
-the words as papers/understanding.py join_compounds gives them): no statement at all. Otherwise in SQL
-(``partial_ids``), with bounded work: only the PARTIAL_WORDS rarest words are used; the
+the words as papers/understanding.py join_compounds gives them): no statement at all.
+Otherwise in SQL (``partial_ids``), with bounded work: only the PARTIAL_WORDS rarest words are used; the
 candidates come from one GIN scan (paper_search_vector) of an OR query — any two of the words
 when there are three or more — with a LIMIT of PARTIAL_CAP, and only those are scored (each
 candidate's vector read once, as the array of its lexemes), their rarity from the Lexeme table

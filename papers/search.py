@@ -107,8 +107,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
 
     An identifier names one paper (1 query; the pages redirect to it). A question is searched
     for its subject (``corrected_query``; PaperFilterSet.subject: +1, whether it is a title).
-    Otherwise: the authors
-    the query names (1, only for a name-like query), compounds (1, only with two plain words
+    Otherwise: the authors the query names (1, only for a name-like query), compounds (1, only with two plain words
     in a row or one of six letters or more), the query's words (1; +1 for words this process
     does not hold, papers/word_memory.py), facets and the total (counted in memory; +1 for a
     phrase's papers in doubt, tested in SQL; a page without a query: 1, the
@@ -123,8 +122,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     matched there, papers/recall.py; else +1). Nothing at all shown under filters:
     whether papers outside them match (+1, papers/search_notices.py ``why_nothing``), and
     which of its venues, topics or author the collection does not know (+1, with such a
-    filter). With
-    the response cache on, the data version is read first (+1; ``request`` keeps it for the
+    filter). With the response cache on, the data version is read first (+1; ``request`` keeps it for the
     request) and the facets may come from the cache. The first page counted after each change
     of the data reads this process's memory of the papers' facets again (+1, once,
     papers/facet_memory.py).
