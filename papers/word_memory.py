@@ -106,7 +106,7 @@ class MatchedQuery:
     matches: np.ndarray  # by position: whether the paper matches
     titles: np.ndarray  # by position: whether its title matches (may match)
     keys: dict[str, list]  # the chosen filters' keys (papers/facet_rows.py KEYS)
-    title_hits: np.ndarray | None = None  # by position: how many of the query's words it titles
+    title_hits: np.ndarray | None = None  # by position: how many query words its title has
     tree: tuple | None = None  # the query as papers/tsquery_tree.py parses it
     bits: dict | None = None  # {operand: packed bits of its matches, of its title matches}
     page: np.ndarray | None = None  # by position: whether the paper passes the fixed conditions
