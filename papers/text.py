@@ -148,11 +148,20 @@ def fold_compounds(text: str) -> str:
 _INVISIBLE = re.compile("[\u00ad\u200b\u2060\ufeff]")
 
 
+# Hyphens and dashes a keyboard or a pasted title writes for "-", and curly double quotes for
+# '"' (a phone writes “chain of thought”, which is a phrase).
+_TYPED_MARKS = str.maketrans(
+    {"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2212": "-"}
+    | {"“": '"', "”": '"', "„": '"', "‟": '"'}
+)
+
+
 def typed_query(text: str) -> str:
     """A query as it is searched, whatever the keyboard wrote: compatibility forms folded
-    (NFKC: full-width "ｔｒａｎｓｆｏｒｍｅｒ", the ligature "ﬁ", "naı̈ve" decomposed), invisible
-    characters dropped, control characters as spaces."""
-    text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))
+    (NFKC: full-width "ｔｒａｎｓｆｏｒｍｅｒ", the ligature "ﬁ", "naı̈ve" decomposed), hyphens,
+    dashes and curly quotes as the ASCII ones, invisible characters dropped, control
+    characters as spaces."""
+    text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text)).translate(_TYPED_MARKS)
     return CONTROL_CHARACTERS.sub(" ", text)
 
 

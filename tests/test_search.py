@@ -163,6 +163,8 @@ def test_a_query_typed_in_other_forms_of_its_letters_finds_the_same(client, corp
 def test_a_ligature_is_read_as_its_letters():
     assert typed_query("ﬁne-tuning") == "fine-tuning"
     assert typed_query("nai\u0308ve") == "naïve"
+    assert typed_query("fine\u2011tuning and few\u2013shot") == "fine-tuning and few-shot"
+    assert typed_query("“chain of thought”") == '"chain of thought"'
 
 
 @pytest.mark.parametrize(
