@@ -19,7 +19,14 @@ from .newest_order import matched_page_ids
 from .querysets import CANDIDATE_CAP, NEGATION, web_query
 from .recall import partial_ids, partial_in_memory
 from .results import PAGE_SIZE, Results
-from .search_notices import count_notices, paginate, unknown_choices, why_nothing
+from .search_notices import (
+    NAMED,
+    count_notices,
+    paginate,
+    some_unknown,
+    unknown_choices,
+    why_nothing,
+)
 from .spelling import FEW_MATCHES, did_you_mean
 from .text import CONTROL_CHARACTERS
 from .understanding import authors_named, identified_paper, join_compounds
@@ -121,8 +128,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     matching some of them follow on the first page (scored in memory where the query was
     matched there, papers/recall.py; else +1). Nothing at all shown under filters:
     whether papers outside them match (+1, papers/search_notices.py ``why_nothing``), and
-    which of its venues, topics or author the collection does not know (+1, with such a
-    filter). With the response cache on, the data version is read first (+1; ``request`` keeps it for the
+    which of its venues, topics, author or year the collection does not know (+1, with such a
+    filter; also on a page with results whose venue or topic facet lacks a value chosen). With the response cache on, the data version is read first (+1; ``request`` keeps it for the
     request) and the facets may come from the cache. The first page counted after each change
     of the data reads this process's memory of the papers' facets again (+1, once,
     papers/facet_memory.py).
@@ -162,11 +169,12 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
             else partial_ids(papers, words, wanted, text)
         )
     results.papers, results.partial = _cards(scored, partial, text)
-    if not results.count and not results.partial:
-        named = {k: v for k, v in filterset.active().items() if k in ("venue", "topic", "author")}
-        results.notices += unknown_choices(named) if named else []
-        if text:
-            results.notices.append(why_nothing(filterset, fixed, text))
+    named = {name: values for name, values in filterset.active().items() if name in NAMED}
+    empty = not results.count and not results.partial
+    if named and (empty or some_unknown(results.facets, named)):
+        results.notices += unknown_choices(named)
+    if text and empty:
+        results.notices.append(why_nothing(filterset, fixed, text))
     return results
 
 

@@ -16,10 +16,10 @@ from .understanding import parse_identifier
 ONLY_STOP_WORDS_SQL = f"SELECT numnode({QUERY_SQL}) = 0"
 _WORD = re.compile(r"[^\W_]")
 
-# The chosen venues, topics and author the collection does not know, each with the slug of the
-# same letters in another case if there is one (slugs are lower case: their unique index
-# finds it). Parameters: venue slugs, topic slugs, the
-# author's slugs (none or one).
+# The chosen venues, topics, author and year the collection does not know, each with the slug
+# of the same letters in another case if there is one (slugs are lower case: their unique
+# index finds it). Parameters: venue slugs, topic slugs, the author's slugs (none or one), the
+# years (none or one).
 _UNKNOWN_SQL = """
 SELECT 'venue', s, (SELECT v.slug FROM {venue} v WHERE v.slug = lower(s))
 FROM unnest(%s::text[]) AS s WHERE NOT EXISTS (SELECT 1 FROM {venue} v WHERE v.slug = s)
@@ -30,6 +30,9 @@ FROM unnest(%s::text[]) AS s WHERE NOT EXISTS (SELECT 1 FROM {topic} t WHERE t.s
 UNION ALL
 SELECT 'author', s, (SELECT a.slug FROM {author} a WHERE a.slug = lower(s))
 FROM unnest(%s::text[]) AS s WHERE NOT EXISTS (SELECT 1 FROM {author} a WHERE a.slug = s)
+UNION ALL
+SELECT 'year', s, NULL
+FROM unnest(%s::text[]) AS s WHERE NOT EXISTS (SELECT 1 FROM {venue} v WHERE v.year = s::int)
 """
 
 # Why a query shows no paper at all, for the reasons there can be.
@@ -118,18 +121,33 @@ def paginate(results: Results, asked: int, ranked: bool, cap: int) -> None:
         results.notices.append(f"There {pages}; showing the last.")
 
 
+# The facets whose values unknown_choices checks.
+NAMED = ("venue", "topic", "author", "year")
+
+
 def unknown_choices(chosen: dict[str, list[str]]) -> list[str]:
-    """A notice for each venue, topic or author of ``chosen`` ({facet: values}, the list's
-    filters) that the collection does not know, naming the one it knows in other letter case
-    (one statement): a list filtered by an unknown value is empty, not wrong."""
+    """A notice for each venue, topic, author or year of ``chosen`` ({facet: values}, the
+    list's filters) that the collection does not know, naming the one it knows in other letter
+    case (one statement): a list filtered by an unknown value is empty or narrower, not wrong."""
     with reading_cursor() as cursor:
-        cursor.execute(
-            sql(_UNKNOWN_SQL),
-            [chosen.get("venue", []), chosen.get("topic", []), chosen.get("author", [])],
-        )
+        cursor.execute(sql(_UNKNOWN_SQL), [chosen.get(name, []) for name in NAMED])
         rows = cursor.fetchall()
     return [
-        f"No {facet} has the address name “{value}”"
+        f"No paper of the collection is from {value}."
+        if facet == "year"
+        else f"No {facet} has the address name “{value}”"
         + (f": did you mean “{known}”?" if known else ".")
         for facet, value, known in rows
     ]
+
+
+def some_unknown(facets, chosen: dict[str, list[str]]) -> bool:
+    """Whether a page with results may have a venue or topic the collection does not know
+    among several chosen: its facet (which lists the values chosen that count papers) lacks
+    one of them (a value chosen that counts none, or a topic's old slug: then the check finds
+    nothing)."""
+    return any(
+        set(chosen[name]) - {option.value for option in getattr(facets, name)}
+        for name in ("venue", "topic")
+        if name in chosen
+    )

@@ -364,6 +364,7 @@ def test_a_query_of_stop_words_or_symbols_says_what_was_searched(client, corpus)
             "No author has the address name “Ada-Lovelace”: did you mean “ada-lovelace”?",
         ),
         ("author=nobody-at-all", "No author has the address name “nobody-at-all”."),
+        ("year=1999", "No paper of the collection is from 1999."),
     ],
 )
 def test_an_unknown_filter_value_is_named(client, corpus, query, notice):
@@ -371,6 +372,16 @@ def test_an_unknown_filter_value_is_named(client, corpus, query, notice):
     assert page.find(id="results-heading").text.strip() == "No papers found"
     assert page.find("p", class_="notice").text == notice
     assert client.get("/api/papers/?" + query).json()["notices"][0] == notice
+
+
+@pytest.mark.parametrize(
+    "query", ["venue=acl-2025&venue=nonexistent", "q=cache&venue=acl-2025&venue=nonexistent"]
+)
+def test_an_unknown_value_among_several_is_named_beside_the_results(client, corpus, query):
+    page = parse(get(client, "/?" + query))
+    assert page.find(id="results-heading").text.strip() != "No papers found"
+    notices = [p.text for p in page.find_all("p", class_="notice")]
+    assert notices == ["No venue has the address name “nonexistent”."]
 
 
 def test_filters_that_remove_every_match_say_that_papers_outside_them_match(client, corpus):
