@@ -252,9 +252,11 @@ def join_compounds(text: str) -> tuple[str, str]:
     is also searched as its words in a row, for the papers writing it apart: "back
     translation", "backtranslation" → 'backtranslation or "back translation"' (the query
     repeated for each of up to PHRASED such compounds, or acronyms searched in both numbers:
-    "LLM" → 'LLM or LLMs'). ``words``: the words a title is
+    "LLM" → 'LLM or LLMs'; an excluded one is excluded in both: "-LLM" → "-LLM -LLMs").
+    ``words``: the words a title is
     scored on as typed, the same for every spelling: each compound joined, as a title
     writing it hyphenated or joined has it (papers_compounds)."""
+    text = _excluded_in_both_numbers(text)
     runs = _runs(text)
     compounds, splits = _joinable(text, runs)
     edits, phrases = [], []  # (start, end, replacement) in order; (edit, its phrase)
@@ -287,6 +289,22 @@ def join_compounds(text: str) -> tuple[str, str]:
 # compound is as its words; one the stemmer folds is not (it would take a PHRASED place).
 _ACRONYM = re.compile(r"([A-Z]{2,6}|[b-df-hj-np-tv-xz]{3,6}?)(s?)")
 _VOWEL = re.compile(r"[aeiouy]", re.IGNORECASE)
+
+
+# A word excluded by "-" opening it (not a hyphen inside a word, not a phrase).
+_EXCLUDED = re.compile(r"(?<![\w\"-])-(\w+)\b")
+
+
+def _excluded_in_both_numbers(text: str) -> str:
+    """The text with an excluded acronym excluded in its other number too ("-LLM" did not
+    remove the papers saying only "LLMs", where the page says an exclusion removes each form
+    of its word)."""
+
+    def both(match: re.Match) -> str:
+        other = _acronym_number(match[1])
+        return match[0] + (f" -{other}" if other else "")
+
+    return _EXCLUDED.sub(both, text)
 
 
 def _acronym_number(word: str) -> str | None:

@@ -626,8 +626,12 @@ def test_an_acronym_is_searched_in_both_numbers(client, db):
         count, ids = api_answer(client, query)
         assert (count, sorted(ids)) == (2, sorted([singular.pk, plural.pk])), query
     assert api_answer(client, "gnn") == (1, [graphs.pk])
-    # Only the form typed is excluded, and a phrase is as typed.
-    assert join_compounds("-LLM plan") == ("-LLM plan", "-LLM plan")
+    # An excluded acronym is excluded in both numbers; a hyphen inside a word excludes
+    # nothing, and a phrase is as typed.
+    assert join_compounds("-LLM plan") == ("-LLM -LLMs plan", "-LLM -LLMs plan")
+    assert join_compounds("plan -gnns") == ("plan -gnns -gnn", "plan -gnns -gnn")
+    assert api_answer(client, "plan -LLM") == (0, [])
+    assert join_compounds("co-LLM") == ("co LLM or co LLMs", "co LLM")
     assert join_compounds('"LLM plan"') == ('"LLM plan"', '"LLM plan"')
     # A word with a vowel is left to the stemmer, which folds its plural (BERTs: bert).
     assert join_compounds("bert") == ("bert", "bert")
