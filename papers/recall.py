@@ -5,7 +5,9 @@ llms?") or one word too many ("kv cache eviction") finds few papers or none; the
 the full matches, marked as partial. The words are the query's lexemes (stop words already
 dropped by the text search configuration), each weighed by its rarity,
 ln(1 + papers / (1 + papers having it)); a paper scores the rarity of each word it has, doubled
-in its title, and needs two of the words when there are three or more.
+in its title, as a share of the most it could score (every word in its title: 1), so that a
+partial match's score is never read as a full match's; it needs two of the words when there
+are three or more (words no paper has do not count).
 
 Where the query was matched in memory (papers/word_memory.py), every paper is scored there, over
 the bits of the query's words (``partial_in_memory``; a quoted phrase or a word's alternatives
@@ -63,7 +65,8 @@ candidates AS MATERIALIZED (
       AND p.id IN ({base})
     LIMIT %s
 )
-SELECT c.id, sum(w.idf * CASE WHEN c.title @@ w.single THEN 2 ELSE 1 END) AS score
+SELECT c.id, sum(w.idf * CASE WHEN c.title @@ w.single THEN 2 ELSE 1 END)
+    / (SELECT 2 * sum(idf) FROM words) AS score
 FROM candidates c JOIN words w ON w.word = ANY(c.lexemes)
 GROUP BY c.id
 ORDER BY score DESC, c.id
@@ -103,19 +106,27 @@ def partial_in_memory(matched: MatchedQuery, limit: int) -> list[tuple[int, floa
     first = matched.tree
     while first[0] == "or":
         first = first[1]
-    words = [part for part in conjuncts(first) if part[0] != "not"]
-    if limit <= 0 or len(words) < 2:
-        return []
     memory, size = matched.memory, len(matched.memory.ids)
     anywhere = {operand: vector for operand, (vector, _) in matched.bits.items()}
     in_title = {operand: title for operand, (_, title) in matched.bits.items()}
-    score, found = np.zeros(size), np.zeros(size, dtype=np.int64)
+    words = [part for part in conjuncts(first) if part[0] != "not"]
+    found = []  # (whether each paper has the word, has it in its title), for words some have
     for word in words:
         has = np.unpackbits(evaluate(word, anywhere)[0], count=size).astype(bool)
-        titled = np.unpackbits(evaluate(word, in_title)[0], count=size).astype(bool) & has
-        score += np.log(1 + size / (1 + int(has.sum()))) * (has.astype(float) + titled)
-        found += has
-    wanted = found >= (2 if len(words) >= 3 else 1)
+        if has.any():
+            titled = np.unpackbits(evaluate(word, in_title)[0], count=size).astype(bool)
+            found.append((has, titled & has))
+    if limit <= 0 or len(words) < 2 or not found:
+        return []
+    score, count = np.zeros(size), np.zeros(size, dtype=np.int64)
+    most = 0.0
+    for has, titled in found:
+        rarity = np.log(1 + size / (1 + int(has.sum())))
+        score += rarity * (has.astype(float) + titled)
+        count += has
+        most += 2 * rarity
+    score /= most
+    wanted = count >= (2 if len(found) >= 3 else 1)
     positions = np.flatnonzero(
         passing_all(memory, matched.keys, matched.page & ~matched.matches & wanted)
     )

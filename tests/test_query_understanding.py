@@ -383,6 +383,8 @@ def test_partial_matches_score_alike_in_memory_and_in_sql(client, gender_bias, m
         gender_bias[k].pk for k in ("title", "abstract", "newer")
     ]
     assert [score for _, score in in_memory[:3]] == [score for _, score in in_sql[:3]]
+    # A share of the most a paper could score: never read as a full match's score.
+    assert all(0 < score <= 1 for _, score in in_memory + in_sql)
 
 
 def test_partial_matches_come_after_the_full_ones(client, corpus):
