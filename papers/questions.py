@@ -13,8 +13,8 @@ respelling.
 import re
 
 # Words that open a question or a request ("find papers on …", "show me …"); "papers" and
-# "studies" open one only before a word saying what about ("papers on code-switching", not
-# "papers with code").
+# "studies" open one only before a word saying what about or by whom ("papers on
+# code-switching", "papers by Luis Espinosa Anke", not "papers with code").
 _OPENING = frozenset(
     [
         "which",
@@ -43,7 +43,7 @@ _OPENING = frozenset(
         "compare",
     ]
 )
-_ABOUT = frozenset(["on", "about", "that", "which", "using", "for"])
+_ABOUT = frozenset(["on", "about", "that", "which", "using", "for", "by"])
 # Words that ask for papers rather than say what they are about ("new" and "state" stay: "new
 # york", "state tracking").
 ASKING = frozenset(

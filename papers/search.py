@@ -140,10 +140,11 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     fixed = Paper.objects.filter(*filterset.fixed_conditions())
     conditions = filterset.conditions()
     ranked = bool(text) and filterset.ordering == "relevance"
-    authors = authors_named(text) if ranked and filterset.page_number == 1 else []
     literal = filterset.value("literal")
     # A question is searched for its subject, and the page says so (papers/questions.py).
     subject = filterset.subject
+    first_page = ranked and filterset.page_number == 1
+    authors = authors_named(subject or text) if first_page else []
     typed = subject or text
     text, words = join_compounds(typed)
     facets, matched = _matched(filterset, text, request)

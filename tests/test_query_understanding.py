@@ -288,6 +288,12 @@ def test_a_question_is_searched_for_its_subject(client, corpus):
     )
 
 
+def test_a_question_for_an_authors_papers_offers_the_author(client, corpus):
+    body = client.get("/api/papers/?q=papers+by+Ada+Lovelace%3F").json()
+    assert body["corrected_query"] == "Ada Lovelace"
+    assert [author["name"] for author in body["authors"]] == ["Ada Lovelace"]
+
+
 def test_a_questions_exports_and_feed_search_its_subject(client, corpus):
     query = "q=what+is+the+best+method+for+evicting+the+kv+cache%3F"
     ris = b"".join(client.get(f"/?{query}&format=ris").streaming_content).decode()

@@ -19,6 +19,7 @@ from papers.questions import question_subject
         ("how to evaluate summarization factuality", "evaluate summarization factuality"),
         ("Is there a dataset for Yoruba NER?", "dataset Yoruba NER"),
         ("papers on code-switching", "code-switching"),
+        ("papers by Luis Espinosa Anke?", "Luis Espinosa Anke"),
         # Phrases and exclusions are kept whole; "or" is the search's own.
         ('which papers use "chain of thought" -survey', '"chain of thought" -survey'),
         ("what about bert or gpt?", "bert or gpt"),
