@@ -5,17 +5,17 @@ which takes its text by POST (a text of up to 10,000 characters does not fit a U
 per page (whatever it shows): the front page 3 (venues, newest ids, cards with their topics);
 list/search 4 (facets and total in one statement, the venues for the facet's tree and the
 filters' names, page ids, cards; +1 per topic or author filter the facets do not name); a query
-of two to five words that could be a name +1 (the authors of that name, first page); a ranked
-query whose words all match fewer than a page +1 (papers matching some of them); a query
-matching nothing +2 for did-you-mean and +1 for the respelling's facets, +1 under filters when
-nothing at all is shown (whether papers outside them match); a query that is an identifier 1
-(then a redirect to the paper); paper page 5 (paper, topics, authors, similar ids, similar
+of two to five words that could be a name +1 (the authors of that name, first page); a
+question +1 (whether it is a paper's title); a ranked query whose words all match fewer than a
+page +1 where it was not matched in memory (papers matching some of them); a query matching
+nothing +2 for did-you-mean and +1 for the respelling's facets, +1 under filters when nothing
+at all is shown (whether papers outside them match), +1 for filter values the collection may
+not know; a query that is an identifier 1 (then a redirect to the paper); paper page 5 (paper, topics, authors, similar ids, similar
 papers; +1 with related titles); similar page 4; venue page 7 (page object, chart, its other
 volumes, and the list's 4; 3 for a conference whose papers are all in its other volumes),
 topic page 6 (page object, chart — the same query gives the trend — and the list's 4); author
 page 8 (author, namesakes, co-authors, the list's 4 and the author's place in each paper);
-index pages 1; a reading list 1;
-/trends/ 2 + 1 per series.
+index pages 1; a reading list 1; /trends/ 2 + 1 per series.
 With ``format=`` the list pages and the reading list answer a citation file instead
 (papers/downloads.py). With the response cache on (papers/caching.py), the list, venue, topic
 and author pages read the data version first (+1), and a repeated one is that query alone.
