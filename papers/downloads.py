@@ -11,7 +11,8 @@ from collections.abc import Iterator
 
 from django.http import StreamingHttpResponse
 
-from .citations import FORMATS, AuthorName, Format
+from .citation_fields import AuthorName
+from .citations import FORMATS, Format
 from .models import Authorship, Paper
 from .search import ranked_order
 

@@ -121,7 +121,7 @@ _SYMBOLS = {
     "min": "min",
     "arg": "arg",
 }
-# The commands a title's maths may keep as LaTeX (BibTeX, papers/citations.py): symbols and
+# The commands a title's maths may keep as LaTeX (BibTeX, papers/bibtex.py): symbols and
 # maths fonts, fractions and roots. Any other command is read as text: a title must not bring
 # \input or \def into a reader's document.
 MATH_COMMANDS = frozenset(_SYMBOLS) | {

@@ -34,7 +34,8 @@ from django.views.decorators.http import require_http_methods
 
 from .author_queries import places_of
 from .caching import cache_page_by_version
-from .citations import FORMATS, author_name, page_citations
+from .citation_fields import author_name
+from .citations import FORMATS, page_citations
 from .downloads import export_ids, export_queryset, export_ranked
 from .errors import RETRY_AFTER_SECONDS
 from .facet_display import facet_context

@@ -10,14 +10,8 @@ import rispy
 from django.http import QueryDict
 
 from papers import downloads, search
-from papers.citations import (
-    AuthorName,
-    bibtex_title,
-    journal_volume,
-    named,
-    page_range,
-    split_name,
-)
+from papers.bibtex import bibtex_title
+from papers.citation_fields import AuthorName, journal_volume, named, page_range, split_name
 from papers.filtering import PaperFilterSet
 from papers.search import search_page
 from tests.factories import finish, make_paper, make_venue

@@ -8,15 +8,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from papers.citations import (
-    IncompleteRecord,
-    acl_citation,
-    bib_title,
-    bibtex,
-    citation_meta,
-    csl,
-    ris,
-)
+from papers.bibtex import bib_title, bibtex
+from papers.citation_fields import IncompleteRecord
+from papers.citations import acl_citation, citation_meta, csl, ris
 from tests.factories import finish, make_paper, make_venue
 from tests.support import parse
 

@@ -4,7 +4,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from papers.citations import bibtex
+from papers.bibtex import bibtex
 from papers.headlines import FRAGMENT_DELIMITER, MARK_START, MARK_STOP, elided
 from papers.rendering import bar_chart, quoted, render_abstract, render_inline
 from tests.support import parse
