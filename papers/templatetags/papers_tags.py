@@ -6,6 +6,7 @@ import html
 from decimal import ROUND_HALF_UP, Decimal
 
 from django import template
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -181,14 +182,6 @@ def card_authors(paper) -> SafeString:
     # A no-break space: on a phone "et" ended one line and "al." began the next.
     more = " et\u00a0al." if authors["more"] else ""
     return mark_safe(f'<p class="authors">{links}{more}</p>')
-
-
-def ordinal(number: int) -> str:
-    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st."""
-    suffix = (
-        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    )
-    return f"{number}{suffix}"
 
 
 def _card_title(paper) -> str:
