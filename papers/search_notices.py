@@ -5,6 +5,7 @@ that a broad query is ranked among a capped set of candidates, the pages there a
 import math
 import re
 
+from .anthology_metadata import ANTHOLOGY_URL
 from .expressions import SEARCH_CONFIG
 from .matching import QUERY_SQL
 from .querysets import NEGATION
@@ -53,7 +54,8 @@ ONLY_STOP_WORDS = (
 # {id}: the Anthology ID the query names.
 UNKNOWN_ANTHOLOGY_ID = (
     "No paper with the Anthology ID {id} is in this collection. The ACL Anthology may have it: "
-    "https://aclanthology.org/{id}/"
+    + ANTHOLOGY_URL
+    + "{id}/"
 )
 NO_PAPER_HERE_HAS_THE_WORDS = (
     "None of the papers of this page has these words. The search box at the top of the page "
