@@ -21,7 +21,7 @@ from .filtering import PaperFilterSet
 from .latex import plain_text
 from .models import Author, Authorship, Paper, PaperTopic, Topic, Venue
 from .rendering import plain_snippet, quoted
-from .understanding import identified_paper, join_compounds
+from .understanding import join_compounds
 
 FEED_SIZE = 50
 SITE_NAME = "Paper browser"
@@ -128,7 +128,7 @@ class SearchFeed(PaperFeed):
         return filterset
 
     def papers(self, filterset):
-        if filterset.text and (paper := identified_paper(filterset.text)) is not None:
+        if (paper := filterset.identified) is not None:
             return Paper.objects.filter(pk=paper.pk)  # the paper the query names, as the page
         papers = Paper.objects.filter(*filterset.conditions().values())
         return papers.matching(join_compounds(filterset.searched)[0]) if filterset.text else papers

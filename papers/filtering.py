@@ -25,7 +25,7 @@ from .text import (
     typed_query,
     whole_words,
 )
-from .understanding import join_compounds
+from .understanding import identified_paper, join_compounds
 
 MAX_QUERY_LENGTH = 500
 SORTS = [("relevance", "Relevance"), ("newest", "Newest venue first"), ("title", "Title A–Z")]
@@ -205,6 +205,13 @@ class PaperFilterSet(django_filters.FilterSet):
             return None
         titled = Paper.objects.filter(complete=True, display_key=self.text.lower()[:200])
         return None if titled.exists() else subject
+
+    @cached_property
+    def identified(self):
+        """The paper q names by its Anthology ID, DOI or Anthology URL, or None: the page opens
+        it, and its exports and feed are that paper (one indexed query, only for a q with an
+        identifier's shape)."""
+        return identified_paper(self.text) if self.text else None
 
     @property
     def searched(self) -> str:

@@ -29,7 +29,7 @@ from .search_notices import (
 )
 from .spelling import FEW_MATCHES, did_you_mean
 from .text import CONTROL_CHARACTERS
-from .understanding import authors_named, identified_paper, join_compounds
+from .understanding import authors_named, join_compounds
 from .word_memory import every_paper, matched_query
 
 
@@ -135,7 +135,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     papers/facet_memory.py).
     """
     text = filterset.text
-    if text and (paper := identified_paper(text)) is not None:
+    if (paper := filterset.identified) is not None:
         return _identified(paper)
     fixed = Paper.objects.filter(*filterset.fixed_conditions())
     conditions = filterset.conditions()

@@ -10,8 +10,8 @@ question +1 (whether it is a paper's title); a ranked query whose words all matc
 page +1 where it was not matched in memory (papers matching some of them); a query matching
 nothing +2 for did-you-mean and +1 for the respelling's facets, +1 under filters when nothing
 at all is shown (whether papers outside them match), +1 for filter values the collection may
-not know; a query that is an identifier 1 (then a redirect to the paper); paper page 5 (paper, topics, authors, similar ids, similar
-papers; +1 with related titles); similar page 4; venue page 7 (page object, chart, its other
+not know; a query that is an identifier 1 (then a redirect to the paper); paper page 5
+(paper, topics, authors, similar ids, similar papers; +1 with related titles); similar page 4; venue page 7 (page object, chart, its other
 volumes, and the list's 4; 3 for a conference whose papers are all in its other volumes),
 topic page 6 (page object, chart — the same query gives the trend — and the list's 4); author
 page 8 (author, namesakes, co-authors, the list's 4 and the author's place in each paper);
@@ -52,7 +52,7 @@ from .similar import method
 from .similar_text import SORTS, SimilarTextForm, papers_like_text
 from .text import CONTROL_CHARACTERS
 from .trends import MAX_SERIES, comparison, topic_trend, venue_rows_with_totals
-from .understanding import canonical_anthology_id, identified_paper
+from .understanding import canonical_anthology_id
 from .venue_series import venue_and_volumes, venue_series
 
 SIMILAR_ON_PAPER = 5
@@ -105,7 +105,7 @@ def _render_list(
     if format_name is not None:
         if format_name not in FORMATS:
             return _bad_request(request, UNKNOWN_FORMAT)
-        if filterset.text and (paper := identified_paper(filterset.text)) is not None:
+        if (paper := filterset.identified) is not None:
             # The page opens the paper the query names: its export is that paper.
             return export_ids(format_name, [paper.pk], set() if paper.title else {paper.pk}, name)
         if filterset.text and filterset.ordering == "relevance":
