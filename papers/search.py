@@ -143,9 +143,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     literal = filterset.value("literal")
     # A question is searched for its subject, and the page says so (papers/questions.py).
     subject = filterset.subject
-    first_page = ranked and filterset.page_number == 1
-    authors = authors_named(subject or text) if first_page else []
     typed = subject or text
+    authors = authors_named(typed) if ranked and filterset.page_number == 1 else []
     text, words = join_compounds(typed)
     facets, matched = _matched(filterset, text, request)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
@@ -161,22 +160,35 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     scored = (
         _page_ids(filterset, papers, results.page, text, words, matched) if results.count else []
     )
-    partial = []
-    if ranked and results.page == 1 and results.count < PAGE_SIZE and not NEGATION.search(text):
-        wanted = PAGE_SIZE - results.count
-        partial = (
-            partial_in_memory(matched, wanted)
-            if matched is not None
-            else partial_ids(papers, words, wanted, text)
-        )
+    partial = _partial(results, matched, papers, (text, words)) if ranked else []
     results.papers, results.partial = _cards(scored, partial, text)
+    _explain_choices(results, filterset, fixed, text)
+    return results
+
+
+def _partial(results: Results, matched, papers, query) -> list:
+    """[(id, score)] of the papers matching some of the words of ``query`` ((text, words) as
+    join_compounds gives them), on a ranked query's first page of fewer than a page of full
+    matches without exclusions: scored in memory where it was matched there (``matched``),
+    else in SQL among ``papers``."""
+    text, words = query
+    if results.page != 1 or results.count >= PAGE_SIZE or NEGATION.search(text):
+        return []
+    wanted = PAGE_SIZE - results.count
+    if matched is not None:
+        return partial_in_memory(matched, wanted)
+    return partial_ids(papers, words, wanted, text)
+
+
+def _explain_choices(results: Results, filterset: PaperFilterSet, fixed, text: str) -> None:
+    """The notices of filter values the collection does not know (on an empty page, or one
+    whose facet lacks a value chosen), and of why a query shows nothing at all."""
     named = {name: values for name, values in filterset.active().items() if name in NAMED}
     empty = not results.count and not results.partial
     if named and (empty or some_unknown(results.facets, named)):
         results.notices += unknown_choices(named)
     if text and empty:
         results.notices.append(why_nothing(filterset, fixed, text))
-    return results
 
 
 def _identified(paper) -> Results:
