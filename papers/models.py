@@ -146,8 +146,8 @@ class Author(models.Model):
     no source identified, where no single person of that name is known (papers/people.py)."""
 
     name = models.CharField(max_length=300)
-    # Not unique: people share names, and names that only a Unicode normalisation tells apart
-    # may already be two authors.
+    # Not unique: people share names, and names that only an older normalisation told apart
+    # (accents, before migration 0024) may already be two authors.
     key = models.CharField(
         max_length=300, db_index=True, editable=False, help_text="The normalised name."
     )

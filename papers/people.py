@@ -4,8 +4,10 @@ The Anthology tells apart people who share a name (``<author id="yang-liu-edinbu
 eleven more "Yang Liu"s). A record with such a person id is that person: one Author per id,
 its slug the id itself (``/authors/yang-liu-edinburgh/``), the other spellings it appears under
 kept as ``variants``. A record without an id (every dump author, most Anthology authors) goes by
-its normalised name: to the one person known by that name, else to the name's own Author
-(``person_id`` empty), whose page lists the people of that name when there are several.
+its normalised name (case, spacing and Latin accents folded: "Andre Martins" is "André
+Martins"): to the one person known by that name, else to the name's own Author (``person_id``
+empty, named by the load's most accented spelling), whose page lists the people of that name
+when there are several.
 
 Loads come in any order, so two repairs follow each write: a paper loaded before the Anthology
 named its people has the name's Author at that position replaced by the person (``relink``),
@@ -119,6 +121,12 @@ def learn_family_names_in_place(authored: dict[int, list[AuthorRecord]]) -> None
             )
 
 
+def _more_accented(record: AuthorRecord, than: AuthorRecord) -> bool:
+    """Whether ``record``'s name keeps more accents than ``than``'s, a spelling of the same
+    key: "André Martins" is the better of the two ways one person is written."""
+    return sum(not c.isascii() for c in record.name) > sum(not c.isascii() for c in than.name)
+
+
 class AuthorWriter:
     """Writes the authors of a load's records; ``write`` answers {record: Author id}."""
 
@@ -133,7 +141,9 @@ class AuthorWriter:
         first: dict[tuple[str, str], AuthorRecord] = {}
         spellings = defaultdict(list)
         for record, ref in refs.items():
-            first.setdefault(ref, record)
+            better = ref in first and ref[0] == "name" and _more_accented(record, first[ref])
+            if ref not in first or better:
+                first[ref] = record
             if record.person_id and record.name not in spellings[record.person_id]:
                 spellings[record.person_id].append(record.name)
         self.people_names = dict(spellings)

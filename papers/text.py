@@ -226,20 +226,36 @@ def derive_title(abstract: str, limit: int = DERIVED_TITLE_LIMIT) -> str:
     return cut + "…"
 
 
+# Latin letters with a stroke, which no decomposition takes apart.
+_STROKED_LATIN = str.maketrans("ĐđĦħıŁłØøŦŧ", "DdHhiLlOoTt")
+
+
+def latin_unaccented(text: str) -> str:
+    """The text with the accents of its Latin letters dropped ("Köksal" → "Koksal", "Lưu" →
+    "Luu", "Łukasz" → "Lukasz"); a mark on a letter of another script stays (a Devanagari
+    virama is part of its word)."""
+    if text.isascii():
+        return text
+    kept: list[str] = []
+    for char in unicodedata.normalize("NFKD", text):
+        if unicodedata.combining(char) and kept and kept[-1].isascii():
+            continue
+        kept.append(char)
+    return unicodedata.normalize("NFC", "".join(kept)).translate(_STROKED_LATIN)
+
+
 def name_key(name: str) -> str:
-    """What two spellings of one person's or topic's name share: NFKC, case-folded,
+    """What two spellings of one person's or topic's name share: NFKC, case-folded, Latin
+    accents dropped (the Anthology writes "André Martins" and "Andre Martins" for one person),
     whitespace folded. The loader keys authors and topics by it, not by their slugs."""
-    return fold_whitespace(unicodedata.normalize("NFKC", name).casefold())
+    return fold_whitespace(latin_unaccented(unicodedata.normalize("NFKC", name).casefold()))
 
 
 def make_slug(name: str, fallback: str = "item") -> str:
-    """A URL slug for any script: Latin letters lose their accents ("José" → "jose"), other
-    scripts stay as written ("王小明", "иван-петров"); the fallback when nothing is left."""
-    if name.isascii():  # nothing to unaccent (most names): the per-letter pass is skipped
-        return slugify(name) or fallback
-    unaccented = "".join(
-        char for char in unicodedata.normalize("NFKD", name) if not unicodedata.combining(char)
-    )
+    """A URL slug for any script: Latin letters lose their accents ("José" → "jose", "Łukasz"
+    → "lukasz"), other scripts stay as written ("王小明", "иван-петров"); the fallback when
+    nothing is left."""
+    unaccented = latin_unaccented(name)
     if unaccented.isascii():
         return slugify(unaccented) or fallback
     return slugify(name, allow_unicode=True) or fallback

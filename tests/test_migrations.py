@@ -8,7 +8,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from papers import schema_sql
 from papers.facets import count_facets
-from papers.models import Paper, PaperFacets
+from papers.models import Author, Paper, PaperFacets
 from papers.querysets import web_query
 
 RELEASED = [("papers", "0001_initial")]
@@ -50,6 +50,29 @@ def test_a_collection_at_the_released_schema_upgrades_in_place():
     assert count_facets({}, text="fewshot").total == 1
     titled = Paper.objects.filter(title_vector=web_query("fewshot"))
     assert list(titled.values_list("external_id", flat=True)) == ["2020.acl-main.2"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_authors_keyed_with_their_accents_share_a_key_after_0024():
+    before = [("papers", "0023_author_family_name")]
+    executor = migrate(before)
+    old_author = executor.loader.project_state(before).apps.get_model("papers", "Author")
+    for name, key, slug in [
+        ("André Martins", "andré martins", "andre-martins-2"),
+        ("Andre Martins", "andre martins", "andre-martins"),
+        ("王小明", "王小明", "王小明"),
+    ]:
+        old_author.objects.create(name=name, key=key, slug=slug)
+    migrate(executor.loader.graph.leaf_nodes())
+
+    assert dict(Author.objects.values_list("slug", "key")) == {
+        "andre-martins": "andre martins",
+        "andre-martins-2": "andre martins",
+        "王小明": "王小明",
+    }
+    # Each of the two pages now lists the other among the people of that name.
+    plain = Author.objects.get(slug="andre-martins")
+    assert [a.slug for a in Author.objects.namesakes_of(plain)] == ["andre-martins-2"]
 
 
 @pytest.mark.django_db

@@ -6,6 +6,7 @@ import pytest
 
 from papers.loading import load_files
 from papers.models import Author, Authorship, Paper
+from papers.text import name_key
 from tests.support import parse
 
 pytestmark = pytest.mark.django_db
@@ -151,6 +152,47 @@ def test_a_person_id_takes_its_slug_from_a_name_holding_it(client, write_dump):
     assert Author.objects.get(slug="yang-liu").person_id == "yang-liu"
     assert authors_of("Early Liu") == ["yang-liu-2"]
     assert client.get("/authors/yang-liu-2/").status_code == 200
+
+
+def test_a_name_with_and_without_its_accents_is_one_author(client, write_dump):
+    dump = dump_jsonl(
+        ("Plain Spelling", ["Andre Martins", "Ann Lee"]),
+        ("Accented Spelling", ["André Martins"]),
+        ("Stroked Letters", ["Łukasz Kaiser", "Alex Lưu"]),
+    )
+    load_files([write_dump("2024.jsonl", dump)])
+    load_files([write_dump("later.jsonl", dump_jsonl(("Later Paper", ["ANDRE MARTINS"])))])
+    martins = Author.objects.get(key="andre martins")
+    # The most accented spelling names the author; the slug is the one it always had.
+    assert (martins.name, martins.slug) == ("André Martins", "andre-martins")
+    assert sorted(martins.authorships.values_list("paper__title", flat=True)) == [
+        "Accented Spelling",
+        "Later Paper",
+        "Plain Spelling",
+    ]
+    assert Author.objects.count() == 4
+    page = parse(client.get("/authors/andre-martins/"))
+    assert page.find("h1").text == "André Martins"
+    assert page.find_all("section", class_="namesakes") == []
+    assert len(page.find_all("h3", class_="card-title")) == 3
+    assert authors_of("Stroked Letters") == ["lukasz-kaiser", "alex-luu"]
+
+
+def test_an_unaccented_spelling_goes_to_the_person_the_anthology_names(write_dump):
+    xml = anthology_xml(("Person Paper", [author("André Martins", "andre-martins-lisbon")]))
+    load_files([write_dump("2024.acl.xml", xml)])
+    load_files([write_dump("dump.jsonl", dump_jsonl(("Dump Paper", ["Andre Martins"])))])
+    assert authors_of("Dump Paper") == ["andre-martins-lisbon"]
+    assert Author.objects.count() == 1
+
+
+def test_accents_of_other_scripts_are_part_of_the_name():
+    assert name_key("Nguyễn Văn Đức") == "nguyen van duc"
+    assert name_key("Barnabás  PÓCZOS") == "barnabas poczos"
+    # A Devanagari virama and a Cyrillic breve are letters of their words, not accents.
+    assert name_key("अक्षय") == "अक्षय"
+    assert name_key("Андрей") == "андрей"
+    assert name_key("Κώστας") == "κώστασ"  # case folding makes a final sigma a sigma
 
 
 def test_the_search_offers_every_person_of_a_name(client, write_dump):
