@@ -91,6 +91,7 @@ def paper_list(request):
         message, details = filterset.error_summary()
         return error(message, 400, details)
     results = search_page(filterset, request)
+    _with_authors(results.papers + results.partial)
     return JsonResponse(
         {
             "count": int(results.count),
@@ -104,8 +105,8 @@ def paper_list(request):
             # Why a query found what it found (or nothing), as the list page says it.
             "notices": results.notices,
             # Full matches, then (first page, fewer than a page of them) partial ones.
-            "results": [{**_result(request, paper), "partial": False} for paper in results.papers]
-            + [{**_result(request, paper), "partial": True} for paper in results.partial],
+            "results": [_listed(request, paper, partial=False) for paper in results.papers]
+            + [_listed(request, paper, partial=True) for paper in results.partial],
         }
     )
 
@@ -154,15 +155,29 @@ def paper_similar(request, pk: str):
     return JsonResponse({"results": _similar_results(request, similar)})
 
 
-def _similar_results(request, papers) -> list[dict]:
-    # Their topics came with their cards (similar_to, papers_like_text); every author is listed.
+def _with_authors(papers: list) -> None:
+    """Every author of each paper, in order, for ``_names`` (one statement): a card names the
+    first few only."""
     prefetch_related_objects(
         papers, Prefetch("authorships", queryset=Authorship.objects.select_related("author"))
     )
+
+
+def _names(paper) -> list[str]:
+    return [authorship.author.name for authorship in paper.authorships.all()]
+
+
+def _listed(request, paper, partial: bool) -> dict:
+    return {**_result(request, paper), "authors": _names(paper), "partial": partial}
+
+
+def _similar_results(request, papers) -> list[dict]:
+    # Their topics came with their cards (similar_to, papers_like_text).
+    _with_authors(papers)
     return [
         {
             **_result(request, paper),
-            "authors": [authorship.author.name for authorship in paper.authorships.all()],
+            "authors": _names(paper),
             "explanation": paper.explanation,
             "shared_terms": [term["term"] for term in paper.explanation[0]["terms"]],
         }

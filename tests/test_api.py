@@ -17,8 +17,8 @@ def test_list_ranks_like_the_page(client, corpus):
     # words' matches (none is common enough to be held: papers/word_memory.py; the papers
     # matching some words are found there too), +1: the first query since the data changed
     # reads the facet arrays (papers/facet_memory.py), +1: few papers match, so a respelling to offer is
-    # looked for (papers/spelling.py FEW_MATCHES).
-    assert len(context.captured_queries) == 8
+    # looked for (papers/spelling.py FEW_MATCHES), +1: every author of the page's papers.
+    assert len(context.captured_queries) == 9
     assert body["count"] == 2
     assert (body["page"], body["pages"], body["next"], body["previous"]) == (1, 1, None, None)
     first = body["results"][0]
@@ -35,6 +35,7 @@ def test_list_ranks_like_the_page(client, corpus):
         "url",
         "snippet",
         "score",
+        "authors",
         "partial",
     }
     assert first["partial"] is False
@@ -43,6 +44,7 @@ def test_list_ranks_like_the_page(client, corpus):
     assert first["year"] == 2025
     assert first["topics"] == ["attention", "efficiency"]
     assert first["country"] == "United Kingdom"
+    assert first["authors"] == ["Ada Lovelace", "Alan Turing"]
     assert first["url"] == f"http://testserver/papers/{corpus['kv'].pk}/"
     assert "<mark>KV</mark> <mark>cache</mark>" in first["snippet"]
     assert first["score"] > body["results"][1]["score"] > 0
@@ -155,7 +157,7 @@ def test_similar(client, corpus):
     assert first["id"] == corpus["cache2"].pk
     listed = client.get("/api/papers/").json()["results"][0]
     # The list's fields ("partial" aside: it says how a search's words matched) and the reasons.
-    assert set(first) == set(listed) - {"partial"} | {"authors", "explanation", "shared_terms"}
+    assert set(first) == set(listed) - {"partial"} | {"explanation", "shared_terms"}
     assert (first["venue"], first["year"]) == ("ACL 2025", 2025)
     assert first["authors"] == ["Ada Lovelace"]
     assert first["topics"] == ["efficiency"]
