@@ -35,7 +35,14 @@ FILLABLE_FIELDS = (
 )
 CURATOR = PaperTopic.Source.CURATOR
 # When two links of one topic meet (merging papers or topics), the stronger source is kept.
-SOURCE_RANK = {PaperTopic.Source.RULE: 0, PaperTopic.Source.DUMP: 1, PaperTopic.Source.CURATOR: 2}
+# Which of two links of one topic a merge keeps: a person's choice over a source's, a
+# source's over a rule's, a rule (it reads the paper's words) over the topic model's guess.
+SOURCE_RANK = {
+    PaperTopic.Source.MODEL: 0,
+    PaperTopic.Source.RULE: 1,
+    PaperTopic.Source.DUMP: 2,
+    PaperTopic.Source.CURATOR: 3,
+}
 # Paper fields whose change in the admin is not a curation of loaded data.
 NOT_CURATED = {"reviewed", "curated_fields"}
 # Venue fields whose change is not a curation: the slug is the venue's address, not loaded.
@@ -233,10 +240,11 @@ def mark_topics_curated(paper_ids) -> None:
     )
 
 
-def _keep_stronger(target: PaperTopic, source: str) -> None:
-    if SOURCE_RANK[source] > SOURCE_RANK[target.source]:
-        target.source = source
-        target.save(update_fields=["source"])
+def _keep_stronger(target: PaperTopic, other: PaperTopic) -> None:
+    """The target link takes the other's source (and confidence) where it ranks higher."""
+    if SOURCE_RANK[other.source] > SOURCE_RANK[target.source]:
+        target.source, target.confidence = other.source, other.confidence
+        target.save(update_fields=["source", "confidence"])
 
 
 # Merging papers --------------------------------------------------------------------------
@@ -278,10 +286,13 @@ def _move_paper_links(survivor: Paper, other_ids: list[int]) -> dict[int, PaperT
         if link.topic_id in removed:
             continue
         if link.topic_id in links:
-            _keep_stronger(links[link.topic_id], link.source)
+            _keep_stronger(links[link.topic_id], link)
         else:
             links[link.topic_id] = PaperTopic.objects.create(
-                paper=survivor, topic_id=link.topic_id, source=link.source
+                paper=survivor,
+                topic_id=link.topic_id,
+                source=link.source,
+                confidence=link.confidence,
             )
     return links
 
@@ -366,7 +377,7 @@ def _move_topic_links_and_removals(survivor: Topic, other_ids: list[int]) -> Non
     removed = set(survivor.removals.values_list("paper_id", flat=True))
     for link in PaperTopic.objects.filter(topic_id__in=other_ids).order_by("pk"):
         if link.paper_id in links:
-            _keep_stronger(links[link.paper_id], link.source)
+            _keep_stronger(links[link.paper_id], link)
             link.delete()
         elif link.paper_id in removed:
             link.delete()

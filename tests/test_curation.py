@@ -13,7 +13,7 @@ from papers.models import Author, Paper, PaperTopic, RemovedTopic, Topic, TopicR
 from papers.text import abstract_key
 from tests.factories import finish, make_paper, make_topic, make_venue
 
-DUMP, RULE, CURATOR = "dump", "rule", "curator"
+DUMP, RULE, CURATOR, MODEL = "dump", "rule", "curator", "model"
 
 
 def paper(abstract: str = "", links=None, **fields) -> Paper:
@@ -162,6 +162,26 @@ def test_merge_papers_gives_a_taken_curated_abstract_its_key(db):
     assert survivor.curated_fields == ["abstract"]
 
 
+def model_link(made: Paper, name: str, confidence: float) -> None:
+    PaperTopic.objects.create(
+        paper=made, topic=make_topic(name), source=MODEL, confidence=confidence
+    )
+
+
+def test_merge_papers_with_the_topic_models_links(db):
+    survivor = paper("Survivor.", links={"beta": RULE})
+    duplicate = paper("Duplicate.")
+    model_link(survivor, "alpha", 0.6)
+    model_link(duplicate, "alpha", 0.9)
+    model_link(duplicate, "beta", 0.8)
+    model_link(duplicate, "gamma", 0.7)
+    finish()
+    curation.merge_papers(survivor, [duplicate])
+    links = survivor.topic_links.values_list("topic__name", "source", "confidence")
+    # Both had alpha from the model: the survivor's link stays; a rule outranks the model.
+    assert sorted(links) == [("alpha", MODEL, 0.6), ("beta", RULE, None), ("gamma", MODEL, 0.7)]
+
+
 # Merging topics ----------------------------------------------------------------------------
 
 
@@ -195,6 +215,20 @@ def test_merge_topics_moves_links_keeping_the_stronger_source(three_topics):
         "",
     ]
     assert list(Topic.objects.values_list("name", flat=True)) == ["survivor topic"]
+
+
+def test_merge_topics_where_the_model_linked_both(three_topics):
+    survivor, second, _ = three_topics
+    both = paper("Both.")
+    model_link(both, "survivor topic", 0.55)
+    model_link(both, "second topic", 0.95)
+    upgraded = paper("Upgraded.", links={"second topic": DUMP})
+    model_link(upgraded, "survivor topic", 0.5)
+    finish()
+    curation.merge_topics(survivor, [second])
+    assert list(both.topic_links.values_list("source", "confidence")) == [(MODEL, 0.55)]
+    # A dump's link outranks the model's, and a dump's link has no confidence.
+    assert list(upgraded.topic_links.values_list("source", "confidence")) == [(DUMP, None)]
 
 
 def test_merge_topics_moves_removals_where_the_survivor_is_not_on_the_paper(three_topics):
