@@ -14,6 +14,7 @@ from django.db.models import F, Q
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
+from django.utils.html import escape
 
 from .facet_display import all_venues, chip_labels
 from .facets import Facets
@@ -46,7 +47,9 @@ class PaperFeed(Feed):
         return f"[untitled] {plain_text(paper.display_title)}"
 
     def item_description(self, paper):
-        return f"{paper.venue.name}. {plain_snippet(paper.abstract, 80)}"
+        """HTML, as Atom's summary is declared (type="html"): the text escaped, so a reader
+        shows an abstract's "<post, reply>" as written, not as a tag."""
+        return escape(f"{paper.venue.name}. {plain_snippet(paper.abstract, 80)}")
 
     def item_link(self, paper):
         return paper.get_absolute_url()

@@ -84,6 +84,24 @@ def test_topic_feed_puts_the_newest_venue_first(client, newer):
     assert entry.find(f"{ATOM}summary").text.startswith("ACL 2026. Attention sinks")
 
 
+def test_a_summary_is_html_whose_text_is_the_abstract_as_written(client, db):
+    make_paper(
+        "We map each <post, reply> pair & its <script>alert(1)</script> context to a label.",
+        title="Angle Brackets in Abstracts",
+        venue=make_venue("ACL 2026", 2026),
+    )
+    finish()
+    summary = read_feed(client, "/feeds/search/?q=angle").find(f"{ATOM}entry/{ATOM}summary")
+    assert summary.get("type") == "html"
+    # What a feed reader renders: the summary's HTML, read as HTML, is the text as written.
+    rendered = parse(summary.text)
+    assert rendered.find_all() == []
+    assert rendered.text == (
+        "ACL 2026. We map each <post, reply> pair & its <script>alert(1)</script> "
+        "context to a label."
+    )
+
+
 def test_author_feed(client, newer):
     root = read_feed(client, "/feeds/authors/ada-lovelace/")
     assert titles(root) == [
