@@ -184,9 +184,12 @@ def _link_as_curator(links) -> None:
     """Write the links as a curator's; a link that exists already becomes a curator's."""
     links = list(links)
     for link in links:
-        link.source = CURATOR
+        link.source, link.confidence = CURATOR, None
     PaperTopic.objects.bulk_create(
-        links, update_conflicts=True, unique_fields=["paper", "topic"], update_fields=["source"]
+        links,
+        update_conflicts=True,
+        unique_fields=["paper", "topic"],
+        update_fields=["source", "confidence"],
     )
 
 
@@ -195,12 +198,13 @@ def add_topic_to_papers(topic: Topic, paper_ids: list[int]) -> int:
     with transaction.atomic():
         have = set(
             PaperTopic.objects.filter(topic=topic, paper_id__in=paper_ids)
-            .exclude(source=PaperTopic.Source.RULE)
+            .exclude(source__in=[PaperTopic.Source.RULE, PaperTopic.Source.MODEL])
             .values_list("paper_id", flat=True)
         )
         wanting = [pk for pk in paper_ids if pk not in have]
         RemovedTopic.objects.filter(topic=topic, paper_id__in=wanting).delete()
-        # A rule link the curator confirms becomes a curator link (rules no longer own it).
+        # A rule's or the model's link the curator confirms becomes a curator link: neither
+        # the rules nor the model's next fit may take it away.
         _link_as_curator(PaperTopic(paper_id=pk, topic=topic) for pk in wanting)
         mark_topics_curated(wanting)
         refresh_topic_names(wanting)
