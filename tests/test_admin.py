@@ -647,6 +647,57 @@ def test_add_topic_action_turns_a_rule_link_into_a_curator_link(staff, seeded):
     assert topics_of(paper)["Efficient Inference"] == "curator"
 
 
+def test_add_topic_action_turns_a_model_link_into_a_curator_link(staff, seeded):
+    paper = Paper.objects.get(title=MLWQ)
+    topic = Topic.objects.get(name="LLM Safety")
+    PaperTopic.objects.update_or_create(
+        paper=paper, topic=topic, defaults={"source": "model", "confidence": 0.7}
+    )
+    response = run_action(staff, "paper", "add_topic", [paper], topic=topic.pk)
+    assert response.status_code == 302
+    link = PaperTopic.objects.get(paper=paper, topic=topic)
+    assert (link.source, link.confidence) == ("curator", None)
+    paper.refresh_from_db()
+    assert "topics" in paper.curated_fields
+
+
+def test_a_paper_sharing_its_abstract_with_another_stays_editable(staff, seeded):
+    paper = Paper.objects.get(title=MLWQ)
+    twin = Paper.objects.exclude(pk=paper.pk).filter(external_id__isnull=True).first()
+    # The Anthology gives a paper and its copy one abstract; both have Anthology IDs.
+    Paper.objects.filter(pk=paper.pk).update(external_id="2025.acl-long.1")
+    Paper.objects.filter(pk=twin.pk).update(
+        abstract=paper.abstract, abstract_key=paper.abstract_key, external_id="2025.findings-acl.1"
+    )
+    post_change_form(staff, paper, lambda data: data.update(country=["Peru"]))
+    paper.refresh_from_db()
+    assert (paper.country, paper.curated_fields) == ("Peru", ["country"])
+
+    # A changed abstract is still checked.
+    url = reverse("admin:papers_paper_change", args=[twin.pk])
+    data = form_data(staff.get(url), "paper_form")
+    other = Paper.objects.exclude(pk__in=[paper.pk, twin.pk]).exclude(abstract="").first()
+    data.update(abstract=[other.abstract], _save=["Save"])
+    refused = staff.post(url, data)
+    assert refused.status_code == 200
+    assert refused.context["adminform"].form.errors["abstract"] == [
+        f"Paper {other.pk} (“{other.display_title}”) has this abstract already."
+    ]
+
+
+def test_a_paper_needs_a_title_or_an_abstract(staff, seeded):
+    paper = Paper.objects.get(title=MLWQ)
+    url = reverse("admin:papers_paper_change", args=[paper.pk])
+    data = form_data(staff.get(url), "paper_form")
+    data.update(title=[""], abstract=["  "], _save=["Save"])
+    refused = staff.post(url, data)
+    assert refused.status_code == 200
+    form = refused.context["adminform"].form
+    assert form.non_field_errors() == ["A paper needs a title or an abstract."]
+    paper.refresh_from_db()
+    assert paper.title == MLWQ
+
+
 def test_add_topic_action_across_every_page_of_a_filtered_list(staff, seeded):
     venue = Venue.objects.get(name="EMNLP 2024")
     topic = Topic.objects.get(name="Reasoning")
@@ -876,6 +927,29 @@ def test_venue_edits_are_curated_and_survive_a_reload(staff, seeded):
     call_command("load_papers", str(settings.FIXTURES_DIR), verbosity=0)
     venue.refresh_from_db()
     assert venue.location == "Miami Beach, Florida, USA"
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "error"),
+    [
+        ({"year": ["0"]}, "year", "Ensure this value is greater than or equal to 1900."),
+        (
+            {"start_date": ["2024-11-12"], "end_date": ["2024-11-10"]},
+            "end_date",
+            "The venue cannot end before it starts.",
+        ),
+        ("itself", "parent", "A venue cannot belong to itself."),
+    ],
+)
+def test_venue_edits_that_cannot_be_true_are_refused(staff, seeded, change, field, error):
+    venue = Venue.objects.get(name="EMNLP 2024")
+    url = reverse("admin:papers_venue_change", args=[venue.pk])
+    data = form_data(staff.get(url), "venue_form")
+    data.update({"parent": [str(venue.pk)]} if change == "itself" else change)
+    response = staff.post(url, {**data, "_save": ["Save"]})
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors[field] == [error]
+    assert Venue.objects.get(pk=venue.pk).year == 2024
 
 
 @pytest.mark.parametrize("term", ["-" * 40 + "a", "9" * 5000, "nul\x00byte"])

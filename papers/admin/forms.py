@@ -8,9 +8,15 @@ from ..models import (
     Paper,
     PaperTopic,
     Topic,
+    Venue,
 )
 from ..text import abstract_key, collapse_negations
 from ..topic_rules import rule_matches_nothing
+
+# The years a curator may give a venue: the Anthology starts in 1952 (before, a typing slip).
+FIRST_YEAR, LAST_YEAR = 1900, 2100
+# Parents followed up from a venue to refuse a loop (real chains have one or two links).
+MAX_PARENTS = 20
 
 
 class LinesField(SimpleArrayField):
@@ -35,13 +41,23 @@ class PaperForm(forms.ModelForm):
     def clean_abstract(self):
         abstract = self.cleaned_data["abstract"]
         key = abstract_key(abstract)
-        if key:
+        # Only a changed abstract is checked: the Anthology may give two papers one abstract
+        # (a paper and its Findings copy), and either must stay editable.
+        if key and (self.instance._state.adding or "abstract" in self.changed_data):
             twin = Paper.objects.filter(abstract_key=key).exclude(pk=self.instance.pk).first()
             if twin:
                 raise forms.ValidationError(
                     f"Paper {twin.pk} (“{twin.display_title}”) has this abstract already."
                 )
         return abstract
+
+    def clean(self):
+        cleaned = super().clean()
+        # Only when both fields were read (a field with its own error is left out).
+        texts = [cleaned.get(name) for name in ("title", "abstract")]
+        if None not in texts and not any(text.strip() for text in texts):
+            raise forms.ValidationError("A paper needs a title or an abstract.")
+        return cleaned
 
     class Meta:
         model = Paper
@@ -58,6 +74,44 @@ class PaperForm(forms.ModelForm):
             "url",
             "bibkey",
             "reviewed",
+        )
+
+
+class VenueForm(forms.ModelForm):
+    year = forms.IntegerField(
+        required=False, min_value=FIRST_YEAR, max_value=LAST_YEAR, help_text="Empty: unknown."
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        start, end = cleaned.get("start_date"), cleaned.get("end_date")
+        if start and end and end < start:
+            self.add_error("end_date", "The venue cannot end before it starts.")
+        parent = cleaned.get("parent")
+        if parent is not None and self.instance.pk is not None:
+            chain = [parent]
+            while chain[-1].parent_id is not None and len(chain) < MAX_PARENTS:
+                chain.append(chain[-1].parent)
+            if any(venue.pk == self.instance.pk for venue in chain):
+                self.add_error("parent", "A venue cannot belong to itself.")
+        return cleaned
+
+    class Meta:
+        model = Venue
+        fields = (
+            "name",
+            "slug",
+            "acronym",
+            "year",
+            "full_name",
+            "parent",
+            "location",
+            "start_date",
+            "end_date",
+            "month",
+            "welcome_text",
+            "booktitle",
+            "external_id",
         )
 
 

@@ -9,10 +9,12 @@ from ..models import (
     Venue,
 )
 from .changes import NoteChangesMixin
+from .forms import VenueForm
 
 
 @admin.register(Venue)
 class VenueAdmin(NoteChangesMixin, admin.ModelAdmin):
+    form = VenueForm
     list_display = ("name", "acronym", "year", "location", "start_date", "end_date", "paper_count")
     ordering = ("-year", "name")
     list_filter = ("year", "acronym")
