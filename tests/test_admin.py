@@ -685,6 +685,66 @@ def test_a_paper_sharing_its_abstract_with_another_stays_editable(staff, seeded)
     ]
 
 
+def authors_in_order(paper: Paper) -> list[str]:
+    return list(paper.authorships.order_by("position").values_list("author__name", flat=True))
+
+
+@pytest.fixture
+def authored(seeded) -> Paper:
+    """A seed paper with four authors (the seed dumps name none)."""
+    paper = Paper.objects.get(title=MLWQ)
+    for position, name in enumerate(["Ada Lovelace", "Alan Turing", "Grace Hopper", "Kurt Gödel"]):
+        author = Author.objects.create(name=name, slug=name.lower().replace(" ", "-"))
+        Authorship.objects.create(paper=paper, author=author, position=position + 1)
+    return paper
+
+
+def test_authors_trade_places_and_one_leaves(staff, authored):
+    paper = authored
+    first, second, _, *rest = authors_in_order(paper)
+
+    def reorder(data):
+        rows = {data[f"authorships-{i}-position"][0]: i for i in range(3)}
+        data[f"authorships-{rows['1']}-position"] = ["2"]
+        data[f"authorships-{rows['2']}-position"] = ["1"]
+        data[f"authorships-{rows['3']}-DELETE"] = ["on"]
+
+    post_change_form(staff, paper, reorder)
+    assert authors_in_order(paper) == [second, first, *rest]
+    paper.refresh_from_db()
+    assert paper.curated_fields == ["authors"]
+    assert paper.author_names.startswith(f"{second}, {first}")
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        ("duplicate", "{name} is an author of this paper already."),
+        ("zero", "Ensure this value is greater than or equal to 1."),
+    ],
+)
+def test_an_author_list_that_cannot_be_true_is_refused(staff, authored, change, error):
+    paper = authored
+    before = authors_in_order(paper)
+    url = reverse("admin:papers_paper_change", args=[paper.pk])
+    data = form_data(staff.get(url), "paper_form")
+    if change == "duplicate":
+        data["authorships-1-author"] = data["authorships-0-author"]
+    else:
+        data["authorships-1-position"] = ["0"]
+    response = staff.post(url, {**data, "_save": ["Save"]})
+    assert response.status_code == 200
+    authorships = next(
+        formset
+        for formset in response.context["inline_admin_formsets"]
+        if formset.formset.model is Authorship
+    )
+    assert [form.errors for form in authorships.formset.forms][1] == {
+        "author" if change == "duplicate" else "position": [error.format(name=before[0])]
+    }
+    assert authors_in_order(paper) == before
+
+
 def test_a_paper_needs_a_title_or_an_abstract(staff, seeded):
     paper = Paper.objects.get(title=MLWQ)
     url = reverse("admin:papers_paper_change", args=[paper.pk])

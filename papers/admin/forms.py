@@ -3,8 +3,10 @@
 from django import forms
 from django.contrib.admin.widgets import AutocompleteSelect
 from django.contrib.postgres.forms import SimpleArrayField
+from django.forms.models import BaseInlineFormSet
 
 from ..models import (
+    Authorship,
     Paper,
     PaperTopic,
     Topic,
@@ -17,6 +19,9 @@ from ..topic_rules import rule_matches_nothing
 FIRST_YEAR, LAST_YEAR = 1900, 2100
 # Parents followed up from a venue to refuse a loop (real chains have one or two links).
 MAX_PARENTS = 20
+# An author's place on a paper: the positions a curator can type; saving moves rows aside
+# by SPARE_POSITIONS first (papers/admin/papers.py), within the column's 32,767.
+MAX_POSITION, SPARE_POSITIONS = 9999, 10000
 
 
 class LinesField(SimpleArrayField):
@@ -75,6 +80,30 @@ class PaperForm(forms.ModelForm):
             "bibkey",
             "reviewed",
         )
+
+
+class AuthorshipForm(forms.ModelForm):
+    position = forms.IntegerField(min_value=1, max_value=MAX_POSITION)
+
+    class Meta:
+        model = Authorship
+        fields = ("position", "author")
+
+
+class AuthorshipFormSet(BaseInlineFormSet):
+    """A paper's authors: each once (its positions are checked by the unique constraint)."""
+
+    def clean(self):
+        super().clean()
+        seen = set()
+        for form in self.forms:
+            if self._should_delete_form(form) or not getattr(form, "cleaned_data", None):
+                continue
+            author = form.cleaned_data.get("author")
+            if author is not None and author.pk in seen:
+                form.add_error("author", f"{author.name} is an author of this paper already.")
+            elif author is not None:
+                seen.add(author.pk)
 
 
 class VenueForm(forms.ModelForm):

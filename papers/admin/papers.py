@@ -2,7 +2,7 @@
 
 from django.contrib import admin, messages
 from django.contrib.admin.views.main import ORDER_VAR
-from django.db.models import Prefetch
+from django.db.models import F, Prefetch
 from django.utils.html import format_html
 
 from .. import curation
@@ -18,7 +18,13 @@ from ..topic_rules import run_topic_rules
 from .actions import IntermediateActionMixin
 from .changes import NoteChangesMixin
 from .filters import CountryFilter, HasTitleFilter, SourceFileFilter
-from .forms import ChooseTopicForm, PaperForm
+from .forms import (
+    SPARE_POSITIONS,
+    AuthorshipForm,
+    AuthorshipFormSet,
+    ChooseTopicForm,
+    PaperForm,
+)
 
 
 class PaperTopicInline(admin.TabularInline):
@@ -55,6 +61,8 @@ class RemovedTopicInline(admin.TabularInline):
 
 class AuthorshipInline(admin.TabularInline):
     model = Authorship
+    form = AuthorshipForm
+    formset = AuthorshipFormSet
     fields = ("position", "author")
     autocomplete_fields = ("author",)
     ordering = ("position",)
@@ -201,10 +209,22 @@ class PaperAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
             elif formset.model is Authorship:
                 if formset.has_changed():
                     curated.add("authors")
-                self.save_formset(request, form, formset, change=change)
+                self.save_authorships(request, form, formset, change)
             else:
                 self.save_formset(request, form, formset, change=change)
         curation.record_paper_links_edit(paper, curated)
+
+    def save_authorships(self, request, form, formset, change) -> None:
+        """Save the author inline, whose rows may trade places: each row that moves or goes
+        steps aside first, so that no two rows ever hold one position (the rows are saved
+        one by one under a unique constraint that cannot be deferred)."""
+        leaving = [
+            row.instance.pk
+            for row in formset.initial_forms
+            if formset._should_delete_form(row) or "position" in row.changed_data
+        ]
+        Authorship.objects.filter(pk__in=leaving).update(position=F("position") + SPARE_POSITIONS)
+        self.save_formset(request, form, formset, change=change)
 
     def save_topic_links(self, paper, formset) -> bool:
         """Apply the topic inline as a curator's edit; True when the paper's topics changed."""
