@@ -23,7 +23,7 @@ fewer than a page.
 import json
 
 from django.db.models import Prefetch, Q, prefetch_related_objects
-from django.http import JsonResponse
+from django.http import HttpResponsePermanentRedirect, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
@@ -31,6 +31,7 @@ from .anthology_metadata import is_anthology_id
 from .caching import cache_page_by_version
 from .filtering import PaperFilterSet
 from .latex import plain_text
+from .merged_keys import EXTERNAL_ID, PAPER, survivor_of
 from .methods import read_only
 from .models import Authorship, Paper
 from .rendering import plain_snippet, render_inline
@@ -123,12 +124,26 @@ def _naming(raw: str) -> Q | None:
     return Q(pk=int(digits))
 
 
+def _merged_or_404(request, pk: str, tail: str = ""):
+    """A permanent redirect to the same address of the paper that ``pk`` (a merged-away
+    paper's id or Anthology ID) went to; else the 404 of an unknown paper."""
+    if is_anthology_id(pk):
+        survivor = survivor_of(EXTERNAL_ID, canonical_anthology_id(pk))
+    else:
+        survivor = survivor_of(PAPER, pk.lstrip("0")) if pk.isascii() and pk.isdigit() else None
+    if survivor is None:
+        return error(f"No paper with id {pk[:40]!r}.", 404)
+    query = request.META.get("QUERY_STRING", "")
+    address = f"/api/papers/{survivor}/{tail}" + (f"?{query}" if query else "")
+    return HttpResponsePermanentRedirect(address)
+
+
 @read_only
 def paper_detail(request, pk: str):
     naming = _naming(pk)
     paper = Paper.objects.with_related().filter(naming).first() if naming else None
     if paper is None:
-        return error(f"No paper with id {pk[:40]!r}.", 404)
+        return _merged_or_404(request, pk)
     # The record (as export_papers writes it) and what a script citing the paper needs.
     cited = {
         "anthology_id": paper.anthology_id or None,
@@ -146,7 +161,7 @@ def paper_similar(request, pk: str):
     naming = _naming(pk)
     paper_id = Paper.objects.filter(naming).values_list("pk", flat=True).first() if naming else None
     if paper_id is None:
-        return error(f"No paper with id {pk[:40]!r}.", 404)
+        return _merged_or_404(request, pk, "similar/")
     raw = request.GET.get("limit", "20").strip()
     digits = raw.lstrip("0") if raw.isascii() and raw.isdigit() else ""
     if not digits or len(digits) > 3 or not 1 <= int(digits) <= MAX_SIMILAR:

@@ -75,15 +75,16 @@ class Authorship(models.Model):
 class MergedKey(models.Model):
     """What identified a paper a curator merged into another (its external ID, abstract, title
     at its venue), kept so that a load meeting that copy again finds the survivor instead of
-    bringing the copy back (papers/merged_keys.py)."""
+    bringing the copy back, and its id, so that its address leads there (papers/merged_keys.py)."""
 
     class Kind(models.TextChoices):
         EXTERNAL_ID = "id"
         ABSTRACT = "abstract"
         TITLE = "title"
+        PAPER = "paper"  # its own id: its old address leads to the survivor
 
     kind = models.CharField(max_length=10, choices=Kind.choices)
-    # The external ID, the abstract key, or "<venue id>:<title in lower case>".
+    # The external ID, the abstract key, "<venue id>:<title in lower case>", or the paper's id.
     key = models.TextField()
     paper = models.ForeignKey("Paper", on_delete=models.CASCADE, related_name="merged_keys")
 

@@ -3,7 +3,8 @@
 A load matches its records to the collection by external ID, abstract and title at a venue
 (papers/writing.py); a merged-away copy's keys are gone with its row, so without these a
 reload of its source would bring it back. ``remember_merged`` keeps them when papers merge;
-``find_merged`` gives the survivor for records that carry them.
+``find_merged`` gives the survivor for records that carry them, ``survivor_of`` for an old
+address (a merged-away paper's id or Anthology ID).
 """
 
 from .bulk import batched
@@ -12,7 +13,7 @@ from .records import PaperRecord
 from .text import fold_whitespace
 
 # MergedKey.Kind's values, as plain strings: the keys are compared with rows read back.
-EXTERNAL_ID, ABSTRACT, TITLE = "id", "abstract", "title"
+EXTERNAL_ID, ABSTRACT, TITLE, PAPER = "id", "abstract", "title", "paper"
 
 
 def title_key(venue_id: int, title: str) -> str:
@@ -20,7 +21,7 @@ def title_key(venue_id: int, title: str) -> str:
 
 
 def paper_keys(paper: Paper) -> set[tuple[str, str]]:
-    keys = set()
+    keys = {(PAPER, str(paper.pk))}
     if paper.external_id:
         keys.add((EXTERNAL_ID, paper.external_id))
     if paper.abstract_key:
@@ -82,3 +83,9 @@ def find_merged(
         if paper is not None:
             found[index] = paper
     return found
+
+
+def survivor_of(kind: str, key: str) -> int | None:
+    """The id of the paper a merged-away paper's id (PAPER) or external ID went to, if any."""
+    found = MergedKey.objects.filter(kind=kind, key=key)
+    return found.values_list("paper_id", flat=True).first()

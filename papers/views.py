@@ -42,6 +42,7 @@ from .facet_display import facet_context
 from .feeds import search_feed_url
 from .filtering import PaperFilterSet
 from .front_page import front_page
+from .merged_keys import EXTERNAL_ID, PAPER, survivor_of
 from .methods import read_only
 from .models import Author, Paper, PaperTopic, Topic, TopicRedirect, Venue
 from .querysets import CARD_FIELDS
@@ -177,7 +178,22 @@ def _paper_page(request, paper):
 
 @read_only
 def paper_detail(request, pk, slug=None):
-    return _paper_page(request, get_object_or_404(Paper.objects.with_related(), pk=pk))
+    paper = Paper.objects.with_related().filter(pk=pk).first()
+    if paper is None:
+        return _to_survivor(request, PAPER, str(pk), "paper-detail")
+    return _paper_page(request, paper)
+
+
+def _to_survivor(request, kind: str, key: str, view: str):
+    """A merged-away paper's address (its id or Anthology ID, ``kind``) redirects to the same
+    page of the paper it was merged into, with the same query; any other unknown paper is a
+    404."""
+    survivor = survivor_of(kind, key)
+    if survivor is None:
+        raise Http404("No such paper.")
+    query = request.META.get("QUERY_STRING", "")
+    address = reverse(view, args=[survivor]) + (f"?{query}" if query else "")
+    return redirect(address, permanent=True)
 
 
 @read_only
@@ -187,25 +203,29 @@ def paper_by_anthology_id(request, anthology_id):
     canonical = canonical_anthology_id(anthology_id)
     if canonical != anthology_id:
         return redirect("paper-by-anthology-id", canonical, permanent=True)
-    papers = Paper.objects.with_related()
-    return _paper_page(request, get_object_or_404(papers, external_id=anthology_id))
+    paper = Paper.objects.with_related().filter(external_id=anthology_id).first()
+    if paper is None:
+        return _to_survivor(request, EXTERNAL_ID, anthology_id, "paper-detail")
+    return _paper_page(request, paper)
 
 
 @read_only
 def similar_by_anthology_id(request, anthology_id):
     """/papers/<Anthology ID>/similar/: the similar papers' page of that paper, by its id (with
     the query string: the order chosen)."""
-    found = Paper.objects.filter(external_id=canonical_anthology_id(anthology_id))
-    pk = found.values_list("pk", flat=True).first()
+    canonical = canonical_anthology_id(anthology_id)
+    pk = Paper.objects.filter(external_id=canonical).values_list("pk", flat=True).first()
     if pk is None:
-        raise Http404("No paper with that Anthology ID.")
+        return _to_survivor(request, EXTERNAL_ID, canonical, "paper-similar")
     query = request.META.get("QUERY_STRING", "")
     return redirect(reverse("paper-similar", args=[pk]) + (f"?{query}" if query else ""))
 
 
 @read_only
 def paper_similar(request, pk):
-    paper = get_object_or_404(Paper.objects.select_related("venue").only(*CARD_FIELDS), pk=pk)
+    paper = Paper.objects.select_related("venue").only(*CARD_FIELDS).filter(pk=pk).first()
+    if paper is None:
+        return _to_survivor(request, PAPER, str(pk), "paper-similar")
     sort = request.GET.get("sort", "similar")
     if sort not in SORTS:
         return HttpResponseBadRequest(

@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from papers.bibtex import bib_title, bibtex
 from papers.citation_fields import IncompleteRecord
 from papers.citations import acl_citation, citation_meta, csl, ris
+from papers.curation import merge_papers
 from tests.factories import finish, make_paper, make_venue
 from tests.support import parse
 
@@ -114,6 +115,34 @@ def test_the_anthology_id_names_the_same_page(client, modscan):
     moved = client.get("/papers/2024.EMNLP-main.713/")
     assert (moved.status_code, moved["Location"]) == (301, "/papers/2024.emnlp-main.713/")
     assert client.get("/papers/2024.emnlp-main.99999/").status_code == 404
+
+
+def test_a_merged_away_papers_addresses_lead_to_the_paper_it_went_into(client, modscan):
+    copy = make_paper(
+        "A copy of ModSCAN with an abstract.",
+        title="ModSCAN (a copy)",
+        venue=modscan.venue,
+        external_id="2024.findings-emnlp.9",
+    )
+    finish()
+    merge_papers(modscan, [copy])
+    survivor = modscan.pk
+    moves = {
+        f"/papers/{copy.pk}/": f"/papers/{survivor}/",
+        "/papers/2024.findings-emnlp.9/": f"/papers/{survivor}/",
+        "/papers/2024.FINDINGS-emnlp.9/": "/papers/2024.findings-emnlp.9/",  # canonical first
+        f"/papers/{copy.pk}/similar/?sort=newest": f"/papers/{survivor}/similar/?sort=newest",
+        "/papers/2024.findings-emnlp.9/similar/": f"/papers/{survivor}/similar/",
+        f"/api/papers/{copy.pk}/": f"/api/papers/{survivor}/",
+        "/api/papers/2024.findings-emnlp.9/": f"/api/papers/{survivor}/",
+        f"/api/papers/{copy.pk}/similar/?limit=3": f"/api/papers/{survivor}/similar/?limit=3",
+    }
+    for old, new in moves.items():
+        response = client.get(old)
+        assert (response.status_code, response["Location"]) == (301, new), old
+    never = copy.pk + 1000
+    assert client.get(f"/papers/{never}/").status_code == 404
+    assert client.get(f"/api/papers/{never}/").json() == {"error": f"No paper with id '{never}'."}
 
 
 def test_a_paper_without_an_abstract_says_so_and_points_to_the_pdf(client, modscan):

@@ -90,8 +90,10 @@ def test_a_merge_survives_a_reload_of_the_merged_away_copys_dump(write_dump):
 def test_the_merged_away_keys_point_at_the_survivor(write_dump):
     _, _, survivor, duplicate = _two_copies(write_dump)
     curation.merge_papers(survivor, [duplicate])
-    assert list(MergedKey.objects.values_list("kind", "paper_id")) == [("abstract", survivor.pk)]
-    assert MergedKey.objects.get().key == duplicate.abstract_key
+    assert sorted(MergedKey.objects.values_list("kind", "key", "paper_id")) == [
+        ("abstract", duplicate.abstract_key, survivor.pk),
+        ("paper", str(duplicate.pk), survivor.pk),  # its address leads to the survivor
+    ]
 
 
 def test_a_merge_into_a_paper_later_merged_again_follows_the_last_survivor(write_dump):
@@ -100,7 +102,8 @@ def test_a_merge_into_a_paper_later_merged_again_follows_the_last_survivor(write
     third = Paper.objects.get(abstract=ABSTRACT_B)
     curation.merge_papers(third, [survivor])
     assert set(MergedKey.objects.values_list("paper_id", flat=True)) == {third.pk}
-    assert MergedKey.objects.count() == 3  # the copy's abstract; the survivor's abstract, title
+    # The copy's abstract and id; the survivor's abstract, title and id.
+    assert MergedKey.objects.count() == 5
     count = Paper.objects.count()
     assert load_files([listed]).new == 0
     assert Paper.objects.count() == count
@@ -124,7 +127,8 @@ def test_a_merge_of_papers_with_two_external_ids_survives_a_reload(write_dump):
     assert list(Paper.objects.values_list("external_id", "title")) == [
         ("2031.acl-1", "Yoruba Data")
     ]
-    assert sorted(MergedKey.objects.values_list("kind", flat=True)) == ["abstract", "id", "title"]
+    kinds = sorted(MergedKey.objects.values_list("kind", flat=True))
+    assert kinds == ["abstract", "id", "paper", "title"]
 
 
 def test_a_later_runs_anthology_record_moves_the_paper_to_its_volume(write_dump):
