@@ -12,10 +12,13 @@ from django.conf import settings
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.management import call_command
 from django.db import connection
+from django.http import QueryDict
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from pytest_django.asserts import assertContains
 
+from papers import search
+from papers.filtering import PaperFilterSet
 from papers.models import (
     Author,
     Authorship,
@@ -26,6 +29,8 @@ from papers.models import (
     TopicRedirect,
     Venue,
 )
+from papers.querysets import web_query
+from papers.search import search_page
 from tests.support import parse
 
 TOPICS_FIXTURE = settings.FIXTURES_DIR / "topics.json"
@@ -378,6 +383,21 @@ def test_admin_search_uses_websearch_syntax_and_ranks(staff, seeded):
     )
     ranked = staff.get("/admin/papers/paper/", {"q": "quantization"})
     assert ranked.context["cl"].result_list[0].title == MLWQ  # in its title: ranked first
+
+
+def test_admin_search_places_the_pages_best_first_then_every_other_match(
+    staff, seeded, monkeypatch
+):
+    monkeypatch.setattr(search, "ADMIN_RANKED", 3)
+    public = search_page(PaperFilterSet(QueryDict("q=language+models")))
+    response = staff.get("/admin/papers/paper/", {"q": "language models"})
+    pks = changelist_pks(response)
+    matches = Paper.objects.filter(search_vector=web_query("language models"))
+    assert response.context["cl"].result_count == matches.count() > 3
+    assert pks[:3] == [paper.pk for paper in public.papers[:3]]
+    # The others follow by id, every one of them there (an action on all reaches each).
+    rest = sorted(set(matches.values_list("pk", flat=True)) - set(pks[:3]))
+    assert pks[3:] == rest[: len(pks) - 3]
 
 
 def test_admin_search_by_id_and_digit_like_characters(staff, seeded):

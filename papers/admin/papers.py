@@ -179,10 +179,11 @@ class PaperAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
     # Search -----------------------------------------------------------------------------
 
     def get_search_results(self, request, queryset, search_term):
-        """Full-text search ranked by the public pages' relevance score (papers/search.py)."""
+        """Full-text search, the best matches first as the public pages rank them, then the
+        others by id (papers/search.py ranked_matches)."""
         matches = ranked_matches(queryset, search_term)
         if search_term.strip() and ORDER_VAR not in request.GET:
-            matches = matches.order_by("-score", "pk")
+            matches = matches.order_by(F("rank").asc(nulls_last=True), "pk")
         return matches, False
 
     # Saving: record what the curator changed ----------------------------------------------
