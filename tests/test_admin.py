@@ -400,6 +400,37 @@ def test_admin_search_places_the_pages_best_first_then_every_other_match(
     assert pks[3:] == rest[: len(pks) - 3]
 
 
+def test_admin_search_finds_a_paper_by_its_identifier(staff, seeded):
+    paper = Paper.objects.get(title=MLWQ)
+    Paper.objects.filter(pk=paper.pk).update(
+        external_id="2025.acl-long.7", doi="10.18653/v1/2025.acl-long.7"
+    )
+    for pasted in (
+        "2025.acl-long.7",
+        "10.18653/v1/2025.acl-long.7",
+        "https://aclanthology.org/2025.acl-long.7.pdf",
+    ):
+        response = staff.get("/admin/papers/paper/", {"q": pasted})
+        assert changelist_pks(response) == [paper.pk], pasted
+
+
+def test_admin_finds_an_author_typed_without_accents(staff, seeded):
+    vulic = Author.objects.create(name="Ivan Vulić", slug="ivan-vulic")
+    Author.objects.create(name="Ivana Vulovic", slug="ivana-vulovic")
+    response = staff.get("/admin/papers/author/", {"q": "vulic"})
+    assert [author.pk for author in response.context["cl"].result_list] == [vulic.pk]
+    picker = staff.get(
+        "/admin/autocomplete/",
+        {
+            "app_label": "papers",
+            "model_name": "authorship",
+            "field_name": "author",
+            "term": "Vulic",
+        },
+    )
+    assert picker.json()["results"] == [{"id": str(vulic.pk), "text": "Ivan Vulić"}]
+
+
 def test_admin_search_by_id_and_digit_like_characters(staff, seeded):
     paper = Paper.objects.get(title=MLWQ)
     assert changelist_pks(staff.get("/admin/papers/paper/", {"q": str(paper.pk)})) == [paper.pk]

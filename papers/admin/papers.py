@@ -15,6 +15,7 @@ from ..models import (
 )
 from ..search import ranked_matches
 from ..topic_rules import run_topic_rules
+from ..understanding import identified_paper
 from .actions import IntermediateActionMixin
 from .changes import NoteChangesMixin
 from .filters import CountryFilter, HasTitleFilter, SourceFileFilter
@@ -89,7 +90,7 @@ class PaperAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
     search_fields = ("title",)  # shows the search box; the search itself is full-text
     search_help_text = (
         "Full-text search of titles, abstracts, topics and authors "
-        '(websearch syntax: "exact phrase", or, -exclude).'
+        '(websearch syntax: "exact phrase", or, -exclude), or an Anthology ID, DOI or address.'
     )
     show_full_result_count = False
     autocomplete_fields = ("venue",)
@@ -180,7 +181,11 @@ class PaperAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
 
     def get_search_results(self, request, queryset, search_term):
         """Full-text search, the best matches first as the public pages rank them, then the
-        others by id (papers/search.py ranked_matches)."""
+        others by id (papers/search.py ranked_matches); an identifier finds its paper."""
+        # An Anthology ID, DOI or Anthology address pasted in finds that paper, as on the site.
+        identified = identified_paper(search_term)
+        if identified is not None:
+            return queryset.filter(pk=identified.pk), False
         matches = ranked_matches(queryset, search_term)
         if search_term.strip() and ORDER_VAR not in request.GET:
             matches = matches.order_by(F("rank").asc(nulls_last=True), "pk")

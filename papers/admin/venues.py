@@ -8,6 +8,7 @@ from ..models import (
     Author,
     Venue,
 )
+from ..text import name_key
 from .changes import NoteChangesMixin
 from .forms import VenueForm
 
@@ -44,10 +45,20 @@ class VenueAdmin(NoteChangesMixin, admin.ModelAdmin):
 
 @admin.register(Author)
 class AuthorAdmin(NoteChangesMixin, admin.ModelAdmin):
-    list_display = ("name", "orcid", "paper_count")
+    list_display = ("name", "slug", "orcid", "paper_count")
     ordering = ("name",)
-    search_fields = ("name", "orcid")
+    search_fields = ("name", "orcid", "slug")
+    search_help_text = 'Name (with or without its accents: "Vulic" finds Vulić), slug or ORCID.'
     prepopulated_fields = {"slug": ("name",)}
+
+    def get_search_results(self, request, queryset, search_term):
+        """The admin's search, and the name's key too: a name typed without its accents, or
+        in other case or spacing, finds the author (the paper form's author picker too)."""
+        found, duplicates = super().get_search_results(request, queryset, search_term)
+        key = name_key(search_term)
+        if key:
+            found |= queryset.filter(key__contains=key)
+        return found, duplicates
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(paper_count=Count("authorships"))
