@@ -17,7 +17,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from pytest_django.asserts import assertContains
 
-from papers import search
+from papers import curation, search
+from papers.admin.forms import STALE_PAGE
 from papers.filtering import PaperFilterSet
 from papers.models import (
     Author,
@@ -794,6 +795,27 @@ def test_an_author_list_that_cannot_be_true_is_refused(staff, authored, change, 
         "author" if change == "duplicate" else "position": [error.format(name=before[0])]
     }
     assert authors_in_order(paper) == before
+
+
+@pytest.mark.parametrize("meanwhile", ["title", "topic"])
+def test_a_save_over_another_curators_later_change_is_refused(staff, seeded, meanwhile):
+    paper = Paper.objects.get(title=LARF)
+    url = reverse("admin:papers_paper_change", args=[paper.pk])
+    opened = form_data(staff.get(url), "paper_form")  # curator B opens the page
+    if meanwhile == "title":  # curator A saves a new title
+        post_change_form(staff, paper, lambda data: data.update(title=["A's title"]))
+    else:  # or takes a topic off the paper
+        curation.set_topics(paper.pk, add=set(), remove={Topic.objects.get(name="LLM Safety").pk})
+    response = staff.post(url, {**opened, "abstract": ["B's abstract."], "_save": ["Save"]})
+    assert response.status_code == 200
+    assert response.context["adminform"].form.non_field_errors() == [STALE_PAGE]
+    paper.refresh_from_db()
+    assert paper.abstract != "B's abstract."
+    assert paper.title == ("A's title" if meanwhile == "title" else LARF)
+    # Opened again, the page saves.
+    post_change_form(staff, paper, lambda data: data.update(abstract=["B's abstract."]))
+    paper.refresh_from_db()
+    assert paper.abstract == "B's abstract."
 
 
 def test_a_paper_needs_a_title_or_an_abstract(staff, seeded):

@@ -1,5 +1,7 @@
 """Forms of the curators' admin: paper and topic edits, and the action pages' choices."""
 
+import hashlib
+
 from django import forms
 from django.contrib.admin.widgets import AutocompleteSelect
 from django.contrib.postgres.forms import SimpleArrayField
@@ -17,6 +19,10 @@ from ..topic_rules import rule_matches_nothing
 
 # The years a curator may give a venue: the Anthology starts in 1952 (before, a typing slip).
 FIRST_YEAR, LAST_YEAR = 1900, 2100
+STALE_PAGE = (
+    "Someone changed this paper after you opened this page, so your changes were not saved: "
+    "open the paper again to see the change, then make yours."
+)
 # Parents followed up from a venue to refuse a loop (real chains have one or two links).
 MAX_PARENTS = 20
 # An author's place on a paper: the positions a curator can type; saving moves rows aside
@@ -37,11 +43,29 @@ class LinesField(SimpleArrayField):
         return super().to_python(value)
 
 
+def edit_version(paper: Paper) -> str:
+    """A digest of what the paper's change page shows, as the database holds it now: its
+    fields, topic links and authors (three statements)."""
+    fresh = Paper.objects.filter(pk=paper.pk).values(*PaperForm.Meta.fields, "updated").first()
+    topics = sorted(PaperTopic.objects.filter(paper_id=paper.pk).values_list("topic_id", "source"))
+    authors = Authorship.objects.filter(paper_id=paper.pk).order_by("position")
+    state = (fresh, topics, list(authors.values_list("position", "author_id")))
+    return hashlib.sha256(repr(state).encode()).hexdigest()
+
+
 class PaperForm(forms.ModelForm):
     related_titles = LinesField(
         required=False, help_text="Titles of related lectures, one per line."
     )
     url = forms.URLField(required=False, max_length=500, assume_scheme="https")
+    # What the page showed when it was opened: a save over another curator's (or a load's)
+    # later change is refused rather than silently undoing it.
+    version = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is not None:
+            self.fields["version"].initial = edit_version(self.instance)
 
     def clean_abstract(self):
         abstract = self.cleaned_data["abstract"]
@@ -58,6 +82,8 @@ class PaperForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
+        if self.instance.pk is not None and cleaned.get("version") != edit_version(self.instance):
+            raise forms.ValidationError(STALE_PAGE)
         # Only when both fields were read (a field with its own error is left out).
         texts = [cleaned.get(name) for name in ("title", "abstract")]
         if None not in texts and not any(text.strip() for text in texts):

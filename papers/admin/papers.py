@@ -106,7 +106,7 @@ class PaperAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
         "updated",
     )
     fieldsets = (
-        (None, {"fields": ("title", "derived_title", "abstract", "venue", "country")}),
+        (None, {"fields": ("title", "derived_title", "abstract", "venue", "country", "version")}),
         (
             "Details",
             {
