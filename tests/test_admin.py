@@ -926,6 +926,18 @@ def test_merge_needs_two_papers(staff, seeded):
     assert messages == ["Select at least two papers to merge."]
 
 
+def test_merge_takes_a_handful_of_papers_not_a_whole_list(staff, seeded):
+    papers = list(Paper.objects.order_by("pk")[:21])
+    response = run_action(staff, "paper", "merge_papers", papers)
+    assert response.status_code == 302
+    assert Paper.objects.count() == 79
+    messages = [str(m) for m in staff.get(response["Location"]).context["messages"]]
+    assert messages == [
+        "21 papers are selected: a merge takes at most 20 (the copies of one paper). "
+        "Narrow the selection first."
+    ]
+
+
 def test_mark_reviewed_marks_only_the_selected_papers(staff, seeded):
     chosen = list(Paper.objects.order_by("pk")[:3])
     before = links()

@@ -6,6 +6,10 @@ from django.template.response import TemplateResponse
 
 from .forms import ChooseSurvivorForm
 
+# Duplicates of one paper or topic are a handful; "select all" of a list is not a merge (its
+# page offered 26,058 survivors to choose from, and one click would have merged them all).
+MAX_MERGED = 20
+
 
 class IntermediateActionMixin:
     """Actions that first ask for a choice on a page of their own, then apply it."""
@@ -38,8 +42,17 @@ class IntermediateActionMixin:
 
     def merge_action(self, request, queryset, *, noun, order, merge, report, **page):
         """Ask which selected object survives, then merge the others into it."""
-        if queryset.count() < 2:
+        count = queryset.count()
+        if count < 2:
             self.message_user(request, f"Select at least two {noun} to merge.", messages.ERROR)
+            return None
+        if count > MAX_MERGED:
+            self.message_user(
+                request,
+                f"{count:,} {noun} are selected: a merge takes at most {MAX_MERGED} (the "
+                f"copies of one {noun[:-1]}). Narrow the selection first.",
+                messages.ERROR,
+            )
             return None
         form = ChooseSurvivorForm(
             request.POST if self.action_form_submitted(request) else None,

@@ -3,6 +3,7 @@
 from django.contrib import admin, messages
 from django.contrib.admin.views.main import ORDER_VAR
 from django.db.models import F, Prefetch
+from django.template.defaultfilters import pluralize
 from django.utils.html import format_html
 
 from .. import curation
@@ -320,7 +321,8 @@ class PaperAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
             order="pk",
             merge=curation.merge_papers,
             report=lambda survivor, others: (
-                f"Merged {len(others)} papers into “{survivor.display_title}”."
+                f"Merged {len(others)} paper{pluralize(len(others))} into "
+                f"“{survivor.display_title}”."
             ),
             action="merge_papers",
             title="Merge duplicate papers",
