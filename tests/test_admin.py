@@ -1044,6 +1044,20 @@ def test_topic_names_may_not_clash_ignoring_case(staff, seeded):
     assert "name" in response.context["adminform"].form.errors
 
 
+def test_a_topic_cannot_take_the_old_address_of_another(staff, seeded):
+    speech = Topic.objects.get(name="Speech and Audio")
+    safety = Topic.objects.get(name="LLM Safety")
+    TopicRedirect.objects.create(old_slug="llm-guardrails", topic=safety)
+    url = reverse("admin:papers_topic_change", args=[speech.pk])
+    data = form_data(staff.get(url), "topic_form")
+    response = staff.post(url, {**data, "slug": ["llm-guardrails"], "_save": ["Save"]})
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["slug"] == [
+        "/topics/llm-guardrails/ leads to “LLM Safety” (its old address); choose another slug."
+    ]
+    assert TopicRedirect.objects.get(old_slug="llm-guardrails").topic == safety
+
+
 def test_topic_list_shows_paper_counts(staff, seeded):
     response = staff.get("/admin/papers/topic/")
     counts = {topic.name: topic.paper_count for topic in response.context["cl"].result_list}

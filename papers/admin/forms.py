@@ -12,6 +12,7 @@ from ..models import (
     Paper,
     PaperTopic,
     Topic,
+    TopicRedirect,
     Venue,
 )
 from ..text import abstract_key, collapse_negations
@@ -183,6 +184,17 @@ class TopicForm(forms.ModelForm):
                 f"The topic “{clash.name}” already has this name; merge the two topics instead."
             )
         return name
+
+    def clean_slug(self):
+        slug = self.cleaned_data["slug"]
+        moved = TopicRedirect.objects.filter(old_slug=slug).exclude(topic=self.instance.pk)
+        taken = moved.select_related("topic").first()
+        if taken:
+            raise forms.ValidationError(
+                f"/topics/{slug}/ leads to “{taken.topic.name}” (its old address); choose "
+                "another slug."
+            )
+        return slug
 
     def clean_rule(self):
         return _clean_rule(self.cleaned_data["rule"])
