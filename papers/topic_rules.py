@@ -132,6 +132,17 @@ def rule_matches_nothing(rule: str) -> bool:
         return cursor.fetchone()[0]
 
 
+def rule_matches_by_absence(rule: str) -> bool:
+    """True when a rule matches a paper for a word it lacks ("-safety", "guard or -safety"):
+    such a rule tags nearly every paper (it matches a paper with no words at all)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT ''::tsvector @@ websearch_to_tsquery('{SEARCH_CONFIG}', %s)",
+            [websearch_text(rule)],
+        )
+        return cursor.fetchone()[0]
+
+
 def run_topic_rules(
     topics: Iterable[Topic] | None = None, paper_ids: Iterable[int] | None = None
 ) -> RuleRun:

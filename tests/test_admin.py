@@ -1034,6 +1034,21 @@ def test_topic_rule_of_only_stop_words_is_refused(staff, seeded):
     assert set(response.context["adminform"].form.errors) == {"rule", "title_rule"}
 
 
+@pytest.mark.parametrize("rule", ["-safety", "guard or -safety"])
+def test_topic_rule_that_matches_by_a_missing_word_is_refused(staff, seeded, rule):
+    topic = Topic.objects.get(name="Speech and Audio")
+    url = reverse("admin:papers_topic_change", args=[topic.pk])
+    data = form_data(staff.get(url), "topic_form")
+    response = staff.post(url, {**data, "rule": [rule], "_save": ["Save"]})
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["rule"] == [
+        "This rule matches papers by a word they lack, so it would tag nearly every paper: "
+        "give the words a paper must have (“safety -guard”, not “-guard”)."
+    ]
+    kept = staff.post(url, {**data, "rule": ["speech -synthesis"], "_save": ["Save"]})
+    assert kept.status_code == 302
+
+
 def test_topic_names_may_not_clash_ignoring_case(staff, seeded):
     topic = Topic.objects.get(name="Speech and Audio")
     url = reverse("admin:papers_topic_change", args=[topic.pk])

@@ -16,7 +16,7 @@ from ..models import (
     Venue,
 )
 from ..text import abstract_key, collapse_negations
-from ..topic_rules import rule_matches_nothing
+from ..topic_rules import rule_matches_by_absence, rule_matches_nothing
 
 # The years a curator may give a venue: the Anthology starts in 1952 (before, a typing slip).
 FIRST_YEAR, LAST_YEAR = 1900, 2100
@@ -208,6 +208,11 @@ def _clean_rule(text: str) -> str:
     if rule and rule_matches_nothing(rule):
         raise forms.ValidationError(
             "This rule has only stop words or punctuation, so it can match no paper."
+        )
+    if rule and rule_matches_by_absence(rule):
+        raise forms.ValidationError(
+            "This rule matches papers by a word they lack, so it would tag nearly every paper: "
+            "give the words a paper must have (“safety -guard”, not “-guard”)."
         )
     return rule
 
