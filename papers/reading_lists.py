@@ -6,7 +6,8 @@ from the URL, so a shared list opens anywhere, with no script.
 
 import re
 
-from .models import Paper
+from .merged_keys import PAPER
+from .models import MergedKey, Paper
 
 MAX_IDS = 500
 _ID = re.compile(r"[0-9]{1,18}")
@@ -28,8 +29,20 @@ def parse_ids(raw: str) -> list[int]:
     return ids
 
 
-def list_papers(ids: list[int]) -> list[Paper]:
-    """The papers with these ids that exist, in the list's order, with their venues and first
-    authors (1 query)."""
-    found = Paper.objects.select_related("venue").with_first_authors().in_bulk(ids)
-    return [found[pk] for pk in ids if pk in found]
+def list_papers(ids: list[int]) -> tuple[list[Paper], int]:
+    """(the papers with these ids, in the list's order, with their venues and first authors
+    (1 query); how many ids name no paper). A paper a curator merged away is the paper it
+    went into (once, at its first place; 2 more queries, only then)."""
+    papers = Paper.objects.select_related("venue").with_first_authors()
+    found = papers.in_bulk(ids)
+    missing = [str(pk) for pk in ids if pk not in found]
+    moved = dict(
+        MergedKey.objects.filter(kind=PAPER, key__in=missing).values_list("key", "paper_id")
+        if missing
+        else []
+    )
+    if moved:
+        found.update(papers.in_bulk(list(moved.values())))
+    order = dict.fromkeys(moved.get(str(pk), pk) for pk in ids)
+    unknown = sum(pk not in found and str(pk) not in moved for pk in ids)
+    return [found[pk] for pk in order if pk in found], unknown

@@ -368,7 +368,7 @@ def reading_list(request):
         ids = parse_ids(",".join(request.GET.getlist("ids")))
     except BadList as error:
         return _bad_request(request, str(error))
-    papers = list_papers(ids)
+    papers, unknown = list_papers(ids)
     format_name = request.GET.get("format")
     if format_name is not None:
         if format_name not in FORMATS:
@@ -378,7 +378,7 @@ def reading_list(request):
     found = ",".join(str(paper.pk) for paper in papers)
     context = {
         "papers": papers,
-        "missing": len(ids) - len(papers),
+        "missing": unknown,
         "ids": found,
         "share_url": request.build_absolute_uri(f"{reverse('reading-list')}?ids={found}"),
     }

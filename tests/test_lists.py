@@ -2,6 +2,7 @@
 
 import pytest
 
+from papers.curation import merge_papers
 from papers.reading_lists import MAX_IDS
 from tests.support import parse
 
@@ -59,6 +60,17 @@ def test_unknown_and_repeated_ids_are_left_out_with_a_note(client, corpus):
     )
     assert page.find("div", class_="list-page").attrs["data_list_ids"] == str(kv)
     assert len(page.find_all("li", class_="card")) == 1
+
+
+def test_a_merged_away_paper_is_listed_as_the_paper_it_went_into(client, corpus):
+    kv, cache2, speech = (corpus[name].pk for name in ("kv", "cache2", "speech"))
+    merge_papers(corpus["kv"], [corpus["cache2"]])
+    page = parse(client.get(f"/list/?ids={speech},{cache2},999999,{kv}"))
+    # cache2 is kv now: at cache2's place, once; only 999999 names no paper.
+    assert page.find("div", class_="list-page").attrs["data_list_ids"] == f"{speech},{kv}"
+    assert page.find("p", class_="notice").text == (
+        "1 of the ids in this link names no paper in the collection and was left out."
+    )
 
 
 def test_empty_list_explains_saving(client, corpus):
