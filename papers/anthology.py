@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections import deque
+from collections import Counter, deque
 from typing import IO
 from xml.etree.ElementTree import TreeBuilder
 
@@ -247,6 +247,14 @@ class _CollectionReader:
         untitled = sum(1 for paper in self.result.papers if not paper.title)
         if untitled:
             self.result.warnings.append(f"{untitled} papers without a title")
+        ids = Counter(paper.external_id for paper in self.result.papers if paper.external_id)
+        repeated = sorted(external_id for external_id, n in ids.items() if n > 1)
+        if repeated:
+            self.result.warnings.append(
+                f"{len(repeated)} paper IDs given to several <paper> elements "
+                f"({', '.join(repeated[:3])}{', …' if len(repeated) > 3 else ''}): each "
+                "is loaded as one paper, the first element's fields kept"
+            )
         return self.result
 
 

@@ -11,7 +11,7 @@ from django.db.models.functions import Lower
 from .bulk import batched
 from .merged_keys import find_merged
 from .models import Paper
-from .record_merging import same_paper_possible
+from .record_merging import same_paper_possible, titles_agree
 from .records import PaperRecord
 from .text import fold_whitespace
 
@@ -21,7 +21,10 @@ def find_existing(
 ) -> tuple[dict[int, Paper], dict[int, Paper]]:
     """(the collection's paper for each record by its keys, the survivor of a merged-away
     paper for each of the others), by position in ``records``; ``abstract_keys`` and
-    ``venue_ids`` hold each record's abstract key and venue id at its position."""
+    ``venue_ids`` hold each record's abstract key and venue id at its position. A record
+    without an external ID whose abstract is a paper's with a title that disagrees with its
+    own loses its abstract key (set to "" in ``abstract_keys``): it is another paper,
+    identified by its title."""
     # A first load has nothing to match, nor merged-away keys (each points at a paper).
     if not Paper.objects.exists():
         return {}, {}
@@ -32,11 +35,13 @@ def find_existing(
     by_external, by_abstract, by_title = papers_by_keys(records, abstract_keys, titles)
     found = {}
     for index, record in enumerate(records):
-        candidates = (
-            by_external.get(record.external_id),
-            by_abstract.get(abstract_keys[index]),
-            by_title.get(titles[index]),
-        )
+        by_text = by_abstract.get(abstract_keys[index])
+        if by_text is not None and not titles_agree(by_text.title, record.title):
+            by_text = None
+            if not record.external_id:
+                # Another paper's abstract: the record's title identifies it, not its abstract.
+                abstract_keys[index] = ""
+        candidates = (by_external.get(record.external_id), by_text, by_title.get(titles[index]))
         paper = next(
             (
                 paper

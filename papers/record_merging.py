@@ -1,9 +1,11 @@
 """Copies of one paper inside a run merged into one record, before anything is written.
 
 What identifies a paper: its external ID, its normalised abstract, its title at its venue; two
-records with different external IDs are two papers, whatever else they share.
+records with different external IDs are two papers, whatever else they share, and so are two
+whose titles disagree, whatever abstract they share.
 """
 
+import re
 from dataclasses import fields
 from typing import NamedTuple
 
@@ -42,12 +44,15 @@ def merge_records(parsed_files: list[ParsedFile]) -> MergedRecords:
                 (
                     by_key[key]
                     for key in keys
-                    if key in by_key
-                    and same_paper_possible(papers[by_key[key]].external_id, paper.external_id)
+                    if key in by_key and same_by_key(key, papers[by_key[key]], paper)
                 ),
                 None,
             )
             if kept is None:
+                if ("abstract", key_of_abstract) in by_key and not paper.external_id:
+                    # Another paper's abstract (their titles disagree): its title identifies it.
+                    key_of_abstract = ""
+                    keys = record_keys(paper, key_of_abstract)
                 kept = len(papers)
                 papers.append(paper)
                 abstract_keys.append(key_of_abstract)
@@ -93,6 +98,28 @@ def record_keys(paper: PaperRecord, key_of_abstract: str) -> list[tuple]:
 def same_paper_possible(external_id: str | None, other_external_id: str | None) -> bool:
     """Two records with different external IDs are two papers, whatever else they share."""
     return not external_id or not other_external_id or external_id == other_external_id
+
+
+_TITLE_WORD = re.compile(r"\w+")
+
+
+def titles_agree(title: str, other: str) -> bool:
+    """Whether two titles may name one paper: either is missing, or more than half the words
+    of the shorter are in the other ("\\texttt{ModSCAN}: Measuring …" and "ModSCAN: Measuring
+    …" agree). Two titled records sharing only an abstract are two papers when their titles
+    disagree: a placeholder ("No abstract available.") merged three different papers."""
+    if not title or not other:
+        return True
+    words, other_words = (set(_TITLE_WORD.findall(t.casefold())) for t in (title, other))
+    shorter = min(len(words), len(other_words))
+    return shorter == 0 or 2 * len(words & other_words) > shorter
+
+
+def same_by_key(key: tuple, kept: PaperRecord, record: PaperRecord) -> bool:
+    """Whether ``record`` is the ``kept`` record's paper, by the ``key`` they share."""
+    if not same_paper_possible(kept.external_id, record.external_id):
+        return False
+    return key[0] != "abstract" or titles_agree(kept.title, record.title)
 
 
 def _merge_record(kept: PaperRecord, other: PaperRecord) -> list[str]:

@@ -190,6 +190,15 @@ def test_ids_links_and_bibliographic_fields():
     )
 
 
+def test_a_paper_id_given_twice_is_warned_of():
+    papers = "".join(paper(n, title=f"Paper {n}") for n in (1, 2, 1, 3, 3, 4, 4, 5, 5))
+    parsed = parse(collection("2024.acl", volume("long", "Proceedings of ACL 2024", papers)))
+    assert parsed.warnings == [
+        "4 paper IDs given to several <paper> elements (2024.acl-long.1, 2024.acl-long.3, "
+        "2024.acl-long.4, …): each is loaded as one paper, the first element's fields kept"
+    ]
+
+
 def test_a_url_element_naming_another_anthology_page_is_kept():
     xml = collection(
         "2023.acl",

@@ -113,6 +113,38 @@ def test_a_paper_met_again_is_merged_and_gains_what_the_new_source_adds(write_du
     assert Paper.objects.get(abstract=ABSTRACT_B).title == "Accent Adapters for Speech Recognition"
 
 
+def placeholder_line(title: str, venue: str) -> str:
+    record = {"title": title, "abstract": "No abstract available.", "venue": venue}
+    return json.dumps(record) + "\n"
+
+
+@pytest.mark.django_db
+def test_papers_sharing_a_placeholder_abstract_stay_apart(write_dump):
+    titles = ["Parsing Old Norse Sagas", "Translating Sanskrit Verse", "Summarising Tweets"]
+    lines = [placeholder_line(title, "PlaceConf 2023") for title in titles]
+    first = load_files([write_dump("placeholders.jsonl", "".join(lines))])
+    assert (first.papers_read, first.new) == (3, 3)
+    assert sorted(Paper.objects.values_list("title", flat=True)) == sorted(titles)
+    # The first keeps the abstract's key; the others are known by their titles.
+    assert sorted(Paper.objects.values_list("abstract_key", flat=True))[:2] == ["", ""]
+    again = load_files([write_dump("placeholders.jsonl", "".join(lines))])
+    assert (again.new, again.updated, again.unchanged) == (0, 0, 3)
+    # A copy of one of them, alone in a later run, finds its own paper.
+    later = load_files([write_dump("later.jsonl", lines[2])])
+    assert (later.new, later.unchanged) == (0, 1)
+    assert Paper.objects.count() == 3
+
+
+@pytest.mark.django_db
+def test_a_copy_whose_title_is_written_otherwise_still_merges(write_dump):
+    lines = [
+        {"title": r"\texttt{ModSCAN}: Measuring Bias", "abstract": ABSTRACT_A, "venue": "V 2024"},
+        {"title": "ModSCAN: Measuring Bias", "abstract": ABSTRACT_A, "venue": "V 2024"},
+    ]
+    summary = load_files([write_dump("copies.jsonl", "".join(json.dumps(x) + "\n" for x in lines))])
+    assert (summary.papers_read, summary.new) == (2, 1)
+
+
 @pytest.mark.django_db
 def test_curated_fields_survive_a_reload(write_dump):
     path = write_dump("lecture.txt", lecture_page(furniture=False))
