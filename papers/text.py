@@ -226,14 +226,15 @@ def derive_title(abstract: str, limit: int = DERIVED_TITLE_LIMIT) -> str:
     return cut + "…"
 
 
-# Latin letters with a stroke, which no decomposition takes apart.
-_STROKED_LATIN = str.maketrans("ĐđĦħıŁłØøŦŧ", "DdHhiLlOoTt")
+# Latin letters with a stroke, which no decomposition takes apart; and the apostrophes a
+# name is typed with ("O’Brien" and "O'Brien" are one name).
+_LATIN_FOLDS = str.maketrans("ĐđĦħıŁłØøŦŧ’‘ʼ", "DdHhiLlOoTt'''")
 
 
 def latin_unaccented(text: str) -> str:
     """The text with the accents of its Latin letters dropped ("Köksal" → "Koksal", "Lưu" →
-    "Luu", "Łukasz" → "Lukasz"); a mark on a letter of another script stays (a Devanagari
-    virama is part of its word)."""
+    "Luu", "Łukasz" → "Lukasz") and its apostrophes straight; a mark on a letter of another
+    script stays (a Devanagari virama is part of its word)."""
     if text.isascii():
         return text
     kept: list[str] = []
@@ -241,7 +242,7 @@ def latin_unaccented(text: str) -> str:
         if unicodedata.combining(char) and kept and kept[-1].isascii():
             continue
         kept.append(char)
-    return unicodedata.normalize("NFC", "".join(kept)).translate(_STROKED_LATIN)
+    return unicodedata.normalize("NFC", "".join(kept)).translate(_LATIN_FOLDS)
 
 
 def name_key(name: str) -> str:

@@ -159,6 +159,8 @@ def test_a_name_with_and_without_its_accents_is_one_author(client, write_dump):
         ("Plain Spelling", ["Andre Martins", "Ann Lee"]),
         ("Accented Spelling", ["André Martins"]),
         ("Stroked Letters", ["Łukasz Kaiser", "Alex Lưu"]),
+        ("Apostrophes", ["Sean O'Brien", "Zoë O’Neil"]),
+        ("Curly Apostrophes", ["Sean O’Brien", "Zoe O'Neil"]),
     )
     load_files([write_dump("2024.jsonl", dump)])
     load_files([write_dump("later.jsonl", dump_jsonl(("Later Paper", ["ANDRE MARTINS"])))])
@@ -170,12 +172,14 @@ def test_a_name_with_and_without_its_accents_is_one_author(client, write_dump):
         "Later Paper",
         "Plain Spelling",
     ]
-    assert Author.objects.count() == 4
+    assert Author.objects.count() == 6
     page = parse(client.get("/authors/andre-martins/"))
     assert page.find("h1").text == "André Martins"
     assert page.find_all("section", class_="namesakes") == []
     assert len(page.find_all("h3", class_="card-title")) == 3
     assert authors_of("Stroked Letters") == ["lukasz-kaiser", "alex-luu"]
+    assert authors_of("Curly Apostrophes") == ["sean-obrien", "zoe-oneil"]
+    assert Author.objects.get(slug="zoe-oneil").name == "Zoë O’Neil"
 
 
 def test_an_unaccented_spelling_goes_to_the_person_the_anthology_names(write_dump):

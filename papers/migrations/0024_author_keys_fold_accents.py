@@ -1,8 +1,9 @@
 """Authors' keys fold the accents of Latin letters: "Andre Martins" is "André Martins".
 
-The Anthology writes one person both ways (180 such pairs in its folder), and a key that kept
-the accents gave each spelling a page of its own. The key is what the loader matches a record
-by, so each author's key becomes what papers.text.name_key computes today. Authors split by the
+And their apostrophes: "Sean O'Brien" is "Sean O’Brien". The Anthology writes one person
+both ways (117 such pairs in its folder), and a key that kept them gave each spelling a page
+of its own. The key is what the loader matches a record by, so each author's key becomes what
+papers.text.name_key computes today. Authors split by the
 old key are not merged here: they now share a key, so each page lists the other among the
 people of that name, and new papers of either spelling go to the first of them.
 """
