@@ -34,6 +34,9 @@ def collect_files(paths: list[Path], skipped: list[str] | None = None) -> list[t
     for path in paths:
         if path.is_dir():
             found = _files_in_folder(path, skipped if skipped is not None else [])
+            if not found:
+                suffixes = ", ".join(sorted(SOURCE_SUFFIXES))
+                raise DumpError(str(path), f"no file to load in this folder ({suffixes})")
             files.extend((file, source_name(file, path)) for file in found)
         elif path.is_file():
             files.append((path, source_name(path)))

@@ -196,6 +196,26 @@ def test_a_missing_path_is_a_clear_error(tmp_path):
         run("load_papers", str(tmp_path / "nowhere.txt"))
 
 
+def test_a_folder_with_nothing_to_load_is_a_clear_error(tmp_path):
+    (tmp_path / "notes.md").write_text("# notes", encoding="utf-8")
+    (tmp_path / ".hidden.txt").write_text("ACL 2024 Papers", encoding="utf-8")
+    with pytest.raises(CommandError) as raised:
+        run("load_papers", str(tmp_path))
+    assert str(raised.value) == (
+        f"nothing was loaded: {tmp_path}: no file to load in this folder (.jsonl, .txt, .xml)"
+    )
+
+
+def test_an_interrupted_load_says_so_without_a_traceback(monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("papers.management.commands.load_papers.load_files", interrupted)
+    with pytest.raises(CommandError) as raised:
+        run("load_papers")
+    assert str(raised.value) == "interrupted: a load stopped before its commit writes nothing"
+
+
 @pytest.mark.django_db
 def test_dry_run_parses_and_writes_nothing():
     out, _ = run("load_papers", "--dry-run")

@@ -43,6 +43,10 @@ class Command(BaseCommand):
             )
         except DumpError as error:
             raise CommandError(f"nothing was loaded: {error}") from None
+        except KeyboardInterrupt:
+            raise CommandError(
+                "interrupted: a load stopped before its commit writes nothing"
+            ) from None
         except DatabaseError as error:
             # Outside the write itself (reaching the database, refitting similar papers).
             reason = str(error).strip().splitlines()[0] if str(error).strip() else "no detail"
