@@ -184,11 +184,11 @@ class _CollectionReader:
         self.depth += 1
         if self.depth == 1:
             if element.tag != "collection" or not element.get("id"):
+                # No line: the parser has read on past the root by now.
                 raise DumpError(
                     self.source,
                     f"not an Anthology file: the root is <{element.tag}>, "
                     '<collection id="..."> expected',
-                    self.parser.line,
                 )
             self.collection_id = element.get("id").strip()
         elif element.tag == "volume" and self.depth == 2:

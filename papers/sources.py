@@ -122,9 +122,17 @@ def _parse_stream(stream: BinaryIO, source: str) -> ParsedFile:
         if size <= len(head) or not stream.read().strip():
             raise DumpError(source, "the file is empty")
         stream.seek(0)
-    if looks_like_anthology(head):
+    start = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    # A file declaring itself XML is told what its root is, not that it lacks a page header.
+    if looks_like_anthology(head) or start.startswith(b"<?xml"):
         return parse_anthology(stream, source)
-    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
+    if start[:14].lower().startswith((b"<!doctype html", b"<html")):
+        raise DumpError(
+            source,
+            "an HTML page: save the conference page as text (the browser's Save as, Text) "
+            "and load that file",
+        )
+    if start.startswith(b"{"):
         return parse_export(_export_lines(stream, source), source)
     size = _fingerprint(stream)[0]
     if size > MAX_DUMP_BYTES:

@@ -15,6 +15,17 @@ from tests.test_validation import words
 
 HOSTILE_FILES = [
     (
+        "feed.xml",
+        b"<?xml version='1.0'?>\n<rss version='2.0'><channel><title>x</title></channel></rss>\n",
+        'not an Anthology file: the root is <rss>, <collection id="..."> expected',
+    ),
+    (
+        "page.txt",
+        b"<!DOCTYPE html>\n<html><body>ACL 2025 Papers</body></html>\n",
+        "an HTML page: save the conference page as text (the browser's Save as, Text) and "
+        "load that file",
+    ),
+    (
         "latin1.txt",
         "ACL 2025 Papers\n\nCaf\xe9 abstract.\n".encode("latin-1"),
         "line 3: not UTF-8 text (byte 0xe9)",
