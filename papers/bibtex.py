@@ -14,6 +14,7 @@ from .citation_fields import (
     split_name,
 )
 from .latex import MATH_COMMANDS, plain_text
+from .text import latin_unaccented
 
 _BIB_SPECIAL = {
     "&": r"\&",
@@ -123,13 +124,15 @@ def _verbatim(text: str) -> str:
 
 
 def bibtex_key(paper, authors) -> str:
+    """The entry's key: the Anthology's, else family name, year, a title word and the id."""
     if paper.bibkey:
         return re.sub(r"[^\w:.-]", "", paper.bibkey) or f"paper{paper.pk}"
     authors = named(authors)
-    surname = re.sub(r"[^a-z]", "", split_name(authors[0])[0].lower()) if authors else ""
-    first_word = next(
-        (w for w in re.findall(r"[a-z]+", cited_title(paper).lower()) if len(w) > 3), "paper"
-    )
+    # Accents dropped before the ASCII letters are kept: "Vulić" is "vulic", not "vuli".
+    family = latin_unaccented(split_name(authors[0])[0]) if authors else ""
+    surname = re.sub(r"[^a-z]", "", family.lower())
+    title_words = re.findall(r"[a-z]+", latin_unaccented(cited_title(paper)).lower())
+    first_word = next((w for w in title_words if len(w) > 3), "paper")
     year = paper.venue.year or ""
     return f"{surname or 'paper'}{year}{first_word}-{paper.pk}"
 

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from papers.bibtex import bib_title, bibtex
+from papers.bibtex import bib_title, bibtex, bibtex_key
 from papers.citation_fields import IncompleteRecord
 from papers.citations import acl_citation, citation_meta, csl, ris
 from papers.curation import merge_papers
@@ -281,6 +281,18 @@ def cited(title, pages="", venue=VENUE):
 )
 def test_bibtex_titles_brace_only_what_must_keep_its_case(title, braced):
     assert bib_title(title) == braced
+
+
+@pytest.mark.parametrize(
+    ("author", "title", "key"),
+    [
+        ("Ivan Vulić", "Überblick über Sprachmodelle", "vulic2025uberblick-3"),
+        ("Nguyễn Văn Đức", "Dịch máy tiếng Việt", "duc2025dich-3"),
+        ("王小明", "机器翻译", "paper2025paper-3"),
+    ],
+)
+def test_a_made_up_bibtex_key_keeps_the_letters_of_accented_names(author, title, key):
+    assert bibtex_key(cited(title), [author]) == key
 
 
 @pytest.mark.parametrize("pages", ["5798–5809", "5798--5809", "5798-5809", "5798 — 5809"])
