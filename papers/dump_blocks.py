@@ -54,6 +54,8 @@ MONTH = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 DATE_IN_TEXT = re.compile(rf"\b{MONTH} {DAY}\b", re.IGNORECASE)
 _MARKDOWN_LINK = re.compile(r"\[[^\[\]]*\]\([^()]*\)")
+# Words outside its links that make a line with a link prose, not a line of links.
+PROSE_WORDS = 12
 MARKDOWN_HEADING = re.compile(r"^#{1,6}\s")
 _ITALIC_LINE = re.compile(r"^\*[^*].*[^*]\*$|^_[^_].*[^_]_$")
 SITE_CHROME = re.compile(
@@ -132,11 +134,20 @@ def is_venue_line(block: Block) -> bool:
 
 
 def is_markup(block: Block) -> bool:
-    """Markdown furniture: headings, links, whole italic lines."""
+    """Markdown furniture: headings, whole italic lines, and lines of links ("[Read more](…)"),
+    not prose with a link in it: 71 Anthology abstracts link their code as
+    "[source code](https://github.com/…)", and were dropped as markup."""
     return any(
-        MARKDOWN_HEADING.match(line) or _MARKDOWN_LINK.search(line) or _ITALIC_LINE.match(line)
+        MARKDOWN_HEADING.match(line) or _ITALIC_LINE.match(line) or _mostly_links(line)
         for line in block.lines
     )
+
+
+def _mostly_links(line: str) -> bool:
+    """A line with a markdown link and fewer than PROSE_WORDS words outside its links."""
+    if not _MARKDOWN_LINK.search(line):
+        return False
+    return len(_MARKDOWN_LINK.sub(" ", line).split()) < PROSE_WORDS
 
 
 def footer_label(block: Block) -> str | None:

@@ -152,6 +152,19 @@ def test_lecture_page_without_furniture_or_footer():
     assert parsed.papers[0].related_titles == []
 
 
+LINKED_ABSTRACT = (
+    "We release a benchmark of code-switched questions and evaluate six models on it; the "
+    "[source code](https://github.com/example/cs-bench) and data are public."
+)
+
+
+def test_an_abstract_linking_its_code_is_a_paper_and_a_line_of_links_is_markup():
+    page = list_page(abstracts=(ABSTRACT_A, LINKED_ABSTRACT, "[Read more](https://e.org/w)"))
+    parsed = parse_dump(page, "links.txt")
+    assert [paper.abstract for paper in parsed.papers] == [ABSTRACT_A, LINKED_ABSTRACT]
+    assert [d.kind for d in parsed.decisions] == ["header", "abstract", "abstract", "markup"]
+
+
 def test_presentation_format_in_the_page_header():
     parsed = parse_dump(lecture_page(topics=("speech", "poster"), furniture=False), "f.txt")
     assert parsed.papers[0].topics == ["speech"]
