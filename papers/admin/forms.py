@@ -1,4 +1,5 @@
-"""Forms of the curators' admin: paper and topic edits, and the action pages' choices."""
+"""Forms of the curators' admin: paper (with its authors), venue and topic edits, and the
+action pages' choices."""
 
 import hashlib
 
@@ -11,6 +12,7 @@ from ..models import (
     Authorship,
     Paper,
     PaperTopic,
+    RemovedTopic,
     Topic,
     TopicRedirect,
     Venue,
@@ -18,7 +20,8 @@ from ..models import (
 from ..text import abstract_key, collapse_negations
 from ..topic_rules import rule_matches_by_absence, rule_matches_nothing
 
-# The years a curator may give a venue: the Anthology starts in 1952 (before, a typing slip).
+# The years a curator may give a venue (the Anthology's first is 1952): a year outside is a
+# typing slip, and year 0 has no date (a 500 before).
 FIRST_YEAR, LAST_YEAR = 1900, 2100
 STALE_PAGE = (
     "Someone changed this paper after you opened this page, so your changes were not saved: "
@@ -46,12 +49,23 @@ class LinesField(SimpleArrayField):
 
 def edit_version(paper: Paper) -> str:
     """A digest of what the paper's change page shows, as the database holds it now: its
-    fields, topic links and authors (three statements)."""
-    fresh = Paper.objects.filter(pk=paper.pk).values(*PaperForm.Meta.fields, "updated").first()
+    fields, topic links, removed topics and authors (four statements). A save that changed
+    nothing leaves it as it was."""
+    fields = (*PaperForm.Meta.fields, "curated_fields")
+    fresh = Paper.objects.filter(pk=paper.pk).values(*fields).first()
     topics = sorted(PaperTopic.objects.filter(paper_id=paper.pk).values_list("topic_id", "source"))
+    removed = sorted(RemovedTopic.objects.filter(paper_id=paper.pk).values_list("topic_id"))
     authors = Authorship.objects.filter(paper_id=paper.pk).order_by("position")
-    state = (fresh, topics, list(authors.values_list("position", "author_id")))
+    state = (fresh, topics, removed, list(authors.values_list("position", "author_id")))
     return hashlib.sha256(repr(state).encode()).hexdigest()
+
+
+class StoredText(forms.CharField):
+    """Text as it is stored: a browser sends a text area's line breaks as CRLF, and an
+    unchanged two-paragraph abstract counted as changed (and curated)."""
+
+    def to_python(self, value):
+        return super().to_python(value).replace("\r\n", "\n")
 
 
 class PaperForm(forms.ModelForm):
@@ -73,7 +87,7 @@ class PaperForm(forms.ModelForm):
         key = abstract_key(abstract)
         # Only a changed abstract is checked: the Anthology may give two papers one abstract
         # (a paper and its Findings copy), and either must stay editable.
-        if key and (self.instance._state.adding or "abstract" in self.changed_data):
+        if key and (self.instance._state.adding or abstract != self.instance.abstract):
             twin = Paper.objects.filter(abstract_key=key).exclude(pk=self.instance.pk).first()
             if twin:
                 raise forms.ValidationError(
@@ -107,6 +121,7 @@ class PaperForm(forms.ModelForm):
             "bibkey",
             "reviewed",
         )
+        field_classes = {"title": StoredText, "abstract": StoredText}
 
 
 class AuthorshipForm(forms.ModelForm):

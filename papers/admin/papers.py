@@ -194,6 +194,15 @@ class PaperAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
 
     # Saving: record what the curator changed ----------------------------------------------
 
+    def get_object(self, request, object_id, from_field=None):
+        """On a save, the paper's row is locked until the save commits (the admin's view is
+        one transaction): two curators saving at once are checked one after the other, and
+        the second, its page now stale, is refused (PaperForm's version, read after this)."""
+        paper = super().get_object(request, object_id, from_field)
+        if paper is not None and request.method == "POST":
+            list(Paper.objects.select_for_update().filter(pk=paper.pk).values_list("pk"))
+        return paper
+
     def save_model(self, request, obj, form, change):
         # On the add page, changed_data names the fields the curator filled in.
         curation.record_paper_edit(obj, form.changed_data)
