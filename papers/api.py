@@ -24,6 +24,7 @@ import json
 
 from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.http import HttpResponsePermanentRedirect, JsonResponse
+from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
@@ -134,7 +135,7 @@ def _merged_or_404(request, pk: str, tail: str = ""):
     if survivor is None:
         return error(f"No paper with id {pk[:40]!r}.", 404)
     query = request.META.get("QUERY_STRING", "")
-    address = f"/api/papers/{survivor}/{tail}" + (f"?{query}" if query else "")
+    address = f"{reverse('api-paper-list')}{survivor}/{tail}" + (f"?{query}" if query else "")
     return HttpResponsePermanentRedirect(address)
 
 

@@ -4,10 +4,10 @@ The Anthology tells apart people who share a name (``<author id="yang-liu-edinbu
 eleven more "Yang Liu"s). A record with such a person id is that person: one Author per id,
 its slug the id itself (``/authors/yang-liu-edinburgh/``), the other spellings it appears under
 kept as ``variants``. A record without an id (every dump author, most Anthology authors) goes by
-its normalised name (case, spacing and Latin accents folded: "Andre Martins" is "André
-Martins"): to the one person known by that name, else to the name's own Author (``person_id``
-empty, named by the load's most accented spelling), whose page lists the people of that name
-when there are several.
+its normalised name (case, spacing, apostrophes and Latin accents folded: "Andre Martins" is
+"André Martins"): to the one person known by that name, else to the name's own Author
+(``person_id`` empty; a new one is named by the load's most accented spelling), whose page
+lists the people of that name when there are several.
 
 Loads come in any order, so two repairs follow each write: a paper loaded before the Anthology
 named its people has the name's Author at that position replaced by the person (``relink``),
@@ -15,6 +15,7 @@ and a name whose only person arrived later is folded into that person (``fold_na
 """
 
 from collections import defaultdict
+from dataclasses import replace
 
 from django.db import connection
 from django.db.models import Count, Q
@@ -127,6 +128,13 @@ def _more_accented(record: AuthorRecord, than: AuthorRecord) -> bool:
     return sum(not c.isascii() for c in record.name) > sum(not c.isascii() for c in than.name)
 
 
+def _with_details_of(record: AuthorRecord, other: AuthorRecord) -> AuthorRecord:
+    """The record, with the ORCID and family name of another spelling where it has none (the
+    family name only where it ends this spelling too)."""
+    family = record.family or (other.family if record.name.endswith(other.family) else "")
+    return replace(record, orcid=record.orcid or other.orcid, family=family)
+
+
 class AuthorWriter:
     """Writes the authors of a load's records; ``write`` answers {record: Author id}."""
 
@@ -141,9 +149,10 @@ class AuthorWriter:
         first: dict[tuple[str, str], AuthorRecord] = {}
         spellings = defaultdict(list)
         for record, ref in refs.items():
-            better = ref in first and ref[0] == "name" and _more_accented(record, first[ref])
-            if ref not in first or better:
+            if ref not in first:
                 first[ref] = record
+            elif ref[0] == "name" and _more_accented(record, first[ref]):
+                first[ref] = _with_details_of(record, first[ref])
             if record.person_id and record.name not in spellings[record.person_id]:
                 spellings[record.person_id].append(record.name)
         self.people_names = dict(spellings)

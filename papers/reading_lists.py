@@ -32,7 +32,8 @@ def parse_ids(raw: str) -> list[int]:
 def list_papers(ids: list[int]) -> tuple[list[Paper], int]:
     """(the papers with these ids, in the list's order, with their venues and first authors
     (1 query); how many ids name no paper). A paper a curator merged away is the paper it
-    went into (once, at its first place; 2 more queries, only then)."""
+    went into (once, at its first place): 1 more query when some id names no paper, and 1
+    more when some of those were merged away."""
     papers = Paper.objects.select_related("venue").with_first_authors()
     found = papers.in_bulk(ids)
     missing = [str(pk) for pk in ids if pk not in found]

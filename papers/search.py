@@ -8,8 +8,8 @@ order for its exports.
 
 import re
 
-from django.db.models import Q
-from django.db.models.expressions import RawSQL
+from django.contrib.postgres.fields import ArrayField
+from django.db.models import BigIntegerField, F, Func, IntegerField, Q, Value
 
 from .caching import cached
 from .facet_rows import row_conditions
@@ -253,7 +253,6 @@ def ranked_matches(queryset, text: str):
     matched = None if queryset.query.where else matched_query(text, {}, {})
     candidates = matched.candidates(CANDIDATE_CAP) if matched else None
     ranked = queryset.order_by().ranked_ids(text, limit=ADMIN_RANKED, candidates=candidates)
-    best = [pk for pk, _ in ranked]
-    table = queryset.model._meta.db_table
-    rank = RawSQL(f"array_position(%s::bigint[], {table}.id)", [best])
+    best = Value([pk for pk, _ in ranked], output_field=ArrayField(BigIntegerField()))
+    rank = Func(best, F("pk"), function="array_position", output_field=IntegerField())
     return queryset.filter(condition).annotate(rank=rank)

@@ -3,7 +3,7 @@
 And their apostrophes: "Sean O'Brien" is "Sean O’Brien". The Anthology writes one person
 both ways (117 such pairs in its folder), and a key that kept them gave each spelling a page
 of its own. The key is what the loader matches a record by, so each author's key becomes what
-papers.text.name_key computes today. Authors split by the
+papers.text.name_key computed when this migration was written (a frozen copy, below). Authors split by the
 old key are not merged here: they now share a key, so each page lists the other among the
 people of that name, and new papers of either spelling go to the first of them.
 """
@@ -12,9 +12,22 @@ import unicodedata
 
 from django.db import migrations
 
-from papers.text import fold_whitespace, name_key
-
 BATCH = 2000
+# Latin letters with a stroke, and apostrophes, as papers/text.py folded them.
+LATIN_FOLDS = str.maketrans("ĐđĦħıŁłØøŦŧ’‘ʼ", "DdHhiLlOoTt'''")
+
+
+def name_key(name: str) -> str:
+    """papers.text.name_key as it was: NFKC, case-folded, Latin accents and apostrophes
+    folded, whitespace folded."""
+    text = unicodedata.normalize("NFKC", name).casefold()
+    if not text.isascii():
+        kept: list[str] = []
+        for char in unicodedata.normalize("NFKD", text):
+            if not (unicodedata.combining(char) and kept and kept[-1].isascii()):
+                kept.append(char)
+        text = unicodedata.normalize("NFC", "".join(kept)).translate(LATIN_FOLDS)
+    return " ".join(text.split())
 
 
 def _rekey(apps, key_of) -> None:
@@ -34,7 +47,7 @@ def fold_accents(apps, schema_editor) -> None:
 
 def keep_accents(apps, schema_editor) -> None:
     """The key as it was before: NFKC, case-folded, whitespace folded."""
-    _rekey(apps, lambda name: fold_whitespace(unicodedata.normalize("NFKC", name).casefold()))
+    _rekey(apps, lambda name: " ".join(unicodedata.normalize("NFKC", name).casefold().split()))
 
 
 class Migration(migrations.Migration):
