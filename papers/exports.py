@@ -2,9 +2,16 @@
 
 import json
 from collections.abc import Iterable
+from datetime import date
 
 from .records import AuthorRecord, DumpError, PaperRecord, ParsedFile, VenueRecord
 from .text import fold_whitespace
+
+CITATION_FIELDS = ("presentation_format", "pages", "doi", "url", "bibkey")
+AUTHOR_DETAILS = ("person_id", "family_name", "orcid")
+VENUE_TEXTS = ("acronym", "full_name", "location", "month", "booktitle", "external_id", "parent")
+# Links a load makes itself: a line's topics from these sources are not loaded as its own.
+DERIVED = {"rule", "model"}
 
 
 def _text(entry: dict, key: str, source: str, line: int) -> str:
@@ -44,23 +51,83 @@ def parse_export(lines: Iterable[str], source: str) -> ParsedFile:
     return parsed
 
 
+def _object(entry: dict, key: str, source: str, line: int) -> dict:
+    value = entry.get(key) or {}
+    if not isinstance(value, dict):
+        raise DumpError(source, f"field {key!r} must be an object", line)
+    return value
+
+
 def paper_from_entry(entry, source: str, number: int) -> tuple[PaperRecord, VenueRecord]:
-    """One export line's object as records: the paper and its venue."""
+    """One export line's object as records: the paper and its venue. The fields beyond the
+    documented ones (citation fields, author_details, topic_sources, venue_details) are
+    optional: a line written by hand may leave them out."""
     if not isinstance(entry, dict):
         raise DumpError(source, "each line must be a JSON object", number)
     venue = fold_whitespace(_text(entry, "venue", source, number))
-    year = entry.get("year")
+    citation = {name: _text(entry, name, source, number) for name in CITATION_FIELDS}
     paper = PaperRecord(
         abstract=_text(entry, "abstract", source, number),
         venue=venue,
         title=_text(entry, "title", source, number),
-        topics=_texts(entry, "topics", source, number),
+        topics=_loaded_topics(entry, source, number),
         country=_text(entry, "country", source, number),
         related_titles=_texts(entry, "related_titles", source, number),
-        authors=[AuthorRecord(name) for name in _texts(entry, "authors", source, number)],
+        authors=_author_records(entry, source, number),
         external_id=_text(entry, "external_id", source, number),
         source_file=_text(entry, "source", source, number),
         line=number,
+        **citation,
     )
+    return paper, _venue_record(entry, venue, source, number)
+
+
+def _loaded_topics(entry: dict, source: str, line: int) -> list[str]:
+    """The line's topics but those a topic rule or the topic model gave (``topic_sources``):
+    the load derives those again, as rule and model links, rather than fixing them as a
+    source's."""
+    sources = _object(entry, "topic_sources", source, line)
+    return [t for t in _texts(entry, "topics", source, line) if sources.get(t) not in DERIVED]
+
+
+def _author_records(entry: dict, source: str, line: int) -> list[AuthorRecord]:
+    """The authors, with the person id, family name and ORCID ``author_details`` gives each
+    (by position) where the line has them."""
+    names = _texts(entry, "authors", source, line)
+    details = entry.get("author_details") or [{} for _ in names]
+    if not isinstance(details, list) or len(details) != len(names):
+        raise DumpError(source, "field 'author_details' must list one object per author", line)
+    records = []
+    for name, detail in zip(names, details, strict=True):
+        if not isinstance(detail, dict):
+            raise DumpError(source, "field 'author_details' must list one object per author", line)
+        person = {key: _text(detail, key, source, line) for key in AUTHOR_DETAILS}
+        records.append(
+            AuthorRecord(
+                name,
+                orcid=person["orcid"],
+                person_id=person["person_id"],
+                family=person["family_name"],
+            )
+        )
+    return records
+
+
+def _venue_record(entry: dict, venue: str, source: str, line: int) -> VenueRecord:
+    """The venue: its name and year, and the ``venue_details`` the line gives."""
+    year = entry.get("year")
     valid_year = isinstance(year, int) and not isinstance(year, bool)
-    return paper, VenueRecord(name=venue, year=year if valid_year else None)
+    details = _object(entry, "venue_details", source, line)
+    fields = {key: _text(details, key, source, line) for key in VENUE_TEXTS}
+    dates = {key: _date(details, key, source, line) for key in ("start_date", "end_date")}
+    return VenueRecord(name=venue, year=year if valid_year else None, **fields, **dates)
+
+
+def _date(details: dict, key: str, source: str, line: int) -> date | None:
+    text = _text(details, key, source, line)
+    try:
+        return date.fromisoformat(text) if text else None
+    except ValueError:
+        raise DumpError(
+            source, f"venue_details {key!r} must be a date (YYYY-MM-DD)", line
+        ) from None

@@ -15,6 +15,16 @@ from tests.test_validation import words
 
 HOSTILE_FILES = [
     (
+        "details.jsonl",
+        b'{"title": "x", "venue": "ACL 2025", "authors": ["Ann"], "author_details": [{}, {}]}\n',
+        "line 1: field 'author_details' must list one object per author",
+    ),
+    (
+        "dates.jsonl",
+        b'{"title": "x", "venue": "ACL 2025", "venue_details": {"start_date": "May 5"}}\n',
+        "line 1: venue_details 'start_date' must be a date (YYYY-MM-DD)",
+    ),
+    (
         "feed.xml",
         b"<?xml version='1.0'?>\n<rss version='2.0'><channel><title>x</title></channel></rss>\n",
         'not an Anthology file: the root is <rss>, <collection id="..."> expected',

@@ -6,10 +6,11 @@ from datetime import date
 import pytest
 from django.core.management.base import CommandError
 from django.db import connection
+from django.db.models import Count
 from django.test.utils import CaptureQueriesContext
 
 from papers.loading import load_files
-from papers.models import Paper, PaperTopic, Topic, Venue
+from papers.models import Author, Paper, PaperTopic, Topic, Venue
 from tests.conftest import SEED_FILES
 from tests.factories import ABSTRACT_A, ABSTRACT_B, lecture_page, list_page
 from tests.support import run, snapshot
@@ -255,6 +256,14 @@ def test_export_lines_have_the_documented_fields(seeds):
         "authors",
         "source",
         "related_titles",
+        "presentation_format",
+        "pages",
+        "doi",
+        "url",
+        "bibkey",
+        "author_details",
+        "topic_sources",
+        "venue_details",
     ]
     page = next(line for line in lines if line["country"] == "United States")
     assert page["title"] == "Rethinking Token Reduction for State Space Models"
@@ -273,6 +282,24 @@ def test_export_lines_have_the_documented_fields(seeds):
         "LaTIM: Measuring Latent Token-to-Token Interactions in Mamba Models"
     ]
     assert lines[0]["title"] is None
+    # Where each topic came from: a rule's is derived again by a load, not loaded.
+    assert page["topic_sources"] == {
+        "information retrieval and text mining": "dump",
+        "language modeling": "dump",
+        "question answering": "dump",
+    }
+    assert page["venue_details"] == {
+        "acronym": "EMNLP",
+        "full_name": "",
+        "location": "Miami, Florida",
+        "start_date": "2024-11-12",
+        "end_date": "2024-11-16",
+        "month": "",
+        "booktitle": "",
+        "external_id": "",
+        "parent": "",
+    }
+    assert (page["author_details"], page["pages"], page["doi"]) == ([], "", "")
 
 
 @pytest.mark.django_db
@@ -291,6 +318,40 @@ def test_export_round_trip(seeds, tmp_path):
         ]
 
     assert without_ids(export()) == without_ids(first)
+
+
+def collection_facts() -> dict:
+    """What a load of the Anthology builds beyond the export's documented fields."""
+    papers = Paper.objects.all()
+    links = PaperTopic.objects.values_list("source").annotate(n=Count("id"))
+    return {
+        "papers": papers.count(),
+        "citation fields": [
+            papers.exclude(**{name: ""}).count() for name in ("pages", "doi", "url", "bibkey")
+        ],
+        "people": Author.objects.exclude(person_id="").count(),
+        "family names": Author.objects.exclude(family_name="").count(),
+        "authors": Author.objects.count(),
+        "volumes in a conference": Venue.objects.filter(parent__isnull=False).count(),
+        "venue places": Venue.objects.exclude(location="").count(),
+        "links by source": sorted(links),
+    }
+
+
+@pytest.mark.anthology
+@pytest.mark.django_db
+def test_an_export_of_anthology_papers_loads_back_as_they_were(anthology_files, tmp_path):
+    two = [path for path in anthology_files if path.name in {"2020.aacl.xml", "2024.tacl.xml"}]
+    load_files(two)
+    before = collection_facts()
+    exported = tmp_path / "papers.jsonl"
+    run("export_papers", "-o", str(exported))
+    Paper.objects.all().delete()
+    Author.objects.all().delete()
+    Venue.objects.all().delete()
+    load_files([exported])
+    assert collection_facts() == before
+    assert min(before["people"], before["volumes in a conference"], before["venue places"]) > 0
 
 
 @pytest.mark.django_db

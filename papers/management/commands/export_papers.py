@@ -4,9 +4,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from papers.exports import paper_from_entry
-from papers.models import Paper
 from papers.records import DumpError
-from papers.serializers import paper_record
+from papers.serializers import export_queryset, export_record
 from papers.validation import clean_paper, clean_venue
 
 CHUNK_SIZE = 2000
@@ -21,7 +20,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, output, verbosity, **options):
-        papers = Paper.objects.with_related().order_by("id")
+        papers = export_queryset()
         try:
             stream = output.open("w", encoding="utf-8", newline="\n") if output else self.stdout
         except OSError as error:
@@ -29,7 +28,7 @@ class Command(BaseCommand):
         count = 0
         try:
             for paper in papers.iterator(chunk_size=CHUNK_SIZE):
-                line = paper_record(paper)
+                line = export_record(paper)
                 check_loads_back(line)
                 stream.write(json.dumps(line, ensure_ascii=False, sort_keys=False) + "\n")
                 count += 1
