@@ -125,6 +125,8 @@ def learn_family_names_in_place(authored: dict[int, list[AuthorRecord]]) -> None
 def _more_accented(record: AuthorRecord, than: AuthorRecord) -> bool:
     """Whether ``record``'s name keeps more accents than ``than``'s, a spelling of the same
     key: "André Martins" is the better of the two ways one person is written."""
+    if record.name.isascii():  # most names: nothing to count
+        return False
     return sum(not c.isascii() for c in record.name) > sum(not c.isascii() for c in than.name)
 
 
