@@ -161,12 +161,17 @@ def inline_row(data: dict, prefix: str, topic_name: str) -> int:
     raise AssertionError(f"no row for {topic_name}")
 
 
-def post_change_form(client, paper: Paper, edit) -> None:
-    """Open the paper's admin change page, let `edit` change the posted data, save."""
+def open_change_page(client, paper: Paper) -> tuple[str, dict[str, list[str]]]:
+    """(the paper's admin change page, what its form posts unchanged), as a curator opens it."""
     url = reverse("admin:papers_paper_change", args=[paper.pk])
     page = client.get(url)
     assert page.status_code == 200
-    data = form_data(page, "paper_form")
+    return url, form_data(page, "paper_form")
+
+
+def post_change_form(client, paper: Paper, edit) -> None:
+    """Open the paper's admin change page, let `edit` change the posted data, save."""
+    url, data = open_change_page(client, paper)
     edit(data)
     data["_save"] = ["Save"]
     response = client.post(url, data)
@@ -735,8 +740,7 @@ def test_a_paper_sharing_its_abstract_with_another_stays_editable(staff, seeded)
     assert (paper.country, paper.curated_fields, paper.abstract) == ("Peru", ["country"], shared)
 
     # A changed abstract is still checked.
-    url = reverse("admin:papers_paper_change", args=[twin.pk])
-    data = form_data(staff.get(url), "paper_form")
+    url, data = open_change_page(staff, twin)
     other = Paper.objects.exclude(pk__in=[paper.pk, twin.pk]).exclude(abstract="").first()
     data.update(abstract=[other.abstract], _save=["Save"])
     refused = staff.post(url, data)
@@ -787,8 +791,7 @@ def test_authors_trade_places_and_one_leaves(staff, authored):
 def test_an_author_list_that_cannot_be_true_is_refused(staff, authored, change, error):
     paper = authored
     before = authors_in_order(paper)
-    url = reverse("admin:papers_paper_change", args=[paper.pk])
-    data = form_data(staff.get(url), "paper_form")
+    url, data = open_change_page(staff, paper)
     if change == "duplicate":
         data["authorships-1-author"] = data["authorships-0-author"]
     else:
@@ -809,8 +812,7 @@ def test_an_author_list_that_cannot_be_true_is_refused(staff, authored, change, 
 @pytest.mark.parametrize("meanwhile", ["title", "topic"])
 def test_a_save_over_another_curators_later_change_is_refused(staff, seeded, meanwhile):
     paper = Paper.objects.get(title=LARF)
-    url = reverse("admin:papers_paper_change", args=[paper.pk])
-    opened = form_data(staff.get(url), "paper_form")  # curator B opens the page
+    url, opened = open_change_page(staff, paper)  # curator B opens the page
     if meanwhile == "title":  # curator A saves a new title
         post_change_form(staff, paper, lambda data: data.update(title=["A's title"]))
     else:  # or takes a topic off the paper
@@ -829,8 +831,7 @@ def test_a_save_over_another_curators_later_change_is_refused(staff, seeded, mea
 
 def test_a_save_that_changed_nothing_leaves_other_open_pages_valid(staff, seeded):
     paper = Paper.objects.get(title=LARF)
-    url = reverse("admin:papers_paper_change", args=[paper.pk])
-    opened = form_data(staff.get(url), "paper_form")
+    url, opened = open_change_page(staff, paper)
     post_change_form(staff, paper, lambda data: None)  # another curator saves, changing nothing
     response = staff.post(url, {**opened, "country": ["Chile"], "_save": ["Save"]})
     assert response.status_code == 302
@@ -840,8 +841,7 @@ def test_a_save_that_changed_nothing_leaves_other_open_pages_valid(staff, seeded
 
 def test_a_paper_needs_a_title_or_an_abstract(staff, seeded):
     paper = Paper.objects.get(title=MLWQ)
-    url = reverse("admin:papers_paper_change", args=[paper.pk])
-    data = form_data(staff.get(url), "paper_form")
+    url, data = open_change_page(staff, paper)
     data.update(title=[""], abstract=["  "], _save=["Save"])
     refused = staff.post(url, data)
     assert refused.status_code == 200
