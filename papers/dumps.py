@@ -172,6 +172,15 @@ def parse_lecture_page(reader: _PageReader) -> ParsedFile:
     blocks = reader.blocks
     position, country = 0, ""
     first = blocks[0]
+    if is_venue_line(first):
+        # A list page whose header lacks "Papers" read as a lecture page made its venue the
+        # country and its abstracts one paper: refused, with the header it needs.
+        raise DumpError(
+            reader.source,
+            f"the first line {first.lines[0]!r} names a venue, not a country: a list page's "
+            f"header is '<venue> Papers' (e.g. '{fold_whitespace(first.lines[0])} Papers')",
+            first.line,
+        )
     if is_title_like(first) and len(first.lines[0]) <= COUNTRY_MAX_LENGTH and len(blocks) > 1:
         country = first.lines[0]
         reader.decide(first, "country", evidence="a short first line before the abstract")

@@ -15,6 +15,12 @@ from tests.test_validation import words
 
 HOSTILE_FILES = [
     (
+        "findings.txt",
+        f"Findings of ACL 2024\n\n{words(30)}\n\n{words(31)}\n\nACL 2024\n".encode(),
+        "line 1: the first line 'Findings of ACL 2024' names a venue, not a country: a list "
+        "page's header is '<venue> Papers' (e.g. 'Findings of ACL 2024 Papers')",
+    ),
+    (
         "details.jsonl",
         b'{"title": "x", "venue": "ACL 2025", "authors": ["Ann"], "author_details": [{}, {}]}\n',
         "line 1: field 'author_details' must list one object per author",
