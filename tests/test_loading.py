@@ -6,6 +6,7 @@ from datetime import date
 import pytest
 from django.core.management.base import CommandError
 from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.db.models import Count
 from django.test.utils import CaptureQueriesContext
 
@@ -197,6 +198,7 @@ def test_a_missing_path_is_a_clear_error(tmp_path):
         run("load_papers", str(tmp_path / "nowhere.txt"))
 
 
+@pytest.mark.django_db
 def test_a_folder_with_nothing_to_load_is_a_clear_error(tmp_path):
     (tmp_path / "notes.md").write_text("# notes", encoding="utf-8")
     (tmp_path / ".hidden.txt").write_text("ACL 2024 Papers", encoding="utf-8")
@@ -207,6 +209,24 @@ def test_a_folder_with_nothing_to_load_is_a_clear_error(tmp_path):
     )
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_load_into_a_database_behind_the_code_asks_for_migrate_first():
+    executor = MigrationExecutor(connection)
+    executor.migrate([("papers", "0024_author_keys_fold_accents")])
+    try:
+        with pytest.raises(CommandError) as raised:
+            run("load_papers")
+        assert str(raised.value) == (
+            "the database is 1 migration behind this code: run `manage.py migrate` first "
+            "(nothing was loaded)"
+        )
+    finally:
+        executor.loader.build_graph()
+        executor.migrate(executor.loader.graph.leaf_nodes())
+    assert Paper.objects.count() == 0
+
+
+@pytest.mark.django_db
 def test_an_interrupted_load_says_so_without_a_traceback(monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

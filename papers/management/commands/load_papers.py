@@ -3,7 +3,8 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.db import DatabaseError
+from django.db import DatabaseError, connection
+from django.db.migrations.executor import MigrationExecutor
 
 from papers.loading import load_files
 from papers.progress import LineProgress, Progress, TerminalProgress
@@ -33,6 +34,8 @@ class Command(BaseCommand):
     def handle(self, *args, paths, dry_run, verbosity, **options):
         paths = paths or [settings.FIXTURES_DIR]
         try:
+            if not dry_run:
+                check_schema()
             summary = load_files(
                 paths,
                 dry_run=dry_run,
@@ -64,3 +67,15 @@ class Command(BaseCommand):
         if verbosity == 1:
             return TerminalProgress(self.stderr)
         return Progress()
+
+
+def check_schema() -> None:
+    """CommandError when the database has not applied every migration of this code: a load
+    against an older schema would fail halfway with an SQL error."""
+    executor = MigrationExecutor(connection)
+    pending = len(executor.migration_plan(executor.loader.graph.leaf_nodes()))
+    if pending:
+        raise CommandError(
+            f"the database is {pending} migration{'s' if pending > 1 else ''} behind this "
+            "code: run `manage.py migrate` first (nothing was loaded)"
+        )
