@@ -14,7 +14,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from papers import curation
+from papers import curation, merging
 from papers.caching import bump_after_migrations, data_version
 from papers.counts import refresh_counts
 from papers.facet_rows import row_conditions
@@ -145,7 +145,7 @@ def test_kept_counts_follow_every_curation_change(corpus):
     assert ("t", str(efficiency.pk), "", "", 4) in after_add
     curation.remove_topic_from_papers(efficiency, [corpus["kv"].pk])
     curation.set_topics(corpus["retrieval"].pk, add=[efficiency.pk])
-    curation.merge_papers(corpus["kv"], [corpus["cache2"]])
+    merging.merge_papers(corpus["kv"], [corpus["cache2"]])
     curation.delete_papers(Paper.objects.filter(pk=corpus["speech"].pk))
     kept = kept_counts()
     assert kept == recounted()

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from papers import curation
+from papers import curation, merging
 from papers.models import Author, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect
 from papers.text import abstract_key
 from tests.factories import finish, make_paper, make_topic, make_venue
@@ -67,7 +67,7 @@ def test_merge_papers_keeps_the_stronger_link_of_each_topic(db):
     survivor = paper("Survivor.", links={"alpha": RULE, "beta": CURATOR, "delta": DUMP})
     duplicate = paper("Duplicate.", links={"alpha": DUMP, "beta": RULE, "gamma": DUMP})
     finish()
-    curation.merge_papers(survivor, [duplicate])
+    merging.merge_papers(survivor, [duplicate])
     assert topics_of(survivor) == {"alpha": DUMP, "beta": CURATOR, "gamma": DUMP, "delta": DUMP}
     assert not Paper.objects.filter(pk=duplicate.pk).exists()
     assert PaperTopic.objects.count() == 4
@@ -80,7 +80,7 @@ def test_merge_papers_moves_removals_unless_the_survivors_curator_chose_the_topi
     duplicate = paper("Duplicate.", links={"unwanted": DUMP})
     removed(duplicate, "chosen", "loaded", "elsewhere")
     finish()
-    curation.merge_papers(survivor, [duplicate])
+    merging.merge_papers(survivor, [duplicate])
     assert topics_of(survivor) == {"chosen": CURATOR}
     assert removals_of(survivor) == {"unwanted", "loaded", "elsewhere"}
     assert RemovedTopic.objects.count() == 3
@@ -92,7 +92,7 @@ def test_merge_papers_appends_the_authors_the_survivor_lacks_in_order(db):
     first = paper("First.", authors=["Alan Turing", "Grace Hopper"])
     second = paper("Second.", authors=["Grace Hopper", "Barbara Liskov"])
     finish()
-    curation.merge_papers(survivor, [first, second])
+    merging.merge_papers(survivor, [first, second])
     assert list(
         survivor.authorships.order_by("position").values_list("position", "author__name")
     ) == [(1, "Ada Lovelace"), (2, "Alan Turing"), (3, "Grace Hopper"), (4, "Barbara Liskov")]
@@ -125,7 +125,7 @@ def test_merge_papers_takes_curated_fields_and_fills_empty_ones(db):
         curated_fields=["country", "topics"],
         related_titles=["Talk C"],
     )
-    curation.merge_papers(survivor, [first, second])
+    merging.merge_papers(survivor, [first, second])
     survivor = fresh(survivor)
     assert survivor.title == "First Title"  # curated on a duplicate: taken with its value
     assert survivor.doi == "10.1/survivor"  # curated on the survivor: kept
@@ -145,7 +145,7 @@ def test_merge_papers_takes_curated_fields_and_fills_empty_ones(db):
 def test_merge_papers_gives_a_filled_abstract_its_key(db):
     survivor = paper("", title="A Title Without Abstract")
     duplicate = paper("The duplicate carries the abstract.")
-    curation.merge_papers(survivor, [duplicate])
+    merging.merge_papers(survivor, [duplicate])
     survivor = fresh(survivor)
     assert survivor.abstract == "The duplicate carries the abstract."
     assert survivor.abstract_key == abstract_key("The duplicate carries the abstract.")
@@ -155,7 +155,7 @@ def test_merge_papers_gives_a_filled_abstract_its_key(db):
 def test_merge_papers_gives_a_taken_curated_abstract_its_key(db):
     survivor = paper("The survivor's loaded abstract.")
     duplicate = paper("The duplicate's curated abstract.", curated_fields=["abstract"])
-    curation.merge_papers(survivor, [duplicate])
+    merging.merge_papers(survivor, [duplicate])
     survivor = fresh(survivor)
     assert survivor.abstract == "The duplicate's curated abstract."
     assert survivor.abstract_key == abstract_key("The duplicate's curated abstract.")
@@ -176,7 +176,7 @@ def test_merge_papers_with_the_topic_models_links(db):
     model_link(duplicate, "beta", 0.8)
     model_link(duplicate, "gamma", 0.7)
     finish()
-    curation.merge_papers(survivor, [duplicate])
+    merging.merge_papers(survivor, [duplicate])
     links = survivor.topic_links.values_list("topic__name", "source", "confidence")
     # Both had alpha from the model: the survivor's link stays; a rule outranks the model.
     assert sorted(links) == [("alpha", MODEL, 0.6), ("beta", RULE, None), ("gamma", MODEL, 0.7)]
@@ -204,7 +204,7 @@ def test_merge_topics_moves_links_keeping_the_stronger_source(three_topics):
     refused = paper("Refused.", links={"third topic": DUMP})
     removed(refused, "survivor topic")
     finish()
-    curation.merge_topics(survivor, [second, third])
+    merging.merge_topics(survivor, [second, third])
     assert topics_of(both) == {"survivor topic": CURATOR}
     assert topics_of(moved) == {"survivor topic": DUMP}
     assert topics_of(refused) == {}
@@ -225,7 +225,7 @@ def test_merge_topics_where_the_model_linked_both(three_topics):
     upgraded = paper("Upgraded.", links={"second topic": DUMP})
     model_link(upgraded, "survivor topic", 0.5)
     finish()
-    curation.merge_topics(survivor, [second])
+    merging.merge_topics(survivor, [second])
     assert list(both.topic_links.values_list("source", "confidence")) == [(MODEL, 0.55)]
     # A dump's link outranks the model's, and a dump's link has no confidence.
     assert list(upgraded.topic_links.values_list("source", "confidence")) == [(DUMP, None)]
@@ -238,7 +238,7 @@ def test_merge_topics_moves_removals_where_the_survivor_is_not_on_the_paper(thre
     tagged = paper("Tagged.", links={"survivor topic": DUMP})
     removed(tagged, "third topic")
     finish()
-    curation.merge_topics(survivor, [second, third])
+    merging.merge_topics(survivor, [second, third])
     assert list(untagged.removed_topics.values_list("topic__name", flat=True)) == ["survivor topic"]
     assert removals_of(tagged) == set()
     assert topics_of(tagged) == {"survivor topic": DUMP}
@@ -246,7 +246,7 @@ def test_merge_topics_moves_removals_where_the_survivor_is_not_on_the_paper(thre
 
 def test_merge_topics_joins_rules_fills_the_description_and_redirects(three_topics):
     survivor, second, third = three_topics
-    curation.merge_topics(survivor, [second, third])
+    merging.merge_topics(survivor, [second, third])
     survivor = fresh(survivor)
     assert (survivor.rule, survivor.title_rule) == ("alpha or beta", "gamma")
     assert survivor.description == "About beta."

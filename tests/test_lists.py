@@ -2,7 +2,7 @@
 
 import pytest
 
-from papers.curation import merge_papers
+from papers.merging import merge_papers
 from papers.reading_lists import MAX_IDS
 from tests.support import parse
 

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from papers.bibtex import bib_title, bibtex, bibtex_key
 from papers.citation_fields import IncompleteRecord
 from papers.citations import acl_citation, citation_meta, csl, ris
-from papers.curation import merge_papers
+from papers.merging import merge_papers
 from tests.factories import finish, make_paper, make_venue
 from tests.support import parse
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from papers import curation
+from papers import merging
 from papers.facets import count_facets
 from papers.loading import load_files
 from papers.models import MergedKey, Paper
@@ -72,7 +72,7 @@ def _two_copies(write_dump):
 def test_a_merge_survives_a_reload_of_the_merged_away_copys_dump(write_dump):
     listed, _, survivor, duplicate = _two_copies(write_dump)
     count = Paper.objects.count()
-    curation.merge_papers(survivor, [duplicate])
+    merging.merge_papers(survivor, [duplicate])
     assert Paper.objects.count() == count - 1
     summary = load_files([listed])
     assert (summary.new, summary.papers_read) == (0, 2)
@@ -89,7 +89,7 @@ def test_a_merge_survives_a_reload_of_the_merged_away_copys_dump(write_dump):
 
 def test_the_merged_away_keys_point_at_the_survivor(write_dump):
     _, _, survivor, duplicate = _two_copies(write_dump)
-    curation.merge_papers(survivor, [duplicate])
+    merging.merge_papers(survivor, [duplicate])
     assert sorted(MergedKey.objects.values_list("kind", "key", "paper_id")) == [
         ("abstract", duplicate.abstract_key, survivor.pk),
         ("paper", str(duplicate.pk), survivor.pk),  # its address leads to the survivor
@@ -98,9 +98,9 @@ def test_the_merged_away_keys_point_at_the_survivor(write_dump):
 
 def test_a_merge_into_a_paper_later_merged_again_follows_the_last_survivor(write_dump):
     listed, _, survivor, duplicate = _two_copies(write_dump)
-    curation.merge_papers(survivor, [duplicate])
+    merging.merge_papers(survivor, [duplicate])
     third = Paper.objects.get(abstract=ABSTRACT_B)
-    curation.merge_papers(third, [survivor])
+    merging.merge_papers(third, [survivor])
     assert set(MergedKey.objects.values_list("paper_id", flat=True)) == {third.pk}
     # The copy's abstract and id; the survivor's abstract, title and id.
     assert MergedKey.objects.count() == 5
@@ -120,7 +120,7 @@ def test_a_merge_of_papers_with_two_external_ids_survives_a_reload(write_dump):
     )
     load_files([path])
     survivor = Paper.objects.get(external_id="2031.acl-1")
-    curation.merge_papers(survivor, [Paper.objects.get(external_id="2031.acl-99")])
+    merging.merge_papers(survivor, [Paper.objects.get(external_id="2031.acl-99")])
     summary = load_files([path])
     # Both records find the survivor and change nothing.
     assert (summary.new, summary.updated, summary.unchanged) == (0, 0, 2)

@@ -6,7 +6,7 @@ from django.db.models import F, Prefetch
 from django.template.defaultfilters import pluralize
 from django.utils.html import format_html
 
-from .. import curation
+from .. import curation, merging
 from ..models import (
     Authorship,
     Paper,
@@ -328,7 +328,7 @@ class PaperAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
             queryset,
             noun="papers",
             order="pk",
-            merge=curation.merge_papers,
+            merge=merging.merge_papers,
             report=lambda survivor, others: (
                 f"Merged {len(others)} paper{pluralize(len(others))} into "
                 f"“{survivor.display_title}”."

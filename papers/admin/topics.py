@@ -4,7 +4,7 @@ from django.contrib import admin, messages
 from django.db.models import Count
 from django.utils.text import Truncator
 
-from .. import curation
+from .. import curation, merging
 from ..models import (
     Topic,
     TopicRedirect,
@@ -61,7 +61,7 @@ class TopicAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
             queryset,
             noun="topics",
             order="name",
-            merge=curation.merge_topics,
+            merge=merging.merge_topics,
             report=lambda survivor, others: (
                 f"Merged {', '.join(f'“{other}”' for other in others)} into “{survivor}”; "
                 "the old addresses redirect to it."

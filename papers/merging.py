@@ -1,0 +1,185 @@
+"""Merges of duplicates a curator chooses: papers into one, topics into one.
+
+Links move to the survivor (of two links of one topic, the stronger source stays), a
+curator's removals and curated fields move with them, and what identified the others keeps
+leading to the survivor: a merged paper's keys (papers/merged_keys.py), a merged topic's slug
+(a redirect). Each merge refreshes the names, counts and data version as every curation does
+(papers/curation.py).
+"""
+
+from django.db import transaction
+from django.db.models import Max
+
+from .counts import refresh_counts
+from .curation import CURATOR, FILLABLE_FIELDS, fill_empty
+from .denormalise import refresh_author_names, refresh_topic_names
+from .merged_keys import remember_merged
+from .models import Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect
+
+# Which of two links of one topic a merge keeps: a person's choice over a source's, a
+# source's over a rule's, a rule (it reads the paper's words) over the topic model's guess.
+SOURCE_RANK = {
+    PaperTopic.Source.MODEL: 0,
+    PaperTopic.Source.RULE: 1,
+    PaperTopic.Source.DUMP: 2,
+    PaperTopic.Source.CURATOR: 3,
+}
+
+
+def _keep_stronger(target: PaperTopic, other: PaperTopic) -> None:
+    """The target link takes the other's source (and confidence) where it ranks higher."""
+    if SOURCE_RANK[other.source] > SOURCE_RANK[target.source]:
+        target.source, target.confidence = other.source, other.confidence
+        target.save(update_fields=["source", "confidence"])
+
+
+# Merging papers --------------------------------------------------------------------------
+
+
+def merge_papers(survivor: Paper, others: list[Paper]) -> Paper:
+    """Fold duplicate papers into the survivor, then delete them.
+
+    Topic links move (the stronger source wins when both have a topic), a curator's removal
+    moves unless the survivor's curator chose that topic, authors are appended, related titles
+    joined; fields a curator set on a duplicate (and not on the survivor) are taken with their
+    values, and the survivor's empty fields are filled from the duplicates. The duplicates'
+    keys (external ID, abstract, title) are kept, pointing at the survivor.
+    """
+    other_ids = [paper.pk for paper in others]
+    with transaction.atomic():
+        # So that a reload of a duplicate's source finds the survivor, not a gap.
+        remember_merged(survivor, others)
+        links = _move_paper_links(survivor, other_ids)
+        _move_paper_removals(survivor, other_ids, links)
+        _append_authors(survivor, other_ids)
+        for other in others:
+            _take_fields(survivor, other)
+        # Delete first: the survivor may take over a unique external ID.
+        Paper.objects.filter(pk__in=other_ids).delete()
+        survivor.save()
+        refresh_topic_names([survivor.pk])
+        refresh_author_names([survivor.pk])
+        refresh_counts([survivor.pk, *other_ids])
+    return survivor
+
+
+def _move_paper_links(survivor: Paper, other_ids: list[int]) -> dict[int, PaperTopic]:
+    """Give the survivor the duplicates' topic links it has not removed; returns its links
+    by topic id."""
+    links = {link.topic_id: link for link in survivor.topic_links.all()}
+    removed = set(survivor.removed_topics.values_list("topic_id", flat=True))
+    for link in PaperTopic.objects.filter(paper_id__in=other_ids).order_by("pk"):
+        if link.topic_id in removed:
+            continue
+        if link.topic_id in links:
+            _keep_stronger(links[link.topic_id], link)
+        else:
+            links[link.topic_id] = PaperTopic.objects.create(
+                paper=survivor,
+                topic_id=link.topic_id,
+                source=link.source,
+                confidence=link.confidence,
+            )
+    return links
+
+
+def _move_paper_removals(survivor: Paper, other_ids: list[int], links) -> None:
+    """A duplicate's removal moves to the survivor, unless its curator chose that topic."""
+    for topic_id in set(
+        RemovedTopic.objects.filter(paper_id__in=other_ids).values_list("topic_id", flat=True)
+    ):
+        link = links.get(topic_id)
+        if link is not None and link.source == CURATOR:
+            continue
+        if link is not None:
+            link.delete()
+        RemovedTopic.objects.get_or_create(paper=survivor, topic_id=topic_id)
+
+
+def _append_authors(survivor: Paper, other_ids: list[int]) -> None:
+    """The duplicates' authors the survivor lacks, after its own, in the duplicates' order."""
+    authors = list(survivor.authorships.values_list("author_id", flat=True))
+    position = survivor.authorships.aggregate(last=Max("position"))["last"] or 0
+    for authorship in Authorship.objects.filter(paper_id__in=other_ids).order_by(
+        "paper_id", "position"
+    ):
+        if authorship.author_id not in authors:
+            position += 1
+            authors.append(authorship.author_id)
+            Authorship.objects.create(
+                paper=survivor, author_id=authorship.author_id, position=position
+            )
+
+
+def _take_fields(survivor: Paper, other: Paper) -> None:
+    """Take a duplicate's curated fields the survivor has not curated, fill the survivor's
+    empty fields from it, join its related titles and its reviewed mark (unsaved)."""
+    concrete = {field.name for field in Paper._meta.concrete_fields}
+    taken = [name for name in other.curated_fields if name not in survivor.curated_fields]
+    survivor.curated_fields = [*survivor.curated_fields, *taken]
+    for name in concrete.intersection(taken):
+        setattr(survivor, name, getattr(other, name))
+    taken += fill_empty(survivor, other, FILLABLE_FIELDS)
+    if "abstract" in taken:  # the key loads find the paper by follows its abstract
+        survivor.abstract_key = other.abstract_key
+    survivor.related_titles = [
+        *survivor.related_titles,
+        *(t for t in other.related_titles if t not in survivor.related_titles),
+    ]
+    survivor.reviewed = survivor.reviewed or other.reviewed
+
+
+# Merging topics --------------------------------------------------------------------------
+
+
+def merge_topics(survivor: Topic, others: list[Topic]) -> Topic:
+    """Fold topics into the survivor: papers move over, old slugs redirect to it, rules (and
+    title rules) join."""
+    other_ids = [topic.pk for topic in others]
+    with transaction.atomic():
+        papers = set(
+            PaperTopic.objects.filter(topic_id__in=[survivor.pk, *other_ids]).values_list(
+                "paper_id", flat=True
+            )
+        )
+        _move_topic_links_and_removals(survivor, other_ids)
+        for field in ("rule", "title_rule"):
+            rules = [getattr(topic, field).strip() for topic in (survivor, *others)]
+            setattr(survivor, field, " or ".join(dict.fromkeys(rule for rule in rules if rule)))
+        for other in others:
+            fill_empty(survivor, other, ("description",))
+        _redirect_topics(survivor, others)
+        Topic.objects.filter(pk__in=other_ids).delete()
+        survivor.save()
+        refresh_topic_names(papers)
+        refresh_counts(papers)
+    return survivor
+
+
+def _move_topic_links_and_removals(survivor: Topic, other_ids: list[int]) -> None:
+    """The other topics' links move to the survivor (the stronger source wins; none where
+    the survivor was removed), then their removals on papers the survivor is not on."""
+    links = {link.paper_id: link for link in survivor.paper_links.all()}
+    removed = set(survivor.removals.values_list("paper_id", flat=True))
+    for link in PaperTopic.objects.filter(topic_id__in=other_ids).order_by("pk"):
+        if link.paper_id in links:
+            _keep_stronger(links[link.paper_id], link)
+            link.delete()
+        elif link.paper_id in removed:
+            link.delete()
+        else:
+            link.topic = survivor
+            link.save(update_fields=["topic"])
+            links[link.paper_id] = link
+    for removal in RemovedTopic.objects.filter(topic_id__in=other_ids):
+        if removal.paper_id not in links and removal.paper_id not in removed:
+            RemovedTopic.objects.create(paper_id=removal.paper_id, topic=survivor)
+            removed.add(removal.paper_id)
+
+
+def _redirect_topics(survivor: Topic, others: list[Topic]) -> None:
+    """The others' slugs, and the redirects to them, lead to the survivor."""
+    other_ids = [topic.pk for topic in others]
+    TopicRedirect.objects.filter(topic_id__in=other_ids).update(topic=survivor)
+    for other in others:
+        TopicRedirect.objects.update_or_create(old_slug=other.slug, defaults={"topic": survivor})
