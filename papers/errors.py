@@ -1,11 +1,12 @@
 """Error answers: server error pages (503 while the database is unreachable, 500 otherwise), in
-the site's style, and under /api/ every error as JSON, as the API's own are: an unknown
-address (404), a method it does not answer (405) and a request Django refuses (400)."""
+the site's style, a page's refusal of its parameters (400, ``bad_request_page``), and under
+/api/ every error as JSON, as the API's own are: an unknown address (404), a method it does
+not answer (405) and a request Django refuses (400)."""
 
 import sys
 
 from django.db import InterfaceError, OperationalError
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.template.loader import render_to_string
 from django.views import defaults
 
@@ -38,6 +39,14 @@ def not_found(request, exception):
     if request.path.startswith(API_PREFIX):
         return JsonResponse({"error": "No such address in the API."}, status=404)
     return defaults.page_not_found(request, exception)
+
+
+def bad_request_page(request, message: str, errors=None):
+    """A page's 400: what it refuses and why, in the site's style."""
+    html = render_to_string(
+        "papers/bad_request.html", {"message": message, "errors": errors or {}}, request
+    )
+    return HttpResponseBadRequest(html)
 
 
 def bad_request(request, exception):

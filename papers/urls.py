@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 from django.urls.converters import SlugConverter
 
-from . import api, feeds, views
+from . import api, feeds, paper_views, views
 from .anthology_metadata import ANTHOLOGY_ID
 from .methods import read_only
 
@@ -29,17 +29,17 @@ urlpatterns = [
     path("", views.paper_list, name="paper-list"),
     path("healthz", views.healthz),
     path("favicon.ico", views.favicon),
-    path("papers/<int:pk>/", views.paper_detail, name="paper-detail"),
-    path("papers/<int:pk>-<slug:slug>/", views.paper_detail),
-    path("papers/<int:pk>/similar/", views.paper_similar, name="paper-similar"),
-    path("papers/<int:pk>/<slug:slug>/", views.paper_detail),
+    path("papers/<int:pk>/", paper_views.paper_detail, name="paper-detail"),
+    path("papers/<int:pk>-<slug:slug>/", paper_views.paper_detail),
+    path("papers/<int:pk>/similar/", paper_views.paper_similar, name="paper-similar"),
+    path("papers/<int:pk>/<slug:slug>/", paper_views.paper_detail),
     path(
         "papers/<anthology:anthology_id>/",
-        views.paper_by_anthology_id,
+        paper_views.paper_by_anthology_id,
         name="paper-by-anthology-id",
     ),
-    path("papers/<anthology:anthology_id>/similar/", views.similar_by_anthology_id),
-    path("similar/", views.similar_text, name="similar-text"),
+    path("papers/<anthology:anthology_id>/similar/", paper_views.similar_by_anthology_id),
+    path("similar/", paper_views.similar_text, name="similar-text"),
     path("venues/", views.venue_index, name="venue-list"),
     path("venues/<uslug:slug>/", views.venue_detail, name="venue-detail"),
     path("topics/", views.topic_index, name="topic-list"),

@@ -1,7 +1,7 @@
-"""The site's pages. Thin: papers/search.py and the QuerySet methods do the work.
+"""The site's lists and indexes. Thin: papers/search.py and the QuerySet methods do the work;
+a paper's own pages are papers/paper_views.py's.
 
-Only GET and HEAD are answered (405 otherwise), but for the "papers like this text" page,
-which takes its text by POST (a text of up to 10,000 characters does not fit a URL). Queries
+Only GET and HEAD are answered (405 otherwise). Queries
 per page (whatever it shows): the front page 3 (venues, newest ids, cards with their topics);
 list/search 4 (facets and total in one statement, the venues for the facet's tree and the
 filters' names, page ids, cards; +1 per topic or author filter the facets do not name); a query
@@ -10,8 +10,8 @@ question +1 (whether it is a paper's title); a ranked query whose words all matc
 page +1 where it was not matched in memory (papers matching some of them); a query matching
 nothing +2 for did-you-mean and +1 for the respelling's facets, +1 under filters when nothing
 at all is shown (whether papers outside them match), +1 for filter values the collection may
-not know; a query that is an identifier 1 (then a redirect to the paper); paper page 5
-(paper, topics, authors, similar ids, similar papers; +1 with related titles); similar page 4; venue page 7 (page object, chart, its other
+not know; a query that is an identifier 1 (then a redirect to the paper); venue page 7 (page
+object, chart, its other
 volumes, and the list's 4; 3 for a conference whose papers are all in its other volumes),
 topic page 6 (page object, chart — the same query gives the trend — and the list's 4); author
 page 8 (author, namesakes, co-authors, the list's 4 and the author's place in each paper);
@@ -24,40 +24,30 @@ and author pages read the data version first (+1), and a repeated one is that qu
 from django.db import DatabaseError, connection
 from django.db.models import Count
 from django.db.models.functions import Lower
-from django.http import Http404, HttpResponseBadRequest, JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.http import urlencode
-from django.views.decorators.http import require_http_methods
 
 from .author_queries import places_of
 from .caching import cache_page_by_version
-from .citation_fields import author_name
-from .citations import FORMATS, page_citations
+from .citations import FORMATS
 from .downloads import export_ids, export_queryset, export_ranked
-from .errors import RETRY_AFTER_SECONDS
+from .errors import RETRY_AFTER_SECONDS, bad_request_page
 from .facet_display import facet_context
 from .feeds import search_feed_url
 from .filtering import PaperFilterSet
 from .front_page import front_page
-from .merged_keys import EXTERNAL_ID, PAPER, survivor_of
 from .methods import read_only
 from .models import Author, Paper, PaperTopic, Topic, TopicRedirect, Venue
-from .querysets import CARD_FIELDS
 from .reading_lists import BadList, list_papers, parse_ids
 from .rendering import bar_chart, render_abstract
 from .search import search_page
-from .similar import method
-from .similar_text import SORTS, SimilarTextForm, papers_like_text
 from .text import CONTROL_CHARACTERS
 from .trends import MAX_SERIES, comparison, topic_trend, venue_rows_with_totals
-from .understanding import canonical_anthology_id
 from .venue_series import venue_and_volumes, venue_series
 
-SIMILAR_ON_PAPER = 5
-SIMILAR_PAGE = 20
 UNKNOWN_FORMAT = "format must be one of: " + ", ".join(FORMATS) + "."
 
 
@@ -79,13 +69,6 @@ def healthz(request):
     return JsonResponse({"status": "ok"})
 
 
-def _bad_request(request, message: str, errors=None):
-    html = render_to_string(
-        "papers/bad_request.html", {"message": message, "errors": errors or {}}, request
-    )
-    return HttpResponseBadRequest(html)
-
-
 def _render_list(
     request,
     template: str,
@@ -101,11 +84,11 @@ def _render_list(
     is, named on each card where the card's first authors leave them out."""
     filterset = PaperFilterSet(request.GET, fixed=fixed)
     if not filterset.is_valid():
-        return _bad_request(request, *filterset.error_summary())
+        return bad_request_page(request, *filterset.error_summary())
     format_name = request.GET.get("format")
     if format_name is not None:
         if format_name not in FORMATS:
-            return _bad_request(request, UNKNOWN_FORMAT)
+            return bad_request_page(request, UNKNOWN_FORMAT)
         if (paper := filterset.identified) is not None:
             # The page opens the paper the query names: its export is that paper.
             return export_ids(format_name, [paper.pk], set() if paper.title else {paper.pk}, name)
@@ -156,105 +139,6 @@ def paper_list(request):
         context = {**front_page(), "feed_url": search_feed_url(request.GET)}
         return render(request, "papers/front_page.html", context)
     return _render_list(request, "papers/paper_list.html", {}, search_feed=True)
-
-
-def _paper_page(request, paper):
-    authors = [authorship.author for authorship in paper.authorships.all()]
-    related = []
-    if paper.related_titles:
-        known = Paper.objects.ids_by_title(paper.related_titles)
-        related = [(title, known.get(title.lower())) for title in paper.related_titles]
-    context = {
-        "paper": paper,
-        "authors": authors,
-        "abstract_html": render_abstract(paper.abstract),
-        "related": related,
-        "similar": Paper.objects.similar_to(paper, SIMILAR_ON_PAPER),
-        "canonical": request.build_absolute_uri(paper.get_canonical_url()),
-        **page_citations(paper, [author_name(author) for author in authors]),
-    }
-    return render(request, "papers/paper_detail.html", context)
-
-
-@read_only
-def paper_detail(request, pk, slug=None):
-    paper = Paper.objects.with_related().filter(pk=pk).first()
-    if paper is None:
-        return _to_survivor(request, PAPER, str(pk), "paper-detail")
-    return _paper_page(request, paper)
-
-
-def _to_survivor(request, kind: str, key: str, view: str):
-    """A merged-away paper's address (its id or Anthology ID, ``kind``) redirects to the same
-    page of the paper it was merged into, with the same query; any other unknown paper is a
-    404."""
-    survivor = survivor_of(kind, key)
-    if survivor is None:
-        raise Http404("No such paper.")
-    query = request.META.get("QUERY_STRING", "")
-    address = reverse(view, args=[survivor]) + (f"?{query}" if query else "")
-    return redirect(address, permanent=True)
-
-
-@read_only
-def paper_by_anthology_id(request, anthology_id):
-    """/papers/<Anthology ID>/: the paper's page under its stable name (the same page, the same
-    canonical link, as /papers/<id>/); another spelling of the ID redirects to it."""
-    canonical = canonical_anthology_id(anthology_id)
-    if canonical != anthology_id:
-        return redirect("paper-by-anthology-id", canonical, permanent=True)
-    paper = Paper.objects.with_related().filter(external_id=anthology_id).first()
-    if paper is None:
-        return _to_survivor(request, EXTERNAL_ID, anthology_id, "paper-detail")
-    return _paper_page(request, paper)
-
-
-@read_only
-def similar_by_anthology_id(request, anthology_id):
-    """/papers/<Anthology ID>/similar/: the similar papers' page of that paper, by its id (with
-    the query string: the order chosen)."""
-    canonical = canonical_anthology_id(anthology_id)
-    pk = Paper.objects.filter(external_id=canonical).values_list("pk", flat=True).first()
-    if pk is None:
-        return _to_survivor(request, EXTERNAL_ID, canonical, "paper-similar")
-    query = request.META.get("QUERY_STRING", "")
-    return redirect(reverse("paper-similar", args=[pk]) + (f"?{query}" if query else ""))
-
-
-@read_only
-def paper_similar(request, pk):
-    paper = Paper.objects.select_related("venue").only(*CARD_FIELDS).filter(pk=pk).first()
-    if paper is None:
-        return _to_survivor(request, PAPER, str(pk), "paper-similar")
-    sort = request.GET.get("sort", "similar")
-    if sort not in SORTS:
-        return HttpResponseBadRequest(
-            render_to_string(
-                "papers/bad_request.html",
-                {"message": "sort must be similar or newest.", "errors": {}},
-                request,
-            )
-        )
-    similar = Paper.objects.similar_to(paper, SIMILAR_PAGE)
-    if sort == "newest":
-        similar.sort(key=lambda item: -(item.venue.year or 0))  # stable: ties stay by score
-    context = {"paper": paper, "similar": similar, "sort": sort, "sorts": SORTS, "method": method()}
-    return render(request, "papers/paper_similar.html", context)
-
-
-@require_http_methods(["GET", "HEAD", "POST"])
-def similar_text(request):
-    """The form (GET), or the papers most like the text posted, filtered and sorted."""
-    form = SimilarTextForm(request.POST if request.method == "POST" else None)
-    context = {"form": form, "results": None, "no_model": False}
-    if form.is_bound and form.is_valid():
-        data = form.cleaned_data
-        results = papers_like_text(
-            data["text"], data["limit"], data["venue"], data["year"], data["sort"] or "similar"
-        )
-        context.update(results=results or [], no_model=results is None)
-    status = 400 if form.is_bound and not form.is_valid() else 200
-    return render(request, "papers/similar_text.html", context, status=status)
 
 
 @read_only
@@ -367,12 +251,12 @@ def reading_list(request):
     try:
         ids = parse_ids(",".join(request.GET.getlist("ids")))
     except BadList as error:
-        return _bad_request(request, str(error))
+        return bad_request_page(request, str(error))
     papers, unknown = list_papers(ids)
     format_name = request.GET.get("format")
     if format_name is not None:
         if format_name not in FORMATS:
-            return _bad_request(request, UNKNOWN_FORMAT)
+            return bad_request_page(request, UNKNOWN_FORMAT)
         untitled = {paper.pk for paper in papers if not paper.title}
         return export_ids(format_name, [paper.pk for paper in papers], untitled, "reading-list")
     found = ",".join(str(paper.pk) for paper in papers)

@@ -1,0 +1,121 @@
+"""A paper's own pages: its page (under its id or its Anthology ID), its similar papers, and
+the papers like a text a reader gives. Thin, as papers/views.py: the QuerySet methods and
+papers/similar_text.py do the work. A merged-away paper's addresses redirect to the paper it
+went into (papers/merged_keys.py). Only GET and HEAD are answered, but for the "papers like
+this text" page, which takes its text by POST (a text of up to 10,000 characters does not fit
+a URL). Queries: paper page 5 (paper, topics, authors, similar ids, similar papers; +1 with
+related titles); similar page 4.
+"""
+
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from .citation_fields import author_name
+from .citations import page_citations
+from .errors import bad_request_page
+from .merged_keys import EXTERNAL_ID, PAPER, survivor_of
+from .methods import read_only
+from .models import Paper
+from .querysets import CARD_FIELDS
+from .rendering import render_abstract
+from .similar import method
+from .similar_text import SORTS, SimilarTextForm, papers_like_text
+from .understanding import canonical_anthology_id
+
+SIMILAR_ON_PAPER = 5
+SIMILAR_PAGE = 20
+
+
+def _paper_page(request, paper):
+    authors = [authorship.author for authorship in paper.authorships.all()]
+    related = []
+    if paper.related_titles:
+        known = Paper.objects.ids_by_title(paper.related_titles)
+        related = [(title, known.get(title.lower())) for title in paper.related_titles]
+    context = {
+        "paper": paper,
+        "authors": authors,
+        "abstract_html": render_abstract(paper.abstract),
+        "related": related,
+        "similar": Paper.objects.similar_to(paper, SIMILAR_ON_PAPER),
+        "canonical": request.build_absolute_uri(paper.get_canonical_url()),
+        **page_citations(paper, [author_name(author) for author in authors]),
+    }
+    return render(request, "papers/paper_detail.html", context)
+
+
+@read_only
+def paper_detail(request, pk, slug=None):
+    paper = Paper.objects.with_related().filter(pk=pk).first()
+    if paper is None:
+        return _to_survivor(request, PAPER, str(pk), "paper-detail")
+    return _paper_page(request, paper)
+
+
+def _to_survivor(request, kind: str, key: str, view: str):
+    """A merged-away paper's address (its id or Anthology ID, ``kind``) redirects to the same
+    page of the paper it was merged into, with the same query; any other unknown paper is a
+    404."""
+    survivor = survivor_of(kind, key)
+    if survivor is None:
+        raise Http404("No such paper.")
+    query = request.META.get("QUERY_STRING", "")
+    address = reverse(view, args=[survivor]) + (f"?{query}" if query else "")
+    return redirect(address, permanent=True)
+
+
+@read_only
+def paper_by_anthology_id(request, anthology_id):
+    """/papers/<Anthology ID>/: the paper's page under its stable name (the same page, the same
+    canonical link, as /papers/<id>/); another spelling of the ID redirects to it."""
+    canonical = canonical_anthology_id(anthology_id)
+    if canonical != anthology_id:
+        return redirect("paper-by-anthology-id", canonical, permanent=True)
+    paper = Paper.objects.with_related().filter(external_id=anthology_id).first()
+    if paper is None:
+        return _to_survivor(request, EXTERNAL_ID, anthology_id, "paper-detail")
+    return _paper_page(request, paper)
+
+
+@read_only
+def similar_by_anthology_id(request, anthology_id):
+    """/papers/<Anthology ID>/similar/: the similar papers' page of that paper, by its id (with
+    the query string: the order chosen)."""
+    canonical = canonical_anthology_id(anthology_id)
+    pk = Paper.objects.filter(external_id=canonical).values_list("pk", flat=True).first()
+    if pk is None:
+        return _to_survivor(request, EXTERNAL_ID, canonical, "paper-similar")
+    query = request.META.get("QUERY_STRING", "")
+    return redirect(reverse("paper-similar", args=[pk]) + (f"?{query}" if query else ""))
+
+
+@read_only
+def paper_similar(request, pk):
+    paper = Paper.objects.select_related("venue").only(*CARD_FIELDS).filter(pk=pk).first()
+    if paper is None:
+        return _to_survivor(request, PAPER, str(pk), "paper-similar")
+    sort = request.GET.get("sort", "similar")
+    if sort not in SORTS:
+        return bad_request_page(request, "sort must be similar or newest.")
+    similar = Paper.objects.similar_to(paper, SIMILAR_PAGE)
+    if sort == "newest":
+        similar.sort(key=lambda item: -(item.venue.year or 0))  # stable: ties stay by score
+    context = {"paper": paper, "similar": similar, "sort": sort, "sorts": SORTS, "method": method()}
+    return render(request, "papers/paper_similar.html", context)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def similar_text(request):
+    """The form (GET), or the papers most like the text posted, filtered and sorted."""
+    form = SimilarTextForm(request.POST if request.method == "POST" else None)
+    context = {"form": form, "results": None, "no_model": False}
+    if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+        results = papers_like_text(
+            data["text"], data["limit"], data["venue"], data["year"], data["sort"] or "similar"
+        )
+        context.update(results=results or [], no_model=results is None)
+    status = 400 if form.is_bound and not form.is_valid() else 200
+    return render(request, "papers/similar_text.html", context, status=status)
