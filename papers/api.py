@@ -33,7 +33,7 @@ from .caching import cache_page_by_version
 from .filtering import PaperFilterSet
 from .latex import plain_text
 from .merged_keys import EXTERNAL_ID, PAPER, survivor_of
-from .methods import read_only
+from .methods import read_only, with_query
 from .models import Authorship, Paper
 from .rendering import plain_snippet, render_inline
 from .search import search_page
@@ -134,9 +134,8 @@ def _merged_or_404(request, pk: str, tail: str = ""):
         survivor = survivor_of(PAPER, pk.lstrip("0")) if pk.isascii() and pk.isdigit() else None
     if survivor is None:
         return error(f"No paper with id {pk[:40]!r}.", 404)
-    query = request.META.get("QUERY_STRING", "")
-    address = f"{reverse('api-paper-list')}{survivor}/{tail}" + (f"?{query}" if query else "")
-    return HttpResponsePermanentRedirect(address)
+    address = f"{reverse('api-paper-list')}{survivor}/{tail}"
+    return HttpResponsePermanentRedirect(with_query(request, address))
 
 
 @read_only

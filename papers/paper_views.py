@@ -16,7 +16,7 @@ from .citation_fields import author_name
 from .citations import page_citations
 from .errors import bad_request_page
 from .merged_keys import EXTERNAL_ID, PAPER, survivor_of
-from .methods import read_only
+from .methods import read_only, with_query
 from .models import Paper
 from .querysets import CARD_FIELDS
 from .rendering import render_abstract
@@ -61,9 +61,7 @@ def _to_survivor(request, kind: str, key: str, view: str):
     survivor = survivor_of(kind, key)
     if survivor is None:
         raise Http404("No such paper.")
-    query = request.META.get("QUERY_STRING", "")
-    address = reverse(view, args=[survivor]) + (f"?{query}" if query else "")
-    return redirect(address, permanent=True)
+    return redirect(with_query(request, reverse(view, args=[survivor])), permanent=True)
 
 
 @read_only
@@ -87,8 +85,7 @@ def similar_by_anthology_id(request, anthology_id):
     pk = Paper.objects.filter(external_id=canonical).values_list("pk", flat=True).first()
     if pk is None:
         return _to_survivor(request, EXTERNAL_ID, canonical, "paper-similar")
-    query = request.META.get("QUERY_STRING", "")
-    return redirect(reverse("paper-similar", args=[pk]) + (f"?{query}" if query else ""))
+    return redirect(with_query(request, reverse("paper-similar", args=[pk])))
 
 
 @read_only
