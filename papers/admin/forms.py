@@ -79,7 +79,11 @@ class PaperForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        if self.instance.pk is not None:
+        # A posted form carries the version it was opened at (its initial too, so that it is
+        # no change of its own); clean() reads the current one.
+        if self.is_bound:
+            self.fields["version"].initial = self.data.get(self.add_prefix("version"))
+        elif self.instance.pk is not None:
             self.fields["version"].initial = edit_version(self.instance)
 
     def clean_abstract(self):
