@@ -219,3 +219,47 @@ def test_only_the_loaders_inserts_keep_the_vector_they_write():
             "UPDATE papers_paper SET search_vector = 'bogus'::tsvector WHERE id = %s", [paper.pk]
         )
     assert lexemes(paper) != "'bogus'"
+
+
+def search_indexes() -> dict[str, tuple[int, str]]:
+    """The papers table's GIN indexes: name -> (oid, definition)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT c.relname, c.oid, pg_get_indexdef(c.oid) FROM pg_index i "
+            "JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam "
+            "WHERE i.indrelid = 'papers_paper'::regclass AND a.amname = 'gin'"
+        )
+        return {name: (oid, definition) for name, oid, definition in cursor.fetchall()}
+
+
+def search_plan(query: str) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute(
+            "EXPLAIN (COSTS OFF) SELECT id FROM papers_paper "
+            "WHERE search_vector @@ websearch_to_tsquery('english', %s)",
+            [query],
+        )
+        return "\n".join(row[0] for row in cursor.fetchall())
+
+
+@pytest.mark.django_db
+def test_a_first_load_builds_the_search_indexes_after_its_papers_and_later_loads_add_to_them():
+    before = search_indexes()
+    assert set(before) == {"paper_search_vector", "paper_title_tsv"}
+    load_files(sorted(settings.FIXTURES_DIR.glob("0*.txt"))[:1])
+    first = search_indexes()
+    # Built again, as they were defined.
+    assert {name: definition for name, (_, definition) in first.items()} == {
+        name: definition for name, (_, definition) in before.items()
+    }
+    assert all(first[name][0] != before[name][0] for name in before)
+    assert "Bitmap Index Scan on paper_search_vector" in search_plan("translation")
+    finish()
+    translated = Paper.objects.filter(search_vector="translation").count()
+    assert translated > 0
+    # A collection that is served is not locked away from its readers: its indexes stay.
+    load_files(sorted(settings.FIXTURES_DIR.glob("0*.txt"))[1:])
+    assert search_indexes() == first
+    assert Paper.objects.filter(search_vector="translation").count() > translated
+    assert papers_whose_vector_differs() == 0
