@@ -567,6 +567,26 @@ def test_a_hyphenated_compound_with_a_stop_word_is_searched_whole(client, db):
     assert api_answer(client, "over-generation") == (1, [whole.pk])
 
 
+def test_a_compound_with_a_stop_word_typed_apart_finds_the_papers_writing_it_apart(client, db):
+    hyphen = make_paper("A sparse mixture-of-experts router.", title="Routers")
+    spaced = make_paper("We scale a mixture of experts to many languages.", title="Scaling")
+    # Both words, not in a row: not the phrase.
+    apart = make_paper("A mixture of models, judged by experts.", title="Judged")
+    make_paper("Parsing tweets in-the-wild.", title="Tweets")
+    finish()
+    # Joined alone, it found only the papers writing it hyphenated.
+    assert join_compounds("mixture of experts") == (
+        'mixtureofexperts or "mixture of experts"',
+        "mixtureofexperts",
+    )
+    count, ids = api_answer(client, "mixture of experts")
+    assert (count, sorted(ids[:2])) == (2, sorted([hyphen.pk, spaced.pk]))
+    assert apart.pk not in ids[:2]
+    # One content word ("in the wild": wild) stays joined: as its words in a row, it would be
+    # every paper with that word.
+    assert join_compounds("in the wild") == ("inthewild", "inthewild")
+
+
 def test_a_respelled_compound_query_shows_the_words_typed(client, compounds):
     body = client.get("/api/papers/?q=few+shot+taging").json()
     assert body["corrected_query"] == "few shot tagging"
