@@ -23,6 +23,17 @@ def collapse_negations(text: str) -> str:
     return _STACKED_NEGATIONS.sub("-", text)
 
 
+# "NOT" in capitals before a word or a phrase, outside a phrase: the exclusion of search
+# engines, which websearch_to_tsquery reads as the stop word "not" ("hallucination NOT vision"
+# found the papers on vision). A phrase matches as itself, and is kept.
+_SPELLED_NOT = re.compile(r'"[^"]*"?|(?<![\w"-])NOT\s+(?=[\w"])')
+
+
+def spelled_exclusions(text: str) -> str:
+    """The query with each "NOT word" written as websearch_to_tsquery's "-word"."""
+    return _SPELLED_NOT.sub(lambda match: match[0] if match[0].startswith('"') else "-", text)
+
+
 # Two sentences the source glued together ("tasks.However"): a sentence's end after a word of
 # two small letters or more, then a capital and a small letter (a highlight's mark may come
 # between, papers/headlines.py). Initials ("J.R.R."), "e.g.", decimals, "U.S.A." and

@@ -36,6 +36,20 @@ def test_phrases_or_and_exclusion(corpus):
     assert ranked("cache -quantising") == [corpus["kv"].pk]
 
 
+def test_not_in_capitals_excludes_as_a_minus_does(corpus, client):
+    def answer(query):
+        body = client.get("/api/papers/?" + urlencode({"q": query})).json()
+        return body["count"], [result["id"] for result in body["results"]]
+
+    assert answer("cache NOT quantising") == answer("cache -quantising") == (1, [corpus["kv"].pk])
+    assert answer('attention NOT "kv cache"') == (1, [corpus["retrieval"].pk])
+    # A small "not" is a stop word, as websearch_to_tsquery has it: the papers with both.
+    count, ids = answer("cache not quantising")
+    assert (count, ids[0]) == (1, corpus["cache2"].pk)
+    page = parse(client.get("/?q=cache+NOT+quantising").content)
+    assert page.find("input", name="q").attrs["value"] == "cache -quantising"
+
+
 def test_ranked_ids_agrees_with_the_uncapped_search(corpus):
     many_papers(40, word="attention")
     finish()
