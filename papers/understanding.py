@@ -20,6 +20,7 @@ from django.db.models.functions import Lower
 from .anthology_metadata import ANTHOLOGY_ID
 from .expressions import SEARCH_CONFIG
 from .models import Author, Paper
+from .regional_spelling import other_spelling
 from .tables import reading_cursor, sql
 from .text import QUOTED, make_slug, name_key
 
@@ -282,7 +283,7 @@ def join_compounds(text: str) -> tuple[str, str]:
             if start < len(run) and text[group[-1].end() : run[start].start()] == "-":
                 edits.append((group[-1].end(), run[start].start(), " "))
     for index, (begin, end, replacement) in enumerate(edits):
-        other = _acronym_number(replacement) if replacement == text[begin:end] else None
+        other = _other_form(replacement) if replacement == text[begin:end] else None
         if other and len(phrases) < PHRASED:
             phrases.append((index, other))
     return _variants(text, edits, phrases)
@@ -302,15 +303,21 @@ _EXCLUDED = re.compile(r"(?<![\w\"-])-(\w+)\b")
 
 
 def _excluded_in_both_numbers(text: str) -> str:
-    """The text with an excluded acronym excluded in its other number too ("-LLM" did not
-    remove the papers saying only "LLMs", where the page says an exclusion removes each form
-    of its word)."""
+    """The text with an excluded acronym excluded in its other number too, a word in its
+    other spelling ("-LLM" did not remove the papers saying only "LLMs", where the page says
+    an exclusion removes each form of its word)."""
 
     def both(match: re.Match) -> str:
-        other = _acronym_number(match[1])
+        other = _other_form(match[1])
         return match[0] + (f" -{other}" if other else "")
 
     return _EXCLUDED.sub(both, text)
+
+
+def _other_form(word: str) -> str | None:
+    """The form of the word the stemmer keeps apart that a reader takes for the same word: an
+    acronym's other number, a word's other regional spelling (papers/regional_spelling.py)."""
+    return _acronym_number(word) or other_spelling(word)
 
 
 def _acronym_number(word: str) -> str | None:

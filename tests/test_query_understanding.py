@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from papers.loading import load_files
 from papers.models import Author, Authorship, Paper
+from papers.regional_spelling import other_spelling
 from papers.text import fold_compounds
 from papers.understanding import join_compounds
 from tests.factories import finish, make_paper, make_venue
@@ -664,3 +665,38 @@ def test_an_acronym_is_searched_in_both_numbers(client, db):
     # A word with a vowel is left to the stemmer, which folds its plural (BERTs: bert).
     assert join_compounds("bert") == ("bert", "bert")
     assert join_compounds("BERT NER LLM") == ("BERT NER LLM or BERT NER LLMs", "BERT NER LLM")
+
+
+def test_british_and_american_spellings_find_the_same_papers(client, db):
+    british = make_paper("Abstractive summarisation of dialogues.", title="Summarising Talk")
+    american = make_paper("Extractive summarization of news.", title="Summarizing News")
+    judged = make_paper("BLEU against human judgments of fluency.", title="Judging BLEU")
+    finish()
+    both = sorted([british.pk, american.pk])
+    assert sorted(api_answer(client, "summarisation")[1]) == both
+    assert sorted(api_answer(client, "summarization")[1]) == both
+    assert api_answer(client, "BLEU human judgements") == (1, [judged.pk])
+    # An exclusion removes either spelling.
+    assert api_answer(client, "of -summarisation")[1][:1] == [judged.pk]
+    assert api_answer(client, "of -summarisation")[0] == 1
+
+
+@pytest.mark.parametrize(
+    "word, other",
+    [
+        ("summarisation", "summarization"),
+        ("Tokenizers", "Tokenisers"),
+        ("optimised", "optimized"),
+        ("analyse", "analyze"),
+        ("judgements", "judgments"),
+        ("dialog", "dialogue"),
+        ("behaviour", "behavior"),
+        ("supervised", None),
+        ("promise", None),
+        ("arising", None),
+        ("exercise", None),
+        ("analysis", None),
+    ],
+)
+def test_a_word_has_another_spelling_only_where_its_ending_names_one(word, other):
+    assert other_spelling(word) == other
