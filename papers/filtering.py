@@ -22,6 +22,7 @@ from .text import (
     SYMBOL_WORD,
     bounded_query,
     collapse_negations,
+    spelled_contractions,
     spelled_exclusions,
     typed_query,
     whole_words,
@@ -91,14 +92,15 @@ class PaperFilterSet(django_filters.FilterSet):
         super().__init__(self._cleaned_data(data), queryset=Paper.objects.all(), **kwargs)
 
     def _cleaned_data(self, data):
-        """Compatibility forms folded and control characters out (text.typed_query), "NOT x"
-        as "-x", stacked negations collapsed, repeated terms once, a long query cut (pages; the API refuses
-        it)."""
+        """Compatibility forms folded and control characters out (text.typed_query), "dont" as
+        "don't", "NOT x" as "-x", stacked negations collapsed, repeated terms once, a long
+        query cut (pages; the API refuses it)."""
         if data is None:
             return None
         data = data.copy()
         self._notice_repeated(data)
-        text = collapse_negations(spelled_exclusions(typed_query(data.get("q", ""))))
+        typed = spelled_contractions(typed_query(data.get("q", "")))
+        text = collapse_negations(spelled_exclusions(typed))
         if symbol := SYMBOL_WORD.search(text):
             self.notices.append(
                 f"Symbols are not searched: “{symbol[0]}” is searched as “{symbol[1]}”."

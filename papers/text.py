@@ -23,6 +23,25 @@ def collapse_negations(text: str) -> str:
     return _STACKED_NEGATIONS.sub("-", text)
 
 
+# Negative contractions typed without their apostrophe. The search vectors parse "don't" as
+# stop words and "doesn't" as doesn; "dont" is a word no paper has: "LLMs dont know" found
+# nothing, and was respelled "LLMs dong know" (a name).
+_CONTRACTED = "are ca could did does do had has have is must need should was were wo would"
+_CONTRACTIONS = {f"{word}nt": f"{word}n't" for word in _CONTRACTED.split()}
+_CONTRACTION = re.compile(rf"\b(?:{'|'.join(_CONTRACTIONS)})\b", re.IGNORECASE)
+
+
+def spelled_contractions(text: str) -> str:
+    """The query with "dont", "doesnt"… written "don't", "doesn't" (the first letter's case
+    kept)."""
+
+    def spelled(match: re.Match) -> str:
+        word = _CONTRACTIONS[match[0].lower()]
+        return word.upper() if match[0].isupper() else match[0][0] + word[1:]
+
+    return _CONTRACTION.sub(spelled, text)
+
+
 # "NOT" in capitals before a word or a phrase, outside a phrase: the exclusion of search
 # engines, which websearch_to_tsquery reads as the stop word "not" ("hallucination NOT vision"
 # found the papers on vision). A phrase matches as itself, and is kept.

@@ -50,6 +50,20 @@ def test_not_in_capitals_excludes_as_a_minus_does(corpus, client):
     assert page.find("input", name="q").attrs["value"] == "cache -quantising"
 
 
+def test_a_contraction_typed_without_its_apostrophe_is_searched_as_written_with_it(client):
+    knowing = make_paper(
+        "Large language models don't know what they don't know.", title="Do LLMs Know?"
+    )
+    make_paper("Dong et al. study knowledge in language models.", title="Probing LLMs")
+    finish()
+    body = client.get("/api/papers/?q=LLMs+dont+know").json()
+    # It was a word no paper has, respelled "LLMs dong know".
+    assert body["corrected_query"] is None
+    assert (body["count"], body["results"][0]["id"]) == (1, knowing.pk)
+    page = parse(client.get("/?q=LLMs+dont+know").content)
+    assert page.find("input", name="q").attrs["value"] == "LLMs don't know"
+
+
 def test_ranked_ids_agrees_with_the_uncapped_search(corpus):
     many_papers(40, word="attention")
     finish()
