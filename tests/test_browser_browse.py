@@ -306,3 +306,32 @@ def test_the_front_page_opens_on_search_venues_and_complete_records(
     page.get_by_role("button", name="Search", exact=True).click()
     page.wait_for_url(re.compile(r"q=parsing"))
     assert results_count(page) == "18 papers"
+
+
+def test_on_a_phone_every_link_the_keyboard_reaches_is_in_sight(transactional_db, corpus, browsing):
+    # "Find papers like a text" was hidden by clipping on phones, and took the keyboard's
+    # focus out of sight.
+    page = screen(browsing, PHONE)
+    page.goto("/?q=cache")
+    unseen = []
+    for _ in range(25):
+        page.keyboard.press("Tab")
+        # What a tap at the centre of the focused element's first line would reach: itself,
+        # unless clipped away.
+        text, seen = page.evaluate(
+            "() => { const e = document.activeElement, r = e.getClientRects()[0];"
+            " const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);"
+            " return [e.textContent.trim(), hit !== null && (e === hit || e.contains(hit))]; }"
+        )
+        if not seen:
+            unseen.append(text)
+    assert unseen == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_highlight_in_a_title_keeps_the_links_colour(transactional_db, corpus, browsing, scheme):
+    page = screen(browsing, DESKTOP, scheme)
+    page.goto("/?q=evicting")
+    mark = page.locator(".card-title a mark").first
+    link_colour = {"light": "rgb(11, 87, 164)", "dark": "rgb(207, 230, 255)"}[scheme]
+    expect(mark).to_have_css("color", link_colour)

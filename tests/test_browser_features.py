@@ -286,3 +286,49 @@ def test_every_shortcut(transactional_db, corpus, browsing):
         "aria-pressed", "false"
     )
     assert saved(page) == []
+
+
+def test_single_key_shortcuts_can_be_turned_off_and_stay_off(transactional_db, corpus, browsing):
+    page = browsing.page()
+    page.goto("/")
+    page.locator("[data-open-shortcuts]").click()
+    switch = page.get_by_label("Single-key shortcuts on (this browser)")
+    expect(switch).to_be_checked()
+    switch.uncheck()
+    expect(page.locator("#announcer")).to_have_text("Single-key shortcuts off.")
+    page.locator("[data-close-shortcuts]").click()
+    page.reload()
+    page.locator("h1").click()
+    page.keyboard.press("j")
+    page.keyboard.press("s")
+    expect(page.locator(".is-selected")).to_have_count(0)
+    assert saved(page) == []
+    page.locator("[data-open-shortcuts]").click()
+    expect(switch).not_to_be_checked()
+    switch.check()
+    page.locator("[data-close-shortcuts]").click()
+    page.locator("h1").click()
+    page.keyboard.press("j")
+    expect(page.locator(".is-selected")).to_have_count(1)
+
+
+def test_a_sort_chosen_with_the_arrow_keys_applies_on_enter_not_on_each_key(
+    transactional_db, corpus, browsing
+):
+    page = browsing.page()
+    page.goto("/?q=cache")
+    sort = page.locator("#id_sort")
+    sort.focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    # Still this page, the menu still in the keyboard's hands.
+    assert "sort=" not in page.url
+    expect(sort).to_be_focused()
+    assert sort.input_value() == "title"
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert "sort=title" in page.url
+    # With the pointer (select_option), the choice applies at once.
+    with page.expect_navigation():
+        page.locator("#id_sort").select_option("newest")
+    assert "sort=newest" in page.url

@@ -920,3 +920,16 @@ def test_a_reading_list_given_twice_is_one_list(client, corpus):
     page = parse(get(client, f"/list/?ids={corpus['kv'].pk}&ids={corpus['speech'].pk}"))
     ids = [item.attrs["data_paper_id"] for item in page.find_all("li", class_="card")]
     assert ids == [str(corpus["kv"].pk), str(corpus["speech"].pk)]
+
+
+@pytest.mark.parametrize(
+    "url, names",
+    [
+        ("/?q=cache", ["Search papers"]),
+        ("/venues/acl-2025/", ["Site search", "Search these papers"]),
+        ("/authors/ada-lovelace/", ["Site search", "Search these papers"]),
+    ],
+)
+def test_each_search_landmark_has_a_name_of_its_own(client, corpus, url, names):
+    page = parse(client.get(url).content)
+    assert [form.attrs.get("aria_label") for form in page.find_all("form", role="search")] == names

@@ -1,6 +1,7 @@
 // Keyboard browsing: "/" search, j/k next and previous paper, Enter open, s save, c copy the
-// BibTeX, ? the shortcuts. Never while typing in a field, never with Ctrl, Alt or Meta; each
-// move is announced through the page's live region (#announcer). Needs lists.js first.
+// BibTeX, ? the shortcuts. Never while typing in a field, never with Ctrl, Alt or Meta, never
+// once turned off in the shortcuts' dialog; each move is announced through the page's live
+// region (#announcer). Needs lists.js first.
 (function () {
   "use strict";
 
@@ -141,9 +142,17 @@
     "?": showShortcuts,
   };
 
+  // The keys can be turned off in the shortcuts' dialog (WCAG 2.1.4): a stray "s" saved a
+  // paper. The choice is kept in this browser.
+  var SWITCH = "papers.shortcuts";
+
+  function keysOn() {
+    try { return window.localStorage.getItem(SWITCH) !== "off"; } catch (error) { return true; }
+  }
+
   document.addEventListener("keydown", function (event) {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) { return; }
-    if (typing(event.target) || (dialog && dialog.open)) { return; }
+    if (typing(event.target) || (dialog && dialog.open) || !keysOn()) { return; }
     if (event.key === "Enter") {
       // A focused link or button opens itself; only a selection without focus needs help.
       if (open()) { event.preventDefault(); }
@@ -162,6 +171,12 @@
     });
     dialog.querySelector("[data-close-shortcuts]").addEventListener("click", function () {
       dialog.close();
+    });
+    var toggle = dialog.querySelector("[data-shortcuts-switch]");
+    toggle.checked = keysOn();
+    toggle.addEventListener("change", function () {
+      try { window.localStorage.setItem(SWITCH, toggle.checked ? "on" : "off"); } catch (error) { return; }
+      lists.announce(toggle.checked ? "Single-key shortcuts on." : "Single-key shortcuts off.");
     });
   }
 })();

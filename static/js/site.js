@@ -35,10 +35,29 @@
     });
   });
 
+  // A choice made with the pointer applies at once; one made with the keys applies on Enter or
+  // when the menu is left: each arrow key reloaded the page and lost the keyboard's place.
   document.querySelectorAll("form[data-autosubmit]").forEach(function (form) {
+    function submit() {
+      if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); }
+    }
     form.querySelectorAll("select").forEach(function (select) {
+      var keyed = false;
+      var shown = select.value;
+      select.addEventListener("keydown", function (event) {
+        if (event.key === "Enter") {
+          event.preventDefault();
+          if (select.value !== shown) { submit(); }
+        } else if (event.key !== "Tab") {
+          keyed = true;
+        }
+      });
       select.addEventListener("change", function () {
-        if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); }
+        if (!keyed) { submit(); }
+      });
+      select.addEventListener("blur", function () {
+        if (keyed && select.value !== shown) { submit(); }
+        keyed = false;
       });
     });
   });
