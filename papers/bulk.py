@@ -2,7 +2,6 @@
 fresh planner statistics."""
 
 from collections.abc import Iterable
-from contextlib import contextmanager
 from itertools import islice
 
 from django.db import connection
@@ -97,36 +96,3 @@ def merge_pending_index_entries(model) -> None:
             "WHERE i.indrelid = %s::regclass AND a.amname = 'gin'",
             [model._meta.db_table],
         )
-
-
-# The GIN indexes of a table, named, with the statements that make them as they are.
-_GIN_INDEXES = (
-    "SELECT c.relname, pg_get_indexdef(i.indexrelid) FROM pg_index i "
-    "JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam "
-    "WHERE i.indrelid = %s::regclass AND a.amname = 'gin' ORDER BY c.relname"
-)
-
-
-@contextmanager
-def gin_indexes_rebuilt(model):
-    """The table's GIN indexes dropped for the block and built again after it, from their own
-    definitions, inside the caller's transaction (a rollback brings them back as they were).
-
-    For a table that was empty: one sorted build of each index is cheaper than adding a whole
-    load's entries to it (26,000 papers: 1.7 s against 5.8 s). Dropping an index locks the
-    table against readers until the commit, so it suits a first load, not a served collection.
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(_GIN_INDEXES, [model._meta.db_table])
-        indexes = cursor.fetchall()
-        for name, _definition in indexes:
-            cursor.execute(f'DROP INDEX "{name}"')
-    yield
-    with connection.cursor() as cursor:
-        # An index is built only on a table without pending trigger events: the deferred
-        # foreign-key checks of the rows written so far run now, rather than at the commit.
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("SELECT set_config('maintenance_work_mem', '262144', true)")  # kB
-        for _name, definition in indexes:
-            cursor.execute(definition)
-        cursor.execute("SET CONSTRAINTS ALL DEFERRED")

@@ -11,13 +11,13 @@ and its sixteen index entries were written by the COPY and written again when th
 model gave it topics (most of the papers of a large load).
 """
 
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import partial
 
 from django.db import DatabaseError, connection, transaction
 
-from .bulk import BATCH_SIZE, batched, copy_into, copy_rows, gin_indexes_rebuilt
+from .bulk import BATCH_SIZE, batched, copy_into, copy_rows
 from .denormalise import AUTHOR_NAMES_OF, TOPIC_NAMES_OF
 from .load_guard import refused_copy_row
 from .models import Paper
@@ -104,12 +104,10 @@ def collection_size() -> int:
 
 
 def move_staged(papers: list[Paper]) -> None:
-    """Write the staged papers into the papers table; into an empty one (a first load), its
-    search indexes are built once after them rather than added to. When the database refuses
-    them, the paper it refuses is found by copying them there (COPY names the row it refuses)."""
-    first_load = not Paper.objects.exists()
+    """Write the staged papers into the papers table. When the database refuses them, the
+    paper it refuses is found by copying them there (COPY names the row it refuses)."""
     try:
-        with transaction.atomic(), gin_indexes_rebuilt(Paper) if first_load else nullcontext():
+        with transaction.atomic():
             _insert_staged()
     except DatabaseError:
         for chunk in batched(papers):
