@@ -385,6 +385,6 @@ def test_loading_is_batched_not_a_query_per_paper(write_dump):
     assert summary.new == 2000
     # A fixed number of statements whatever the number of papers: the lock, venues, topics,
     # papers (one COPY), links, names, topic rules and the topic model, word statistics and
-    # the similarity refit, the facet counts' refresh (63 today); a query per paper would be
+    # the similarity refit, the facet counts' refresh (78 today); a query per paper would be
     # thousands.
     assert len(queries) < 80
