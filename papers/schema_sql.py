@@ -141,20 +141,23 @@ TITLE_VECTOR_MATCHES_FUNCTION = TITLE_MATCHES_FUNCTION.replace(
     "to_tsvector('english'::regconfig, COALESCE(p.title, ''::text))", "p.title_vector"
 )
 
-# Paper.search_vector: title (A), abstract (C), then topic and author names (B). The names come
-# last so that a change of names alone (the loader's topic rules and model, a curator's edit)
-# keeps the title's and abstract's lexemes as they are, positions included: ts_filter of the
-# old vector to weights A and C is exactly the vector of title and abstract, so the result is
-# the one a full parse gives, without parsing the abstract again (that parse is most of a
-# load's database time). The column is derived: whatever a statement writes to it is replaced
-# (but for the loader's inserts, below).
+# Paper.search_vector: title (A), abstract (C), then the authors' names (B). The names come
+# last so that a change of names alone (a curator's edit, a load adding an author) keeps the
+# title's and abstract's lexemes as they are, positions included: ts_filter of the old vector
+# to weights A and C is exactly the vector of title and abstract, so the result is the one a
+# full parse gives, without parsing the abstract again (that parse is most of a load's
+# database time). Topic names are not searched (migration 0026): a topic is a filter, and its
+# name read as text matched every paper a rule or the model had tagged ("argument mining":
+# 823 papers, 782 of them by the name of the topic "Sentiment Analysis and Argument Mining").
+# The column is derived: whatever a statement writes to it is replaced (but for the loader's
+# inserts, below).
 _PARSED = (
     "setweight(to_tsvector('" + SEARCH_CONFIG + "', COALESCE(papers_compounds(NEW.{}), '')), '{}')"
 )
 # An author's name is parsed as written and, when it has accents, without them too: "Vulic"
 # found none of the 84 papers of Ivan Vulić, "Muller" 14 of Müller's 38.
 _AUTHOR_NAMES = "author_names || ' ' || papers_unaccented(NEW.author_names)"
-_NAMES_VECTOR = f"{_PARSED.format('topic_names', 'B')} || {_PARSED.format(_AUTHOR_NAMES, 'B')}"
+_NAMES_VECTOR = _PARSED.format(_AUTHOR_NAMES, "B")
 _TEXT_VECTOR = f"{_PARSED.format('title', 'A')} || {_PARSED.format('abstract', 'C')}"
 
 # A load's new papers come with their vectors already computed, set-based, from the same
@@ -172,8 +175,7 @@ BEGIN
     IF TG_OP = 'UPDATE' AND OLD.search_vector IS NOT NULL
        AND NEW.title IS NOT DISTINCT FROM OLD.title
        AND NEW.abstract IS NOT DISTINCT FROM OLD.abstract THEN
-        IF NEW.topic_names IS NOT DISTINCT FROM OLD.topic_names
-           AND NEW.author_names IS NOT DISTINCT FROM OLD.author_names THEN
+        IF NEW.author_names IS NOT DISTINCT FROM OLD.author_names THEN
             NEW.search_vector := OLD.search_vector;
         ELSE
             NEW.search_vector := ts_filter(OLD.search_vector, '{{a,c}}') || {_NAMES_VECTOR};

@@ -10,6 +10,7 @@ from papers import schema_sql
 from papers.facets import count_facets
 from papers.models import Author, Paper, PaperFacets
 from papers.querysets import web_query
+from tests.factories import finish, make_paper
 
 RELEASED = [("papers", "0001_initial")]
 
@@ -82,6 +83,27 @@ def test_authors_keyed_with_their_accents_share_a_key_after_0024():
         "王小明",
     ]
     migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_topic_names_leave_the_search_vectors_at_0026():
+    before = [("papers", "0025_merged_key_paper_kind")]
+    migrate(before)
+    paper = make_paper("Stance detection in tweets.", title="Stances", topics=["Argument Mining"])
+    finish()
+    assert Paper.objects.filter(search_vector="argument").count() == 1
+    migrate([("papers", "0026_search_without_topic_names")])
+    assert Paper.objects.filter(search_vector="argument").count() == 0
+    assert Paper.objects.filter(search_vector="stance").count() == 1
+    # The narrow rows and the word statistics follow.
+    assert count_facets({}, text="argument").total == 0
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM papers_lexeme WHERE word IN ('argument', 'mine')")
+        assert cursor.fetchone()[0] == 0
+    # And back.
+    migrate(before)
+    assert Paper.objects.filter(pk=paper.pk, search_vector="argument").count() == 1
+    migrate([("papers", "0026_search_without_topic_names")])
 
 
 @pytest.mark.django_db

@@ -387,3 +387,13 @@ def test_a_query_finding_a_few_misspellings_is_offered_the_common_spelling(clien
     assert suggestion.find("a").attrs["href"] == "?q=transformer"
     # Asked for as typed: no suggestion.
     assert parse(client.get("/?q=transfomer&literal=1")).find_all("p", class_="suggestion") == []
+
+
+def test_a_topics_name_is_a_filter_not_words_of_its_papers(client):
+    tagged = make_paper("Stance detection in tweets.", title="Stances", topics=["Argument Mining"])
+    arguing = make_paper("We mine arguments from essays.", title="Argument Mining in Essays")
+    finish()
+    body = client.get("/api/papers/?q=argument+mining").json()
+    assert (body["count"], [r["id"] for r in body["results"]]) == (1, [arguing.pk])
+    body = client.get("/api/papers/?topic=argument-mining").json()
+    assert [r["id"] for r in body["results"]] == [tagged.pk]
