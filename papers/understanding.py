@@ -112,12 +112,12 @@ def authors_named(text: str, limit: int = 10) -> list:
 # overgener), the share then compares two different things. Also: whether the run has two
 # content words or more (lexemes), which its words in a row tell apart from its content word
 # alone: "mixture of experts", written so by most papers, is also searched as that phrase
-# (joined, it found only the 81 papers writing it hyphenated of the 131 that have it).
-# Parameters: the runs joined, their first words joined, the runs
+# (joined, it found only the 81 papers writing it hyphenated of the 131 that have it); and
+# whether every word of it is one. Parameters: the runs joined, their first words joined, the runs
 # spaced, whether each is a split word, whether it was typed hyphenated, JOIN_SHARE,
 # SPLIT_SHARE.
 _RUNS_SQL = f"""
-SELECT w.n, w.content >= 2, parts.documents
+SELECT w.n, w.content >= 2, w.whole, parts.documents
 FROM (
     SELECT u.*, c.content, c.content = cardinality(string_to_array(u.spaced, ' ')) AS whole
     FROM unnest(%s::text[], %s::text[], %s::text[], %s::boolean[], %s::boolean[])
@@ -197,9 +197,9 @@ def _candidates(text: str, runs: list[list[re.Match]]) -> list[tuple[int, int, i
 
 
 def _joinable(text: str, runs: list[list[re.Match]]) -> tuple[dict, dict]:
-    """({(run, first word, words): whether it has two content words} of the compounds typed
-    as words, {(run, word): (at, whether both parts are content words)} of those typed
-    joined, the split whose rarer part is commonest)."""
+    """({(run, first word, words): (whether it has two content words, whether every word is
+    one)} of the compounds typed as words, {(run, word): (at, whether both parts are content
+    words)} of those typed joined, the split whose rarer part is commonest)."""
     candidates = _candidates(text, runs)
     if not candidates:
         return {}, {}
@@ -216,14 +216,14 @@ def _joinable(text: str, runs: list[list[re.Match]]) -> tuple[dict, dict]:
         split = [bool(at) for *_, at in candidates]
         params = [joined, shorter, spaced, split, hyphenated, JOIN_SHARE, SPLIT_SHARE]
         cursor.execute(sql(_RUNS_SQL), params)
-        rows = sorted(cursor.fetchall(), key=lambda row: row[2])
+        rows = sorted(cursor.fetchall(), key=lambda row: row[3])
     compounds, splits = {}, {}
-    for n, phrased, _ in rows:
+    for n, phrased, whole, _ in rows:
         r, i, size, at = candidates[n - 1]
         if at:
             splits[(r, i)] = (at, phrased)
         else:
-            compounds[(r, i, size)] = phrased
+            compounds[(r, i, size)] = (phrased, whole)
     return compounds, splits
 
 
@@ -235,18 +235,22 @@ def _edit(text: str, edits: list[tuple[int, int, str]]) -> str:
     return "".join(pieces) + text[position:]
 
 
-def _variants(text: str, edits: list, phrases: list) -> tuple[str, str]:
+def _phrased(edits: list, phrases: list) -> list:
+    """The edits with each of ``phrases`` [(edit, phrase)] written as its phrase."""
+    variant = list(edits)
+    for index, phrase in phrases:
+        variant[index] = (*variant[index][:2], phrase)
+    return variant
+
+
+def _variants(text: str, edits: list, phrases: list) -> str:
     """The text edited, once for each choice of the joined word or the phrase of each
-    compound in ``phrases`` [(edit, phrase)], the choices joined by "or"; and the first of
-    them (every compound joined)."""
-    variants = []
-    for chosen in product([False, True], repeat=len(phrases)):
-        variant = list(edits)
-        for (index, phrase), phrased in zip(phrases, chosen, strict=True):
-            if phrased:
-                variant[index] = (*variant[index][:2], phrase)
-        variants.append(_edit(text, variant))
-    return " or ".join(variants), variants[0]
+    compound in ``phrases`` [(edit, phrase)], the choices joined by "or"."""
+    variants = [
+        _edit(text, _phrased(edits, [pair for pair, on in zip(phrases, chosen, strict=True) if on]))
+        for chosen in product([False, True], repeat=len(phrases))
+    ]
+    return " or ".join(variants)
 
 
 def join_compounds(text: str) -> tuple[str, str]:
@@ -260,33 +264,42 @@ def join_compounds(text: str) -> tuple[str, str]:
     experts" → 'mixtureofexperts or "mixture of experts"' (the query
     repeated for each of up to PHRASED such compounds, or acronyms searched in both numbers:
     "LLM" → 'LLM or LLMs'; an excluded one is excluded in both: "-LLM" → "-LLM -LLMs").
-    ``words``: the words a title is
-    scored on as typed, the same for every spelling: each compound joined, as a title
-    writing it hyphenated or joined has it (papers_compounds)."""
+    ``words``: the words a title is scored on as typed: a compound with a stop word part
+    searched as its words in a row, as those words; any other joined, as a title writing it
+    hyphenated or joined has it (papers_compounds)."""
     text = _excluded_in_both_numbers(text)
     runs = _runs(text)
     compounds, splits = _joinable(text, runs)
     edits, phrases = [], []  # (start, end, replacement) in order; (edit, its phrase)
+    with_stop_words = []  # the phrases of compounds with a stop word part
     for r, run in enumerate(runs):
         start = 0
         while start < len(run):
             size = next((n for n in range(LONGEST, 1, -1) if (r, start, n) in compounds), 1)
-            group, whole = run[start : start + size], compounds.get((r, start, size))
+            group = run[start : start + size]
+            phrased, whole = compounds.get((r, start, size), (False, True))
             words = [w.group(0) for w in group]
             if size == 1 and (r, start) in splits:
-                at, whole = splits[(r, start)]
+                at, phrased = splits[(r, start)]
                 words = [words[0][:at], words[0][at:]]
-            if whole and len(phrases) < PHRASED:
+            if phrased and len(phrases) < PHRASED:
                 phrases.append((len(edits), '"' + " ".join(words) + '"'))
+                if not whole:
+                    with_stop_words.append(phrases[-1])
             edits.append((group[0].start(), group[-1].end(), "".join(words)))
             start += size
             if start < len(run) and text[group[-1].end() : run[start].start()] == "-":
                 edits.append((group[-1].end(), run[start].start(), " "))
+    # A compound with a stop word part is scored on its words: a title writing it apart has
+    # them, one writing it hyphenated has them too (its parts, papers/title_match.py), where
+    # the joined word left "Lost in the Middle" seventh of the fourteen papers matching it.
+    # One without is scored joined, as every spelling of it is (few shot, few-shot, fewshot).
+    scored = _edit(text, _phrased(edits, with_stop_words))
     for index, (begin, end, replacement) in enumerate(edits):
         other = _other_form(replacement) if replacement == text[begin:end] else None
         if other and len(phrases) < PHRASED:
             phrases.append((index, other))
-    return _variants(text, edits, phrases)
+    return _variants(text, edits, phrases), scored
 
 
 # An acronym, singular or plural: typed in capitals, or in small letters without a vowel

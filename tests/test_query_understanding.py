@@ -575,10 +575,11 @@ def test_a_compound_with_a_stop_word_typed_apart_finds_the_papers_writing_it_apa
     apart = make_paper("A mixture of models, judged by experts.", title="Judged")
     make_paper("Parsing tweets in-the-wild.", title="Tweets")
     finish()
-    # Joined alone, it found only the papers writing it hyphenated.
+    # Joined alone, it found only the papers writing it hyphenated; a title is scored on its
+    # words, which the titles writing it apart have too.
     assert join_compounds("mixture of experts") == (
         'mixtureofexperts or "mixture of experts"',
-        "mixtureofexperts",
+        '"mixture of experts"',
     )
     count, ids = api_answer(client, "mixture of experts")
     assert (count, sorted(ids[:2])) == (2, sorted([hyphen.pk, spaced.pk]))
@@ -586,6 +587,17 @@ def test_a_compound_with_a_stop_word_typed_apart_finds_the_papers_writing_it_apa
     # One content word ("in the wild": wild) stays joined: as its words in a row, it would be
     # every paper with that word.
     assert join_compounds("in the wild") == ("inthewild", "inthewild")
+
+
+def test_a_title_saying_a_stop_word_compound_apart_ranks_first(client, db):
+    apart = make_paper("How models use long contexts.", title="Lost in the Middle")
+    hyphen = make_paper("Positions in long prompts.", title="Lost-in-the-Middle Effects")
+    mention = make_paper(
+        "Models get lost in the middle of long contexts; we calibrate attention.",
+        title="Found in the Middle",
+    )
+    finish()
+    assert api_answer(client, "lost in the middle") == (3, [apart.pk, hyphen.pk, mention.pk])
 
 
 def test_a_respelled_compound_query_shows_the_words_typed(client, compounds):
