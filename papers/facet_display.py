@@ -56,6 +56,7 @@ class Event:
 class Series:
     name: str
     events: list[Event] = field(default_factory=list)
+    continued: bool = False  # more of a series whose other conferences are shown at once
 
     @property
     def total(self) -> int:
@@ -65,13 +66,18 @@ class Series:
 @dataclass
 class VenueFacet:
     top: list[Series]  # shown at once: the FACET_TOP conferences with the most papers
-    rest: list[Series]  # the other conferences, behind "Show all"
+    rest: list[Series]  # the other conferences, behind "Show N more venues"
     pinned: list[VenueRow]  # the selected venues, by name, first
     events: int  # conferences in all
 
     @property
     def venues(self) -> int:
         return sum(len(event.rows) for group in self.top + self.rest for event in group.events)
+
+    @property
+    def more(self) -> int:
+        """The venues behind "Show N more venues"."""
+        return sum(len(event.rows) for group in self.rest for event in group.events)
 
 
 def venue_facet(options: list[FacetOption], selected: list[str], venues: dict) -> VenueFacet:
@@ -120,6 +126,9 @@ def venue_facet(options: list[FacetOption], selected: list[str], venues: dict) -
     ]
     top = _grouped(series.values(), lambda event: id(event) in shown)
     rest = _grouped(series.values(), lambda event: id(event) not in shown)
+    # A series in both lists says so in the second: "ACL" twice read as two series.
+    for group in rest:
+        group.continued = any(other.name == group.name for other in top)
     return VenueFacet(top, rest, pinned, len(events))
 
 

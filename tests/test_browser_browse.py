@@ -219,7 +219,7 @@ def test_reaching_a_folded_volume_on_a_phone(transactional_db, collection, brows
     expect(facet).to_be_visible()
     expect(facet.locator(".pinned a")).to_have_text(re.compile(r"^✓\s*Findings of NAACL 2021 1"))
     expect(volume).to_be_visible()
-    # A selected venue of a series behind "Show all" is in sight too, pinned: the other
+    # A selected venue of a series behind "Show N more venues" is in sight too, pinned: the other
     # venues stay folded (unfolded, they pushed the next facets a screen down).
     # (The eight conferences with the most papers are in sight: EACL 2021, of one paper, is
     # not one of them.)

@@ -114,7 +114,7 @@ def test_a_conference_without_papers_of_its_own_is_its_volumes_in_the_facet(clie
 @pytest.mark.django_db
 def test_the_venue_facet_shows_the_conferences_with_the_most_papers_at_once(client):
     # A series was shown whole: eight NAACLs of one paper each in sight, EMNLP 2024's three
-    # papers behind "Show all".
+    # papers behind "Show all" (now "Show N more venues").
     for year in range(2016, 2024):
         venue = make_venue(f"NAACL {year}", year, acronym="NAACL", month="June")
         make_paper(f"Zebras of {year}.", title=f"Zebras {year}", venue=venue)
@@ -133,7 +133,9 @@ def test_the_venue_facet_shows_the_conferences_with_the_most_papers_at_once(clie
     naacl = [f"naacl-{year}" for year in range(2023, 2016, -1)]
     assert venues(shown) == [*naacl, "emnlp-2024"]
     assert venues(more) == ["naacl-2016"]
-    assert more.find("summary").text == "Show all 9 venues"
+    assert more.find("summary").text == "Show 1 more venue"
+    # NAACL again, said to be the same series.
+    assert [s.text for s in more.find_all("span", class_="series-name")] == ["NAACL (more)"]
 
 
 def test_a_conferences_folded_volumes_say_how_many_papers_they_hold(client, findings_only):

@@ -205,7 +205,9 @@ def venue_tree(context, groups) -> SafeString:
     """The venue facet's series (papers/facet_display.py), each with its conferences, as the
     items of a list: a couple of hundred links, built here as facet_link builds each one."""
     items = "".join(
-        f'<li class="series"><span class="series-name">{escape(group.name)}</span>\n  <ul>\n    '
+        f'<li class="series"><span class="series-name">{escape(group.name)}'
+        + (" (more)" if group.continued else "")
+        + "</span>\n  <ul>\n    "
         + "".join(_venue_event(context, event, group.name) for event in group.events)
         + "\n  </ul>\n</li>"
         for group in groups
