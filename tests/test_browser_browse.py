@@ -165,6 +165,12 @@ def test_a_venues_and_a_topics_charts_fold_on_a_phone(
         expect(folds.last.locator(".bar-chart").first).to_be_visible()
         if url.startswith("/topics/"):
             expect(folds.first.locator(".fold-note")).to_be_hidden()  # the phone's summary
+        # No control either: not a tab stop, and Enter on it leaves the chart open.
+        summary = folds.last.locator("summary")
+        expect(summary).to_have_attribute("tabindex", "-1")
+        summary.focus()
+        wide.keyboard.press("Enter")
+        assert folds.last.evaluate("fold => fold.open") is True
 
 
 def venue_links(page) -> dict[str, tuple[str, int]]:
@@ -335,3 +341,15 @@ def test_a_highlight_in_a_title_keeps_the_links_colour(transactional_db, corpus,
     mark = page.locator(".card-title a mark").first
     link_colour = {"light": "rgb(11, 87, 164)", "dark": "rgb(207, 230, 255)"}[scheme]
     expect(mark).to_have_css("color", link_colour)
+
+
+def test_a_facets_filter_box_tells_how_many_rows_it_leaves(transactional_db, collection, browsing):
+    page = screen(browsing, DESKTOP)
+    page.goto("/?q=parsing")
+    box = page.locator(".venue-facet input.facet-filter")
+    rows = page.locator(".venue-facet [data-filter-text]")
+    total = rows.count()
+    box.fill("naacl")
+    shown = page.locator(".venue-facet [data-filter-text]:not([hidden])").count()
+    assert 0 < shown < total
+    expect(page.locator("#announcer")).to_have_text(f"{shown} of {total} shown.")

@@ -79,7 +79,16 @@
     document.querySelectorAll("details[data-filters], details[data-wide-open]").forEach(function (details) {
       if (wide.matches) { details.open = true; }
     });
+    // On wide screens a chart's fold is no control: out of the keys' way, as it is out of
+    // the pointer's (it was a tab stop that said "collapsed" over a chart still shown).
+    document.querySelectorAll("details[data-wide-open] > summary").forEach(function (summary) {
+      if (wide.matches) { summary.setAttribute("tabindex", "-1"); } else { summary.removeAttribute("tabindex"); }
+    });
   }
+  document.addEventListener("click", function (event) {
+    var summary = event.target.closest("details[data-wide-open] > summary");
+    if (summary && wide.matches) { event.preventDefault(); }
+  });
   placeFilters();
   if (wide.addEventListener) { wide.addEventListener("change", placeFilters); }
   // On a phone a filter chosen in the open filters loads a new page: the filters open again
@@ -126,8 +135,22 @@
       if (text) { more.open = true; }
     });
   }
+  // How many rows a filter box leaves is told to screen readers once the typing pauses.
+  function announceRows(box) {
+    var facet = box.closest("[data-facet]");
+    var rows = facet.querySelectorAll("[data-filter-text]");
+    var shown = facet.querySelectorAll("[data-filter-text]:not([hidden])").length;
+    if (window.paperLists) {
+      window.paperLists.announce(box.value.trim() ? shown + " of " + rows.length + " shown." : "All " + rows.length + " shown.");
+    }
+  }
   document.querySelectorAll("[data-facet-filter]").forEach(function (box) {
+    var pause = null;
     box.hidden = false;
-    box.addEventListener("input", function () { filterFacet(box); });
+    box.addEventListener("input", function () {
+      filterFacet(box);
+      window.clearTimeout(pause);
+      pause = window.setTimeout(function () { announceRows(box); }, 500);
+    });
   });
 })();
