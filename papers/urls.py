@@ -51,6 +51,7 @@ urlpatterns = [
     path("feeds/topics/<uslug:slug>/", read_only(feeds.TopicFeed()), name="feed-topic"),
     path("feeds/authors/<uslug:slug>/", read_only(feeds.AuthorFeed()), name="feed-author"),
     path("feeds/search/", read_only(feeds.SearchFeed()), name="feed-search"),
+    path("api/", views.api_docs, name="api-docs"),
     path("api/similar/", api.similar_text, name="api-similar-text"),
     path("api/papers/", api.paper_list, name="api-paper-list"),
     path("api/papers/<str:pk>/", api.paper_detail),

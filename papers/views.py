@@ -58,6 +58,12 @@ def favicon(request):
 
 
 @read_only
+def api_docs(request):
+    """What the JSON API answers and takes (the footer's "JSON API")."""
+    return render(request, "papers/api_docs.html")
+
+
+@read_only
 def healthz(request):
     try:
         with connection.cursor() as cursor:

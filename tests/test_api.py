@@ -5,6 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import finish, many_papers
+from tests.support import parse
 
 pytestmark = pytest.mark.django_db
 
@@ -206,3 +207,18 @@ def test_a_repeated_request_is_answered_not_modified(client, corpus):
     feed = client.get("/feeds/venues/acl-2025/")
     polled = client.get("/feeds/venues/acl-2025/", HTTP_IF_MODIFIED_SINCE=feed["Last-Modified"])
     assert polled.status_code == 304
+
+
+def test_the_api_page_documents_every_field_the_api_answers(client, corpus):
+    page = parse(client.get("/api/").content)
+    documented = {code.text for code in page.find("article").find_all("code")}
+    listed = client.get("/api/papers/?q=cache").json()
+    detail = client.get(f"/api/papers/{corpus['kv'].pk}/").json()
+    similar = client.get(f"/api/papers/{corpus['kv'].pk}/similar/").json()["results"][0]
+    fields = {*listed, *listed["results"][0], *detail, *similar}
+    assert fields - documented == set()
+    # Its examples answer, and every page's footer leads to it.
+    for link in page.find("article").find_all("a"):
+        assert client.get(link.attrs["href"]).status_code == 200, link.attrs["href"]
+    footer = parse(client.get("/").content).find("footer")
+    assert [a.attrs["href"] for a in footer.find_all("a") if a.text == "JSON API"] == ["/api/"]

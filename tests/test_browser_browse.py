@@ -100,6 +100,7 @@ def every_page(corpus) -> list[str]:
         "/topics/attention/",
         "/trends/?topic=attention&topic=efficiency",
         f"/list/?ids={kv}",
+        "/api/",
         "/admin/login/",
     ]
 
