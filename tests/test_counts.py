@@ -26,6 +26,7 @@ from papers.facets import (
 )
 from papers.filtering import PaperFilterSet
 from papers.models import (
+    Author,
     Authorship,
     FacetCount,
     Paper,
@@ -180,8 +181,9 @@ def stale_lexemes() -> int:
 
 
 def test_the_narrow_rows_lexemes_follow_every_change_of_a_paper(corpus):
-    """A new title (a save or a bulk update) and a renamed topic reach the stripped vectors
-    the queries are counted from, with no refresh of the counts."""
+    """A new title (a save or a bulk update) and a renamed author reach the stripped vectors
+    the queries are counted from, with no refresh of the counts; a renamed topic, whose name
+    is no words of its papers, does not."""
     assert stale_lexemes() == 0
     kv = corpus["kv"]
     kv.title = "Evicting the Zyzzyva Cache"
@@ -191,11 +193,16 @@ def test_the_narrow_rows_lexemes_follow_every_change_of_a_paper(corpus):
     attention.name = "Wombat attention"
     attention.save()
     curation.record_topic_edit(attention, renamed=True)
+    ada = Author.objects.get(name="Ada Lovelace")
+    ada.name = "Ada Wallaby"
+    ada.save()
+    curation.record_author_edit(ada, ["name"])
     assert stale_lexemes() == 0
     assert PaperFacets.objects.filter(title_lexemes="zyzzyva").count() == 1
     assert count_facets({}, text="zyzzyva").total == 1
     assert count_facets({}, text="quokka").total == 1
-    assert count_facets({}, text="wombat").total == orm_count(topics__slug="attention") == 2
+    assert count_facets({}, text="wallaby").total == orm_count(authors__name="Ada Wallaby") == 3
+    assert count_facets({}, text="wombat").total == 0
 
 
 # Plans ---------------------------------------------------------------------------------------

@@ -927,9 +927,9 @@ def test_a_reading_list_given_twice_is_one_list(client, corpus):
 @pytest.mark.parametrize(
     "url, names",
     [
-        ("/?q=cache", ["Search papers"]),
-        ("/venues/acl-2025/", ["Site search", "Search these papers"]),
-        ("/authors/ada-lovelace/", ["Site search", "Search these papers"]),
+        ("/?q=cache", ["Search and sort"]),
+        ("/venues/acl-2025/", ["Site search", "Search and sort"]),
+        ("/authors/ada-lovelace/", ["Site search", "Search and sort"]),
     ],
 )
 def test_each_search_landmark_has_a_name_of_its_own(client, corpus, url, names):
