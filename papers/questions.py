@@ -67,6 +67,9 @@ ASKING = frozenset(
         "methods",
         "technique",
         "techniques",
+        # "the best way to detect …": the subject is what follows.
+        "way",
+        "ways",
         "best",
         "good",
         "recent",

@@ -28,6 +28,7 @@ from papers.questions import question_subject
         ("what do we know about tokenization?", "tokenization"),
         ("can you recommend papers on RLHF?", "RLHF"),
         ("tell me about prompt injection", "prompt injection"),
+        ("what is the best way to detect AI-generated text", "detect AI-generated text"),
     ],
 )
 def test_a_question_is_read_for_its_subject(typed, subject):
