@@ -354,3 +354,14 @@ def test_a_facets_filter_box_tells_how_many_rows_it_leaves(transactional_db, col
     shown = page.locator(".venue-facet [data-filter-text]:not([hidden])").count()
     assert 0 < shown < total
     expect(page.locator("#announcer")).to_have_text(f"{shown} of {total} shown.")
+
+
+def test_show_results_on_a_phone_takes_the_focus_to_the_results(
+    transactional_db, collection, browsing
+):
+    page = screen(browsing, PHONE)
+    page.goto("/?q=parsing")
+    page.locator("details[data-filters] > summary").click()
+    page.locator("[data-filters-done]").click()
+    # It was left on the page's body, behind the closed filters.
+    expect(page.locator("#results-heading")).to_be_focused()
