@@ -566,10 +566,10 @@ def test_similar_page(client, corpus):
     listed = [link.attrs["href"] for link in card_links(response, heading="h2")]
     assert listed[0] == f"/papers/{corpus['cache2'].pk}/"
     shared = parse(response).find("p", class_="shared")
-    # What a reader can check, in words; the score's parts for the curious, on hover.
+    # What a reader can check, in words; the score's parts for the curious, after them.
     assert shared.text.startswith("Why: both use “") and "“cache”" in shared.text
     assert "“long-context”" in shared.text  # a joined compound's lexeme as the papers write it
-    assert shared.attrs["title"].startswith("text 0.")
+    assert shared.find("span", class_="score-parts").text.startswith("(score: text 0.")
     kv = f"/papers/{corpus['kv'].pk}/"
     assert parse(response).find("a", href=kv).text.startswith("Evicting")  # the heading
     assert kv not in listed

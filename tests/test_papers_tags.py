@@ -9,7 +9,7 @@ from django.template.defaultfilters import floatformat
 from papers.templatetags.papers_tags import decimals, similar_why
 
 
-def test_a_similar_paper_s_reasons_in_words_and_their_weights_on_hover():
+def test_a_similar_paper_s_reasons_in_words_then_their_weights():
     item = SimpleNamespace(
         explanation=[
             {"signal": "text", "weight": 0.61234, "terms": [{"term": "kv cache"}, {"term": "<b>"}]},
@@ -21,16 +21,20 @@ def test_a_similar_paper_s_reasons_in_words_and_their_weights_on_hover():
         ]
     )
     assert similar_why(item) == (
-        '<p class="shared" title="text 0.61, authors +0.10, year +0.02, venue +0.03, '
-        'areas +0.05, topics +0.04">Why: both use “kv cache”, “&lt;b&gt;” · '
+        '<p class="shared">Why: both use “kv cache”, “&lt;b&gt;” · '
         "same authors: Ana &amp; Bo, Chen · same year (2024) · same conference (ACL 2024) · "
-        "same area: Machine Translation · shared topics: Long Context, Efficient Inference</p>\n"
+        "same area: Machine Translation · shared topics: Long Context, Efficient Inference "
+        '<span class="score-parts">(score: text 0.61, authors +0.10, year +0.02, venue +0.03, '
+        "areas +0.05, topics +0.04)</span></p>\n"
     )
 
 
 def test_a_similar_paper_without_shared_words_is_similar_in_wording():
     item = SimpleNamespace(explanation=[{"signal": "text", "weight": 0.3, "terms": []}])
-    assert similar_why(item) == '<p class="shared" title="text 0.30">Why: similar wording</p>\n'
+    assert similar_why(item) == (
+        '<p class="shared">Why: similar wording <span class="score-parts">(score: text 0.30)'
+        "</span></p>\n"
+    )
 
 
 @pytest.mark.parametrize(

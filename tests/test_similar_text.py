@@ -239,7 +239,7 @@ def test_shared_authors_are_shown_as_such_never_as_terms(client, fitted_corpus):
     page = parse(client.get(f"/papers/{kv.pk}/similar/"))
     shared = page.find("p", class_="shared")
     assert "same authors: Ada Lovelace" in shared.text
-    assert "authors +0.05" in shared.attrs["title"]
+    assert "authors +0.05" in shared.find("span", class_="score-parts").text
 
 
 @pytest.mark.parametrize("path", ["fitted", "text"])

@@ -121,8 +121,9 @@ def _shared_words(signal) -> str:
 @register.simple_tag
 def similar_why(item) -> SafeString:
     """The line saying why ``item`` is similar: each signal of its ``explanation`` in words,
-    their weights in the line's title (shown on hovering). A tag, not an included template:
-    a similar page has twenty of them, and the include's loops were most of its rendering."""
+    then their weights (in the text, not a title shown on hovering, which keys and fingers
+    cannot reach). A tag, not an included template: a similar page has twenty of them, and
+    the include's loops were most of its rendering."""
     signals = item.explanation
     weights = ", ".join(
         f"{escape(signal['signal'])} {'+' if n else ''}{decimals(signal['weight'], 2)}"
@@ -135,7 +136,9 @@ def similar_why(item) -> SafeString:
         for signal in signals
     )
     # every value in it is escaped; the newline is the included template's last
-    return mark_safe(f'<p class="shared" title="{weights}">Why: {reasons}</p>\n')
+    return mark_safe(
+        f'<p class="shared">Why: {reasons} <span class="score-parts">(score: {weights})</span></p>\n'
+    )
 
 
 @register.simple_tag
