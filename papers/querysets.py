@@ -129,7 +129,7 @@ class PaperQuerySet(models.QuerySet):
     def search(self, text: str):
         """Every match, best first: uncapped, for small sets, exports and scripts; the pages
         use ``ranked_ids``, which bounds the work."""
-        return self.matching(text).with_relevance(text).order_by("-score", "-pk")
+        return self.matching(text).with_relevance(text).order_by("-score", "pk")
 
     def ranked_ids(
         self,

@@ -150,7 +150,7 @@ estimated AS MATERIALIZED (
     SELECT c.*, c.title_score + {first_words} AS estimate FROM scored AS c
 ),
 first AS MATERIALIZED (
-    SELECT c.* FROM estimated AS c ORDER BY c.estimate DESC, c.id DESC LIMIT %(first)s
+    SELECT c.* FROM estimated AS c ORDER BY c.estimate DESC, c.id LIMIT %(first)s
 )
 SELECT c.id, c.title_score + {second_words} AS score
 FROM (
@@ -161,9 +161,7 @@ FROM (
 ) AS c
 UNION ALL
 SELECT c.id, c.estimate FROM estimated AS c WHERE c.id NOT IN (SELECT f.id FROM first AS f)
--- Equal scores, the latest written first (a newer paper, as a rule): an author's name, which
--- no title or abstract has, scored every paper of theirs 0, the oldest first.
-ORDER BY score DESC, id DESC
+ORDER BY score DESC, id
 LIMIT %(limit)s OFFSET %(offset)s
 """
 
