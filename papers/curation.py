@@ -3,7 +3,7 @@
 Changed paper and venue fields are added to their ``curated_fields``; a topic added to a paper
 is a ``curator`` link; a topic taken off a paper leaves a ``RemovedTopic`` that loads and rules
 respect. Every change to topic links or author lists refreshes the papers' ``topic_names`` and
-``author_names`` so that search sees it. ``fill_empty`` is the one rule for filling empty
+``author_names`` (search reads the authors'). ``fill_empty`` is the one rule for filling empty
 fields, shared with the loader and with merges of duplicates (papers/merging.py). Every change
 refreshes the facet counts of the papers it touched, in its transaction (papers/counts.py), and
 raises the data version that cached pages are keyed by (papers/caching.py): ``note_change``

@@ -21,9 +21,7 @@ from .text import (
     MAX_QUERY_WORDS,
     SYMBOL_WORD,
     bounded_query,
-    collapse_negations,
-    spelled_contractions,
-    spelled_exclusions,
+    typed_intent,
     typed_query,
     whole_words,
 )
@@ -99,8 +97,7 @@ class PaperFilterSet(django_filters.FilterSet):
             return None
         data = data.copy()
         self._notice_repeated(data)
-        typed = spelled_contractions(typed_query(data.get("q", "")))
-        text = collapse_negations(spelled_exclusions(typed))
+        text = typed_intent(typed_query(data.get("q", "")))
         if symbol := SYMBOL_WORD.search(text):
             self.notices.append(
                 f"Symbols are not searched: “{symbol[0]}” is searched as “{symbol[1]}”."
@@ -122,7 +119,7 @@ class PaperFilterSet(django_filters.FilterSet):
         if not self.refuse_long_query or not (cut or len(data.get("q", "")) > MAX_QUERY_LENGTH):
             data["q"] = text
         if "sort_q" in data:
-            sort_q = collapse_negations(typed_query(data.get("sort_q", "")))
+            sort_q = typed_intent(typed_query(data.get("sort_q", "")))
             data["sort_q"] = bounded_query(sort_q[:MAX_QUERY_LENGTH])[0]
         for name in ("author", "country", "sort", "year"):
             if name in data:

@@ -226,8 +226,9 @@ class Paper(models.Model):
         blank=True,
         help_text="Fields a curator set; loads never overwrite them.",
     )
-    # Denormalised names, kept in step by the loader and the admin, so the
-    # search vector can weight them (its trigger can only read this row).
+    # Denormalised names, kept in step by the loader and the admin: the search vector weights
+    # the authors' (its trigger can only read this row). The topics' are no longer searched
+    # (migration 0026: a topic is a filter).
     topic_names = models.TextField(blank=True, editable=False)
     author_names = models.TextField(blank=True, editable=False)
     source_file = models.CharField(max_length=300, blank=True)

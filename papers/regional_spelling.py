@@ -14,7 +14,7 @@ import re
 # (two letters or more before them: "arise", "revised", "promise" and "supervised" are not).
 _VERB_ENDINGS = "e|ed|es|ing|er|ers|able"
 _ISE = re.compile(
-    r"(?P<stem>\w{2,}(?:al|ar|ogn|im|en|at|or|er|it|ic|an|on))(?P<s>is|iz)"
+    r"(?P<stem>\w{2,}(?:al|ar|ard|ogn|im|en|at|or|er|it|ic|an|on|il|hes|has)|random)(?P<s>is|iz)"
     rf"(?P<end>{_VERB_ENDINGS})",
     re.IGNORECASE,
 )
@@ -50,9 +50,9 @@ _PAIRS = {
     "offence": "offense",
     "ageing": "aging",
     "artefact": "artifact",
-    "grey": "gray",
-    "programme": "program",
 }
+# Words the patterns would take for a regional spelling, and are not one.
+_NOT_REGIONAL = frozenset(["treatise", "treatises", "improvisation", "improvisations"])
 _OTHER = {
     **{british + end: american + end for british, american in _PAIRS.items() for end in ("", "s")},
     **{american + end: british + end for british, american in _PAIRS.items() for end in ("", "s")},
@@ -64,6 +64,8 @@ def other_spelling(word: str) -> str | None:
     """The word in the other regional spelling, its capitals kept; None when it has none."""
     if other := _OTHER.get(word.lower()):
         return _cased(word, other)
+    if word.lower() in _NOT_REGIONAL:
+        return None
     for pattern in (_ISATION, _YSE, _ISE):
         if match := pattern.fullmatch(word):
             swapped = _SWAPPED[match["s"].lower()]

@@ -204,8 +204,7 @@ def names_vector(row: str) -> str:
 SEARCH_VECTOR_SQL = f"{_TEXT_VECTOR} || {_NAMES_VECTOR}".replace("NEW.", "")
 
 # The stripped search and title vectors of PaperFacets (papers/derived_models.py) follow their
-# paper's, whoever updates the paper (the loader, the admin, a rename of a topic or an
-# author): one set-based statement per updating statement (the trigger papers_paper_lexemes,
+# paper's, whoever updates the paper (the loader, the admin, a rename of an author): one set-based statement per updating statement (the trigger papers_paper_lexemes,
 # AFTER UPDATE, FOR EACH STATEMENT, over the rows changed), touching only the rows whose
 # lexemes changed. A new paper's row gets them when the counts refresh writes it
 # (papers/counts.py).

@@ -113,7 +113,7 @@ def _closest_lexemes(cursor, words: list[str], rare: int) -> dict[str, list[tupl
 
 def _surface_forms(cursor, lexemes: list[str]) -> dict[str, list[str]]:
     """How the collection writes each lexeme (stems are not words), read from titles and
-    abstracts: a paper may have the lexeme from a topic's or an author's name only."""
+    abstracts: a paper may have the lexeme from an author's name only."""
     forms: dict[str, list[str]] = {}
     cursor.execute(_SURFACE_FORMS_SQL, [lexemes])
     for lexeme, form in cursor.fetchall():

@@ -28,7 +28,9 @@ def collapse_negations(text: str) -> str:
 # nothing, and was respelled "LLMs dong know" (a name).
 _CONTRACTED = "are ca could did does do had has have is must need should was were wo would"
 _CONTRACTIONS = {f"{word}nt": f"{word}n't" for word in _CONTRACTED.split()}
-_CONTRACTION = re.compile(rf"\b(?:{'|'.join(_CONTRACTIONS)})\b", re.IGNORECASE)
+# A word of its own: not part of an address, a path, a hyphenated compound or a name's
+# longer spelling ("dont-stop-pretraining", "github.com/x/dont").
+_CONTRACTION = re.compile(rf"(?<![\w/.'-])(?:{'|'.join(_CONTRACTIONS)})(?![\w/.'-])", re.IGNORECASE)
 
 
 def spelled_contractions(text: str) -> str:
@@ -44,13 +46,30 @@ def spelled_contractions(text: str) -> str:
 
 # "NOT" in capitals before a word or a phrase, outside a phrase: the exclusion of search
 # engines, which websearch_to_tsquery reads as the stop word "not" ("hallucination NOT vision"
-# found the papers on vision). A phrase matches as itself, and is kept.
+# found the papers on vision). A phrase matches as itself, and is kept. Not in a query typed
+# as a title ("Attention is NOT Explanation", or all in capitals): there NOT is a word.
 _SPELLED_NOT = re.compile(r'"[^"]*"?|(?<![\w"-])NOT\s+(?=[\w"])')
+_LONGER_WORD = re.compile(r"[^\W\d_]{4,}")
+
+
+def _typed_as_title(text: str) -> bool:
+    """Whether most of the text's longer words open with a capital letter."""
+    words = [word for word in _LONGER_WORD.findall(text) if word != "NOT"]
+    return bool(words) and 2 * sum(word[0].isupper() for word in words) > len(words)
 
 
 def spelled_exclusions(text: str) -> str:
-    """The query with each "NOT word" written as websearch_to_tsquery's "-word"."""
+    """The query with each "NOT word" written as websearch_to_tsquery's "-word", unless the
+    query is typed as a title."""
+    if "NOT" not in text or _typed_as_title(text):
+        return text
     return _SPELLED_NOT.sub(lambda match: match[0] if match[0].startswith('"') else "-", text)
+
+
+def typed_intent(text: str) -> str:
+    """A typed query as it is searched: "dont" as "don't", "NOT x" as "-x", stacked
+    negations collapsed."""
+    return collapse_negations(spelled_exclusions(spelled_contractions(text)))
 
 
 # Two sentences the source glued together ("tasks.However"): a sentence's end after a word of

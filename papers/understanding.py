@@ -263,11 +263,13 @@ def join_compounds(text: str) -> tuple[str, str]:
     translation", "backtranslation" → 'backtranslation or "back translation"', "mixture of
     experts" → 'mixtureofexperts or "mixture of experts"' (the query
     repeated for each of up to PHRASED such compounds, or acronyms searched in both numbers:
-    "LLM" → 'LLM or LLMs'; an excluded one is excluded in both: "-LLM" → "-LLM -LLMs").
+    "LLM" → 'LLM or LLMs', or words in both regional spellings: "summarisation" →
+    'summarisation or summarization'; an excluded one is excluded in both: "-LLM" →
+    "-LLM -LLMs").
     ``words``: the words a title is scored on as typed: a compound with a stop word part
     searched as its words in a row, as those words; any other joined, as a title writing it
     hyphenated or joined has it (papers_compounds)."""
-    text = _excluded_in_both_numbers(text)
+    text = _excluded_in_every_form(text)
     runs = _runs(text)
     compounds, splits = _joinable(text, runs)
     edits, phrases = [], []  # (start, end, replacement) in order; (edit, its phrase)
@@ -311,11 +313,12 @@ _ACRONYM = re.compile(r"([A-Z]{2,6}|[b-df-hj-np-tv-xz]{3,6}?)(s?)")
 _VOWEL = re.compile(r"[aeiouy]", re.IGNORECASE)
 
 
-# A word excluded by "-" opening it (not a hyphen inside a word, not a phrase).
-_EXCLUDED = re.compile(r"(?<![\w\"-])-(\w+)\b")
+# A word excluded by "-" opening it (not a hyphen inside a word, not a phrase, not the first
+# part of an excluded compound: "-colour-blind" was "-colour -color-blind").
+_EXCLUDED = re.compile(r"(?<![\w\"-])-(\w+)(?![\w-])")
 
 
-def _excluded_in_both_numbers(text: str) -> str:
+def _excluded_in_every_form(text: str) -> str:
     """The text with an excluded acronym excluded in its other number too, a word in its
     other spelling ("-LLM" did not remove the papers saying only "LLMs", where the page says
     an exclusion removes each form of its word)."""

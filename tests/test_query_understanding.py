@@ -708,7 +708,20 @@ def test_british_and_american_spellings_find_the_same_papers(client, db):
         ("arising", None),
         ("exercise", None),
         ("analysis", None),
+        ("treatise", None),
+        ("improvisation", None),
+        ("utilise", "utilize"),
+        ("standardised", "standardized"),
+        ("randomise", "randomize"),
+        ("hypothesise", "hypothesize"),
+        ("program", None),
     ],
 )
 def test_a_word_has_another_spelling_only_where_its_ending_names_one(word, other):
     assert other_spelling(word) == other
+
+
+def test_an_excluded_compound_is_excluded_whole(db):
+    # "-colour-blind" was "-colour -color-blind": every paper saying "colour" excluded.
+    assert join_compounds("-colour-blind x") == ("-colour-blind x", "-colour-blind x")
+    assert join_compounds("-LLM-based planning")[0] == "-LLM-based planning"

@@ -12,7 +12,7 @@ from papers.headlines import MARK_START, MARK_STOP
 from papers.models import Paper, Topic
 from papers.search import search_page
 from papers.spelling import did_you_mean
-from papers.text import bounded_query, typed_query, whole_words
+from papers.text import bounded_query, typed_intent, typed_query, whole_words
 from tests.factories import finish, make_paper, many_papers
 from tests.support import parse
 
@@ -48,6 +48,23 @@ def test_not_in_capitals_excludes_as_a_minus_does(corpus, client):
     assert (count, ids[0]) == (1, corpus["cache2"].pk)
     page = parse(client.get("/?q=cache+NOT+quantising").content)
     assert page.find("input", name="q").attrs["value"] == "cache -quantising"
+
+
+@pytest.mark.parametrize(
+    "typed, searched",
+    [
+        ("hallucination NOT vision", "hallucination -vision"),
+        # Typed as a title, NOT is a word of it.
+        ("Attention is NOT Explanation", "Attention is NOT Explanation"),
+        ("ATTENTION IS NOT EXPLANATION", "ATTENTION IS NOT EXPLANATION"),
+        ("LLMs dont know", "LLMs don't know"),
+        # A contraction's letters inside a compound or an address are left as typed.
+        ("dont-stop-pretraining", "dont-stop-pretraining"),
+        ("github.com/allenai/dont", "github.com/allenai/dont"),
+    ],
+)
+def test_a_query_is_read_for_what_its_words_mean(typed, searched):
+    assert typed_intent(typed) == searched
 
 
 def test_a_contraction_typed_without_its_apostrophe_is_searched_as_written_with_it(client):
@@ -220,9 +237,9 @@ def test_did_you_mean_leaves_short_words_and_other_scripts_alone(corpus):
 
 @pytest.mark.django_db
 def test_did_you_mean_writes_a_word_as_titles_and_abstracts_write_it():
-    # The first papers having the lexeme have it from their topic's name only.
+    # The first papers having the lexeme have it from an author's name only.
     for n in range(3):
-        make_paper(f"Ranking passages {n}.", title=f"Rankers {n}", topics=["Dense Retrieval"])
+        make_paper(f"Ranking passages {n}.", title=f"Rankers {n}", authors=["Ana Retrieval"])
     readers = make_paper("Retrieval of passages for readers.", title="Readers")
     finish()
     Paper.objects.filter(pk=readers.pk).update(pages="1-9")  # its row last in the table

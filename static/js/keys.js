@@ -145,9 +145,10 @@
   // The keys can be turned off in the shortcuts' dialog (WCAG 2.1.4): a stray "s" saved a
   // paper. The choice is kept in this browser.
   var SWITCH = "papers.shortcuts";
+  var switchedOff = false;  // the choice, where the browser keeps no storage
 
   function keysOn() {
-    try { return window.localStorage.getItem(SWITCH) !== "off"; } catch (error) { return true; }
+    try { return window.localStorage.getItem(SWITCH) !== "off"; } catch (error) { return !switchedOff; }
   }
 
   document.addEventListener("keydown", function (event) {
@@ -175,7 +176,8 @@
     var toggle = dialog.querySelector("[data-shortcuts-switch]");
     toggle.checked = keysOn();
     toggle.addEventListener("change", function () {
-      try { window.localStorage.setItem(SWITCH, toggle.checked ? "on" : "off"); } catch (error) { return; }
+      switchedOff = !toggle.checked;
+      try { window.localStorage.setItem(SWITCH, toggle.checked ? "on" : "off"); } catch (error) { /* kept for this page */ }
       lists.announce(toggle.checked ? "Single-key shortcuts on." : "Single-key shortcuts off.");
     });
   }

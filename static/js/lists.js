@@ -132,7 +132,7 @@
       status.textContent = ids.length + (ids.length === 1 ? " paper" : " papers") + ", in the order saved.";
     }
     page.setAttribute("data-list-ids", ids.join(","));
-    // The tab's title counts the papers as the page heading does (it kept the first count).
+    // The tab's title counts the papers the list holds now (it kept the first count).
     document.title = document.title.replace(/^Reading list \(\d+\)|^My list/, ids.length ? "Reading list (" + ids.length + ")" : "My list");
     if (isOwn()) { write(ids); }
     announce(message);

@@ -48,10 +48,14 @@
         if (event.key === "Enter") {
           event.preventDefault();
           if (select.value !== shown) { submit(); }
+        } else if (event.key === " " || event.key === "F4" || event.altKey) {
+          // The keys that open the list: a choice made in it applies as the pointer's does.
+          keyed = false;
         } else if (event.key !== "Tab") {
           keyed = true;
         }
       });
+      select.addEventListener("mousedown", function () { keyed = false; });
       select.addEventListener("change", function () {
         if (!keyed) { submit(); }
       });
