@@ -7,9 +7,21 @@ from datetime import date
 from .records import AuthorRecord, DumpError, PaperRecord, ParsedFile, VenueRecord
 from .text import fold_whitespace
 
+# An export line's fields beyond the documented ones, as serializers.export_record writes them
+# and paper_from_entry reads them back (in this order: the lines' keys keep it).
 CITATION_FIELDS = ("presentation_format", "pages", "doi", "url", "bibkey")
 AUTHOR_DETAILS = ("person_id", "family_name", "orcid")
-VENUE_TEXTS = ("acronym", "full_name", "location", "month", "booktitle", "external_id", "parent")
+VENUE_DATES = ("start_date", "end_date")
+VENUE_DETAILS = (
+    "acronym",
+    "full_name",
+    "location",
+    *VENUE_DATES,
+    "month",
+    "booktitle",
+    "external_id",
+)
+VENUE_TEXTS = (*(name for name in VENUE_DETAILS if name not in VENUE_DATES), "parent")
 # Links a load makes itself: a line's topics from these sources are not loaded as its own.
 DERIVED = {"rule", "model"}
 
@@ -119,7 +131,7 @@ def _venue_record(entry: dict, venue: str, source: str, line: int) -> VenueRecor
     valid_year = isinstance(year, int) and not isinstance(year, bool)
     details = _object(entry, "venue_details", source, line)
     fields = {key: _text(details, key, source, line) for key in VENUE_TEXTS}
-    dates = {key: _date(details, key, source, line) for key in ("start_date", "end_date")}
+    dates = {key: _date(details, key, source, line) for key in VENUE_DATES}
     return VenueRecord(name=venue, year=year if valid_year else None, **fields, **dates)
 
 

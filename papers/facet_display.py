@@ -72,12 +72,16 @@ class VenueFacet:
 
     @property
     def venues(self) -> int:
-        return sum(len(event.rows) for group in self.top + self.rest for event in group.events)
+        return _rows(self.top) + self.more
 
     @property
     def more(self) -> int:
         """The venues behind "Show N more venues"."""
-        return sum(len(event.rows) for group in self.rest for event in group.events)
+        return _rows(self.rest)
+
+
+def _rows(groups: list[Series]) -> int:
+    return sum(len(event.rows) for group in groups for event in group.events)
 
 
 def venue_facet(options: list[FacetOption], selected: list[str], venues: dict) -> VenueFacet:

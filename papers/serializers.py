@@ -2,20 +2,9 @@
 
 from django.db.models import Prefetch
 
+from .exports import AUTHOR_DETAILS, CITATION_FIELDS, VENUE_DATES, VENUE_DETAILS
 from .latex import plain_text
 from .models import Paper, PaperTopic
-
-# The venue's fields an export line carries beside its name and year, for a load to rebuild it.
-VENUE_DETAILS = (
-    "acronym",
-    "full_name",
-    "location",
-    "start_date",
-    "end_date",
-    "month",
-    "booktitle",
-    "external_id",
-)
 
 
 def paper_record(paper: Paper) -> dict:
@@ -51,19 +40,12 @@ def export_record(paper: Paper) -> dict:
     and its venue's details."""
     venue = paper.venue
     details = {name: getattr(venue, name) for name in VENUE_DETAILS}
-    for name in ("start_date", "end_date"):
+    for name in VENUE_DATES:
         details[name] = details[name].isoformat() if details[name] else None
     people = [authorship.author for authorship in paper.authorships.all()]
     return paper_record(paper) | {
-        "presentation_format": paper.presentation_format,
-        "pages": paper.pages,
-        "doi": paper.doi,
-        "url": paper.url,
-        "bibkey": paper.bibkey,
-        "author_details": [
-            {"person_id": a.person_id, "family_name": a.family_name, "orcid": a.orcid}
-            for a in people
-        ],
+        **{name: getattr(paper, name) for name in CITATION_FIELDS},
+        "author_details": [{key: getattr(a, key) for key in AUTHOR_DETAILS} for a in people],
         "topic_sources": {link.topic.name: link.source for link in paper.topic_links.all()},
         "venue_details": details | {"parent": venue.parent.name if venue.parent else ""},
     }

@@ -23,6 +23,9 @@ def collapse_negations(text: str) -> str:
     return _STACKED_NEGATIONS.sub("-", text)
 
 
+# A quoted phrase of a query, its closing quote optional (papers/understanding.py too).
+QUOTED = re.compile(r'"[^"]*"?')
+
 # Negative contractions typed without their apostrophe. The search vectors parse "don't" as
 # stop words and "doesn't" as doesn; "dont" is a word no paper has: "LLMs dont know" found
 # nothing, and was respelled "LLMs dong know" (a name).
@@ -48,7 +51,7 @@ def spelled_contractions(text: str) -> str:
 # engines, which websearch_to_tsquery reads as the stop word "not" ("hallucination NOT vision"
 # found the papers on vision). A phrase matches as itself, and is kept. Not in a query typed
 # as a title ("Attention is NOT Explanation", or all in capitals): there NOT is a word.
-_SPELLED_NOT = re.compile(r'"[^"]*"?|(?<![\w"-])NOT\s+(?=[\w"])')
+_SPELLED_NOT = re.compile(rf'{QUOTED.pattern}|(?<![\w"-])NOT\s+(?=[\w"])')
 _LONGER_WORD = re.compile(r"[^\W\d_]{4,}")
 
 
@@ -165,8 +168,6 @@ def websearch_text(text: str) -> str:
 COMPOUND_SQL = r"(\w+)-(\w+)(?:-(\w+))?(?:-(\w+))?"
 COMPOUND_SQL_REPLACEMENT = r"\1\2\3\4 \1 \2 \3 \4"
 _COMPOUND = re.compile(COMPOUND_SQL)
-# A quoted phrase of a query, its closing quote optional (papers/understanding.py too).
-QUOTED = re.compile(r'"[^"]*"?')
 
 
 def _joined(match: re.Match) -> str:
