@@ -128,8 +128,13 @@ class PaperQuerySet(models.QuerySet):
 
     def search(self, text: str):
         """Every match, best first: uncapped, for small sets, exports and scripts; the pages
-        use ``ranked_ids``, which bounds the work."""
-        return self.matching(text).with_relevance(text).order_by("-score", "pk")
+        use ``ranked_ids``, which bounds the work. Papers scored alike come newest venue
+        first, as on the pages."""
+        return (
+            self.matching(text)
+            .with_relevance(text)
+            .order_by("-score", F("venue__held_on").desc(nulls_last=True), "pk")
+        )
 
     def ranked_ids(
         self,
@@ -174,11 +179,11 @@ class PaperQuerySet(models.QuerySet):
             return [(row[0], float(row[1])) for row in cursor.fetchall()]
 
     def _candidate_rows(self, ids_sql: str, params: list) -> Piece:
-        """The rows the ranking reads of each candidate (id, title, size), one
+        """The rows the ranking reads of each candidate (id, title, size, venue_id), one
         probe per id (OFFSET 0: never a join that reads every paper)."""
         table = self.model._meta.db_table
         return Piece(
-            f"SELECT p.id, p.title, {size_sql('p')} AS size "
+            f"SELECT p.id, p.title, {size_sql('p')} AS size, p.venue_id "
             f"FROM ({ids_sql}) AS m CROSS JOIN LATERAL "
             f"(SELECT * FROM {table} AS p WHERE p.id = m.id OFFSET 0) AS p",
             list(params),

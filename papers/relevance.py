@@ -122,18 +122,20 @@ def title_count(i: int, own: str, parts: str) -> str:
 # where the title lacks it (an estimate); stage two counts the words in the abstracts of the
 # best %(first)s by the estimate. Every candidate is then ranked by one score (its counted
 # score, else its estimate), the same for every page. %(titles)s, %(vectors)s: the title
-# matches and the vector matches (id, title, size); the vector matches are read only when the
-# title matches are fewer than %(enough)s, the candidates' cap, whatever the page.
+# matches and the vector matches (id, title, size, venue_id); the vector matches are read only
+# when the title matches are fewer than %(enough)s, the candidates' cap, whatever the page.
+# Papers scored alike (a name's papers, matched by their authors alone) come newest venue first.
 _RANKED_SQL = """
 WITH %(prefix)s idfs AS MATERIALIZED (%(idfs_sql)s),
 titles AS MATERIALIZED (%(titles)s),
 candidates AS MATERIALIZED (
     SELECT DISTINCT ON (m.id) m.id, m.in_title, f.own, {own_words} AS own_words,
-           {parts} AS parts, m.size
+           {parts} AS parts, m.size,
+           (SELECT v.held_on FROM {venue} AS v WHERE v.id = m.venue_id) AS held_on
     FROM (
-        SELECT t.id, 1 AS in_title, t.title, t.size FROM titles AS t
+        SELECT t.id, 1 AS in_title, t.title, t.size, t.venue_id FROM titles AS t
         UNION ALL
-        SELECT v.id, 0 AS in_title, v.title, v.size FROM (%(vectors)s) AS v
+        SELECT v.id, 0 AS in_title, v.title, v.size, v.venue_id FROM (%(vectors)s) AS v
         WHERE (SELECT count(*) FROM titles) < %(enough)s
     ) AS m
     -- The title's own text once: its words and the word-order test both read it.
@@ -142,7 +144,8 @@ candidates AS MATERIALIZED (
 ),
 scored AS MATERIALIZED (
     -- The times each word is in the title, counted once (both stages read them).
-    SELECT c.id, c.size, avg(c.size) OVER () AS average, {title_counts} AS title_counts,
+    SELECT c.id, c.size, c.held_on, avg(c.size) OVER () AS average,
+           {title_counts} AS title_counts,
            {title_term} AS title_score
     FROM candidates AS c
 ),
@@ -150,9 +153,10 @@ estimated AS MATERIALIZED (
     SELECT c.*, c.title_score + {first_words} AS estimate FROM scored AS c
 ),
 first AS MATERIALIZED (
-    SELECT c.* FROM estimated AS c ORDER BY c.estimate DESC, c.id LIMIT %(first)s
+    SELECT c.* FROM estimated AS c
+    ORDER BY c.estimate DESC, c.held_on DESC NULLS LAST, c.id LIMIT %(first)s
 )
-SELECT c.id, c.title_score + {second_words} AS score
+SELECT c.id, c.title_score + {second_words} AS score, c.held_on
 FROM (
     -- One probe per paper of the first stage (OFFSET 0: never a join reading every paper).
     SELECT c.*, {abstract_own} AS abstract_own, {abstract_parts} AS abstract_parts
@@ -160,8 +164,9 @@ FROM (
     CROSS JOIN LATERAL (SELECT p.abstract FROM {paper} AS p WHERE p.id = c.id OFFSET 0) AS p
 ) AS c
 UNION ALL
-SELECT c.id, c.estimate FROM estimated AS c WHERE c.id NOT IN (SELECT f.id FROM first AS f)
-ORDER BY score DESC, id
+SELECT c.id, c.estimate, c.held_on FROM estimated AS c
+WHERE c.id NOT IN (SELECT f.id FROM first AS f)
+ORDER BY score DESC, held_on DESC NULLS LAST, id
 LIMIT %(limit)s OFFSET %(offset)s
 """
 
@@ -352,8 +357,9 @@ def ranked_statement(
 ) -> tuple[str, list]:
     """(sql, params) of [(id, score)]: one page of the candidates ranked (bounded work, see
     the module docstring), in the same order whatever the page. ``titles``, ``vectors``: the
-    papers whose title, whose vector matches the query, rows (id, title, size), each LIMITed
-    to ``cap``; ``prefix``: CTEs they read (``name AS (…),``), e.g. the filtered papers;
+    papers whose title, whose vector matches the query, rows (id, title, size, venue_id),
+    each LIMITed to ``cap``; ``prefix``: CTEs they read (``name AS (…),``), e.g. the filtered
+    papers;
     ``words``: the text whose words are counted as typed, when not ``text`` (the query as
     typed beside its compounds joined)."""
     words = text if words is None else words

@@ -1,5 +1,6 @@
 """Search, facets and similarity at the QuerySet level, on small factories and on the seeds."""
 
+from datetime import date
 from urllib.parse import urlencode
 
 import pytest
@@ -13,7 +14,7 @@ from papers.models import Paper, Topic
 from papers.search import search_page
 from papers.spelling import did_you_mean
 from papers.text import bounded_query, typed_intent, typed_query, whole_words
-from tests.factories import finish, make_paper, many_papers
+from tests.factories import finish, make_paper, make_venue, many_papers
 from tests.support import parse
 
 pytestmark = pytest.mark.django_db
@@ -87,6 +88,32 @@ def test_ranked_ids_agrees_with_the_uncapped_search(corpus):
     capped = ranked("attention")
     full = list(Paper.objects.search("attention").values_list("pk", flat=True))
     assert capped[:25] == full[:25]
+
+
+def test_an_authors_papers_found_by_their_name_come_newest_venue_first(client):
+    """A name scores each of its papers alike (the name is in none of their texts): the
+    ties come newest venue first, in the pages, the API and the uncapped search, not in
+    the order the papers were loaded."""
+    for year in (2019, 2021, 2023):
+        venue = make_venue(f"ACL {year}", year=year, start_date=date(year, 7, 1))
+        make_paper(
+            f"Abstract {year}.", title=f"Parsing in {year}", venue=venue, authors=["Ada Lovelace"]
+        )
+    make_paper(
+        "Abstract.",
+        title="Undated",
+        venue=make_venue("Workshop", year=None),
+        authors=["Ada Lovelace"],
+    )
+    finish()
+    newest_first = ["Parsing in 2023", "Parsing in 2021", "Parsing in 2019", "Undated"]
+    listed = client.get("/api/papers/?q=Ada+Lovelace").json()["results"]
+    assert [paper["title"] for paper in listed] == newest_first
+    page = parse(client.get("/?q=Ada+Lovelace").content)
+    cards = page.find_all("h3", class_="card-title")
+    assert [card.find("a").text for card in cards] == newest_first
+    found = Paper.objects.search("Ada Lovelace").values_list("title", flat=True)
+    assert list(found) == newest_first
 
 
 def test_candidate_cap_bounds_the_ranked_set(corpus):
