@@ -15,8 +15,9 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from .models import Paper, PaperTopic, Topic
+from .questions import question_subject
 from .rendering import quoted
-from .text import collapse_negations
+from .text import fold_whitespace, typed_intent, typed_query
 from .understanding import join_compounds
 
 MAX_SERIES = 5
@@ -49,8 +50,11 @@ def topic_series(topic) -> Series:
 
 
 def term_series(text: str) -> Series:
+    """The papers matching ``text`` per year, read as the search reads it (a question by its
+    subject, papers/questions.py), linked to its search."""
+    searched = join_compounds(question_subject(text) or text)[0]
     href = reverse("paper-list") + "?" + _encode_q(text)
-    return Series(quoted(text), href, per_year(Paper.objects.matching(join_compounds(text)[0])))
+    return Series(quoted(text), href, per_year(Paper.objects.matching(searched)))
 
 
 def _encode_q(text: str) -> str:
@@ -64,7 +68,7 @@ def compare(topic_slugs: list[str], terms: list[str]) -> tuple[list[Series], lis
     what was left out."""
     notices = []
     topic_slugs = list(dict.fromkeys(slug.strip() for slug in topic_slugs if slug.strip()))
-    terms = list(dict.fromkeys(" ".join(collapse_negations(t).split()) for t in terms))
+    terms = list(dict.fromkeys(fold_whitespace(typed_intent(typed_query(t))) for t in terms))
     terms = [term[:200] for term in terms if term]
     if len(topic_slugs) + len(terms) > MAX_SERIES:
         notices.append(f"At most {MAX_SERIES} topics or terms are compared: the first five are.")

@@ -3,6 +3,7 @@
 import pytest
 
 from papers.trends import Series, line_chart, with_shares
+from tests.factories import finish, make_paper, make_venue
 from tests.support import parse
 
 
@@ -101,3 +102,37 @@ def test_trends_take_a_null_byte_as_a_space(client, corpus, query):
     # PostgreSQL's text refuses NUL: it reached the statements and the page answered 500.
     response = client.get(f"/trends/?{query}")
     assert response.status_code == 200
+
+
+@pytest.fixture
+def asked(db):
+    """Papers a term can be typed for in words a reader uses."""
+    venues = {year: make_venue(f"ACL {year}", year) for year in (2024, 2025)}
+    for title, abstract, year in [
+        ("Language Models Don't Know Their Limits", "Models don't know when they err.", 2024),
+        ("Hallucination in Vision Models", "Vision models hallucinate objects.", 2024),
+        ("Hallucination in Summaries", "Summaries hallucinate facts.", 2025),
+        ("Hallucination in Dialogue", "Dialogue agents hallucinate.", 2025),
+        ("Detecting Machine-Generated Text", "A classifier for machine-generated text.", 2025),
+    ]:
+        make_paper(abstract, title=title, venue=venues[year])
+    finish()
+
+
+@pytest.mark.parametrize(
+    ("typed", "shown", "papers"),
+    [
+        ("models dont know", "“models don't know”", 1),
+        ("hallucination NOT vision", "“hallucination -vision”", 2),
+        ("what is the best way to detect machine-generated text", None, 1),
+    ],
+)
+def test_a_trends_term_counts_the_papers_its_search_lists(client, asked, typed, shown, papers):
+    """A term means on /trends/ what it means in the search box: a contraction typed without
+    its apostrophe, NOT in capitals, a question asked in words."""
+    page = parse(client.get("/trends/", {"q": typed}))
+    legend = page.find("ul", class_="trend-legend").find("a")
+    assert legend.text == (shown or f"“{typed}”")
+    assert client.get("/api/papers/", {"q": typed}).json()["count"] == papers
+    counted = [cell for row in table(page)[1:] for cell in row[1:]]
+    assert sum(int(cell.split("(")[1].rstrip(")")) for cell in counted) == papers
