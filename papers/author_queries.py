@@ -43,17 +43,20 @@ class AuthorQuerySet(models.QuerySet):
         return list(self.raw(sql(COAUTHORS_SQL), [author.pk, author.pk, limit]))
 
 
-# Author %s's position in each of the papers %s and the number of authors of each.
+# The place of the first of the authors %s in each of the papers %s that one of them wrote:
+# the author, their position and the number of authors.
 PLACES_SQL = """
-SELECT a.paper_id, a.position,
+SELECT DISTINCT ON (a.paper_id) a.paper_id, a.author_id, a.position,
        (SELECT count(*) FROM {authorship} b WHERE b.paper_id = a.paper_id)
-FROM {authorship} a WHERE a.author_id = %s AND a.paper_id = ANY(%s)
+FROM {authorship} a WHERE a.author_id = ANY(%s) AND a.paper_id = ANY(%s)
+ORDER BY a.paper_id, a.position
 """
 
 
-def places_of(author_id: int, paper_ids: list[int]) -> dict[int, tuple[int, int]]:
-    """{paper id: (the author's position in its author list, from 1; its number of authors)}
-    for the papers ``paper_ids`` the author wrote (one statement)."""
+def places_of(author_ids: list[int], paper_ids: list[int]) -> dict[int, tuple[int, int, int]]:
+    """{paper id: (the author's id, their position in its author list, from 1, its number of
+    authors)} for the papers ``paper_ids`` one of the authors wrote, the first of them where
+    several did (one statement)."""
     with reading_cursor() as cursor:
-        cursor.execute(sql(PLACES_SQL), [author_id, paper_ids])
-        return {paper: (position, total) for paper, position, total in cursor.fetchall()}
+        cursor.execute(sql(PLACES_SQL), [author_ids, paper_ids])
+        return {paper: (author, position, total) for paper, author, position, total in cursor}

@@ -15,7 +15,7 @@ from .caching import cached
 from .facet_rows import row_conditions
 from .facets import Facets, count_facets, kept_venue_counts
 from .filtering import PaperFilterSet
-from .models import Paper
+from .models import Author, Paper
 from .newest_order import matched_page_ids
 from .querysets import CANDIDATE_CAP, NEGATION, web_query
 from .recall import partial_ids, partial_in_memory
@@ -115,7 +115,9 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
 
     An identifier names one paper (1 query; the pages redirect to it). A question is searched
     for its subject (``corrected_query``; PaperFilterSet.subject: +1, whether it is a title).
-    Otherwise: the authors the query names (1, only for a name-like query), compounds (1, only with two plain words
+    Otherwise: the authors the query names (1, only for a name-like query; the author card
+    on the first page, each card's place of them on every page), else the author filter's
+    (1, only with that filter), compounds (1, only with two plain words
     in a row or one of six letters or more), the query's words (1; +1 for words this process
     does not hold, papers/word_memory.py), facets and the total (counted in memory; +1 for a
     phrase's papers in doubt, tested in SQL; a page without a query: 1, the
@@ -145,11 +147,13 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     # A question is searched for its subject, and the page says so (papers/questions.py).
     subject = filterset.subject
     typed = subject or text
-    authors = authors_named(typed) if ranked and filterset.page_number == 1 else []
+    authors = authors_named(typed) if ranked else []
     text, words = join_compounds(typed)
     facets, matched = _matched(filterset, text, request)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
-    results.authors, results.corrected_query = authors, subject
+    results.authors = authors if filterset.page_number == 1 else []
+    results.named_authors = authors or filtered_authors(filterset)
+    results.corrected_query = subject
     if ranked and not facets.total and not literal:
         respelled = _respelled(results, filterset, typed, request)
         text, words, matched = respelled or (text, words, matched)
@@ -165,6 +169,13 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     results.papers, results.partial = _cards(scored, partial, text)
     _explain_choices(results, filterset, fixed, text)
     return results
+
+
+def filtered_authors(filterset: PaperFilterSet) -> list:
+    """The author the list is filtered to (``author=``), in a list; [] without that filter
+    (then no query)."""
+    slug = filterset.value("author")
+    return list(Author.objects.filter(slug=slug)) if slug else []
 
 
 def _partial(results: Results, matched, papers, query) -> list:

@@ -5,7 +5,8 @@ Only GET and HEAD are answered (405 otherwise). Queries
 per page (whatever it shows): the front page 3 (venues, newest ids, cards with their topics);
 list/search 4 (facets and total in one statement, the venues for the facet's tree and the
 filters' names, page ids, cards; +1 per topic or author filter the facets do not name); a query
-of two to five words that could be a name +1 (the authors of that name, first page); a
+of two to five words that could be a name +1 (the authors of that name) and +1 when some are
+found (their place in each card's author list), as with an author filter (+2); a
 question +1 (whether it is a paper's title); a ranked query whose words all match fewer than a
 page +1 where it was not matched in memory (papers matching some of them); a query matching
 nothing +2 for did-you-mean and +1 for the respelling's facets, +1 under filters when nothing
@@ -104,8 +105,9 @@ def _render_list(
     results = search_page(filterset, request)
     if results.identified is not None:
         return redirect(results.identified)
-    if author is not None:
-        _place_author(author, results.papers + results.partial)
+    named = [author] if author is not None else results.named_authors
+    if named:
+        _place_authors(named, results.papers + results.partial)
     listed = _listed_params(request, results)
     context = {
         **context,
@@ -119,12 +121,15 @@ def _render_list(
     return render(request, template, context)
 
 
-def _place_author(author: Author, cards: list) -> None:
-    """Give each card ``page_author``: (the author, their position, the number of authors)."""
-    places = places_of(author.pk, [card.pk for card in cards]) if cards else {}
+def _place_authors(authors: list[Author], cards: list) -> None:
+    """Give each card one of the authors wrote ``page_author``: (that author, their position,
+    the number of authors)."""
+    places = places_of([a.pk for a in authors], [card.pk for card in cards]) if cards else {}
+    by_id = {a.pk: a for a in authors}
     for card in cards:
         if card.pk in places:
-            card.page_author = (author, *places[card.pk])
+            author_id, position, total = places[card.pk]
+            card.page_author = (by_id[author_id], position, total)
 
 
 def _listed_params(request, results):

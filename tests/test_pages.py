@@ -768,6 +768,40 @@ def test_an_author_page_names_its_author_on_every_card(client, db):
     assert elsewhere[1] == "Ann Lee, Bo Li, Cy Young et al."  # the parser reads the no-break space
 
 
+def test_a_search_for_an_author_names_them_on_every_card(client, db):
+    """A query that is an author's name, and the author filter, name that author on each card
+    as their page does: in bold, with their place where the first three leave them out, on
+    every page of the list."""
+    venue = make_venue()
+    others = ["Ann Lee", "Bo Li", "Cy Young", "Di Wu"]
+    for number in range(26):
+        make_paper(
+            f"Paper {number} on parsing.",
+            title=f"Parsing {number:02}",
+            venue=venue,
+            authors=[*others, "Ada Lovelace"],
+        )
+    make_paper("Not hers.", title="Parsing alone", venue=venue, authors=others)
+    finish()
+
+    def lines(url):
+        cards = parse(get(client, url)).find_all("p", class_="authors")
+        return [(p.text, [b.text for b in p.find_all("strong")]) for p in cards]
+
+    hers = ("Ann Lee, Bo Li, Cy Young, …, Ada Lovelace (5th of 5)", ["Ada Lovelace"])
+    assert lines("/?q=Ada+Lovelace") == [hers] * 25
+    assert lines("/?q=Ada+Lovelace&page=2") == [hers]
+    by_filter = lines("/?author=ada-lovelace&sort=title")
+    assert by_filter == [hers] * 25
+    # A search that names no one, and papers without the author, are as they were.
+    assert lines("/?q=parsing+alone")[0] == ("Ann Lee, Bo Li, Cy Young et al.", [])
+    # Their places are the one query more than a search that names no one (the authors of a
+    # name-like query's name are looked up on every page, found or not).
+    named, _ = count_queries(client, "/?q=Ada+Lovelace&page=2")
+    unnamed, _ = count_queries(client, "/?q=Ada+parsing&page=2")
+    assert named - unnamed == 1
+
+
 def test_an_authors_many_coauthors_fold_after_the_first_ten(client, db):
     venue = make_venue()
     names = [f"Coauthor {letter}" for letter in "ABCDEFGHIJKL"]
