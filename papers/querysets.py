@@ -145,6 +145,7 @@ class PaperQuerySet(models.QuerySet):
         words=None,
         narrow=None,
         candidates=None,
+        authored=(),
     ):
         """[(id, score)] of one page of the best matches, ranked within a capped candidate set.
 
@@ -156,6 +157,7 @@ class PaperQuerySet(models.QuerySet):
         ``candidates``: the ids of the title matches and of the matches to rank, already
         chosen under the filters, and whether the title matches are exact or a superset to
         test (papers/word_memory.py MatchedQuery.candidates).
+        ``authored``: the ids of the matches by the authors the query names, ranked first.
         """
         if candidates is None:
             filtered, filtered_params, title_sql, title_params, vector_sql, vector_params = (
@@ -173,6 +175,7 @@ class PaperQuerySet(models.QuerySet):
             cap,
             prefix=Piece(filtered, filtered_params),
             words=words,
+            authored=(self._candidate_rows(CHOSEN_IDS_SQL, [list(authored)]), list(authored)),
         )
         with connections[self.db].cursor() as cursor:
             cursor.execute(statement, params)

@@ -124,6 +124,8 @@ def title_count(i: int, own: str, parts: str) -> str:
 # score, else its estimate), the same for every page. %(titles)s, %(vectors)s: the title
 # matches and the vector matches (id, title, size, venue_id); the vector matches are read only
 # when the title matches are fewer than %(enough)s, the candidates' cap, whatever the page.
+# %(authored)s: the papers of the authors a query names (id, title, size, venue_id), always
+# candidates and ranked first: "Yang Liu" matches 549 papers, most by a Yang and a Liu.
 # Papers scored alike (a name's papers, matched by their authors alone) come newest venue first.
 _RANKED_SQL = """
 WITH %(prefix)s idfs AS MATERIALIZED (%(idfs_sql)s),
@@ -131,12 +133,15 @@ titles AS MATERIALIZED (%(titles)s),
 candidates AS MATERIALIZED (
     SELECT DISTINCT ON (m.id) m.id, m.in_title, f.own, {own_words} AS own_words,
            {parts} AS parts, m.size,
-           (SELECT v.held_on FROM {venue} AS v WHERE v.id = m.venue_id) AS held_on
+           (SELECT v.held_on FROM {venue} AS v WHERE v.id = m.venue_id) AS held_on,
+           m.id = ANY(%(authored_ids)s::bigint[]) AS authored
     FROM (
         SELECT t.id, 1 AS in_title, t.title, t.size, t.venue_id FROM titles AS t
         UNION ALL
         SELECT v.id, 0 AS in_title, v.title, v.size, v.venue_id FROM (%(vectors)s) AS v
         WHERE (SELECT count(*) FROM titles) < %(enough)s
+        UNION ALL
+        SELECT a.id, 0 AS in_title, a.title, a.size, a.venue_id FROM (%(authored)s) AS a
     ) AS m
     -- The title's own text once: its words and the word-order test both read it.
     CROSS JOIN LATERAL (SELECT {own_title} AS own) AS f
@@ -144,7 +149,7 @@ candidates AS MATERIALIZED (
 ),
 scored AS MATERIALIZED (
     -- The times each word is in the title, counted once (both stages read them).
-    SELECT c.id, c.size, c.held_on, avg(c.size) OVER () AS average,
+    SELECT c.id, c.size, c.held_on, c.authored, avg(c.size) OVER () AS average,
            {title_counts} AS title_counts,
            {title_term} AS title_score
     FROM candidates AS c
@@ -154,9 +159,10 @@ estimated AS MATERIALIZED (
 ),
 first AS MATERIALIZED (
     SELECT c.* FROM estimated AS c
-    ORDER BY c.estimate DESC, c.held_on DESC NULLS LAST, c.id LIMIT %(first)s
+    ORDER BY c.authored DESC, c.estimate DESC, c.held_on DESC NULLS LAST, c.id
+    LIMIT %(first)s
 )
-SELECT c.id, c.title_score + {second_words} AS score, c.held_on
+SELECT c.id, c.title_score + {second_words} AS score, c.held_on, c.authored
 FROM (
     -- One probe per paper of the first stage (OFFSET 0: never a join reading every paper).
     SELECT c.*, {abstract_own} AS abstract_own, {abstract_parts} AS abstract_parts
@@ -164,9 +170,9 @@ FROM (
     CROSS JOIN LATERAL (SELECT p.abstract FROM {paper} AS p WHERE p.id = c.id OFFSET 0) AS p
 ) AS c
 UNION ALL
-SELECT c.id, c.estimate, c.held_on FROM estimated AS c
+SELECT c.id, c.estimate, c.held_on, c.authored FROM estimated AS c
 WHERE c.id NOT IN (SELECT f.id FROM first AS f)
-ORDER BY score DESC, held_on DESC NULLS LAST, id
+ORDER BY authored DESC, score DESC, held_on DESC NULLS LAST, id
 LIMIT %(limit)s OFFSET %(offset)s
 """
 
@@ -354,22 +360,28 @@ def ranked_statement(
     cap: int,
     prefix: Piece = NO_PREFIX,
     words: str | None = None,
+    *,
+    authored: tuple[Piece, list[int]],
 ) -> tuple[str, list]:
     """(sql, params) of [(id, score)]: one page of the candidates ranked (bounded work, see
     the module docstring), in the same order whatever the page. ``titles``, ``vectors``: the
     papers whose title, whose vector matches the query, rows (id, title, size, venue_id),
     each LIMITed to ``cap``; ``prefix``: CTEs they read (``name AS (…),``), e.g. the filtered
-    papers;
-    ``words``: the text whose words are counted as typed, when not ``text`` (the query as
-    typed beside its compounds joined)."""
+    papers; ``words``: the text whose words are counted as typed, when not ``text`` (the query
+    as typed beside its compounds joined); ``authored``: the rows (id, title, size, venue_id) of
+    the papers of the authors the query names, ranked first, and their ids (a statement
+    reading no rows and [] for none)."""
     words = text if words is None else words
     count = len(typed_words(words))
     template = _ranked_template(count, words)
+    authored_rows, authored_ids = authored
     pieces = {
         "prefix": prefix,
         "idfs_sql": Piece(*idfs_sql(words)),
         "titles": titles,
         "vectors": vectors,
+        "authored": authored_rows,
+        "authored_ids": Piece("%s", [authored_ids]),
         "enough": Piece("%s", [cap]),
         "first": Piece("%s", [RESCORED]),
         "limit": Piece("%s", [limit]),

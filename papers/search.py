@@ -15,7 +15,7 @@ from .caching import cached
 from .facet_rows import row_conditions
 from .facets import Facets, count_facets, kept_venue_counts
 from .filtering import PaperFilterSet
-from .models import Author, Paper
+from .models import Author, Authorship, Paper
 from .newest_order import matched_page_ids
 from .querysets import CANDIDATE_CAP, NEGATION, web_query
 from .recall import partial_ids, partial_in_memory
@@ -34,14 +34,19 @@ from .understanding import authors_named, join_compounds
 from .word_memory import every_paper, matched_query
 
 
-def _page_ids(filterset: PaperFilterSet, papers, page: int, text: str, words: str, matched):
-    """[(id, score)] of page ``page``'s papers matching ``text``, by the filterset's ordering
-    (bounded work); ranked on the words of ``words`` as typed, among the candidates of the
-    query's words' bits when it was matched in memory (``matched``, papers/word_memory.py),
-    and placed from the memory in the other orders where ``matched`` is given."""
+def _page_ids(filterset: PaperFilterSet, papers, page: int, query, matched, authors):
+    """[(id, score)] of page ``page``'s papers matching ``query`` ((text, words) as
+    join_compounds gives them), by the filterset's ordering (bounded work); ranked on the
+    words of ``words`` as typed, the papers of the ``authors`` the query names first, among
+    the candidates of the query's words' bits when it was matched in memory (``matched``,
+    papers/word_memory.py), and placed from the memory in the other orders where ``matched``
+    is given."""
     offset = (page - 1) * PAGE_SIZE
+    text = query[0]
     if filterset.ordering == "relevance":
-        return _ranked(filterset, papers, (text, words), matched, PAGE_SIZE, offset, CANDIDATE_CAP)
+        authored = _authored(papers, authors, text)
+        window = (PAGE_SIZE, offset, authored)
+        return _ranked(filterset, papers, query, matched, window, CANDIDATE_CAP)
     if filterset.ordering == "newest":
         if text and matched:
             return [(pk, None) for pk in matched_page_ids(papers, matched, PAGE_SIZE, offset)]
@@ -55,17 +60,35 @@ def _page_ids(filterset: PaperFilterSet, papers, page: int, text: str, words: st
     return [(pk, None) for pk in ids[offset : offset + PAGE_SIZE]]
 
 
-def _ranked(filterset: PaperFilterSet, papers, query, matched, limit: int, offset: int, cap: int):
-    """[(id, score)] of ``limit`` of the ranked matches from ``offset``, among ``cap``
-    candidates; ``query``: (text, words) as join_compounds gives them. The candidates are the
-    query's words' bits' when it was matched in memory (``matched``, papers/word_memory.py),
-    else found through the filters' narrow rows and the vectors together."""
+def _ranked(filterset: PaperFilterSet, papers, query, matched, window, cap: int):
+    """[(id, score)] of the ranked matches in ``window`` (limit, offset, the ids of the matches
+    by the authors the query names, ranked first), among ``cap`` candidates; ``query``: (text,
+    words) as join_compounds gives them. The candidates are the query's words' bits' when it
+    was matched in memory (``matched``, papers/word_memory.py), else found through the
+    filters' narrow rows and the vectors together."""
     text, words = query
+    limit, offset, authored = window
     candidates = matched.candidates(cap) if matched else None
     narrow = row_conditions(filterset.fixed, filterset.active())
     return papers.ranked_ids(
-        text, limit, offset, cap=cap, words=words, narrow=narrow, candidates=candidates
+        text,
+        limit,
+        offset,
+        cap=cap,
+        words=words,
+        narrow=narrow,
+        candidates=candidates,
+        authored=authored,
     )
+
+
+def _authored(papers, authors: list, text: str) -> list[int]:
+    """The ids of the matches of ``text`` among ``papers`` that the ``authors`` wrote (one
+    query, bounded by their authorships; none without authors)."""
+    if not authors:
+        return []
+    written = Authorship.objects.filter(author__in=authors).values("paper_id")
+    return list(papers.matching(text).filter(pk__in=written).values_list("pk", flat=True))
 
 
 def ranked_order(filterset: PaperFilterSet, limit: int) -> list[int]:
@@ -77,8 +100,10 @@ def ranked_order(filterset: PaperFilterSet, limit: int) -> list[int]:
     matched = matched_query(query[0], filterset.active(), filterset.fixed)
     papers = Paper.objects.filter(*filterset.fixed_conditions(), *filterset.conditions().values())
 
+    authored = _authored(papers, authors_named(filterset.searched), query[0])
+
     def best(cap: int) -> list[int]:
-        return [pk for pk, _ in _ranked(filterset, papers, query, matched, cap, 0, cap)]
+        return [pk for pk, _ in _ranked(filterset, papers, query, matched, (cap, 0, authored), cap)]
 
     shown = best(min(CANDIDATE_CAP, limit))
     if len(shown) < CANDIDATE_CAP or limit <= CANDIDATE_CAP:
@@ -116,8 +141,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     An identifier names one paper (1 query; the pages redirect to it). A question is searched
     for its subject (``corrected_query``; PaperFilterSet.subject: +1, whether it is a title).
     Otherwise: the authors the query names (1, only for a name-like query; the author card
-    on the first page, each card's place of them on every page), else the author filter's
-    (1, only with that filter), compounds (1, only with two plain words
+    on the first page; when some are found, their papers are ranked first, +1, on every
+    page), else the author filter's (1, only with that filter), compounds (1, only with two plain words
     in a row or one of six letters or more), the query's words (1; +1 for words this process
     does not hold, papers/word_memory.py), facets and the total (counted in memory; +1 for a
     phrase's papers in doubt, tested in SQL; a page without a query: 1, the
@@ -163,7 +188,9 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     paginate(results, filterset.page_number, ranked, CANDIDATE_CAP)
     papers = fixed.filter(*conditions.values())
     scored = (
-        _page_ids(filterset, papers, results.page, text, words, matched) if results.count else []
+        _page_ids(filterset, papers, results.page, (text, words), matched, authors)
+        if results.count
+        else []
     )
     partial = _partial(results, matched, papers, (text, words)) if ranked else []
     results.papers, results.partial = _cards(scored, partial, text)

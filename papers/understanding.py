@@ -79,7 +79,7 @@ def looks_like_name(text: str) -> bool:
     return bool(_NAME.fullmatch(text)) and not any(word.lower() in _OPERATORS for word in words)
 
 
-def authors_named(text: str, limit: int = 10) -> list:
+def authors_named(text: str, limit: int = 30) -> list:
     """The authors whose name is the text (slug equal, or slug-2, slug-3 … for namesakes),
     each with ``paper_count``, most papers first; [] without a query when not a name."""
     text = " ".join(text.split())

@@ -5,8 +5,9 @@ Only GET and HEAD are answered (405 otherwise). Queries
 per page (whatever it shows): the front page 3 (venues, newest ids, cards with their topics);
 list/search 4 (facets and total in one statement, the venues for the facet's tree and the
 filters' names, page ids, cards; +1 per topic or author filter the facets do not name); a query
-of two to five words that could be a name +1 (the authors of that name) and +1 when some are
-found (their place in each card's author list), as with an author filter (+2); a
+of two to five words that could be a name +1 (the authors of that name) and, when some are
+found, +1 for their papers (ranked first) and +1 for their place in each card's author list;
+an author filter +2 (the author, their places); a
 question +1 (whether it is a paper's title); a ranked query whose words all match fewer than a
 page +1 where it was not matched in memory (papers matching some of them); a query matching
 nothing +2 for did-you-mean and +1 for the respelling's facets, +1 under filters when nothing

@@ -1,5 +1,6 @@
 """Search, facets and similarity at the QuerySet level, on small factories and on the seeds."""
 
+import json
 from datetime import date
 from urllib.parse import urlencode
 
@@ -114,6 +115,27 @@ def test_an_authors_papers_found_by_their_name_come_newest_venue_first(client):
     assert [card.find("a").text for card in cards] == newest_first
     found = Paper.objects.search("Ada Lovelace").values_list("title", flat=True)
     assert list(found) == newest_first
+
+
+def test_an_authors_papers_rank_above_papers_by_others_sharing_the_names_words(client):
+    """ "Yang Liu" matches every paper by a Yang and a Liu: the papers of the authors the query
+    names come first, on every page, in the API and in the list's exports."""
+    old, new = (make_venue(f"ACL {y}", year=y, start_date=date(y, 7, 1)) for y in (2020, 2024))
+    make_paper("First.", title="Hers, first", venue=old, authors=["Ada Lovelace"])
+    make_paper("Second.", title="Hers, second", venue=new, authors=["Bo Li", "Ada Lovelace"])
+    for number in range(3):
+        make_paper(
+            f"Other {number}.",
+            title=f"Theirs {number}",
+            venue=new,
+            authors=["Ada Li", "Bo Lovelace"],
+        )
+    finish()
+    expected = ["Hers, second", "Hers, first", "Theirs 0", "Theirs 1", "Theirs 2"]
+    answer = client.get("/api/papers/?q=Ada+Lovelace").json()
+    assert (answer["count"], [paper["title"] for paper in answer["results"]]) == (5, expected)
+    exported = client.get("/?q=Ada+Lovelace&format=csljson")
+    assert [item["title"] for item in json.loads(b"".join(exported.streaming_content))] == expected
 
 
 def test_candidate_cap_bounds_the_ranked_set(corpus):
