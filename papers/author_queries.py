@@ -60,3 +60,42 @@ def places_of(author_ids: list[int], paper_ids: list[int]) -> dict[int, tuple[in
     with reading_cursor() as cursor:
         cursor.execute(sql(PLACES_SQL), [author_ids, paper_ids])
         return {paper: (author, position, total) for paper, author, position, total in cursor}
+
+
+# For each of the authors %s: the years of their first and last venues, and the co-author of
+# most of their papers (the first by id among equals), or NULLs.
+PROFILES_SQL = """
+WITH mine AS (
+    SELECT s.author_id, s.paper_id FROM {authorship} s WHERE s.author_id = ANY(%s)
+), years AS (
+    SELECT m.author_id, min(v.year) AS first_year, max(v.year) AS last_year
+    FROM mine m JOIN {paper} p ON p.id = m.paper_id JOIN {venue} v ON v.id = p.venue_id
+    GROUP BY m.author_id
+), partners AS (
+    SELECT DISTINCT ON (m.author_id) m.author_id, o.author_id AS partner, count(*) AS shared
+    FROM mine m JOIN {authorship} o ON o.paper_id = m.paper_id AND o.author_id <> m.author_id
+    GROUP BY m.author_id, o.author_id
+    ORDER BY m.author_id, count(*) DESC, o.author_id
+)
+SELECT y.author_id, y.first_year, y.last_year, a.name
+FROM years y LEFT JOIN partners pa ON pa.author_id = y.author_id
+LEFT JOIN {author} a ON a.id = pa.partner
+"""
+
+
+def describe_people(authors: list) -> None:
+    """Give each of these authors (people sharing a name, shown side by side) what tells them
+    apart at a glance: ``active_years`` ("2020–2024", "2024", or "") and ``partner`` (the
+    name of the co-author of most of their papers, or ""), in one statement."""
+    if not authors:
+        return
+    with reading_cursor() as cursor:
+        cursor.execute(sql(PROFILES_SQL), [[author.pk for author in authors]])
+        rows = {row[0]: row[1:] for row in cursor.fetchall()}
+    for author in authors:
+        first, last, partner = rows.get(author.pk, (None, None, None))
+        if first is None:
+            author.active_years = ""
+        else:
+            author.active_years = str(first) if first == last else f"{first}–{last}"
+        author.partner = partner or ""

@@ -16,7 +16,8 @@ not know; a query that is an identifier 1 (then a redirect to the paper); venue 
 object, chart, its other
 volumes, and the list's 4; 3 for a conference whose papers are all in its other volumes),
 topic page 6 (page object, chart — the same query gives the trend — and the list's 4); author
-page 8 (author, namesakes, co-authors, the list's 4 and the author's place in each paper);
+page 8 (author, namesakes, co-authors, the list's 4 and the author's place in each paper; +1
+with namesakes: what tells them apart);
 index pages 1; a reading list 1; /trends/ 2 + 1 per series.
 With ``format=`` the list pages and the reading list answer a citation file instead
 (papers/downloads.py). With the response cache on (papers/caching.py), the list, venue, topic
@@ -32,7 +33,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.http import urlencode
 
-from .author_queries import places_of
+from .author_queries import describe_people, places_of
 from .caching import cache_page_by_version
 from .citations import FORMATS
 from .downloads import export_ids, export_queryset, export_ranked
@@ -240,9 +241,11 @@ def topic_detail(request, slug):
 @cache_page_by_version
 def author_detail(request, slug):
     author = get_object_or_404(Author, slug=slug)
+    namesakes = list(Author.objects.namesakes_of(author))
+    describe_people(namesakes)
     context = {
         "author": author,
-        "namesakes": list(Author.objects.namesakes_of(author)),
+        "namesakes": namesakes,
         "coauthors": Author.objects.coauthors_of(author),
         "feed_url": reverse("feed-author", args=[author.slug]),
     }

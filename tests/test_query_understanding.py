@@ -250,10 +250,18 @@ def test_a_name_query_offers_the_authors_page(client, corpus):
     section = parse(response).find("section", class_="author-cards")
     assert section.find("h3").text == "Authors named “ada LOVELACE”"
     cards = section.find_all("li")
+    # Namesakes side by side say what tells them apart: their years, their first co-author
+    # (the commonest; the first of those sharing one paper each).
     assert [(card.find("a").attrs["href"], card.text) for card in cards] == [
-        ("/authors/ada-lovelace/", "Ada Lovelace 3 papers"),
-        ("/authors/ada-lovelace-2/", "Ada Lovelace 1 paper"),
+        ("/authors/ada-lovelace/", "Ada Lovelace 3 papers · 2024–2025 · with Alan Turing"),
+        ("/authors/ada-lovelace-2/", "Ada Lovelace 1 paper · 2025 · with Alan Turing"),
     ]
+    namesakes = parse(client.get("/authors/ada-lovelace-2/")).find("section", class_="namesakes")
+    assert namesakes.find("li").text == (
+        "Ada Lovelace (papers not attributed to one person), 3 papers · 2024–2025 · with Alan Turing"
+    )
+    alone = parse(client.get("/?q=grace+hopper")).find("section", class_="author-cards")
+    assert [card.text for card in alone.find_all("li")] == ["Grace Hopper 2 papers"]
     body = client.get("/api/papers/?q=Ada+Lovel%C3%A0ce").json()
     assert body["authors"] == [
         {"name": "Ada Lovelace", "url": "http://testserver/authors/ada-lovelace/", "papers": 3},
