@@ -96,9 +96,10 @@ def _only_stop_words(text: str) -> bool:
         return cursor.fetchone()[0]
 
 
-def count_notices(results: Results, ranked: bool, matched, cap: int) -> None:
+def count_notices(results: Results, ranked: bool, matched, cap: int, named: int = 0) -> None:
     """A ranked query matching more than ``cap`` papers says among which it ranks them: the
-    candidates chosen in memory (``matched``, papers/word_memory.py) or the first found."""
+    candidates chosen in memory (``matched``, papers/word_memory.py) or the first found,
+    after the papers of the ``named`` authors the query names."""
     if ranked and results.count > cap:
         which = (
             "those with your words in the shortest titles, then those whose titles have most "
@@ -106,6 +107,8 @@ def count_notices(results: Results, ranked: bool, matched, cap: int) -> None:
             if matched
             else f"the first {cap:,} found"
         )
+        if named:
+            which = f"the papers of the author{'s' if named > 1 else ''} named, then {which}"
         results.notices.append(
             f"Only {cap:,} of the {results.count:,} matching papers are ranked: {which}. "
             "Add words or filters to rank them all."

@@ -117,7 +117,7 @@ def test_an_authors_papers_found_by_their_name_come_newest_venue_first(client):
     assert list(found) == newest_first
 
 
-def test_an_authors_papers_rank_above_papers_by_others_sharing_the_names_words(client):
+def test_an_authors_papers_rank_above_papers_by_others_sharing_the_names_words(client, monkeypatch):
     """ "Yang Liu" matches every paper by a Yang and a Liu: the papers of the authors the query
     names come first, on every page, in the API and in the list's exports."""
     old, new = (make_venue(f"ACL {y}", year=y, start_date=date(y, 7, 1)) for y in (2020, 2024))
@@ -136,6 +136,13 @@ def test_an_authors_papers_rank_above_papers_by_others_sharing_the_names_words(c
     assert (answer["count"], [paper["title"] for paper in answer["results"]]) == (5, expected)
     exported = client.get("/?q=Ada+Lovelace&format=csljson")
     assert [item["title"] for item in json.loads(b"".join(exported.streaming_content))] == expected
+    # Where not every match is ranked, the notice says the author's papers come first.
+    monkeypatch.setattr("papers.search.CANDIDATE_CAP", 2)
+    assert client.get("/api/papers/?q=Ada+Lovelace").json()["notices"] == [
+        "Only 2 of the 5 matching papers are ranked: the papers of the author named, then "
+        "those with your words in the shortest titles, then those whose titles have most of "
+        "your words, the newest first among equals. Add words or filters to rank them all."
+    ]
 
 
 def test_candidate_cap_bounds_the_ranked_set(corpus):
