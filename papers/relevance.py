@@ -125,7 +125,9 @@ def title_count(i: int, own: str, parts: str) -> str:
 # matches and the vector matches (id, title, size, venue_id); the vector matches are read only
 # when the title matches are fewer than %(enough)s, the candidates' cap, whatever the page.
 # %(authored)s: the papers of the authors a query names (id, title, size, venue_id), always
-# candidates and ranked first: "Yang Liu" matches 549 papers, most by a Yang and a Liu.
+# candidates and ranked first, newest venue first: "Yang Liu" matches 549 papers, most by a
+# Yang and a Liu. (The name is in none of their texts: scored, an author's papers past the
+# rescored would have ranked above those rescored, by their estimates.)
 # Papers scored alike (a name's papers, matched by their authors alone) come newest venue first.
 _RANKED_SQL = """
 WITH %(prefix)s idfs AS MATERIALIZED (%(idfs_sql)s),
@@ -149,7 +151,8 @@ candidates AS MATERIALIZED (
 ),
 scored AS MATERIALIZED (
     -- The times each word is in the title, counted once (both stages read them).
-    SELECT c.id, c.size, c.held_on, c.authored, avg(c.size) OVER () AS average,
+    SELECT c.id, c.size, c.held_on, c.authored,
+           CASE WHEN c.authored THEN c.held_on END AS authored_on, avg(c.size) OVER () AS average,
            {title_counts} AS title_counts,
            {title_term} AS title_score
     FROM candidates AS c
@@ -162,7 +165,7 @@ first AS MATERIALIZED (
     ORDER BY c.authored DESC, c.estimate DESC, c.held_on DESC NULLS LAST, c.id
     LIMIT %(first)s
 )
-SELECT c.id, c.title_score + {second_words} AS score, c.held_on, c.authored
+SELECT c.id, c.title_score + {second_words} AS score, c.held_on, c.authored, c.authored_on
 FROM (
     -- One probe per paper of the first stage (OFFSET 0: never a join reading every paper).
     SELECT c.*, {abstract_own} AS abstract_own, {abstract_parts} AS abstract_parts
@@ -170,9 +173,9 @@ FROM (
     CROSS JOIN LATERAL (SELECT p.abstract FROM {paper} AS p WHERE p.id = c.id OFFSET 0) AS p
 ) AS c
 UNION ALL
-SELECT c.id, c.estimate, c.held_on, c.authored FROM estimated AS c
+SELECT c.id, c.estimate, c.held_on, c.authored, c.authored_on FROM estimated AS c
 WHERE c.id NOT IN (SELECT f.id FROM first AS f)
-ORDER BY authored DESC, score DESC, held_on DESC NULLS LAST, id
+ORDER BY authored DESC, authored_on DESC NULLS LAST, score DESC, held_on DESC NULLS LAST, id
 LIMIT %(limit)s OFFSET %(offset)s
 """
 

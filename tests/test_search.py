@@ -121,7 +121,12 @@ def test_an_authors_papers_rank_above_papers_by_others_sharing_the_names_words(c
     """ "Yang Liu" matches every paper by a Yang and a Liu: the papers of the authors the query
     names come first, on every page, in the API and in the list's exports."""
     old, new = (make_venue(f"ACL {y}", year=y, start_date=date(y, 7, 1)) for y in (2020, 2024))
-    make_paper("First.", title="Hers, first", venue=old, authors=["Ada Lovelace"])
+    make_paper(
+        "First, at much greater length than the second one.",
+        title="Hers, first",
+        venue=old,
+        authors=["Ada Lovelace"],
+    )
     make_paper("Second.", title="Hers, second", venue=new, authors=["Bo Li", "Ada Lovelace"])
     for number in range(3):
         make_paper(
@@ -136,6 +141,11 @@ def test_an_authors_papers_rank_above_papers_by_others_sharing_the_names_words(c
     assert (answer["count"], [paper["title"] for paper in answer["results"]]) == (5, expected)
     exported = client.get("/?q=Ada+Lovelace&format=csljson")
     assert [item["title"] for item in json.loads(b"".join(exported.streaming_content))] == expected
+    # Past the papers counted in their abstracts (RESCORED), the author's papers keep their
+    # order: newest venue first, not by the estimates of the ones not counted.
+    monkeypatch.setattr("papers.relevance.RESCORED", 1)
+    answer = client.get("/api/papers/?q=Ada+Lovelace").json()
+    assert [paper["title"] for paper in answer["results"]] == expected
     # Where not every match is ranked, the notice says the author's papers come first.
     monkeypatch.setattr("papers.search.CANDIDATE_CAP", 2)
     assert client.get("/api/papers/?q=Ada+Lovelace").json()["notices"] == [
