@@ -29,7 +29,7 @@ from .link_models import PaperTopic as PaperTopic
 from .link_models import RemovedTopic as RemovedTopic
 from .links import page_url
 from .querysets import PaperQuerySet
-from .text import derive_title, make_slug, name_key
+from .text import derive_title, make_slug, name_key, umlaut_key
 
 
 class Venue(models.Model):
@@ -151,6 +151,14 @@ class Author(models.Model):
     key = models.CharField(
         max_length=300, db_index=True, editable=False, help_text="The normalised name."
     )
+    umlaut_key = models.CharField(
+        max_length=300,
+        blank=True,
+        default="",
+        editable=False,
+        help_text='The normalised name with its umlauts written out ("ü" as "ue"); empty '
+        "without umlauts.",
+    )
     slug = models.SlugField(max_length=300, unique=True, allow_unicode=True)
     orcid = models.CharField(max_length=40, blank=True)
     person_id = models.CharField(
@@ -182,12 +190,19 @@ class Author(models.Model):
                 fields=["person_id"], condition=~Q(person_id=""), name="author_person_once"
             )
         ]
+        indexes = [
+            # The few names with umlauts, matched against every name's key (papers/people.py).
+            models.Index(
+                fields=["umlaut_key"], condition=~Q(umlaut_key=""), name="author_umlaut_key"
+            )
+        ]
 
     def __str__(self):
         return self.name
 
     def save(self, *args, **kwargs):
         self.key = name_key(self.name)
+        self.umlaut_key = umlaut_key(self.name)
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):

@@ -24,9 +24,11 @@ from .bulk import allocate_ids, batched, copy_rows
 from .models import Author, Authorship
 from .records import AuthorRecord
 from .tables import sql
-from .text import make_slug, name_key
+from .text import make_slug, name_key, umlaut_key
 
-AUTHOR_COLUMNS = ["id", "name", "key", "slug", "orcid", "person_id", "variants", "family_name"]
+AUTHOR_COLUMNS = [
+    *("id", "name", "key", "umlaut_key", "slug", "orcid", "person_id", "variants", "family_name")
+]
 
 
 def author_ref(record: AuthorRecord) -> tuple[str, str]:
@@ -93,6 +95,31 @@ def learn_family_names(written: list[tuple[int, AuthorRecord]]) -> None:
             cursor.execute(sql(_LEARN_FAMILY_SQL), [[pk for pk, _ in told], [f for _, f in told]])
 
 
+# Authors written before without umlauts learn their umlaut key from a spelling with them
+# ("Hinrich Schutze", then "Hinrich Schütze"), by which fold_umlauts joins "Hinrich Schuetze"
+# to them. Parameters: author ids, umlaut keys.
+_LEARN_UMLAUT_KEY_SQL = """
+UPDATE {author} a SET umlaut_key = v.key
+FROM unnest(%s::bigint[], %s::text[]) AS v(id, key)
+WHERE a.id = v.id AND a.umlaut_key = ''
+RETURNING a.id
+"""
+
+
+def learn_umlaut_keys(written: list[tuple[int, AuthorRecord]]) -> set[int]:
+    """Give the authors of ``written`` ([(author id, its record)], written before this load)
+    the umlaut key of their record's spelling, where they have none (one statement, only
+    for a spelling with umlauts). Answers the papers of the authors who learned one: their
+    names as searched change."""
+    told = [(pk, key) for pk, record in written if (key := umlaut_key(record.name))]
+    if not told:
+        return set()
+    with connection.cursor() as cursor:
+        cursor.execute(sql(_LEARN_UMLAUT_KEY_SQL), [list(c) for c in zip(*told, strict=True)])
+        learned = [row[0] for row in cursor.fetchall()]
+    return set(Authorship.objects.filter(author_id__in=learned).values_list("paper_id", flat=True))
+
+
 # The same, for the authors already at those places of papers written before: the author at
 # position %s of paper %s, when named %s. Parameters: paper ids, positions, names, families.
 _LEARN_FAMILY_IN_PLACE_SQL = """
@@ -144,6 +171,7 @@ class AuthorWriter:
         self.new = 0
         self.created: set[int] = set()  # the ids of the authors this writer wrote
         self.people_names: dict[str, list[str]] = {}
+        self.respelled: set[int] = set()  # papers whose authors learned an umlaut key
 
     def write(self, records: list[AuthorRecord]) -> dict[AuthorRecord, int]:
         # Each distinct record once, in the order first seen (a name recurs on many papers).
@@ -160,9 +188,11 @@ class AuthorWriter:
         self.people_names = dict(spellings)
         ids = self.write_people(first)
         ids.update(self.write_names(first))
-        learn_family_names(
-            [(ids[ref], record) for ref, record in first.items() if ids[ref] not in self.created]
-        )
+        known = [
+            (ids[ref], record) for ref, record in first.items() if ids[ref] not in self.created
+        ]
+        learn_family_names(known)
+        self.respelled = learn_umlaut_keys(known)
         return {record: ids[ref] for record, ref in refs.items()}
 
     def write_people(self, first: dict) -> dict[tuple[str, str], int]:
@@ -200,7 +230,8 @@ class AuthorWriter:
             name, *variants = self.people_names[person_id]
             record = first[("person", person_id)]
             family = record.family if record.name == name else ""
-            yield (pk, name, name_key(name), person_id, record.orcid, person_id, variants, family)
+            keys = (name_key(name), umlaut_key(name))
+            yield (pk, name, *keys, person_id, record.orcid, person_id, variants, family)
 
     def write_names(self, first: dict) -> dict[tuple[str, str], int]:
         """Each name without a person id: its only person, else the name's own Author."""
@@ -212,19 +243,16 @@ class AuthorWriter:
             # Names told apart only by an older normalisation: the first author keeps them.
             rows = Author.objects.filter(key__any_of=chunk, person_id="").order_by("-id")
             ids.update((("name", key), pk) for key, pk in rows.values_list("key", "id"))
+            # "Schuetze" is the name written "Schütze" (fold_umlauts joins them).
+            rows = Author.objects.filter(umlaut_key__any_of=chunk, person_id="").order_by("id")
+            for key, pk in rows.values_list("umlaut_key", "id"):
+                ids.setdefault(("name", key), pk)
         new = [key for key in unresolved if ("name", key) not in ids]
         records = [first[("name", key)] for key in new]
         slugs = name_slugs([record.name for record in records])
         new_ids = allocate_ids(Author, len(new))
         self.created.update(new_ids)
-        copy_rows(
-            Author,
-            AUTHOR_COLUMNS,
-            (
-                (pk, record.name, key, slug, record.orcid, "", [], record.family)
-                for pk, key, record, slug in zip(new_ids, new, records, slugs, strict=True)
-            ),
-        )
+        copy_rows(Author, AUTHOR_COLUMNS, _name_rows(new_ids, new, records, slugs))
         ids.update((("name", key), pk) for key, pk in zip(new, new_ids, strict=True))
         self.new += len(new)
         return ids
@@ -243,6 +271,49 @@ class AuthorWriter:
                     authorships.update(author_id=next(iter(people[row.key])))
                     row.delete()
         return moved
+
+
+# Each name without a person id that is another author's name with its umlauts written out
+# ("Hinrich Schuetze" of "Hinrich Schütze"; the first such author by id where there are
+# several): (the name's author, the author it joins).
+_UMLAUT_PAIRS_SQL = """
+SELECT DISTINCT ON (b.id) b.id, a.id
+FROM {author} a JOIN {author} b ON b.key = a.umlaut_key
+WHERE a.umlaut_key <> '' AND b.person_id = '' AND b.id <> a.id
+ORDER BY b.id, a.id
+"""
+# Their papers move to the author they join, but for a paper that already names that author.
+_MOVE_SQL = """
+UPDATE {authorship} s SET author_id = v.kept
+FROM unnest(%s::bigint[], %s::bigint[]) AS v(folded, kept)
+WHERE s.author_id = v.folded AND NOT EXISTS (
+    SELECT 1 FROM {authorship} t WHERE t.paper_id = s.paper_id AND t.author_id = v.kept
+)
+RETURNING s.paper_id
+"""
+
+
+def fold_umlauts() -> set[int]:
+    """Names written without their umlauts ("Hinrich Schuetze") join the author of the name
+    written with them ("Hinrich Schütze"), whichever was loaded first: their papers move
+    there, and an author left without papers goes (its page redirects, views.author_detail).
+    Answers the papers whose author changed (one statement where no name has such a twin)."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql(_UMLAUT_PAIRS_SQL))
+        pairs = cursor.fetchall()
+        if not pairs:
+            return set()
+        cursor.execute(sql(_MOVE_SQL), [list(column) for column in zip(*pairs, strict=True)])
+        moved = {row[0] for row in cursor.fetchall()}
+    Author.objects.filter(pk__in=[pk for pk, _ in pairs], authorships=None).delete()
+    return moved
+
+
+def _name_rows(pks: list[int], keys: list[str], records: list[AuthorRecord], slugs: list[str]):
+    """The AUTHOR_COLUMNS of new names' authors."""
+    for pk, key, record, slug in zip(pks, keys, records, slugs, strict=True):
+        spelled = umlaut_key(record.name)
+        yield (pk, record.name, key, spelled, slug, record.orcid, "", [], record.family)
 
 
 def name_slugs(names: list[str]) -> list[str]:

@@ -90,7 +90,9 @@ def authors_named(text: str, limit: int = 30) -> list:
         return []
     namesakes = Q(slug__startswith=f"{slug}-") & Q(slug__regex=rf"^{re.escape(slug)}-[0-9]+$")
     return list(
-        Author.objects.filter(Q(slug=slug) | namesakes | Q(key=name_key(text)))
+        Author.objects.filter(
+            Q(slug=slug) | namesakes | Q(key=name_key(text)) | Q(umlaut_key=name_key(text))
+        )
         .annotate(paper_count=Count("authorships"))
         .order_by("-paper_count", "slug")[:limit]
     )

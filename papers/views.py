@@ -240,7 +240,14 @@ def topic_detail(request, slug):
 @read_only
 @cache_page_by_version
 def author_detail(request, slug):
-    author = get_object_or_404(Author, slug=slug)
+    author = Author.objects.filter(slug=slug).first()
+    if author is None:
+        # A name written without its umlauts joined the name written with them
+        # (papers/people.py fold_umlauts): its address leads there.
+        joined = Author.objects.filter(umlaut_key=slug.replace("-", " ")).order_by("id").first()
+        if joined is None:
+            raise Http404("No author at this address.")
+        return redirect(joined, permanent=True)
     namesakes = list(Author.objects.namesakes_of(author))
     describe_people(namesakes)
     context = {

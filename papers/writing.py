@@ -31,7 +31,13 @@ from .dump_blocks import venue_in_line
 from .fit_ahead import FitAhead
 from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
 from .paper_matching import find_existing
-from .people import AuthorWriter, learn_family_names_in_place, relink, unique_slug
+from .people import (
+    AuthorWriter,
+    fold_umlauts,
+    learn_family_names_in_place,
+    relink,
+    unique_slug,
+)
 from .progress import Progress
 from .record_merging import VENUE_FIELDS, MergedRecords, merge_records, same_paper_possible
 from .records import LoadSummary, PaperRecord, ParsedFile, VenueRecord
@@ -342,14 +348,17 @@ class RecordWriter:
 
     def write_authorships(self, records, papers: dict[int, Paper]) -> set[int]:
         """Authors for papers that have none yet; a paper's existing author list is kept, but
-        for the people a source now identifies in it (papers/people.py: relink)."""
+        for the people a source now identifies in it (papers/people.py: relink), and for a
+        name without its umlauts joining the name with them, on every load (fold_umlauts: a
+        database migrated to 0027 joins its pairs on its next load). Answers the papers
+        whose authors changed."""
         wanting = {
             papers[index].pk: record.authors
             for index, record in enumerate(records)
             if record.authors and "authors" not in papers[index].curated_fields
         }
         if not wanting:
-            return set()
+            return fold_umlauts()
         identified, authored = {}, {}
         for chunk in batched(list(wanting)):
             for paper_id in set(
@@ -372,4 +381,5 @@ class RecordWriter:
                 for position, author in enumerate(names, start=1)
             ),
         )
-        return set(wanting) | relink(identified, authors) | writer.fold_names()
+        moved = relink(identified, authors) | writer.fold_names() | fold_umlauts()
+        return set(wanting) | moved | writer.respelled
