@@ -82,8 +82,8 @@ def test_people_the_anthology_separates_have_their_own_pages(collection, browsin
         assert_accessible(page)
         namesakes = page.locator(".namesakes li")
         assert namesakes.all_inner_texts() == [
-            "Yang Liu (papers not attributed to one person), 1 paper",
-            "Yang Liu (yang-liu-ict), 1 paper",
+            "Yang Liu (papers not attributed to one person), 1 paper · 2024",
+            "Yang Liu (yang-liu-ict), 1 paper · 2024",
         ]
         namesakes.nth(1).get_by_role("link").click()
         page.wait_for_url("**/authors/yang-liu-ict/")
