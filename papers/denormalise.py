@@ -20,11 +20,8 @@ TOPIC_NAMES_OF = (
     "COALESCE((SELECT string_agg(t.name, ', ' ORDER BY t.name) FROM {paper_topic} pt "
     "JOIN {topic} t ON t.id = pt.topic_id WHERE pt.paper_id = {row}.id), '')"
 )
-# A name with umlauts also written out ("Hinrich Schütze hinrich schuetze"): the search finds
-# its papers by the spelling without them, which may be how they were loaded.
 AUTHOR_NAMES_OF = (
-    "COALESCE((SELECT string_agg(a.name || CASE WHEN a.umlaut_key = '' THEN '' "
-    "ELSE ' ' || a.umlaut_key END, ', ' ORDER BY w.position) FROM {authorship} w "
+    "COALESCE((SELECT string_agg(a.name, ', ' ORDER BY w.position) FROM {authorship} w "
     "JOIN {author} a ON a.id = w.author_id WHERE w.paper_id = {row}.id), '')"
 )
 

@@ -95,27 +95,30 @@ def learn_family_names(written: list[tuple[int, AuthorRecord]]) -> None:
             cursor.execute(sql(_LEARN_FAMILY_SQL), [[pk for pk, _ in told], [f for _, f in told]])
 
 
-# Authors written before without umlauts learn their umlaut key from a spelling with them
+# Authors written before without umlauts take the spelling with them and its umlaut key
 # ("Hinrich Schutze", then "Hinrich Schütze"), by which fold_umlauts joins "Hinrich Schuetze"
-# to them. Parameters: author ids, umlaut keys.
-_LEARN_UMLAUT_KEY_SQL = """
-UPDATE {author} a SET umlaut_key = v.key
-FROM unnest(%s::bigint[], %s::text[]) AS v(id, key)
+# to them; a family name that no longer ends the name is learned again. Parameters: author
+# ids, names, umlaut keys.
+_LEARN_UMLAUTS_SQL = """
+UPDATE {author} a SET name = v.name, umlaut_key = v.key,
+    family_name = CASE WHEN right(v.name, length(a.family_name)) = a.family_name
+                       THEN a.family_name ELSE '' END
+FROM unnest(%s::bigint[], %s::text[], %s::text[]) AS v(id, name, key)
 WHERE a.id = v.id AND a.umlaut_key = ''
 RETURNING a.id
 """
 
 
-def learn_umlaut_keys(written: list[tuple[int, AuthorRecord]]) -> set[int]:
+def learn_umlauts(written: list[tuple[int, AuthorRecord]]) -> set[int]:
     """Give the authors of ``written`` ([(author id, its record)], written before this load)
-    the umlaut key of their record's spelling, where they have none (one statement, only
-    for a spelling with umlauts). Answers the papers of the authors who learned one: their
-    names as searched change."""
-    told = [(pk, key) for pk, record in written if (key := umlaut_key(record.name))]
+    their record's spelling with umlauts and its umlaut key, where they have no such key (one
+    statement, only for a spelling with umlauts): the most accented spelling names a person,
+    as within a load. Answers the papers of the authors respelled: their names change."""
+    told = [(pk, record.name, key) for pk, record in written if (key := umlaut_key(record.name))]
     if not told:
         return set()
     with connection.cursor() as cursor:
-        cursor.execute(sql(_LEARN_UMLAUT_KEY_SQL), [list(c) for c in zip(*told, strict=True)])
+        cursor.execute(sql(_LEARN_UMLAUTS_SQL), [list(c) for c in zip(*told, strict=True)])
         learned = [row[0] for row in cursor.fetchall()]
     return set(Authorship.objects.filter(author_id__in=learned).values_list("paper_id", flat=True))
 
@@ -171,7 +174,7 @@ class AuthorWriter:
         self.new = 0
         self.created: set[int] = set()  # the ids of the authors this writer wrote
         self.people_names: dict[str, list[str]] = {}
-        self.respelled: set[int] = set()  # papers whose authors learned an umlaut key
+        self.respelled: set[int] = set()  # papers whose authors took a spelling with umlauts
 
     def write(self, records: list[AuthorRecord]) -> dict[AuthorRecord, int]:
         # Each distinct record once, in the order first seen (a name recurs on many papers).
@@ -191,8 +194,8 @@ class AuthorWriter:
         known = [
             (ids[ref], record) for ref, record in first.items() if ids[ref] not in self.created
         ]
+        self.respelled = learn_umlauts(known)
         learn_family_names(known)
-        self.respelled = learn_umlaut_keys(known)
         return {record: ids[ref] for record, ref in refs.items()}
 
     def write_people(self, first: dict) -> dict[tuple[str, str], int]:
@@ -243,9 +246,7 @@ class AuthorWriter:
             # Names told apart only by an older normalisation: the first author keeps them.
             rows = Author.objects.filter(key__any_of=chunk, person_id="").order_by("-id")
             ids.update((("name", key), pk) for key, pk in rows.values_list("key", "id"))
-            # "Schuetze" is the name written "Schütze" (fold_umlauts joins them).
-            rows = Author.objects.filter(umlaut_key__any_of=chunk, person_id="").order_by("id")
-            for key, pk in rows.values_list("umlaut_key", "id"):
+            for key, pk in written_with_umlauts(chunk).items():
                 ids.setdefault(("name", key), pk)
         new = [key for key in unresolved if ("name", key) not in ids]
         records = [first[("name", key)] for key in new]
@@ -273,21 +274,31 @@ class AuthorWriter:
         return moved
 
 
-# Each name without a person id that is another author's name with its umlauts written out
-# ("Hinrich Schuetze" of "Hinrich Schütze"; the first such author by id where there are
-# several): (the name's author, the author it joins).
+# Each name without a person id that is the name of exactly one other author with its
+# umlauts written out ("Hinrich Schuetze" of "Hinrich Schütze"; of two people so named, which
+# one is unknown: the name keeps its papers): (the name's author, the author it joins).
 _UMLAUT_PAIRS_SQL = """
-SELECT DISTINCT ON (b.id) b.id, a.id
+SELECT b.id, min(a.id)
 FROM {author} a JOIN {author} b ON b.key = a.umlaut_key
 WHERE a.umlaut_key <> '' AND b.person_id = '' AND b.id <> a.id
-ORDER BY b.id, a.id
+GROUP BY b.id HAVING count(*) = 1
 """
-# Their papers move to the author they join, but for a paper that already names that author.
+# The author joined takes the name's ORCID where it has none; then the name's papers move,
+# but a paper that already names that author, and one whose authors a curator set.
+_TAKE_ORCID_SQL = """
+UPDATE {author} a SET orcid = b.orcid
+FROM unnest(%s::bigint[], %s::bigint[]) AS v(folded, kept) JOIN {author} b ON b.id = v.folded
+WHERE a.id = v.kept AND a.orcid = '' AND b.orcid <> ''
+"""
 _MOVE_SQL = """
 UPDATE {authorship} s SET author_id = v.kept
 FROM unnest(%s::bigint[], %s::bigint[]) AS v(folded, kept)
-WHERE s.author_id = v.folded AND NOT EXISTS (
+WHERE s.author_id = v.folded
+AND NOT EXISTS (
     SELECT 1 FROM {authorship} t WHERE t.paper_id = s.paper_id AND t.author_id = v.kept
+)
+AND NOT EXISTS (
+    SELECT 1 FROM {paper} p WHERE p.id = s.paper_id AND 'authors' = ANY(p.curated_fields)
 )
 RETURNING s.paper_id
 """
@@ -296,17 +307,30 @@ RETURNING s.paper_id
 def fold_umlauts() -> set[int]:
     """Names written without their umlauts ("Hinrich Schuetze") join the author of the name
     written with them ("Hinrich Schütze"), whichever was loaded first: their papers move
-    there, and an author left without papers goes (its page redirects, views.author_detail).
-    Answers the papers whose author changed (one statement where no name has such a twin)."""
+    there with its ORCID, and an author left without papers goes (its page redirects,
+    views.author_detail); a curator's author list stays as it is. Answers the papers whose
+    author changed (one statement where no name has such a twin)."""
     with connection.cursor() as cursor:
         cursor.execute(sql(_UMLAUT_PAIRS_SQL))
         pairs = cursor.fetchall()
         if not pairs:
             return set()
-        cursor.execute(sql(_MOVE_SQL), [list(column) for column in zip(*pairs, strict=True)])
+        columns = [list(column) for column in zip(*pairs, strict=True)]
+        cursor.execute(sql(_TAKE_ORCID_SQL), columns)
+        cursor.execute(sql(_MOVE_SQL), columns)
         moved = {row[0] for row in cursor.fetchall()}
     Author.objects.filter(pk__in=[pk for pk, _ in pairs], authorships=None).delete()
     return moved
+
+
+def written_with_umlauts(keys: list[str]) -> dict[str, int]:
+    """{key: the one author whose name with its umlauts written out it is} ("hinrich
+    schuetze": Hinrich Schütze), for the keys that are exactly one author's so (as
+    fold_umlauts joins them)."""
+    authors = defaultdict(set)
+    for key, pk in Author.objects.filter(umlaut_key__any_of=keys).values_list("umlaut_key", "id"):
+        authors[key].add(pk)
+    return {key: pks.pop() for key, pks in authors.items() if len(pks) == 1}
 
 
 def _name_rows(pks: list[int], keys: list[str], records: list[AuthorRecord], slugs: list[str]):

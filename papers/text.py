@@ -303,7 +303,7 @@ def name_key(name: str) -> str:
 
 
 # Umlauts written out, as German writes them without the dots. The Anthology folder writes
-# eleven people both ways ("Hinrich Schütze", "Hinrich Schuetze"), and thirteen others with
+# ten people both ways ("Hinrich Schütze", "Hinrich Schuetze"), and thirteen others with
 # the dots dropped ("Tunga Gungor"), which name_key folds. ß is already "ss" once case-folded.
 _UMLAUTS_WRITTEN_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
 

@@ -202,9 +202,8 @@ def test_a_name_written_with_its_umlauts_written_out_is_one_author(client, write
     for path in reversed(files) if ascii_first else files:
         load_files([path])
     schutze = Author.objects.get(key="hinrich schutze")
-    # Named by its first load's spelling (as an accented name is), found by both keys.
-    first_spelling = "Hinrich Schutze" if ascii_first else "Hinrich Schütze"
-    assert (schutze.name, schutze.umlaut_key) == (first_spelling, "hinrich schuetze")
+    # Named with the umlauts, found by both keys.
+    assert (schutze.name, schutze.umlaut_key) == ("Hinrich Schütze", "hinrich schuetze")
     assert sorted(schutze.authorships.values_list("paper__title", flat=True)) == [
         "Dots Dropped",
         "With Umlauts",
@@ -212,7 +211,7 @@ def test_a_name_written_with_its_umlauts_written_out_is_one_author(client, write
     ]
     # Only a name with umlauts has a second key: "Xu" is not "Xue".
     assert sorted(Author.objects.values_list("name", flat=True)) == [
-        first_spelling,
+        "Hinrich Schütze",
         "Xu Wang",
         "Xue Wang",
     ]
@@ -227,6 +226,29 @@ def test_a_name_written_with_its_umlauts_written_out_is_one_author(client, write
     response = client.get("/authors/hinrich-schuetze/")
     assert (response.status_code, response["Location"]) == (301, schutze.get_absolute_url())
     assert client.get("/authors/no-such-person/").status_code == 404
+
+
+def test_a_name_without_umlauts_joins_one_author_only_and_never_a_curators_list(write_dump):
+    """Of two people named with umlauts, which one "Thomas Mueller" is is unknown: the name
+    keeps its papers. A paper whose authors a curator set keeps them; the ORCID of the name
+    joined goes with it."""
+    xml = anthology_xml(
+        ("First Müller", [author("Thomas Müller", "thomas-muller-1")]),
+        ("Second Müller", [author("Thomas Müller", "thomas-muller-2")]),
+    )
+    written_out = dump_jsonl(
+        ("Mueller Paper", ["Thomas Mueller"]),
+        ("Schuetze Paper", ["Hinrich Schuetze"]),
+        ("Curated Schuetze Paper", ["Hinrich Schuetze"]),
+    )
+    load_files([write_dump("2024.acl.xml", xml), write_dump("written.jsonl", written_out)])
+    Author.objects.filter(slug="hinrich-schuetze").update(orcid="0000-0002-1825-0097")
+    Paper.objects.filter(title="Curated Schuetze Paper").update(curated_fields=["authors"])
+    load_files([write_dump("umlauts.jsonl", dump_jsonl(("Umlaut Paper", ["Hinrich Schütze"])))])
+    assert authors_of("Mueller Paper") == ["thomas-mueller"]
+    assert authors_of("Curated Schuetze Paper") == ["hinrich-schuetze"]
+    assert authors_of("Schuetze Paper") == authors_of("Umlaut Paper") == ["hinrich-schutze"]
+    assert Author.objects.get(slug="hinrich-schutze").orcid == "0000-0002-1825-0097"
 
 
 def test_accents_of_other_scripts_are_part_of_the_name():
