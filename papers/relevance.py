@@ -161,9 +161,9 @@ estimated AS MATERIALIZED (
     SELECT c.*, c.title_score + {first_words} AS estimate FROM scored AS c
 ),
 first AS MATERIALIZED (
-    SELECT c.* FROM estimated AS c
-    ORDER BY c.authored DESC, c.estimate DESC, c.held_on DESC NULLS LAST, c.id
-    LIMIT %(first)s
+    -- Not the named authors' papers, whose place their venue's date sets.
+    SELECT c.* FROM estimated AS c WHERE NOT c.authored
+    ORDER BY c.estimate DESC, c.held_on DESC NULLS LAST, c.id LIMIT %(first)s
 )
 SELECT c.id, c.title_score + {second_words} AS score, c.held_on, c.authored, c.authored_on
 FROM (

@@ -19,8 +19,8 @@ class Results:
     notices: list[str] = field(default_factory=list)
     identified: Paper | None = None  # the paper an identifier in the query names
     authors: list = field(default_factory=list)  # authors the query names (first page)
-    # The authors each card names in bold, with their place where its first authors leave
-    # them out: those the query names, else the author filter's.
+    # The authors the query names, on every page: each card names them in bold, with their
+    # place where its first authors leave them out (papers/views.py).
     named_authors: list = field(default_factory=list)
     # The query searched instead: respelled, or a question's subject.
     corrected_query: str | None = None

@@ -11,7 +11,6 @@ import re
 from django.contrib.postgres.fields import ArrayField
 from django.db.models import BigIntegerField, F, Func, IntegerField, Q, Value
 
-from .author_queries import describe_people
 from .caching import cached
 from .facet_rows import row_conditions
 from .facets import Facets, count_facets, kept_venue_counts
@@ -142,9 +141,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     An identifier names one paper (1 query; the pages redirect to it). A question is searched
     for its subject (``corrected_query``; PaperFilterSet.subject: +1, whether it is a title).
     Otherwise: the authors the query names (1, only for a name-like query; the author card
-    on the first page, with what tells namesakes apart, +1; when some are found, their
-    papers are ranked first, +1, on every page), else the author filter's (1, only with
-    that filter), compounds (1, only with two plain words
+    on the first page; when some are found, their papers are ranked first, +1, on every
+    page), compounds (1, only with two plain words
     in a row or one of six letters or more), the query's words (1; +1 for words this process
     does not hold, papers/word_memory.py), facets and the total (counted in memory; +1 for a
     phrase's papers in doubt, tested in SQL; a page without a query: 1, the
@@ -179,10 +177,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     facets, matched = _matched(filterset, text, request)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
     results.authors = authors if filterset.page_number == 1 else []
-    if len(results.authors) > 1:
-        describe_people(results.authors)
-    results.named_authors = authors or filtered_authors(filterset)
-    results.corrected_query = subject
+    results.named_authors, results.corrected_query = authors, subject
     if ranked and not facets.total and not literal:
         respelled = _respelled(results, filterset, typed, request)
         text, words, matched = respelled or (text, words, matched)
@@ -291,7 +286,8 @@ def ranked_matches(queryset, text: str):
     if re.fullmatch(r"[0-9]{1,18}", text):
         condition |= Q(pk=int(text))
     # Unfiltered, the candidates are the pages' own (the words' bits in memory): the same
-    # best papers as the public list, where a GIN scan's first 500 would be any 500.
+    # best papers as the public list (but for a name's, which the list puts first), where a
+    # GIN scan's first 500 would be any 500.
     matched = None if queryset.query.where else matched_query(text, {}, {})
     candidates = matched.candidates(CANDIDATE_CAP) if matched else None
     ranked = queryset.order_by().ranked_ids(text, limit=ADMIN_RANKED, candidates=candidates)

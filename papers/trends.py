@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from .filtering import PaperFilterSet
 from .models import Paper, PaperTopic, Topic
-from .questions import question_subject
 from .rendering import quoted
 from .text import fold_whitespace, typed_intent, typed_query
 from .understanding import join_compounds
@@ -50,9 +50,11 @@ def topic_series(topic) -> Series:
 
 
 def term_series(text: str) -> Series:
-    """The papers matching ``text`` per year, read as the search reads it (a question by its
-    subject, papers/questions.py), linked to its search."""
-    searched = join_compounds(question_subject(text) or text)[0]
+    """The papers matching ``text`` per year, read as the search box reads it (a question by
+    its subject, unless it is a paper's title: PaperFilterSet.searched), linked to its
+    search."""
+    filterset = PaperFilterSet({"q": text})
+    searched = join_compounds(filterset.searched if filterset.is_valid() else text)[0]
     href = reverse("paper-list") + "?" + _encode_q(text)
     return Series(quoted(text), href, per_year(Paper.objects.matching(searched)))
 

@@ -6,8 +6,9 @@ per page (whatever it shows): the front page 3 (venues, newest ids, cards with t
 list/search 4 (facets and total in one statement, the venues for the facet's tree and the
 filters' names, page ids, cards; +1 per topic or author filter the facets do not name); a query
 of two to five words that could be a name +1 (the authors of that name) and, when some are
-found, +1 for their papers (ranked first) and +1 for their place in each card's author list;
-an author filter +2 (the author, their places); a
+found, +1 for their papers (ranked first) and +1 for their place in each card's author list
+(+1 on the first page where several share the name: what tells them apart); an author filter
++2 (the author, their places); a
 question +1 (whether it is a paper's title); a ranked query whose words all match fewer than a
 page +1 where it was not matched in memory (papers matching some of them); a query matching
 nothing +2 for did-you-mean and +1 for the respelling's facets, +1 under filters when nothing
@@ -46,7 +47,7 @@ from .methods import read_only
 from .models import Author, Paper, PaperTopic, Topic, TopicRedirect, Venue
 from .reading_lists import BadList, list_papers, parse_ids
 from .rendering import bar_chart, render_abstract
-from .search import search_page
+from .search import filtered_authors, search_page
 from .text import CONTROL_CHARACTERS
 from .trends import MAX_SERIES, comparison, topic_trend, venue_rows_with_totals
 from .venue_series import venue_and_volumes, venue_series
@@ -108,8 +109,12 @@ def _render_list(
     if results.identified is not None:
         return redirect(results.identified)
     named = [author] if author is not None else results.named_authors
+    if not named:
+        named = filtered_authors(filterset)
     if named:
         _place_authors(named, results.papers + results.partial)
+    if len(results.authors) > 1:
+        describe_people(results.authors)
     listed = _listed_params(request, results)
     context = {
         **context,
