@@ -14,6 +14,7 @@ import pytest
 
 from bench.corpus import build_corpus, scale_records, synthetic_records
 from bench.known_item import title_query
+from bench.name_queries import summary, theirs
 from bench.quality import outside_topic_training
 from bench.report import (
     LoadTiming,
@@ -348,3 +349,15 @@ def test_a_path_beyond_ascii_is_sent_percent_encoded():
     finally:
         server.shutdown()
     assert seen == ["/authors/j%C3%B8rgen-wedel/", "/?q=%22language+models%22&venue=acl-2024"]
+
+
+def test_a_name_query_result_is_theirs_when_an_author_has_the_name_however_written():
+    results = [
+        {"authors": ["Ivan Vulic", "Ann Lee"]},
+        {"authors": ["Ivan Petrov"]},
+        {"authors": []},
+    ]
+    assert theirs("Ivan Vulić", results) == [True, False, False]
+    assert summary({"Ivan Vulić": [True, False, False], "Ann Lee": [False, True]}) == (
+        "first result theirs: 1/2; mean share of the first page theirs: 0.417"
+    )
