@@ -13,6 +13,7 @@ and "fewshot" are (``join_compounds``).
 
 import re
 from itertools import pairwise, product
+from typing import NamedTuple
 
 from django.db.models import Count, Q
 from django.db.models.functions import Lower
@@ -255,6 +256,52 @@ def _variants(text: str, edits: list, phrases: list) -> str:
     return " or ".join(variants)
 
 
+class _Group(NamedTuple):
+    """A stretch of a run searched as one: a compound, a word split, or a word as typed."""
+
+    span: tuple[int, int]  # where the text has it
+    words: list[str]  # its words as searched
+    phrased: bool  # whether it is also searched as its words in a row
+    whole: bool  # whether every word of it is a content word
+    split: bool  # a word typed joined, split
+    hyphen: bool  # typed hyphenated
+    hyphen_after: tuple[int, int] | None  # a hyphen to the next group, typed as a space
+
+
+def _groups(text: str, runs: list[list[re.Match]]) -> list[_Group]:
+    """Each run cut into groups: the longest compound first, left to right, never
+    overlapping."""
+    compounds, splits = _joinable(text, runs)
+    groups = []
+    for r, run in enumerate(runs):
+        start = 0
+        while start < len(run):
+            size = next((n for n in range(LONGEST, 1, -1) if (r, start, n) in compounds), 1)
+            group = run[start : start + size]
+            phrased, whole = compounds.get((r, start, size), (False, True))
+            words = [w.group(0) for w in group]
+            split = size == 1 and (r, start) in splits
+            if split:
+                at, phrased = splits[(r, start)]
+                words = [words[0][:at], words[0][at:]]
+            gaps = [text[a.end() : b.start()] for a, b in pairwise(group)]
+            start += size
+            after = (group[-1].end(), run[start].start()) if start < len(run) else None
+            hyphen_after = after if after and text[slice(*after)] == "-" else None
+            span = (group[0].start(), group[-1].end())
+            hyphen = bool(gaps) and all(gap == "-" for gap in gaps)
+            groups.append(_Group(span, words, phrased, whole, split, hyphen, hyphen_after))
+    return groups
+
+
+def _phrase_slots(groups: list[_Group]) -> set[int]:
+    """The groups also searched as their words in a row, PHRASED at most: compounds typed
+    apart first (joined alone they would lose the papers writing them apart), then those
+    typed hyphenated, then words typed joined and split."""
+    wanted = [index for index, group in enumerate(groups) if group.phrased]
+    return set(sorted(wanted, key=lambda i: (groups[i].split, groups[i].hyphen, i))[:PHRASED])
+
+
 def join_compounds(text: str) -> tuple[str, str]:
     """(query, words): the query with each compound the collection writes as one word
     joined ("few shot", "few-shot" → "fewshot"), and the hyphens of the other compounds typed
@@ -267,33 +314,28 @@ def join_compounds(text: str) -> tuple[str, str]:
     repeated for each of up to PHRASED such compounds, or acronyms searched in both numbers:
     "LLM" → 'LLM or LLMs', or words in both regional spellings: "summarisation" →
     'summarisation or summarization'; an excluded one is excluded in both: "-LLM" →
-    "-LLM -LLMs").
+    "-LLM -LLMs"). Compounds typed apart take those places first; one typed apart that finds
+    none is searched as typed.
     ``words``: the words a title is scored on as typed: a compound with a stop word part
     searched as its words in a row, as those words; any other joined, as a title writing it
     hyphenated or joined has it (papers_compounds)."""
     text = _excluded_in_every_form(text)
-    runs = _runs(text)
-    compounds, splits = _joinable(text, runs)
+    groups = _groups(text, _runs(text))
+    slots = _phrase_slots(groups)
     edits, phrases = [], []  # (start, end, replacement) in order; (edit, its phrase)
     with_stop_words = []  # the phrases of compounds with a stop word part
-    for r, run in enumerate(runs):
-        start = 0
-        while start < len(run):
-            size = next((n for n in range(LONGEST, 1, -1) if (r, start, n) in compounds), 1)
-            group = run[start : start + size]
-            phrased, whole = compounds.get((r, start, size), (False, True))
-            words = [w.group(0) for w in group]
-            if size == 1 and (r, start) in splits:
-                at, phrased = splits[(r, start)]
-                words = [words[0][:at], words[0][at:]]
-            if phrased and len(phrases) < PHRASED:
-                phrases.append((len(edits), '"' + " ".join(words) + '"'))
-                if not whole:
-                    with_stop_words.append(phrases[-1])
-            edits.append((group[0].start(), group[-1].end(), "".join(words)))
-            start += size
-            if start < len(run) and text[group[-1].end() : run[start].start()] == "-":
-                edits.append((group[-1].end(), run[start].start(), " "))
+    for index, group in enumerate(groups):
+        begin, end = group.span
+        if index in slots:
+            phrases.append((len(edits), '"' + " ".join(group.words) + '"'))
+            if not group.whole:
+                with_stop_words.append(phrases[-1])
+        # A compound typed apart that finds no place as a phrase is searched as typed: joined
+        # alone, it lost the papers writing it apart ("question answering": 79 of 89 papers).
+        apart = group.phrased and index not in slots and not group.split and not group.hyphen
+        edits.append((begin, end, text[begin:end] if apart else "".join(group.words)))
+        if group.hyphen_after:
+            edits.append((*group.hyphen_after, " "))
     # A compound with a stop word part is scored on its words: a title writing it apart has
     # them, one writing it hyphenated has them too (its parts, papers/title_match.py), where
     # the joined word left "Lost in the Middle" seventh of the fourteen papers matching it.

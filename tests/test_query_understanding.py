@@ -665,6 +665,26 @@ def test_a_paper_writing_a_compound_apart_is_a_full_match_and_listed_once(client
     ]
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "multi lingual pre training zero shot",
+        "zero shot multi lingual pre training",
+        "pre training zero shot multi lingual",
+    ],
+)
+def test_more_compounds_than_phrases_still_find_the_papers_writing_them_apart(
+    client, compounds, query
+):
+    # Only two compounds are also searched as phrases: the third was searched joined alone,
+    # so the paper writing it apart was not a match, and the count changed with word order.
+    apart = make_paper("A multi lingual parser: pre training for zero shot use.", title="Apart")
+    hyphen = make_paper("A multi-lingual parser: pre-training for zero-shot use.", title="Hyphen")
+    finish()
+    count, ids = api_answer(client, query)
+    assert (count, sorted(ids[:2])) == (2, sorted([apart.pk, hyphen.pk]))
+
+
 def test_an_acronym_is_searched_in_both_numbers(client, db):
     singular = make_paper("An LLM that plans.", title="Planning")
     plural = make_paper("We ask LLMs to plan.", title="Asking")
