@@ -11,8 +11,10 @@ from functools import cached_property
 
 import django_filters
 from django import forms
+from django.contrib.postgres.search import SearchQuery
 from django.db.models import Q
 
+from .expressions import SEARCH_CONFIG
 from .models import Authorship, Paper, PaperTopic, Venue
 from .questions import question_subject
 from .search_fields import PageField, SlugListFilter, slug_validator
@@ -21,6 +23,7 @@ from .text import (
     MAX_QUERY_WORDS,
     SYMBOL_WORD,
     bounded_query,
+    fold_compounds,
     typed_intent,
     typed_query,
     whole_words,
@@ -85,6 +88,8 @@ class PaperFilterSet(django_filters.FilterSet):
 
     def __init__(self, data=None, *, fixed=None, refuse_long_query=False, **kwargs):
         self.notices: list[str] = []
+        # q as typed, for the search box and "Search instead for" (repeated words and all).
+        self.typed = ""
         self.fixed = fixed or {}  # {facet: [slug]}: the page's own venue, topic or author
         self.refuse_long_query = refuse_long_query
         super().__init__(self._cleaned_data(data), queryset=Paper.objects.all(), **kwargs)
@@ -97,6 +102,7 @@ class PaperFilterSet(django_filters.FilterSet):
             return None
         data = data.copy()
         self._notice_repeated(data)
+        self.typed = whole_words(" ".join(typed_query(data.get("q", "")).split()), MAX_QUERY_LENGTH)
         text = typed_intent(typed_query(data.get("q", "")))
         if symbol := SYMBOL_WORD.search(text):
             self.notices.append(
@@ -105,6 +111,8 @@ class PaperFilterSet(django_filters.FilterSet):
         # Repeated terms first, then the length: "transformer " a hundred times is one word,
         # not 500 characters cut in the middle of a word ("transfor", then respelled).
         text, cut = bounded_query(text)
+        if cut:
+            self.typed = text  # the box shows the words searched, as the notice says
         if cut and not self.refuse_long_query:
             self.notices.append(
                 f"Your search had more than {MAX_QUERY_WORDS} words; "
@@ -198,13 +206,17 @@ class PaperFilterSet(django_filters.FilterSet):
     def subject(self) -> str | None:
         """The subject of a question typed as q (papers/questions.py), which the list, its
         exports and its feed search in its place; None for q as typed: not a question,
-        ``literal=1``, or a paper's title word for word ("How Can We Know What Language Models
-        Know?": one indexed query)."""
+        ``literal=1``, or the opening of a paper's title word for word, its end's "?" left out
+        or not ("How Can We Know What Language Models Know": one query, on the titles' index)."""
         subject = question_subject(self.text) if not self.value("literal") else None
         if subject is None:
             return None
-        titled = Paper.objects.filter(complete=True, display_key=self.text.lower()[:200])
-        return None if titled.exists() else subject
+        opening = " ".join(self.text.lower().split()).rstrip("?!.:; ")[:200]
+        words = SearchQuery(fold_compounds(self.text), search_type="plain", config=SEARCH_CONFIG)
+        titled = Paper.objects.filter(
+            complete=True, title_vector=words, display_key__startswith=opening
+        )
+        return None if opening and titled.exists() else subject
 
     @cached_property
     def identified(self):

@@ -290,7 +290,7 @@ def test_a_question_is_searched_for_its_subject(client, corpus):
     corrected = parse(client.get(query)).find("p", class_="corrected")
     assert corrected.text == (
         "Showing results for “evicting kv cache”. Search instead for "
-        "“what is the best method for evicting kv cache?”."  # a repeated word once
+        "“what is the best method for evicting the kv cache?”."  # as typed
     )
     assert corrected.find("a").attrs["href"] == (
         "?q=what+is+the+best+method+for+evicting+the+kv+cache%3F&literal=1"
@@ -316,10 +316,23 @@ def test_a_title_asked_word_for_word_is_not_read_as_a_question(client, corpus):
     asked = make_paper(
         "Probing what models know.", title="What Do Models Know?", authors=["Ann Lee"]
     )
+    opened = make_paper(
+        "Forgetting in models.", title="How Can Models Forget? A Study", authors=["Bo Li"]
+    )
     finish()
-    body = client.get("/api/papers/?q=What+Do+Models+Know%3F").json()
-    assert body["corrected_query"] is None
-    assert [r["id"] for r in body["results"] if not r["partial"]] == [asked.pk]
+    # The title as it is, without its "?", and the opening of a title: each is searched as
+    # typed ("Models Know" and "Models Forget" alone, before: the asking words left out).
+    for typed, paper in [
+        ("What Do Models Know?", asked),
+        ("what do models know", asked),
+        ("How can models forget", opened),
+    ]:
+        body = client.get("/api/papers/?" + urlencode({"q": typed})).json()
+        assert body["corrected_query"] is None, typed
+        assert [r["id"] for r in body["results"] if not r["partial"]] == [paper.pk]
+    # A question that is no title's opening is read for its subject.
+    body = client.get("/api/papers/?q=how+can+models+know").json()
+    assert body["corrected_query"] == "models"
 
 
 def test_a_question_as_typed_gets_the_papers_matching_most_of_its_words(client, corpus):
