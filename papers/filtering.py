@@ -88,7 +88,8 @@ class PaperFilterSet(django_filters.FilterSet):
 
     def __init__(self, data=None, *, fixed=None, refuse_long_query=False, **kwargs):
         self.notices: list[str] = []
-        # q as typed, for the search box and "Search instead for" (repeated words and all).
+        # q as typed (its intent spelled: "dont" as "don't", "NOT x" as "-x"), for the search
+        # box and "Search instead for": repeated words and all.
         self.typed = ""
         self.fixed = fixed or {}  # {facet: [slug]}: the page's own venue, topic or author
         self.refuse_long_query = refuse_long_query
@@ -102,8 +103,8 @@ class PaperFilterSet(django_filters.FilterSet):
             return None
         data = data.copy()
         self._notice_repeated(data)
-        self.typed = whole_words(" ".join(typed_query(data.get("q", "")).split()), MAX_QUERY_LENGTH)
         text = typed_intent(typed_query(data.get("q", "")))
+        self.typed = whole_words(" ".join(text.split()), MAX_QUERY_LENGTH)
         if symbol := SYMBOL_WORD.search(text):
             self.notices.append(
                 f"Symbols are not searched: “{symbol[0]}” is searched as “{symbol[1]}”."
