@@ -14,7 +14,8 @@ The list answers as the list page ranks (papers/search.py): an identifier in q (
 DOI, Anthology URL) gives that paper as the only result; ``authors`` lists the authors a name
 query names; ``corrected_query`` is the query whose results are given instead of q's: its
 respelling when q itself matched nothing, or the subject of a question (``literal=1`` asks for
-q as typed); ``notices`` say, as the list page does,
+q as typed); ``suggestion`` is the respelling offered beside the results of a query that matched
+few papers (the page's "Did you mean"), else null; ``notices`` say, as the list page does,
 why a query found what it found (an exclusion that removed every match); results with
 ``"partial": true`` match some of the words only and follow the full matches when those are
 fewer than a page.
@@ -103,6 +104,9 @@ def paper_list(request):
             "previous": _page_url(request, results.page - 1 if results.has_previous else None),
             # The query whose results these are when the one sent was respelled.
             "corrected_query": results.corrected_query,
+            # A respelling offered beside the results of a query matching few papers, as the
+            # list page's "Did you mean".
+            "suggestion": results.suggestion,
             "authors": [_author(request, author) for author in results.authors],
             # Why a query found what it found (or nothing), as the list page says it.
             "notices": results.notices,

@@ -482,8 +482,12 @@ def test_a_query_finding_a_few_misspellings_is_offered_the_common_spelling(clien
     suggestion = page.find("p", class_="suggestion")
     assert suggestion.text == "Did you mean transformer?"
     assert suggestion.find("a").attrs["href"] == "?q=transformer"
+    # The API offers it too.
+    body = client.get("/api/papers/?q=transfomer").json()
+    assert (body["count"], body["suggestion"], body["corrected_query"]) == (1, "transformer", None)
     # Asked for as typed: no suggestion.
     assert parse(client.get("/?q=transfomer&literal=1")).find_all("p", class_="suggestion") == []
+    assert client.get("/api/papers/?q=transfomer&literal=1").json()["suggestion"] is None
 
 
 def test_a_topics_name_is_a_filter_not_words_of_its_papers(client):
