@@ -98,6 +98,8 @@ def test_saving_from_three_kinds_of_page_then_the_list_page(transactional_db, co
     assert saved(page) == [similar_id, str(cache2.pk)]
     assert page.locator("#share-url").input_value().endswith(f"/list/?ids={similar_id},{cache2.pk}")
     expect(page.locator("#list-status")).to_have_text("2 papers, in the order saved.")
+    # The export links hold the two papers, and their label says so (it said "these 3").
+    expect(page.locator(".exports-label")).to_have_text("Export these 2 papers:")
     expect(page).to_have_title(re.compile(r"^Reading list \(2\) "))
     page.reload()
     assert card_ids(page) == [similar_id, str(cache2.pk)]

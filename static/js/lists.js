@@ -127,6 +127,11 @@
       var format = new URL(link.href).searchParams.get("format");
       link.setAttribute("href", "?ids=" + ids.join(",") + "&format=" + format);
     });
+    // The export links' label counts the papers they now hold (a list holds at most MAX).
+    var label = page.querySelector(".exports-label");
+    if (label) {
+      label.textContent = "Export " + (ids.length === 1 ? "this paper" : "these " + ids.length + " papers") + ":";
+    }
     var status = document.getElementById("list-status");
     if (status) {
       status.textContent = ids.length + (ids.length === 1 ? " paper" : " papers") + ", in the order saved.";
