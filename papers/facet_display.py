@@ -34,6 +34,7 @@ class Event:
     year: int | None
     main: VenueRow | None = None  # None when the main volume has no matching paper
     volumes: list[VenueRow] = field(default_factory=list)
+    more: bool = False  # behind "Show N more venues": not one of the FACET_TOP largest
 
     @property
     def total(self) -> int:
@@ -56,32 +57,38 @@ class Event:
 class Series:
     name: str
     events: list[Event] = field(default_factory=list)
-    continued: bool = False  # more of a series whose other conferences are shown at once
 
     @property
     def total(self) -> int:
         return sum(event.total for event in self.events)
 
+    @property
+    def shown_total(self) -> int:
+        """The papers of its conferences shown at once."""
+        return sum(event.total for event in self.events if not event.more)
+
+    @property
+    def more(self) -> bool:
+        """Whether all its conferences are behind "Show N more venues"."""
+        return all(event.more for event in self.events)
+
 
 @dataclass
 class VenueFacet:
-    top: list[Series]  # shown at once: the FACET_TOP conferences with the most papers
-    rest: list[Series]  # the other conferences, behind "Show N more venues"
+    # Every series, each with all its conferences newest first; those not among the FACET_TOP
+    # with the most papers are behind "Show N more venues", in their place in their series.
+    series: list[Series]
     pinned: list[VenueRow]  # the selected venues, by name, first
     events: int  # conferences in all
 
     @property
     def venues(self) -> int:
-        return _rows(self.top) + self.more
+        return sum(len(event.rows) for group in self.series for event in group.events)
 
     @property
     def more(self) -> int:
         """The venues behind "Show N more venues"."""
-        return _rows(self.rest)
-
-
-def _rows(groups: list[Series]) -> int:
-    return sum(len(event.rows) for group in groups for event in group.events)
+        return sum(len(e.rows) for group in self.series for e in group.events if e.more)
 
 
 def venue_facet(options: list[FacetOption], selected: list[str], venues: dict) -> VenueFacet:
@@ -122,28 +129,18 @@ def venue_facet(options: list[FacetOption], selected: list[str], venues: dict) -
     # The conferences with the most papers are shown at once, whatever their series: a series
     # shown whole hid EMNLP 2024's 58 papers behind "Show all" while ACL 2021's one was in sight.
     largest = sorted(events.values(), key=lambda e: (-e.total, -(e.year or 0), e.name))
-    shown = {id(event) for event in largest[:FACET_TOP]}
+    for event in largest[FACET_TOP:]:
+        event.more = True
     pinned = [
         VenueRow(slug, by_slug[slug].name, by_slug[slug].name, counts.get(slug, 0), True)
         for slug in selected
         if slug in by_slug
     ]
-    top = _grouped(series.values(), lambda event: id(event) in shown)
-    rest = _grouped(series.values(), lambda event: id(event) not in shown)
-    # A series in both lists says so in the second: "ACL" twice read as two series.
-    for group in rest:
-        group.continued = any(other.name == group.name for other in top)
-    return VenueFacet(top, rest, pinned, len(events))
-
-
-def _grouped(series, keep) -> list[Series]:
-    """Each series with only the events ``keep`` accepts (newest first, as they are), the
-    series with the most papers first; none left empty."""
-    kept = [
-        Series(group.name, [event for event in group.events if keep(event)]) for group in series
-    ]
-    kept = [group for group in kept if group.events]
-    return sorted(kept, key=lambda group: (-group.total, group.name))
+    # One tree: the conferences behind "Show N more venues" open in their series' place (a
+    # second tree after it showed "ACL (more)" below NAACL, ACL 2024 apart from ACL 2023). The
+    # series with the most papers in sight first, then the others.
+    ordered = sorted(series.values(), key=lambda g: (-g.shown_total, -g.total, g.name))
+    return VenueFacet(ordered, pinned, len(events))
 
 
 def pinned_first(options: list[FacetOption], selected: list[str]) -> list[FacetOption]:

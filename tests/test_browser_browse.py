@@ -200,6 +200,25 @@ def test_each_venue_count_is_what_clicking_it_gives(transactional_db, collection
         assert page.locator(".card").count() == count
 
 
+def test_more_venues_open_in_their_series_place(transactional_db, collection, browsing):
+    page = screen(browsing, DESKTOP)
+    page.goto("/?sort=newest")
+    facet = page.locator(".venue-facet")
+    waiting = facet.locator(".event.is-more")
+    assert waiting.count() > 0
+    expect(waiting.first).to_be_hidden()
+    summary = facet.locator(".venues-more > summary")
+    expect(summary).to_have_text(re.compile(r"^Show \d+ more venues?$"), use_inner_text=True)
+    summary.click()
+    expect(waiting.first).to_be_visible()
+    expect(summary).to_have_text("Show fewer venues", use_inner_text=True)
+    # Each series is listed once: its conferences in sight and those that waited together.
+    names = facet.locator(".series-name").all_inner_texts()
+    assert len(names) == len(set(names))
+    summary.click()
+    expect(waiting.first).to_be_hidden()
+
+
 def test_reaching_a_folded_volume_on_a_phone(transactional_db, collection, browsing):
     page = screen(browsing, PHONE)
     page.goto("/?sort=newest")

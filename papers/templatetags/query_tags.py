@@ -181,8 +181,9 @@ def _venue_event(context, event, series: str) -> str:
             context, "venue", main.slug, main.label, main.count, main.selected, series
         )
         volumes = _folded_volumes(event, rows) if event.volumes else ""
+    more = " is-more" if event.more else ""
     return (
-        f'<li class="event" data-filter-text="{escape(event.filter_text)}">\n'
+        f'<li class="event{more}" data-filter-text="{escape(event.filter_text)}">\n'
         f"      {head}\n      {volumes}\n    </li>"
     )
 
@@ -205,8 +206,8 @@ def venue_tree(context, groups) -> SafeString:
     """The venue facet's series (papers/facet_display.py), each with its conferences, as the
     items of a list: a couple of hundred links, built here as facet_link builds each one."""
     items = "".join(
-        f'<li class="series"><span class="series-name">{escape(group.name)}'
-        + (" (more)" if group.continued else "")
+        f'<li class="series{" is-more" if group.more else ""}">'
+        f'<span class="series-name">{escape(group.name)}'
         + "</span>\n  <ul>\n    "
         + "".join(_venue_event(context, event, group.name) for event in group.events)
         + "\n  </ul>\n</li>"
