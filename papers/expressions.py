@@ -77,3 +77,11 @@ def venue_order(prefix: str = "") -> list:
         F(f"{prefix}name").asc(),
         F(f"{prefix}id").asc(),
     ]
+
+
+def family_key() -> Lower:
+    """An author's family name in small letters: the one the source told (Author.family_name),
+    else the name's last word, as citations take it."""
+    last_word = Func(F("name"), Value(r"^.*\s"), Value(""), function="regexp_replace")
+    told = Case(When(family_name="", then=last_word), default=F("family_name"))
+    return Lower(told, output_field=models.CharField())

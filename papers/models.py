@@ -21,7 +21,7 @@ from .derived_models import PaperFacets as PaperFacets
 from .derived_models import Similarity as Similarity
 from .derived_models import SimilarityState as SimilarityState
 from .expressions import display_key as display_key_expression
-from .expressions import is_complete, paper_number, venue_held_on
+from .expressions import family_key, is_complete, paper_number, venue_held_on
 from .expressions import title_vector as title_vector_expression
 from .link_models import Authorship as Authorship
 from .link_models import MergedKey as MergedKey
@@ -194,7 +194,9 @@ class Author(models.Model):
             # The few names with umlauts, matched against every name's key (papers/people.py).
             models.Index(
                 fields=["umlaut_key"], condition=~Q(umlaut_key=""), name="author_umlaut_key"
-            )
+            ),
+            # A query of one word that is a family name offers its people (papers/understanding.py).
+            models.Index(family_key(), name="author_family_key"),
         ]
 
     def __str__(self):

@@ -30,7 +30,7 @@ from .search_notices import (
 )
 from .spelling import FEW_MATCHES, did_you_mean
 from .text import CONTROL_CHARACTERS
-from .understanding import authors_named, join_compounds
+from .understanding import authors_named, authors_of_family_name, join_compounds
 from .word_memory import every_paper, matched_query
 
 
@@ -142,7 +142,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     for its subject (``corrected_query``; PaperFilterSet.subject: +1, whether it is a title).
     Otherwise: the authors the query names (1, only for a name-like query; the author card
     on the first page; when some are found, their papers are ranked first, +1, on every
-    page), compounds (1, only with two plain words
+    page; on the first page of a one-word query, the few authors of that family name, 1, +1
+    to count their papers when some are found), compounds (1, only with two plain words
     in a row or one of six letters or more), the query's words (1; +1 for words this process
     does not hold, papers/word_memory.py), facets and the total (counted in memory; +1 for a
     phrase's papers in doubt, tested in SQL; a page without a query: 1, the
@@ -176,7 +177,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     text, words = join_compounds(typed)
     facets, matched = _matched(filterset, text, request)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
-    results.authors = authors if filterset.page_number == 1 else []
+    results.authors = _author_cards(filterset, typed, authors) if ranked else []
     results.named_authors, results.corrected_query = authors, subject
     if ranked and not facets.total and not literal:
         respelled = _respelled(results, filterset, typed, request)
@@ -195,6 +196,15 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     results.papers, results.partial = _cards(scored, partial, text)
     _explain_choices(results, filterset, fixed, text)
     return results
+
+
+def _author_cards(filterset: PaperFilterSet, typed: str, authors: list) -> list:
+    """The authors offered above the first page's results: those the query names, else,
+    for a single word, the few authors of that family name (offered only: the word may mean
+    what it says, and their papers are not ranked first)."""
+    if filterset.page_number != 1:
+        return []
+    return authors or authors_of_family_name(typed)
 
 
 def filtered_authors(filterset: PaperFilterSet) -> list:

@@ -7,7 +7,9 @@ list/search 4 (facets and total in one statement, the venues for the facet's tre
 filters' names, page ids, cards; +1 per topic or author filter the facets do not name); a query
 of two to five words that could be a name +1 (the authors of that name) and, when some are
 found, +1 for their papers (ranked first) and +1 for their place in each card's author list
-(+1 on the first page where several share the name: what tells them apart); an author filter
+(+1 on the first page where several share the name: what tells them apart); a ranked
+query of one word +1 on its first page (the authors of that family name), +1 when a few are
+found (their papers counted; +1 where several: what tells them apart); an author filter
 +2 (the author, their places); a
 question +1 (whether it is a paper's title); a ranked query whose words all match fewer than a
 page +1 where it was not matched in memory (papers matching some of them); a query matching

@@ -270,6 +270,36 @@ def test_a_name_query_offers_the_authors_page(client, corpus):
     assert client.get("/api/papers/?q=kv+cache").json()["authors"] == []
 
 
+def test_a_family_name_alone_offers_its_few_authors_without_reranking(client, db):
+    venue = make_venue("ACL 2024", 2024)
+    ranked = make_paper("Bird song as language.", title="Bird Song Parsing", venue=venue)
+    written = make_paper(
+        "Language documentation in the field.", title="Field Work", authors=["Steven Bird"]
+    )
+    make_paper("A bird's eye view of parsing.", title="Parsing", authors=["Ann Gurevych"])
+    Author.objects.filter(name="Ann Gurevych").update(family_name="Gurevych")
+    for given in ["Li", "Wei", "Yu", "Bo", "Jie", "Min"]:
+        make_paper(f"Study by {given}.", title=f"Study {given}", authors=[f"{given} Zhang"])
+    finish()
+
+    def cards(query):
+        body = client.get("/api/papers/?" + urlencode({"q": query})).json()
+        return [(author["name"], author["papers"]) for author in body["authors"]]
+
+    # The family name the source told, or the name's last word.
+    assert cards("gurevych") == [("Ann Gurevych", 1)]
+    assert cards("Bird") == [("Steven Bird", 1)]
+    # Offered, not ranked first: the word may mean what it says.
+    body = client.get("/api/papers/?q=bird").json()
+    ids = [r["id"] for r in body["results"]]
+    assert ids[0] == ranked.pk and written.pk in ids[1:]
+    section = parse(client.get("/?q=Bird")).find("section", class_="author-cards")
+    assert [card.find("a").text for card in section.find_all("li")] == ["Steven Bird"]
+    # Six authors named Zhang: too common a name to offer anyone.
+    assert cards("Zhang") == []
+    assert cards("parsing") == []
+
+
 @pytest.mark.parametrize(
     ("literal", "corrected"),
     [("1", None), ("true", None), ("0", "evicting kv cache"), ("false", "evicting kv cache")],
