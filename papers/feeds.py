@@ -11,11 +11,12 @@ from datetime import UTC, datetime, time
 from django.contrib.syndication.views import Feed
 from django.core.exceptions import BadRequest
 from django.db.models import F, Q
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import escape
 
+from .author_redirects import moved_author
 from .facet_display import all_venues, chip_labels
 from .facets import Facets
 from .filtering import PaperFilterSet
@@ -105,6 +106,13 @@ class TopicFeed(PaperFeed):
 
 
 class AuthorFeed(PaperFeed):
+    def __call__(self, request, *args, **kwargs):
+        # The feed of an author joined to another is that author's (its page redirects too).
+        slug = kwargs["slug"]
+        if not Author.objects.filter(slug=slug).exists() and (joined := moved_author(slug)):
+            return redirect("feed-author", joined.slug, permanent=True)
+        return super().__call__(request, *args, **kwargs)
+
     def get_object(self, request, slug):
         return get_object_or_404(Author, slug=slug)
 

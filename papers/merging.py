@@ -1,20 +1,31 @@
-"""Merges of duplicates a curator chooses: papers into one, topics into one.
+"""Merges of duplicates a curator chooses: papers into one, topics into one, authors into one.
 
 Links move to the survivor (of two links of one topic, the stronger source stays), a
 curator's removals and curated fields move with them, and what identified the others keeps
 leading to the survivor: a merged paper's keys (papers/merged_keys.py), a merged topic's slug
-(a redirect). Each merge refreshes the names, counts and data version as every curation does
+(a redirect), a merged author's names (its survivor's variants) and slug (a redirect). Each
+merge refreshes the names, counts and data version as every curation does
 (papers/curation.py).
 """
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max
 
+from .author_redirects import redirect_authors
 from .counts import refresh_counts
 from .curation import CURATOR, FILLABLE_FIELDS, fill_empty
 from .denormalise import refresh_author_names, refresh_topic_names
 from .merged_keys import remember_merged
-from .models import Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect
+from .models import (
+    Author,
+    Authorship,
+    Paper,
+    PaperTopic,
+    RemovedTopic,
+    Topic,
+    TopicRedirect,
+)
+from .tables import sql
 
 # Which of two links of one topic a merge keeps: a person's choice over a source's, a
 # source's over a rule's, a rule (it reads the paper's words) over the topic model's guess.
@@ -183,3 +194,52 @@ def _redirect_topics(survivor: Topic, others: list[Topic]) -> None:
     TopicRedirect.objects.filter(topic_id__in=other_ids).update(topic=survivor)
     for other in others:
         TopicRedirect.objects.update_or_create(old_slug=other.slug, defaults={"topic": survivor})
+
+
+# Merging authors -------------------------------------------------------------------------
+
+# A paper naming several of the authors merged keeps the first place any of them had.
+_ONE_PLACE_SQL = """
+DELETE FROM {authorship} a USING {authorship} b
+WHERE a.paper_id = b.paper_id AND a.author_id = ANY(%s) AND b.author_id = ANY(%s)
+  AND b.position < a.position
+"""
+
+
+class SeparatePeople(ValueError):
+    """Two of the authors to merge are people the Anthology tells apart."""
+
+
+def merge_authors(survivor: Author, others: list[Author]) -> Author:
+    """Fold authors who are one person into the survivor ("Daniel S Weld" and "Daniel Weld"
+    into "Daniel S. Weld"): their papers move to it (a paper naming two of them keeps the
+    first place), their names become its variants, so that later loads give those names to
+    it, it takes an ORCID or family name it lacks, and their addresses redirect to it. Raises
+    SeparatePeople when two are people the Anthology tells apart (a load would part them)."""
+    people = {author.person_id for author in (survivor, *others) if author.person_id}
+    if len(people) > 1:
+        raise SeparatePeople(
+            f"The Anthology tells these people apart ({', '.join(sorted(people))}): "
+            "a load would part them again."
+        )
+    group = [survivor.pk, *(other.pk for other in others)]
+    with transaction.atomic():
+        papers = set(
+            Authorship.objects.filter(author_id__in=group).values_list("paper_id", flat=True)
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql(_ONE_PLACE_SQL), [group, group])
+        Authorship.objects.filter(author_id__in=group[1:]).update(author=survivor)
+        names = [survivor.name, *survivor.variants]
+        for other in others:
+            names += [name for name in (other.name, *other.variants) if name not in names]
+            fill_empty(survivor, other, ("orcid", "family_name"))
+            if other.person_id:
+                survivor.person_id = other.person_id
+        survivor.variants = names[1:]
+        redirect_authors(dict.fromkeys(group[1:], survivor.pk))
+        Author.objects.filter(pk__in=group[1:]).delete()
+        survivor.save()
+        refresh_author_names(papers)
+        refresh_counts(papers)
+    return survivor

@@ -211,6 +211,17 @@ class Author(models.Model):
         return page_url("author-detail", self.slug)
 
 
+class AuthorRedirect(models.Model):
+    """The slug of an author joined to another (a curator's merge, or a name written without
+    its umlauts, papers/people.py), so old links keep working."""
+
+    old_slug = models.SlugField(max_length=300, unique=True, allow_unicode=True)
+    author = models.ForeignKey(Author, on_delete=models.CASCADE, related_name="redirects")
+
+    def __str__(self):
+        return f"{self.old_slug} → {self.author.slug}"
+
+
 class Paper(models.Model):
     # The loader's limits (papers.validation), so the admin's forms keep to them too.
     title = models.TextField(

@@ -20,6 +20,7 @@ from dataclasses import replace
 from django.db import connection
 from django.db.models import Count, Q
 
+from .author_redirects import redirect_authors
 from .bulk import allocate_ids, batched, copy_rows
 from .models import Author, Authorship
 from .records import AuthorRecord
@@ -62,9 +63,10 @@ def taken_slugs(bases: list[str]) -> set[str]:
 
 def people_by_key(keys: set[str]) -> dict[str, set[int]]:
     """{normalised name: ids of the people known by it} for these keys: a person is known by
-    its name and by each of its variants."""
+    its name and by each of its variants, as is an author a curator merged others into
+    (papers/merging.py merge_authors: their names are its variants)."""
     found = defaultdict(set)
-    people = [Author.objects.exclude(person_id="").exclude(variants=[])]
+    people = [Author.objects.exclude(variants=[])]
     people += [
         Author.objects.exclude(person_id="").filter(key__any_of=chunk)
         for chunk in batched(sorted(keys))
@@ -266,7 +268,7 @@ class AuthorWriter:
         moved = set()
         for chunk in batched(sorted(keys)):
             for row in Author.objects.filter(key__any_of=chunk, person_id=""):
-                if len(people[row.key]) == 1:
+                if len(people[row.key]) == 1 and row.pk not in people[row.key]:
                     authorships = Authorship.objects.filter(author=row)
                     moved.update(authorships.values_list("paper_id", flat=True))
                     authorships.update(author_id=next(iter(people[row.key])))
@@ -307,8 +309,8 @@ RETURNING s.paper_id
 def fold_umlauts() -> set[int]:
     """Names written without their umlauts ("Hinrich Schuetze") join the author of the name
     written with them ("Hinrich Schütze"), whichever was loaded first: their papers move
-    there with its ORCID, and an author left without papers goes (its page redirects,
-    views.author_detail); a curator's author list stays as it is. Answers the papers whose
+    there with its ORCID, and an author left without papers goes (its address redirects,
+    AuthorRedirect); a curator's author list stays as it is. Answers the papers whose
     author changed (one statement where no name has such a twin)."""
     with connection.cursor() as cursor:
         cursor.execute(sql(_UMLAUT_PAIRS_SQL))
@@ -319,7 +321,11 @@ def fold_umlauts() -> set[int]:
         cursor.execute(sql(_TAKE_ORCID_SQL), columns)
         cursor.execute(sql(_MOVE_SQL), columns)
         moved = {row[0] for row in cursor.fetchall()}
-    Author.objects.filter(pk__in=[pk for pk, _ in pairs], authorships=None).delete()
+    kept = dict(pairs)
+    emptied = Author.objects.filter(pk__in=list(kept), authorships=None)
+    joined = {pk: kept[pk] for pk in emptied.values_list("pk", flat=True)}
+    redirect_authors(joined)
+    Author.objects.filter(pk__in=list(joined)).delete()
     return moved
 
 

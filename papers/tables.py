@@ -19,6 +19,7 @@ _MODELS = {
     "facet_count": "FacetCount",
     "data_version": "DataVersion",
     "topic_redirect": "TopicRedirect",
+    "author_redirect": "AuthorRedirect",
 }
 
 

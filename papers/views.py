@@ -37,6 +37,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 
 from .author_queries import describe_people, places_of
+from .author_redirects import moved_author
 from .caching import cache_page_by_version
 from .citations import FORMATS
 from .downloads import export_ids, export_queryset, export_ranked
@@ -113,6 +114,10 @@ def _render_list(
     named = [author] if author is not None else results.named_authors
     if not named:
         named = filtered_authors(filterset)
+        if not named and (joined := _joined_author(filterset)) is not None:
+            query = request.GET.copy()
+            query["author"] = joined.slug
+            return redirect(f"{request.path}?{query.urlencode()}", permanent=True)
     if named:
         _place_authors(named, results.papers + results.partial)
     if len(results.authors) > 1:
@@ -128,6 +133,13 @@ def _render_list(
     if search_feed:
         context["feed_url"] = search_feed_url(listed)
     return render(request, template, context)
+
+
+def _joined_author(filterset: PaperFilterSet) -> Author | None:
+    """The author that the author filter's author, which no author holds, was joined to (a
+    merge, a name written without its umlauts): the list leads to that author's."""
+    chosen = filterset.value("author")
+    return moved_author(chosen) if chosen else None
 
 
 def _place_authors(authors: list[Author], cards: list) -> None:
@@ -249,9 +261,9 @@ def topic_detail(request, slug):
 def author_detail(request, slug):
     author = Author.objects.filter(slug=slug).first()
     if author is None:
-        # A name written without its umlauts joined the name written with them
-        # (papers/people.py fold_umlauts): its address leads there.
-        joined = Author.objects.filter(umlaut_key=slug.replace("-", " ")).order_by("id").first()
+        # An author joined to another (a merge, a name written without its umlauts): its
+        # address leads there.
+        joined = moved_author(slug)
         if joined is None:
             raise Http404("No author at this address.")
         return redirect(joined, permanent=True)

@@ -34,6 +34,7 @@ from papers.models import (
 from papers.querysets import web_query
 from papers.search import search_page
 from papers.text import abstract_key
+from tests.factories import finish, make_paper
 from tests.support import parse
 
 TOPICS_FIXTURE = settings.FIXTURES_DIR / "topics.json"
@@ -1000,6 +1001,38 @@ def test_action_pages_render(staff, seeded):
     topics = list(Topic.objects.order_by("pk")[:2])
     page = run_action(staff, "topic", "merge_topics", topics)
     assert page.status_code == 200
+
+
+# Authors ----------------------------------------------------------------------------------
+
+
+def test_merge_authors_through_the_admin(staff, db, client):
+    make_paper("Parsing the web.", title="Web Parsing", authors=["Ann Lee", "Eva Park"])
+    paper = make_paper("Tagging the web.", title="Web Tagging", authors=["Ann B. Lee"])
+    finish()
+    kept, other = Author.objects.get(name="Ann Lee"), Author.objects.get(name="Ann B. Lee")
+    page = run_action(staff, "author", "merge_authors", [kept, other])
+    assert page.status_code == 200
+    assert "Merge authors" in page.content.decode()
+    response = run_action(staff, "author", "merge_authors", [kept, other], survivor=kept.pk)
+    assert response.status_code == 302
+    kept.refresh_from_db()
+    assert kept.variants == ["Ann B. Lee"]
+    assert paper.authorships.get().author == kept
+    assert client.get(f"/authors/{other.slug}/")["Location"] == kept.get_absolute_url()
+    assert client.get(f"/api/papers/?author={kept.slug}").json()["count"] == 2
+
+
+def test_merge_authors_refuses_people_the_anthology_tells_apart(staff, db):
+    first = Author.objects.create(name="Yang Liu", key="yang liu", slug="yang-liu-a", person_id="a")
+    second = Author.objects.create(
+        name="Yang Liu", key="yang liu", slug="yang-liu-b", person_id="b"
+    )
+    response = run_action(staff, "author", "merge_authors", [first, second])
+    assert response.status_code == 302
+    assert Author.objects.filter(pk__in=[first.pk, second.pk]).count() == 2
+    followed = staff.get(response["Location"])
+    assert "The Anthology tells these people apart (a, b)" in followed.content.decode()
 
 
 # Topics -----------------------------------------------------------------------------------

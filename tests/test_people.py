@@ -5,6 +5,7 @@ import json
 import pytest
 
 from papers.loading import load_files
+from papers.merging import SeparatePeople, merge_authors
 from papers.models import Author, Authorship, Paper
 from papers.text import name_key
 from tests.support import parse
@@ -358,3 +359,56 @@ def test_a_database_loaded_before_learns_family_names_on_its_next_load(write_dum
         "Marten van Schijndel": "van Schijndel",
         "Ann Lee": "Lee",
     }
+
+
+def test_a_curators_merge_of_one_persons_names_holds_through_loads(client, write_dump):
+    """ "Daniel S. Weld", "Daniel S Weld" and "Daniel Weld" were three authors: a curator
+    merges them, and later loads give every spelling to the one kept."""
+    path = write_dump(
+        "weld.jsonl",
+        dump_jsonl(
+            ("Weld One", ["Daniel S. Weld", "Ann Lee"]),
+            ("Weld Two", ["Daniel S Weld"]),
+            ("Weld Three", ["Ann Lee", "Daniel Weld", "Daniel S Weld"]),
+        ),
+    )
+    load_files([path])
+    Author.objects.filter(name="Daniel Weld").update(orcid="0000-0002-1825-0097")
+    kept = Author.objects.get(name="Daniel S. Weld")
+    others = list(Author.objects.filter(name__in=["Daniel S Weld", "Daniel Weld"]).order_by("pk"))
+    old_slugs = {other.name: other.slug for other in others}
+    merge_authors(kept, others)
+    kept.refresh_from_db()
+    assert (kept.variants, kept.orcid) == (["Daniel S Weld", "Daniel Weld"], "0000-0002-1825-0097")
+    # A paper that named two of them keeps the first place either had.
+    assert authors_of("Weld Three") == ["ann-lee", kept.slug]
+    assert Paper.objects.get(title="Weld Three").author_names == "Ann Lee, Daniel S. Weld"
+    load_files([path, write_dump("more.jsonl", dump_jsonl(("Weld Four", ["Daniel Weld"])))])
+    assert list(Author.objects.filter(name__contains="Weld")) == [kept]
+    assert sorted(kept.authorships.values_list("paper__title", flat=True)) == [
+        "Weld Four",
+        "Weld One",
+        "Weld Three",
+        "Weld Two",
+    ]
+    assert client.get(f"/api/papers/?author={kept.slug}").json()["count"] == 4
+    # Their addresses lead to the author kept: the page, its feed, the list's filter.
+    spaced, dropped = old_slugs["Daniel S Weld"], old_slugs["Daniel Weld"]
+    for old, new in [
+        (f"/authors/{dropped}/", f"/authors/{kept.slug}/"),
+        (f"/feeds/authors/{spaced}/", f"/feeds/authors/{kept.slug}/"),
+        (f"/?q=weld&author={dropped}", f"/?q=weld&author={kept.slug}"),
+    ]:
+        response = client.get(old)
+        assert (response.status_code, response["Location"]) == (301, new), old
+
+
+def test_people_the_anthology_tells_apart_are_not_merged(write_dump):
+    load_files([write_dump("2024.acl.xml", PEOPLE)])
+    edinburgh, ict = (
+        Author.objects.get(slug="yang-liu-edinburgh"),
+        Author.objects.get(slug="yang-liu-ict"),
+    )
+    with pytest.raises(SeparatePeople):
+        merge_authors(edinburgh, [ict])
+    assert authors_of("ICT Translation") == ["yang-liu-ict"]

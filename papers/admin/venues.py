@@ -1,14 +1,17 @@
-"""The venue and author admins: paper counts, curated fields recorded."""
+"""The venue and author admins: paper counts, curated fields recorded; authors who are one
+person merged (old addresses redirect), and the redirects."""
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import Count
 
-from .. import curation
+from .. import curation, merging
 from ..models import (
     Author,
+    AuthorRedirect,
     Venue,
 )
 from ..text import name_key
+from .actions import IntermediateActionMixin
 from .changes import NoteChangesMixin
 from .forms import VenueForm
 
@@ -44,8 +47,9 @@ class VenueAdmin(NoteChangesMixin, admin.ModelAdmin):
 
 
 @admin.register(Author)
-class AuthorAdmin(NoteChangesMixin, admin.ModelAdmin):
+class AuthorAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
     list_display = ("name", "slug", "orcid", "paper_count")
+    actions = ("merge_authors",)
     ordering = ("name",)
     search_fields = ("name", "orcid", "slug")
     search_help_text = 'Name (with or without its accents: "Vulic" finds Vulić), slug or ORCID.'
@@ -77,3 +81,44 @@ class AuthorAdmin(NoteChangesMixin, admin.ModelAdmin):
 
     def delete_queryset(self, request, queryset):
         curation.delete_authors(queryset)
+
+    @admin.action(
+        description="Merge the selected authors (one person)", permissions=["change", "delete"]
+    )
+    def merge_authors(self, request, queryset):
+        people = sorted(set(queryset.exclude(person_id="").values_list("person_id", flat=True)))
+        if len(people) > 1:
+            self.message_user(
+                request,
+                f"The Anthology tells these people apart ({', '.join(people)}): a load would "
+                "part them again. Merge at most one of them with the names of that person.",
+                messages.ERROR,
+            )
+            return None
+        return self.merge_action(
+            request,
+            queryset,
+            noun="authors",
+            order="-paper_count",
+            merge=merging.merge_authors,
+            report=lambda survivor, others: (
+                f"Merged {', '.join(f'“{other}”' for other in others)} into “{survivor}”; "
+                "their papers are its papers, later loads give it their names, and the old "
+                "addresses redirect to it."
+            ),
+            action="merge_authors",
+            title="Merge authors",
+            intro=(
+                "Choose the name to keep for this person. The other authors are deleted: their "
+                "papers move to it, their names become its other spellings (so later loads "
+                "give those names to it), and their addresses redirect to it."
+            ),
+        )
+
+
+@admin.register(AuthorRedirect)
+class AuthorRedirectAdmin(NoteChangesMixin, admin.ModelAdmin):
+    list_display = ("old_slug", "author")
+    list_select_related = ("author",)
+    search_fields = ("old_slug", "author__name")
+    autocomplete_fields = ("author",)
