@@ -489,6 +489,10 @@ def test_a_querys_repeated_words_count_once_and_words_past_32_are_left_out(clien
     # query as typed.
     page = parse(get(client, "/?q=" + "cache+" * 80))
     assert page.find("input", name="q").attrs["value"] == " ".join(["cache"] * 80)
+    typed = "neural machine translation without machine translation"
+    page = parse(get(client, "/?" + urlencode({"q": typed})))
+    assert page.find("input", name="q").attrs["value"] == typed
+    assert page.find("h1").text == f"Papers matching “{typed}”"
     assert "were used" not in page.text
     words = [f"word{n}" for n in range(40)]
     page = parse(get(client, "/?q=" + "+".join(words)))
