@@ -1008,19 +1008,22 @@ def test_action_pages_render(staff, seeded):
 
 def test_merge_authors_through_the_admin(staff, db, client):
     make_paper("Parsing the web.", title="Web Parsing", authors=["Ann Lee", "Eva Park"])
+    make_paper("Parsing the news.", title="News Parsing", authors=["Ann Lee"])
     paper = make_paper("Tagging the web.", title="Web Tagging", authors=["Ann B. Lee"])
     finish()
     kept, other = Author.objects.get(name="Ann Lee"), Author.objects.get(name="Ann B. Lee")
     page = run_action(staff, "author", "merge_authors", [kept, other])
     assert page.status_code == 200
-    assert "Merge authors" in page.content.decode()
+    # The names to keep, with their papers, the most used first.
+    choices = [label.text.strip() for label in parse(page).find_all("label")]
+    assert choices == ["Keep:", "Ann Lee (2 papers)", "Ann B. Lee (1 paper)"]
     response = run_action(staff, "author", "merge_authors", [kept, other], survivor=kept.pk)
     assert response.status_code == 302
     kept.refresh_from_db()
     assert kept.variants == ["Ann B. Lee"]
     assert paper.authorships.get().author == kept
     assert client.get(f"/authors/{other.slug}/")["Location"] == kept.get_absolute_url()
-    assert client.get(f"/api/papers/?author={kept.slug}").json()["count"] == 2
+    assert client.get(f"/api/papers/?author={kept.slug}").json()["count"] == 3
 
 
 def test_merge_authors_refuses_people_the_anthology_tells_apart(staff, db):

@@ -56,7 +56,7 @@ class IntermediateActionMixin:
             return None
         form = ChooseSurvivorForm(
             request.POST if self.action_form_submitted(request) else None,
-            candidates=queryset.order_by(order),
+            candidates=queryset.order_by(*order),
         )
         if not form.is_valid():
             return self.render_action_page(request, queryset, form, submit="Merge", **page)

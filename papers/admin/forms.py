@@ -254,3 +254,13 @@ class ChooseSurvivorForm(forms.Form):
     def __init__(self, *args, candidates, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["survivor"].queryset = candidates
+        self.fields["survivor"].label_from_instance = _with_paper_count
+
+
+def _with_paper_count(candidate) -> str:
+    """A survivor's choice with its papers where counted (authors, topics): "Daniel S. Weld
+    (9 papers)" tells the name most used."""
+    count = getattr(candidate, "paper_count", None)
+    if count is None:
+        return str(candidate)
+    return f"{candidate} ({count:,} paper{'' if count == 1 else 's'})"

@@ -327,7 +327,7 @@ class PaperAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
             request,
             queryset,
             noun="papers",
-            order="pk",
+            order=("pk",),
             merge=merging.merge_papers,
             report=lambda survivor, others: (
                 f"Merged {len(others)} paper{pluralize(len(others))} into "

@@ -60,7 +60,7 @@ class TopicAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
             request,
             queryset,
             noun="topics",
-            order="name",
+            order=("name",),
             merge=merging.merge_topics,
             report=lambda survivor, others: (
                 f"Merged {', '.join(f'“{other}”' for other in others)} into “{survivor}”; "

@@ -99,7 +99,7 @@ class AuthorAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
             request,
             queryset,
             noun="authors",
-            order="-paper_count",
+            order=("-paper_count", "name", "pk"),
             merge=merging.merge_authors,
             report=lambda survivor, others: (
                 f"Merged {', '.join(f'“{other}”' for other in others)} into “{survivor}”; "
