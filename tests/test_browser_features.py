@@ -121,10 +121,20 @@ def test_shared_list_opens_in_a_fresh_browser(transactional_db, corpus, browsing
     assert saved(page) == []
     expect(page.locator(".adopt")).to_be_visible()
     assert_accessible(page)
+    # With nothing saved, adding is making it one's list: one button only.
+    expect(page.get_by_role("button", name="Add them to my list")).to_be_hidden()
     page.get_by_role("button", name="Make this my list").click()
     assert saved(page) == ids.split(",")
     expect(page.locator(".adopt")).to_be_hidden()
     expect(page.locator(".save-toggle[aria-pressed='true']")).to_have_count(2)
+    # Another shared list joins one's own after the papers saved, each once.
+    page.goto(f"/list/?ids={corpus['cache2'].pk},{corpus['kv'].pk}")
+    page.get_by_role("button", name="Add them to my list").click()
+    assert saved(page) == [*ids.split(","), str(corpus["cache2"].pk)]
+    expect(page.locator("#announcer")).to_have_text(
+        "Added 1 paper to your list, after the 2 saved."
+    )
+    expect(page.locator(".adopt")).to_be_visible()
 
     # With no script at all the list is the same; the buttons that need a script stay hidden.
     plain = browsing.page(browsing.context(java_script_enabled=False))

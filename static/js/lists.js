@@ -176,6 +176,25 @@
     page.setAttribute("data-own", own ? "true" : "false");
     var adopt = page.querySelector(".adopt");
     if (adopt) { adopt.hidden = own; }
+    // Adding is replacing while one's own list is empty: only one button says so.
+    var add = page.querySelector(".add-to-list");
+    if (add) { add.hidden = read().length === 0; }
+  }
+
+  // A shared list's papers join one's own after those saved, up to MAX.
+  function addToOwn() {
+    var mine = read();
+    var fresh = pageIds().filter(function (id) { return mine.indexOf(id) < 0; });
+    var room = Math.max(0, MAX - mine.length);
+    write(mine.concat(fresh.slice(0, room)));
+    markOwn();
+    if (!fresh.length) {
+      announce("Your list holds these papers already.");
+    } else if (fresh.length > room) {
+      announce("Added " + room + " of " + fresh.length + " papers: your list holds at most " + MAX + ".");
+    } else {
+      announce("Added " + fresh.length + (fresh.length === 1 ? " paper" : " papers") + " to your list, after the " + mine.length + " saved.");
+    }
   }
 
   function setUpListPage() {
@@ -190,6 +209,8 @@
     markEnds();
     page.querySelectorAll(".list-edit").forEach(function (span) { span.hidden = false; });
     page.addEventListener("click", edit);
+    var add = page.querySelector(".add-to-list");
+    if (add) { add.addEventListener("click", addToOwn); }
     var adopt = page.querySelector(".adopt-list");
     if (adopt) {
       adopt.addEventListener("click", function () {
