@@ -12,7 +12,9 @@ its LaTeX rendered, the matched words in <mark>. ``title`` is the record's (LaTe
 
 The list answers as the list page ranks (papers/search.py): an identifier in q (Anthology ID,
 DOI, Anthology URL) gives that paper as the only result; ``authors`` lists the authors a name
-query names; ``corrected_query`` is the query whose results are given instead of q's: its
+query names (their papers ranked first), or the few authors a one-word query's family name is
+(offered only); an ``author=`` address joined to another author redirects (301) to the same
+request for that author; ``corrected_query`` is the query whose results are given instead of q's: its
 respelling when q itself matched nothing, or the subject of a question (``literal=1`` asks for
 q as typed); ``suggestion`` is the respelling offered beside the results of a query that matched
 few papers (the page's "Did you mean"), else null; ``notices`` say, as the list page does,
@@ -30,6 +32,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from .anthology_metadata import is_anthology_id
+from .author_redirects import filter_redirect
 from .caching import cache_page_by_version
 from .filtering import PaperFilterSet
 from .latex import plain_text
@@ -93,6 +96,8 @@ def paper_list(request):
     if not filterset.is_valid():
         message, details = filterset.error_summary()
         return error(message, 400, details)
+    if (moved := filter_redirect(request)) is not None:
+        return moved
     results = search_page(filterset, request)
     _with_authors(results.papers + results.partial)
     return JsonResponse(

@@ -1,9 +1,12 @@
-"""The authors' queries: the people sharing an author's name, their co-authors, and where an
-author stands in the author lists of some papers."""
+"""The authors' queries: the people sharing an author's name, their co-authors, where an
+author stands in the author lists of some papers, and the authors of a family name."""
+
+import re
 
 from django.db import models
 from django.db.models import Count
 
+from .expressions import family_key
 from .tables import reading_cursor, sql
 
 # The authors sharing papers with author %s, by shared papers then name, the first %s: the
@@ -25,7 +28,28 @@ ORDER BY shown.shared DESC, shown.name, a.id
 """
 
 
+# A query of one word that is the family name of this many authors at most offers their pages
+# ("Gurevych": Iryna Gurevych); a commoner one ("Zhang": 1,107 authors) names nobody.
+FAMILY_NAMESAKES = 5
+_ONE_NAME = re.compile(r"[^\W\d_][\w'’-]+")
+
+
 class AuthorQuerySet(models.QuerySet):
+    def of_family_name(self, text: str) -> list:
+        """The authors whose family name is the text, a single word, each with
+        ``paper_count``, most papers first; [] when more than FAMILY_NAMESAKES have it (one
+        query on the family names' index, a second to count their papers when some are
+        found)."""
+        word = text.strip()
+        if not _ONE_NAME.fullmatch(word) or word.lower() in ("or", "and", "not"):
+            return []
+        named = self.alias(family=family_key()).filter(family=word.lower())
+        ids = list(named.order_by().values_list("pk", flat=True)[: FAMILY_NAMESAKES + 1])
+        if not ids or len(ids) > FAMILY_NAMESAKES:
+            return []
+        counted = self.filter(pk__in=ids).annotate(paper_count=Count("authorships"))
+        return list(counted.order_by("-paper_count", "slug"))
+
     def namesakes_of(self, author):
         """The other authors of the same name (people the Anthology tells apart, and the name's
         own page), each with ``paper_count``, most papers first."""

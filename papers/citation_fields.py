@@ -1,6 +1,6 @@
 """What every citation of a paper reads of it (pure): its title as cited, whether its venue is a
 journal's, the container and volume, the page range, and its authors' names split into family
-and given names (the family name the source told, papers/people.py, else the last word).
+and given names (the family name the source told, papers/name_forms.py, else the last word).
 
 A TACL paper (its venue's name starts with "TACL") is a journal article, every other paper a
 conference paper in the venue's proceedings. An untitled paper has no citation: a citation

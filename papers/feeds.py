@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import escape
 
-from .author_redirects import moved_author
+from .author_redirects import filter_redirect, moved_author
 from .facet_display import all_venues, chip_labels
 from .facets import Facets
 from .filtering import PaperFilterSet
@@ -130,6 +130,11 @@ class AuthorFeed(PaperFeed):
 
 class SearchFeed(PaperFeed):
     """The list's search, filters and all, newest first whatever its sort."""
+
+    def __call__(self, request, *args, **kwargs):
+        # An author filter naming an author joined to another: that author's feed.
+        moved = filter_redirect(request)
+        return moved if moved is not None else super().__call__(request, *args, **kwargs)
 
     def get_object(self, request):
         filterset = PaperFilterSet(request.GET)

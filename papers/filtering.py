@@ -11,10 +11,8 @@ from functools import cached_property
 
 import django_filters
 from django import forms
-from django.contrib.postgres.search import SearchQuery
 from django.db.models import Q
 
-from .expressions import SEARCH_CONFIG
 from .models import Authorship, Paper, PaperTopic, Venue
 from .questions import question_subject
 from .search_fields import PageField, SlugListFilter, slug_validator
@@ -23,7 +21,6 @@ from .text import (
     MAX_QUERY_WORDS,
     SYMBOL_WORD,
     bounded_query,
-    fold_compounds,
     typed_intent,
     typed_query,
     whole_words,
@@ -104,7 +101,7 @@ class PaperFilterSet(django_filters.FilterSet):
         data = data.copy()
         self._notice_repeated(data)
         text = typed_intent(typed_query(data.get("q", "")))
-        self.typed = whole_words(" ".join(text.split()), MAX_QUERY_LENGTH)
+        self.typed = " ".join(text.split())
         if symbol := SYMBOL_WORD.search(text):
             self.notices.append(
                 f"Symbols are not searched: “{symbol[0]}” is searched as “{symbol[1]}”."
@@ -120,7 +117,7 @@ class PaperFilterSet(django_filters.FilterSet):
                 f"only its first {MAX_QUERY_WORDS} were used."
             )
         if len(text) > MAX_QUERY_LENGTH and not self.refuse_long_query:
-            text = whole_words(text, MAX_QUERY_LENGTH)
+            text = self.typed = whole_words(text, MAX_QUERY_LENGTH)
             self.notices.append(
                 f"Your search was longer than {MAX_QUERY_LENGTH} characters; "
                 f"only its words within the first {MAX_QUERY_LENGTH} were used."
@@ -208,15 +205,14 @@ class PaperFilterSet(django_filters.FilterSet):
         """The subject of a question typed as q (papers/questions.py), which the list, its
         exports and its feed search in its place; None for q as typed: not a question,
         ``literal=1``, or the opening of a paper's title word for word, its end's "?" left out
-        or not ("How Can We Know What Language Models Know": one query, on the titles' index)."""
+        or not ("How Can We Know What Language Models Know": one query, on the index of the
+        titles' openings, paper_title_opening)."""
         subject = question_subject(self.text) if not self.value("literal") else None
         if subject is None:
             return None
-        opening = " ".join(self.text.lower().split()).rstrip("?!.:; ")[:200]
-        words = SearchQuery(fold_compounds(self.text), search_type="plain", config=SEARCH_CONFIG)
-        titled = Paper.objects.filter(
-            complete=True, title_vector=words, display_key__startswith=opening
-        )
+        # As typed, repeated words and all ("How multilingual is multilingual BERT?").
+        opening = self.typed.lower().rstrip("?!.:; ")[:200]
+        titled = Paper.objects.filter(complete=True, display_key__startswith=opening)
         return None if opening and titled.exists() else subject
 
     @cached_property

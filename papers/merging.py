@@ -15,6 +15,7 @@ from .author_redirects import redirect_authors
 from .counts import refresh_counts
 from .curation import CURATOR, FILLABLE_FIELDS, fill_empty
 from .denormalise import refresh_author_names, refresh_topic_names
+from .load_guard import LOAD_LOCK_ID
 from .merged_keys import remember_merged
 from .models import (
     Author,
@@ -198,48 +199,78 @@ def _redirect_topics(survivor: Topic, others: list[Topic]) -> None:
 
 # Merging authors -------------------------------------------------------------------------
 
-# A paper naming several of the authors merged keeps the first place any of them had.
+# A paper naming several of the authors merged keeps the first place any of them had; its
+# places are then numbered again from 1 (by way of 1001, 1002 …: each place is unique, and
+# a paper has at most 500 authors).
 _ONE_PLACE_SQL = """
 DELETE FROM {authorship} a USING {authorship} b
 WHERE a.paper_id = b.paper_id AND a.author_id = ANY(%s) AND b.author_id = ANY(%s)
   AND b.position < a.position
+RETURNING a.paper_id
+"""
+_RENUMBER_SQL = """
+UPDATE {authorship} s SET position = 1000 + r.n
+FROM (SELECT id, row_number() OVER (PARTITION BY paper_id ORDER BY position) AS n
+      FROM {authorship} WHERE paper_id = ANY(%s)) AS r
+WHERE s.id = r.id;
+UPDATE {authorship} SET position = position - 1000 WHERE paper_id = ANY(%s) AND position > 1000
 """
 
 
-class SeparatePeople(ValueError):
-    """Two of the authors to merge are people the Anthology tells apart."""
+class MergeRefused(ValueError):
+    """The authors cannot be merged now or ever: the message says why."""
 
 
 def merge_authors(survivor: Author, others: list[Author]) -> Author:
     """Fold authors who are one person into the survivor ("Daniel S Weld" and "Daniel Weld"
     into "Daniel S. Weld"): their papers move to it (a paper naming two of them keeps the
     first place), their names become its variants, so that later loads give those names to
-    it, it takes an ORCID or family name it lacks, and their addresses redirect to it. Raises
-    SeparatePeople when two are people the Anthology tells apart (a load would part them)."""
-    people = {author.person_id for author in (survivor, *others) if author.person_id}
-    if len(people) > 1:
-        raise SeparatePeople(
-            f"The Anthology tells these people apart ({', '.join(sorted(people))}): "
-            "a load would part them again."
-        )
+    it (but where the Anthology names a person), it takes an ORCID or family name it lacks,
+    and their addresses redirect to it. Raises MergeRefused when two are people the
+    Anthology tells apart (a load would part them), or while a load runs (it writes authors:
+    the merge waits for none, nor a load for it)."""
     group = [survivor.pk, *(other.pk for other in others)]
     with transaction.atomic():
-        papers = set(
-            Authorship.objects.filter(author_id__in=group).values_list("paper_id", flat=True)
-        )
         with connection.cursor() as cursor:
-            cursor.execute(sql(_ONE_PLACE_SQL), [group, group])
-        Authorship.objects.filter(author_id__in=group[1:]).update(author=survivor)
-        names = [survivor.name, *survivor.variants]
-        for other in others:
-            names += [name for name in (other.name, *other.variants) if name not in names]
-            fill_empty(survivor, other, ("orcid", "family_name"))
-            if other.person_id:
-                survivor.person_id = other.person_id
-        survivor.variants = names[1:]
+            cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [LOAD_LOCK_ID])
+            if not cursor.fetchone()[0]:
+                raise MergeRefused("A load is running: merge the authors when it has ended.")
+        authors = list(Author.objects.select_for_update().filter(pk__in=group).order_by("pk"))
+        people = sorted({author.person_id for author in authors if author.person_id})
+        if len(people) > 1:
+            raise MergeRefused(
+                f"The Anthology tells these people apart ({', '.join(people)}): "
+                "a load would part them again."
+            )
+        survivor = next(author for author in authors if author.pk == survivor.pk)
+        others = [author for author in authors if author.pk != survivor.pk]
+        papers = _move_authorships(survivor, group)
+        _take_names(survivor, others)
         redirect_authors(dict.fromkeys(group[1:], survivor.pk))
         Author.objects.filter(pk__in=group[1:]).delete()
-        survivor.save()
+        survivor.save(update_fields=["variants", "orcid", "family_name", "person_id"])
         refresh_author_names(papers)
         refresh_counts(papers)
     return survivor
+
+
+def _move_authorships(survivor: Author, group: list[int]) -> set[int]:
+    """The group's authorships become the survivor's, one per paper; answers their papers."""
+    papers = set(Authorship.objects.filter(author_id__in=group).values_list("paper_id", flat=True))
+    with connection.cursor() as cursor:
+        cursor.execute(sql(_ONE_PLACE_SQL), [group, group])
+        doubled = sorted({row[0] for row in cursor.fetchall()})
+        if doubled:
+            cursor.execute(sql(_RENUMBER_SQL), [doubled, doubled])
+    Authorship.objects.filter(author_id__in=group[1:]).update(author=survivor)
+    return papers
+
+
+def _take_names(survivor: Author, others: list[Author]) -> None:
+    """The survivor knows the others' names (its variants), and takes an ORCID, a family name
+    or a person id it lacks (unsaved)."""
+    names = [survivor.name, *survivor.variants]
+    for other in others:
+        names += [name for name in (other.name, *other.variants) if name not in names]
+        fill_empty(survivor, other, ("orcid", "family_name", "person_id"))
+    survivor.variants = names[1:]

@@ -5,7 +5,7 @@ papers/link_models.py and the tables derived from them (word statistics, the sim
 the facet counts, the data version) in papers/derived_models.py; both are importable from here."""
 
 from django.contrib.postgres.fields import ArrayField
-from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models import F, Q
@@ -191,7 +191,7 @@ class Author(models.Model):
             )
         ]
         indexes = [
-            # The few names with umlauts, matched against every name's key (papers/people.py).
+            # The few names with umlauts, matched against every name's key (papers/name_forms.py).
             models.Index(
                 fields=["umlaut_key"], condition=~Q(umlaut_key=""), name="author_umlaut_key"
             ),
@@ -213,7 +213,7 @@ class Author(models.Model):
 
 class AuthorRedirect(models.Model):
     """The slug of an author joined to another (a curator's merge, or a name written without
-    its umlauts, papers/people.py), so old links keep working."""
+    its umlauts, papers/name_forms.py), so old links keep working."""
 
     old_slug = models.SlugField(max_length=300, unique=True, allow_unicode=True)
     author = models.ForeignKey(Author, on_delete=models.CASCADE, related_name="redirects")
@@ -319,6 +319,14 @@ class Paper(models.Model):
             # visiting the rows it passes (an index-only scan), and the facet memory reads the
             # whole order from it (papers/facet_memory.py).
             models.Index(F("complete").desc(), F("display_key"), F("id"), name="paper_title_order"),
+            # A question that opens a title, its "?" left out (PaperFilterSet.subject): a prefix
+            # of the display key, which the order's index cannot seek under a language's
+            # collation (LIKE 'how can we know%' scanned every title with those words).
+            models.Index(
+                OpClass(F("display_key"), name="text_pattern_ops"),
+                condition=Q(complete=True),
+                name="paper_title_opening",
+            ),
             models.Index(fields=["source_file"], name="paper_source_file"),
             # A DOI pasted into the search box (papers/understanding.py), in any case.
             models.Index(Lower("doi"), name="paper_doi_lower"),

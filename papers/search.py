@@ -30,7 +30,7 @@ from .search_notices import (
 )
 from .spelling import FEW_MATCHES, did_you_mean
 from .text import CONTROL_CHARACTERS
-from .understanding import authors_named, authors_of_family_name, join_compounds
+from .understanding import authors_named, join_compounds
 from .word_memory import every_paper, matched_query
 
 
@@ -204,7 +204,7 @@ def _author_cards(filterset: PaperFilterSet, typed: str, authors: list) -> list:
     what it says, and their papers are not ranked first)."""
     if filterset.page_number != 1:
         return []
-    return authors or authors_of_family_name(typed)
+    return authors or Author.objects.of_family_name(typed)
 
 
 def filtered_authors(filterset: PaperFilterSet) -> list:

@@ -6,8 +6,9 @@ page or its PDF) names one paper: ``identified_paper`` finds it (one indexed que
 when the text has an identifier's shape). A query that is a person's name, compared as slugs
 compare (case and accents folded) or as normalised names, offers that author's page:
 ``authors_named`` lists each author of that name (the people the Anthology tells apart, and a
-second author of one name with the slug "name-2") with a paper count; a single word that is a
-few authors' family name offers them too (``authors_of_family_name``). Two words typed apart
+second author of one name with the slug "name-2", and a name merged into another author)
+with a paper count; a single word that is a few authors' family name offers them too
+(``Author.objects.of_family_name``, papers/author_queries.py). Two words typed apart
 that the collection writes as one compound ("few shot") are searched joined, as "few-shot"
 and "fewshot" are (``join_compounds``).
 """
@@ -20,8 +21,8 @@ from django.db.models import Count, Q
 from django.db.models.functions import Lower
 
 from .anthology_metadata import ANTHOLOGY_ID
-from .expressions import SEARCH_CONFIG, family_key
-from .models import Author, Paper
+from .expressions import SEARCH_CONFIG
+from .models import Author, AuthorRedirect, Paper
 from .regional_spelling import other_spelling
 from .tables import reading_cursor, sql
 from .text import QUOTED, make_slug, name_key
@@ -91,34 +92,15 @@ def authors_named(text: str, limit: int = 30) -> list:
     if not slug:
         return []
     namesakes = Q(slug__startswith=f"{slug}-") & Q(slug__regex=rf"^{re.escape(slug)}-[0-9]+$")
+    # A name merged into another author (its old slug) names that author.
+    merged = Q(pk__in=AuthorRedirect.objects.filter(old_slug=slug).values("author_id"))
     return list(
         Author.objects.filter(
-            Q(slug=slug) | namesakes | Q(key=name_key(text)) | Q(umlaut_key=name_key(text))
+            Q(slug=slug) | namesakes | Q(key=name_key(text)) | Q(umlaut_key=name_key(text)) | merged
         )
         .annotate(paper_count=Count("authorships"))
         .order_by("-paper_count", "slug")[:limit]
     )
-
-
-# A query of one word that is the family name of this many authors at most offers their pages
-# ("Gurevych": Iryna Gurevych); a commoner one ("Zhang": 1,107 authors) names nobody.
-FAMILY_NAMESAKES = 5
-_ONE_NAME = re.compile(r"[^\W\d_][\w'’-]+")
-
-
-def authors_of_family_name(text: str) -> list:
-    """The authors whose family name is the text, a single word, each with ``paper_count``,
-    most papers first; [] when more than FAMILY_NAMESAKES have it (one query on the family
-    names' index, a second to count their papers when some are found)."""
-    word = text.strip()
-    if not _ONE_NAME.fullmatch(word) or word.lower() in _OPERATORS:
-        return []
-    named = Author.objects.alias(family=family_key()).filter(family=word.lower())
-    ids = list(named.order_by().values_list("pk", flat=True)[: FAMILY_NAMESAKES + 1])
-    if not ids or len(ids) > FAMILY_NAMESAKES:
-        return []
-    counted = Author.objects.filter(pk__in=ids).annotate(paper_count=Count("authorships"))
-    return list(counted.order_by("-paper_count", "slug"))
 
 
 # Words typed apart or hyphenated that the collection writes as one compound ("few shot",

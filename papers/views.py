@@ -10,7 +10,7 @@ found, +1 for their papers (ranked first) and +1 for their place in each card's 
 (+1 on the first page where several share the name: what tells them apart); a ranked
 query of one word +1 on its first page (the authors of that family name), +1 when a few are
 found (their papers counted; +1 where several: what tells them apart); an author filter
-+2 (the author, their places); a
++3 (whether its address is one joined to another author, the author, their places); a
 question +1 (whether it is a paper's title); a ranked query whose words all match fewer than a
 page +1 where it was not matched in memory (papers matching some of them); a query matching
 nothing +2 for did-you-mean and +1 for the respelling's facets, +1 under filters when nothing
@@ -37,7 +37,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 
 from .author_queries import describe_people, places_of
-from .author_redirects import moved_author
+from .author_redirects import filter_redirect, moved_author
 from .caching import cache_page_by_version
 from .citations import FORMATS
 from .downloads import export_ids, export_queryset, export_ranked
@@ -98,6 +98,8 @@ def _render_list(
     filterset = PaperFilterSet(request.GET, fixed=fixed)
     if not filterset.is_valid():
         return bad_request_page(request, *filterset.error_summary())
+    if (moved := filter_redirect(request)) is not None:
+        return moved
     format_name = request.GET.get("format")
     if format_name is not None:
         if format_name not in FORMATS:
@@ -114,10 +116,6 @@ def _render_list(
     named = [author] if author is not None else results.named_authors
     if not named:
         named = filtered_authors(filterset)
-        if not named and (joined := _joined_author(filterset)) is not None:
-            query = request.GET.copy()
-            query["author"] = joined.slug
-            return redirect(f"{request.path}?{query.urlencode()}", permanent=True)
     if named:
         _place_authors(named, results.papers + results.partial)
     if len(results.authors) > 1:
@@ -133,13 +131,6 @@ def _render_list(
     if search_feed:
         context["feed_url"] = search_feed_url(listed)
     return render(request, template, context)
-
-
-def _joined_author(filterset: PaperFilterSet) -> Author | None:
-    """The author that the author filter's author, which no author holds, was joined to (a
-    merge, a name written without its umlauts): the list leads to that author's."""
-    chosen = filterset.value("author")
-    return moved_author(chosen) if chosen else None
 
 
 def _place_authors(authors: list[Author], cards: list) -> None:
@@ -266,7 +257,8 @@ def author_detail(request, slug):
         joined = moved_author(slug)
         if joined is None:
             raise Http404("No author at this address.")
-        return redirect(joined, permanent=True)
+        query = f"?{request.GET.urlencode()}" if request.GET else ""
+        return redirect(joined.get_absolute_url() + query, permanent=True)
     namesakes = list(Author.objects.namesakes_of(author))
     describe_people(namesakes)
     context = {

@@ -30,14 +30,9 @@ from .denormalise import (
 from .dump_blocks import venue_in_line
 from .fit_ahead import FitAhead
 from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
+from .name_forms import fold_umlauts, learn_family_names_in_place
 from .paper_matching import find_existing
-from .people import (
-    AuthorWriter,
-    fold_umlauts,
-    learn_family_names_in_place,
-    relink,
-    unique_slug,
-)
+from .people import AuthorWriter, relink, unique_slug
 from .progress import Progress
 from .record_merging import VENUE_FIELDS, MergedRecords, merge_records, same_paper_possible
 from .records import LoadSummary, PaperRecord, ParsedFile, VenueRecord

@@ -1031,7 +1031,7 @@ def test_merge_authors_refuses_people_the_anthology_tells_apart(staff, db):
     second = Author.objects.create(
         name="Yang Liu", key="yang liu", slug="yang-liu-b", person_id="b"
     )
-    response = run_action(staff, "author", "merge_authors", [first, second])
+    response = run_action(staff, "author", "merge_authors", [first, second], survivor=first.pk)
     assert response.status_code == 302
     assert Author.objects.filter(pk__in=[first.pk, second.pk]).count() == 2
     followed = staff.get(response["Location"])

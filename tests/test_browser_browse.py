@@ -209,9 +209,13 @@ def test_more_venues_open_in_their_series_place(transactional_db, collection, br
     expect(waiting.first).to_be_hidden()
     summary = facet.locator(".venues-more > summary")
     expect(summary).to_have_text(re.compile(r"^Show \d+ more venues?$"), use_inner_text=True)
-    summary.click()
+    summary.focus()
+    page.keyboard.press("Enter")
     expect(waiting.first).to_be_visible()
     expect(summary).to_have_text("Show fewer venues", use_inner_text=True)
+    # The keyboard goes on from the first venue shown, and a screen reader hears how many.
+    expect(waiting.first.locator(".facet-link").first).to_be_focused()
+    expect(page.locator("#announcer")).to_have_text(re.compile(r"^\d+ more venues? shown"))
     # Each series is listed once: its conferences in sight and those that waited together.
     names = facet.locator(".series-name").all_inner_texts()
     assert len(names) == len(set(names))

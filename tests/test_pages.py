@@ -489,6 +489,9 @@ def test_a_querys_repeated_words_count_once_and_words_past_32_are_left_out(clien
     # query as typed.
     page = parse(get(client, "/?q=" + "cache+" * 80))
     assert page.find("input", name="q").attrs["value"] == " ".join(["cache"] * 80)
+    # Past 500 characters as typed, not as searched: the box keeps every word.
+    page = parse(get(client, "/?" + urlencode({"q": "transformer " * 60 + "attention"})))
+    assert page.find("input", name="q").attrs["value"].endswith("transformer attention")
     typed = "neural machine translation without machine translation"
     page = parse(get(client, "/?" + urlencode({"q": typed})))
     assert page.find("input", name="q").attrs["value"] == typed

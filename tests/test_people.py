@@ -5,7 +5,7 @@ import json
 import pytest
 
 from papers.loading import load_files
-from papers.merging import SeparatePeople, merge_authors
+from papers.merging import MergeRefused, merge_authors
 from papers.models import Author, Authorship, Paper
 from papers.text import name_key
 from tests.support import parse
@@ -369,7 +369,7 @@ def test_a_curators_merge_of_one_persons_names_holds_through_loads(client, write
         dump_jsonl(
             ("Weld One", ["Daniel S. Weld", "Ann Lee"]),
             ("Weld Two", ["Daniel S Weld"]),
-            ("Weld Three", ["Ann Lee", "Daniel Weld", "Daniel S Weld"]),
+            ("Weld Three", ["Daniel Weld", "Ann Lee", "Daniel S Weld", "Bo Chen"]),
         ),
     )
     load_files([path])
@@ -380,9 +380,12 @@ def test_a_curators_merge_of_one_persons_names_holds_through_loads(client, write
     merge_authors(kept, others)
     kept.refresh_from_db()
     assert (kept.variants, kept.orcid) == (["Daniel S Weld", "Daniel Weld"], "0000-0002-1825-0097")
-    # A paper that named two of them keeps the first place either had.
-    assert authors_of("Weld Three") == ["ann-lee", kept.slug]
-    assert Paper.objects.get(title="Weld Three").author_names == "Ann Lee, Daniel S. Weld"
+    # A paper that named two of them keeps the first place either had, its places numbered
+    # again (a gap made the last author "4th of 3").
+    three = Paper.objects.get(title="Weld Three")
+    assert authors_of("Weld Three") == [kept.slug, "ann-lee", "bo-chen"]
+    assert list(three.authorships.values_list("position", flat=True)) == [1, 2, 3]
+    assert three.author_names == "Daniel S. Weld, Ann Lee, Bo Chen"
     load_files([path, write_dump("more.jsonl", dump_jsonl(("Weld Four", ["Daniel Weld"])))])
     assert list(Author.objects.filter(name__contains="Weld")) == [kept]
     assert sorted(kept.authorships.values_list("paper__title", flat=True)) == [
@@ -395,12 +398,19 @@ def test_a_curators_merge_of_one_persons_names_holds_through_loads(client, write
     # Their addresses lead to the author kept: the page, its feed, the list's filter.
     spaced, dropped = old_slugs["Daniel S Weld"], old_slugs["Daniel Weld"]
     for old, new in [
-        (f"/authors/{dropped}/", f"/authors/{kept.slug}/"),
+        (f"/authors/{dropped}/?sort=newest", f"/authors/{kept.slug}/?sort=newest"),
         (f"/feeds/authors/{spaced}/", f"/feeds/authors/{kept.slug}/"),
         (f"/?q=weld&author={dropped}", f"/?q=weld&author={kept.slug}"),
+        (f"/?q=Daniel+S.+Weld&author={spaced}", f"/?q=Daniel+S.+Weld&author={kept.slug}"),
+        (f"/?author={dropped}&format=bibtex", f"/?author={kept.slug}&format=bibtex"),
+        (f"/api/papers/?author={dropped}", f"/api/papers/?author={kept.slug}"),
+        (f"/feeds/search/?author={dropped}", f"/feeds/search/?author={kept.slug}"),
     ]:
         response = client.get(old)
         assert (response.status_code, response["Location"]) == (301, new), old
+    # A merged name, searched, offers the author it joined.
+    body = client.get("/api/papers/?q=Daniel+Weld").json()
+    assert [author["name"] for author in body["authors"]] == ["Daniel S. Weld"]
 
 
 def test_people_the_anthology_tells_apart_are_not_merged(write_dump):
@@ -409,6 +419,33 @@ def test_people_the_anthology_tells_apart_are_not_merged(write_dump):
         Author.objects.get(slug="yang-liu-edinburgh"),
         Author.objects.get(slug="yang-liu-ict"),
     )
-    with pytest.raises(SeparatePeople):
+    with pytest.raises(
+        MergeRefused, match=r"tells these people apart \(yang-liu-edinburgh, yang-liu-ict\)"
+    ):
         merge_authors(edinburgh, [ict])
     assert authors_of("ICT Translation") == ["yang-liu-ict"]
+
+
+def test_a_merged_name_goes_to_the_person_the_anthology_names_later(client, write_dump):
+    dump = dump_jsonl(("Dump One", ["Christopher Thomas"]), ("Dump Two", ["Chris Thomas"]))
+    load_files([write_dump("thomas.jsonl", dump)])
+    kept = Author.objects.get(name="Christopher Thomas")
+    merge_authors(kept, [Author.objects.get(name="Chris Thomas")])
+    xml = anthology_xml(
+        ("Thomas One", [author("Christopher Thomas", "chris-thomas")]),
+        ("Thomas Two", [author("Chris Thomas", "chris-thomas")]),
+    )
+    load_files([write_dump("2024.acl.xml", xml)])
+    load_files([write_dump("later.jsonl", dump_jsonl(("Dump Three", ["Chris Thomas"])))])
+    # One person, every paper; the merged author's address leads to it.
+    person = Author.objects.get(person_id="chris-thomas")
+    assert list(Author.objects.filter(name__contains="Thomas")) == [person]
+    assert sorted(person.authorships.values_list("paper__title", flat=True)) == [
+        "Dump One",
+        "Dump Three",
+        "Dump Two",
+        "Thomas One",
+        "Thomas Two",
+    ]
+    response = client.get(f"/authors/{kept.slug}/")
+    assert (response.status_code, response["Location"]) == (301, person.get_absolute_url())

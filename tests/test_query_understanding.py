@@ -349,6 +349,11 @@ def test_a_title_asked_word_for_word_is_not_read_as_a_question(client, corpus):
     opened = make_paper(
         "Forgetting in models.", title="How Can Models Forget? A Study", authors=["Bo Li"]
     )
+    repeated = make_paper(
+        "Probing multilingual encoders.",
+        title="How Multilingual is Multilingual BERT?",
+        authors=["Eva Park"],
+    )
     finish()
     # The title as it is, without its "?", and the opening of a title: each is searched as
     # typed ("Models Know" and "Models Forget" alone, before: the asking words left out).
@@ -356,6 +361,8 @@ def test_a_title_asked_word_for_word_is_not_read_as_a_question(client, corpus):
         ("What Do Models Know?", asked),
         ("what do models know", asked),
         ("How can models forget", opened),
+        # Its repeated word kept: the words searched have it once.
+        ("How multilingual is multilingual BERT?", repeated),
     ]:
         body = client.get("/api/papers/?" + urlencode({"q": typed})).json()
         assert body["corrected_query"] is None, typed

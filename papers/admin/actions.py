@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.admin import helpers
 from django.template.response import TemplateResponse
 
+from ..merging import MergeRefused
 from .forms import ChooseSurvivorForm
 
 # Duplicates of one paper or topic are a handful; "select all" of a list is not a merge (its
@@ -62,6 +63,10 @@ class IntermediateActionMixin:
             return self.render_action_page(request, queryset, form, submit="Merge", **page)
         survivor = form.cleaned_data["survivor"]
         others = list(queryset.exclude(pk=survivor.pk))
-        merge(survivor, others)
+        try:
+            merge(survivor, others)
+        except MergeRefused as refused:
+            self.message_user(request, str(refused), messages.ERROR)
+            return None
         self.message_user(request, report(survivor, others), messages.SUCCESS)
         return None

@@ -1,7 +1,7 @@
 """The venue and author admins: paper counts, curated fields recorded; authors who are one
 person merged (old addresses redirect), and the redirects."""
 
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.db.models import Count
 
 from .. import curation, merging
@@ -86,15 +86,6 @@ class AuthorAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
         description="Merge the selected authors (one person)", permissions=["change", "delete"]
     )
     def merge_authors(self, request, queryset):
-        people = sorted(set(queryset.exclude(person_id="").values_list("person_id", flat=True)))
-        if len(people) > 1:
-            self.message_user(
-                request,
-                f"The Anthology tells these people apart ({', '.join(people)}): a load would "
-                "part them again. Merge at most one of them with the names of that person.",
-                messages.ERROR,
-            )
-            return None
         return self.merge_action(
             request,
             queryset,

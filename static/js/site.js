@@ -139,6 +139,23 @@
       if (text) { more.open = true; }
     });
   }
+  // "Show N more venues" shows rows above it, each in its series: the focus goes to the first
+  // of them (a keyboard went on past the rows it had just shown), and a screen reader hears
+  // how many it shows.
+  document.addEventListener("click", function (event) {
+    var summary = event.target.closest(".venues-more > summary");
+    if (!summary) { return; }
+    var more = summary.parentNode;
+    window.setTimeout(function () {
+      if (!more.open) { return; }
+      var first = more.closest("[data-facet]").querySelector(".event.is-more:not([hidden]) .facet-link");
+      if (first) { first.focus(); }
+      if (window.paperLists) {
+        var count = more.getAttribute("data-more");
+        window.paperLists.announce(count + (count === "1" ? " more venue" : " more venues") + " shown, each in its series.");
+      }
+    }, 0);
+  });
   // How many rows a filter box leaves is told to screen readers once the typing pauses.
   function announceRows(box) {
     var facet = box.closest("[data-facet]");
