@@ -96,7 +96,7 @@ def paper_list(request):
     if not filterset.is_valid():
         message, details = filterset.error_summary()
         return error(message, 400, details)
-    if (moved := filter_redirect(request)) is not None:
+    if (moved := filter_redirect(request, filterset)) is not None:
         return moved
     results = search_page(filterset, request)
     _with_authors(results.papers + results.partial)

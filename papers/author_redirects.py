@@ -34,11 +34,11 @@ def moved_author(slug: str) -> Author | None:
     return Author.objects.filter(umlaut_key=slug.replace("-", " ")).order_by("id").first()
 
 
-def filter_redirect(request) -> HttpResponsePermanentRedirect | None:
+def filter_redirect(request, filterset) -> HttpResponsePermanentRedirect | None:
     """A list asked for with ``author=`` an address no author holds that was joined to
     another author: the same request for that author (one query, only with ``author=``);
-    else None."""
-    slug = request.GET.get("author")
+    else None. ``filterset``: the request's valid PaperFilterSet (its author a slug)."""
+    slug = filterset.value("author")
     if not slug:
         return None
     held = Author.objects.filter(slug=OuterRef("old_slug"))

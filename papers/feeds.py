@@ -133,7 +133,8 @@ class SearchFeed(PaperFeed):
 
     def __call__(self, request, *args, **kwargs):
         # An author filter naming an author joined to another: that author's feed.
-        moved = filter_redirect(request)
+        filterset = PaperFilterSet(request.GET)
+        moved = filter_redirect(request, filterset) if filterset.is_valid() else None
         return moved if moved is not None else super().__call__(request, *args, **kwargs)
 
     def get_object(self, request):

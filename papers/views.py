@@ -98,7 +98,7 @@ def _render_list(
     filterset = PaperFilterSet(request.GET, fixed=fixed)
     if not filterset.is_valid():
         return bad_request_page(request, *filterset.error_summary())
-    if (moved := filter_redirect(request)) is not None:
+    if (moved := filter_redirect(request, filterset)) is not None:
         return moved
     format_name = request.GET.get("format")
     if format_name is not None:
