@@ -11,6 +11,7 @@ from datetime import UTC, datetime, time
 from django.contrib.syndication.views import Feed
 from django.core.exceptions import BadRequest
 from django.db.models import F, Q
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
@@ -107,11 +108,15 @@ class TopicFeed(PaperFeed):
 
 class AuthorFeed(PaperFeed):
     def __call__(self, request, *args, **kwargs):
-        # The feed of an author joined to another is that author's (its page redirects too).
-        slug = kwargs["slug"]
-        if not Author.objects.filter(slug=slug).exists() and (joined := moved_author(slug)):
+        # The feed of an author joined to another is that author's (its page redirects too);
+        # looked up only where no author holds the address.
+        try:
+            return super().__call__(request, *args, **kwargs)
+        except Http404:
+            joined = moved_author(kwargs["slug"])
+            if joined is None:
+                raise
             return redirect("feed-author", joined.slug, permanent=True)
-        return super().__call__(request, *args, **kwargs)
 
     def get_object(self, request, slug):
         return get_object_or_404(Author, slug=slug)
