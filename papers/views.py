@@ -10,7 +10,8 @@ found, +1 for their papers (ranked first) and +1 for their place in each card's 
 (+1 on the first page where several share the name: what tells them apart); a ranked
 query of one word +1 on its first page (the authors of that family name), +1 when a few are
 found (their papers counted; +1 where several: what tells them apart); an author filter
-+3 (whether its address is one joined to another author, the author, their places); a
++2 (the author, their places; +1 where no author holds its address: whether it was joined
+to another author); a
 question +1 (whether it is a paper's title); a ranked query whose words all match fewer than a
 page +1 where it was not matched in memory (papers matching some of them); a query matching
 nothing +2 for did-you-mean and +1 for the respelling's facets, +1 under filters when nothing
@@ -98,7 +99,11 @@ def _render_list(
     filterset = PaperFilterSet(request.GET, fixed=fixed)
     if not filterset.is_valid():
         return bad_request_page(request, *filterset.error_summary())
-    if (moved := filter_redirect(request, filterset)) is not None:
+    # The author filter's author, read once: for the redirect of an address no author holds,
+    # and for the cards' places.
+    chosen = filtered_authors(filterset)
+    moved = None if chosen else filter_redirect(request, filterset)
+    if moved is not None:
         return moved
     format_name = request.GET.get("format")
     if format_name is not None:
@@ -113,9 +118,7 @@ def _render_list(
     results = search_page(filterset, request)
     if results.identified is not None:
         return redirect(results.identified)
-    named = [author] if author is not None else results.named_authors
-    if not named:
-        named = filtered_authors(filterset)
+    named = [author] if author is not None else results.named_authors or chosen
     if named:
         _place_authors(named, results.papers + results.partial)
     if len(results.authors) > 1:
