@@ -6,7 +6,8 @@ score = WORDS × Σ over the query's words w of idf(w) × tf(w) × (K1 + 1) / (t
 
 - The words are the query's words as typed (lowercased, not negated; a compound joined, as the
   index holds it, papers/understanding.py join_compounds), and tf(w) counts them as
-  written, not by stem: TITLE_FIELD × (times w is in the title) + (times in the abstract). A
+  written, not by stem: TITLE_FIELD × (times w is in the title) + (times in the abstract); a
+  word typed as an acronym ("GLUE") only where written so (papers/typed_words.py). A
   known item is searched for with its own words; "structures trees" should prefer the paper
   saying "structures" and "trees" over the many saying "structure" and "tree" (all of them
   match: the candidates come from the stemmed index). On the tuning set, words as written
@@ -55,6 +56,15 @@ from .title_match import (
     ln_choices,
     share,
 )
+from .typed_words import (
+    case_misses,
+    cased_count,
+    cased_in_title,
+    patterns,
+    typed_words,
+    written_so,
+)
+from .word_counts import ABSTRACT_OWN, ABSTRACT_PARTS, abstract_count, title_count
 
 # Tuned on bench/search_quality.py's tuning set only; its test set is reported, never tuned on.
 WORDS_WEIGHT = 0.2
@@ -89,34 +99,6 @@ IDFS_SQL = (
 """
 )
 
-# An abstract as a query's words are counted in it as typed: its compounds joined
-# (ABSTRACT_OWN: "few-shot" as fewshot) and as written (ABSTRACT_PARTS: their parts words of
-# their own), each word counted by a regular expression's scan (ABSTRACT_COUNT) rather than by
-# splitting the whole abstract into words: a seventh of the time for the abstracts of a
-# query's best candidates. The scan ignores case (flag i) rather than reading a lowercased
-# copy: lower() of an abstract took as long as the scan itself.
-ABSTRACT_OWN = "replace({text}, '-', '')"
-ABSTRACT_PARTS = "{text}"
-# The times word i is in an abstract whose two forms are {own} and {parts}: as a whole word
-# (%(pattern<i>)s, \m word \M, in any case) in its own words or in its parts, whichever has
-# it more often, as title_count counts a title's.
-ABSTRACT_COUNT = (
-    "GREATEST(regexp_count({own}, %(pattern{i})s, 1, 'i'),"
-    " regexp_count({parts}, %(pattern{i})s, 1, 'i'))"
-)
-
-
-def title_count(i: int, own: str, parts: str) -> str:
-    """SQL of the times word i (%(word<i>)s) is in a title: in its own words (a compound
-    joined) or in its parts (a compound split), whichever has it more often. The same count
-    as in the title's words with its compounds both joined and split, at half the cost of
-    papers_compounds' regular expression (a word is either a compound or a part)."""
-    word = f"%(word{i})s::text"
-    return (
-        f"GREATEST(cardinality(array_positions({own}, {word})),"
-        f" cardinality(array_positions({parts}, {word})))"
-    )
-
 
 # Stage one scores every candidate from its title, the abstract's count of a word taken as 1
 # where the title lacks it (an estimate); stage two counts the words in the abstracts of the
@@ -133,7 +115,7 @@ _RANKED_SQL = """
 WITH %(prefix)s idfs AS MATERIALIZED (%(idfs_sql)s),
 titles AS MATERIALIZED (%(titles)s),
 candidates AS MATERIALIZED (
-    SELECT DISTINCT ON (m.id) m.id, m.in_title, f.own, {own_words} AS own_words,
+    SELECT DISTINCT ON (m.id) m.id, m.in_title, m.title, f.own, {own_words} AS own_words,
            {parts} AS parts, m.size,
            (SELECT v.held_on FROM {venue} AS v WHERE v.id = m.venue_id) AS held_on,
            m.id = ANY(%(authored_ids)s::bigint[]) AS authored
@@ -178,18 +160,6 @@ WHERE c.id NOT IN (SELECT f.id FROM first AS f)
 ORDER BY authored DESC, authored_on DESC NULLS LAST, score DESC, held_on DESC NULLS LAST, id
 LIMIT %(limit)s OFFSET %(offset)s
 """
-
-_TYPED_WORD = re.compile(r"\w+")
-
-
-def typed_words(text: str) -> list[str]:
-    """The query's words as typed, lowercased: those counted as written (not negated ones,
-    nor the stop words of titles)."""
-    negated = {match.lower() for match in re.findall(r"(?:^|\s)-(\w+)", text)}
-    words = [word.lower() for word in _TYPED_WORD.findall(websearch_text(text))]
-    kept = [word for word in words if word not in TITLE_STOPWORDS and word not in negated]
-    kept = [word for word in kept if word != "or"]
-    return list(dict.fromkeys(kept))[:16]
 
 
 def own_words(text: str) -> list[str]:
@@ -267,7 +237,7 @@ def _fill(
         "config": SEARCH_CONFIG,
         "text": websearch_text(text),
         **{f"word{i}": word for i, word in enumerate(typed_words(words), 1)},
-        **{f"pattern{i}": rf"\m{word}\M" for i, word in enumerate(typed_words(words), 1)},
+        **patterns(words),
         **{f"own{i}": word for i, word in enumerate(own_words(words), 1)},
     }
     params: list = []
@@ -283,6 +253,14 @@ def _fill(
     return re.sub(r"%\((\w+)\)s", take, template), params
 
 
+# The titles of the collection having word i (any case): where ``relevance`` asks whether an
+# acronym is written so.
+_TITLES_HAVING = (
+    "(SELECT t.title FROM {paper} AS t"
+    " WHERE t.title_vector @@ plainto_tsquery(%(config)s::regconfig, %(word{{i}})s))"
+)
+
+
 def relevance(table: str, text: str, in_title: str) -> tuple[str, list]:
     """The score of each row of paper alias ``table`` as (sql, params), for statements over
     every match (the admin's search, exports): the average size is the collection's (one
@@ -295,11 +273,13 @@ def relevance(table: str, text: str, in_title: str) -> tuple[str, list]:
     own_title = OWN_WORDS.format(own=own)
     parts = PARTS_WORDS.format(text=f"{table}.title")
     count_sql = WORD_COUNT.format(words=own_title)
-    title_part = _title_term(in_title, own, own_title, count_sql, text)
+    written = written_so(text, _TITLES_HAVING.format(paper=table_names()["paper"]))
+    misses = case_misses(written, f"{table}.title")
+    title_part = _title_term(cased_in_title(in_title, misses), own, own_title, count_sql, text)
     words_part = _words_term(
         count,
-        lambda i: title_count(i, own_title, parts),
-        lambda i: ABSTRACT_COUNT.format(own=abstract_own, parts=abstract_parts, i=i),
+        lambda i: cased_count(i, title_count(i, own_title, parts), misses),
+        lambda i: abstract_count(i, abstract_own, abstract_parts, written),
         size_sql(table),
         f"(SELECT avg{size_sql('a')} FROM {table_names()['paper']} AS a)",
         "%(idfs)s",
@@ -322,16 +302,25 @@ def _ranked_template(count: int, words: str) -> str:
     """_RANKED_SQL for a query of ``count`` words (``words``, as typed), written out word by
     word."""
     idfs = "(SELECT idfs FROM idfs)"
+    written = written_so(words, "candidates")
+    misses = case_misses(written, "c.title")
     return sql(
         _RANKED_SQL,
         own_title=OWN.format(text="m.title"),
         own_words=OWN_WORDS.format(own="f.own"),
         parts=PARTS_WORDS.format(text="m.title"),
         title_counts="ARRAY["
-        + ", ".join(title_count(i, "c.own_words", "c.parts") for i in range(1, count + 1))
+        + ", ".join(
+            cased_count(i, title_count(i, "c.own_words", "c.parts"), misses)
+            for i in range(1, count + 1)
+        )
         + "]::int[]",
         title_term=_title_term(
-            "c.in_title", "c.own", "c.own_words", WORD_COUNT.format(words="c.own_words"), words
+            cased_in_title("c.in_title", misses),
+            "c.own",
+            "c.own_words",
+            WORD_COUNT.format(words="c.own_words"),
+            words,
         ),
         first_words=_words_term(
             count,
@@ -346,7 +335,7 @@ def _ranked_template(count: int, words: str) -> str:
         second_words=_words_term(
             count,
             lambda i: f"c.title_counts[{i}]",
-            lambda i: ABSTRACT_COUNT.format(own="c.abstract_own", parts="c.abstract_parts", i=i),
+            lambda i: abstract_count(i, "c.abstract_own", "c.abstract_parts", written),
             "c.size",
             "c.average",
             idfs,

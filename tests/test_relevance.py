@@ -224,3 +224,35 @@ def test_an_abstract_s_words_count_in_any_case(db):
     finish()
     assert ranked("glyph") == [capitalised.pk, once.pk]
     assert ranked("Reading GLYPH") == [capitalised.pk, once.pk]
+
+
+@pytest.fixture
+def glue(db):
+    venue = make_venue("ACL 2024", 2024)
+    papers = {
+        "pizza": make_paper("Models told users to put glue on pizza.", title="Glue Pizza"),
+        "title": make_paper(
+            "We build a harder benchmark of understanding tasks.",
+            title="A Harder GLUE for Language Understanding Models",
+            venue=venue,
+        ),
+        "abstract": make_paper(
+            "We compress a model and test it on GLUE and on other tasks of many kinds.",
+            title="Tiny Models through Dynamic Embeddings",
+            venue=venue,
+        ),
+    }
+    finish()
+    return papers
+
+
+def test_a_word_typed_as_an_acronym_asks_for_the_acronym(glue):
+    # The short title "Glue Pizza" came first for "GLUE" (a whole-title match with few other
+    # words). Typed in capitals, and written so in a title, the word means the benchmark: a
+    # text having it only in another case has neither the word nor the title's bonus.
+    expected = [glue["title"].pk, glue["abstract"].pk, glue["pizza"].pk]
+    assert ranked("GLUE") == expected
+    assert [paper.pk for paper in Paper.objects.search("GLUE")] == expected
+    # Typed in lowercase, or with caps lock on, it is the word in any case.
+    assert ranked("glue")[0] == glue["pizza"].pk
+    assert ranked("GLUE PIZZA")[0] == glue["pizza"].pk
