@@ -14,6 +14,7 @@ import pytest
 
 from bench.corpus import build_corpus, scale_records, synthetic_records
 from bench.known_item import title_query
+from bench import acronym_queries
 from bench.name_queries import summary, theirs
 from bench.quality import outside_topic_training
 from bench.report import (
@@ -360,4 +361,15 @@ def test_a_name_query_result_is_theirs_when_an_author_has_the_name_however_writt
     assert theirs("Ivan Vulić", results) == [True, False, False]
     assert summary({"Ivan Vulić": [True, False, False], "Ann Lee": [False, True]}) == (
         "first result theirs: 1/2; mean share of the first page theirs: 0.417"
+    )
+
+
+def test_an_acronym_query_result_writes_it_so_as_typed_or_in_capitals():
+    titles = ["GLUE-X: Harder Tasks", "Glue Pizza", "SuperGLUE", "A SQUAD of Models"]
+    assert acronym_queries.written_so("GLUE", titles) == [True, False, False, False]
+    assert acronym_queries.written_so("SQuAD", titles) == [False, False, False, True]
+    pages = {"GLUE": [True, False, True], "CLIP": [False, True], "SQuAD": [True] * 12}
+    assert acronym_queries.summary(pages, {"GLUE": 4, "CLIP": 1, "SQuAD": 11}) == (
+        "first result writes it so: 2/3; "
+        "mean share of the first 10 that do, of the most they could: 0.833"
     )
