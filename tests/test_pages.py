@@ -432,6 +432,19 @@ def test_pagination_edges(client, corpus):
         assert "page must be" in response.content.decode()
 
 
+def test_the_bare_list_s_first_page_is_not_the_front_page(client, corpus):
+    # "/" without parameters is the front page: the list's first page keeps page=1. A
+    # venue's page has no front page of its own.
+    many_papers(60, word="zebra")
+    finish()
+    page = parse(get(client, "/?page=2"))
+    assert page.find("a", rel="prev").attrs["href"] == "?page=1"
+    assert page.find("a", aria_label="Page 1").attrs["href"] == "?page=1"
+    assert page.find("link", rel="prev").attrs["href"] == "?page=1"
+    page = parse(get(client, "/?q=zebra&page=2"))
+    assert page.find("a", rel="prev").attrs["href"] == "?q=zebra"
+
+
 @pytest.mark.parametrize(
     "query",
     [

@@ -134,7 +134,15 @@ def page_query(context, number):
         query.pop("page", None)
     else:
         query["page"] = str(number)
+    if not query and _is_front_page_address(context):
+        # Without any parameter the list's address is the front page, not the list's first.
+        query["page"] = "1"
     return _encode(query)
+
+
+def _is_front_page_address(context) -> bool:
+    match = getattr(context.get("request"), "resolver_match", None)
+    return match is not None and match.url_name == "paper-list"
 
 
 @register.filter
