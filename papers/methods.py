@@ -1,5 +1,10 @@
-"""Which HTTP methods the site's views answer, and the address a redirect keeps the query on."""
+"""Which HTTP methods the site's views answer, the address a redirect keeps the query on, and
+the address of a slug typed with capitals."""
 
+from functools import wraps
+
+from django.http import HttpResponsePermanentRedirect
+from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
@@ -16,3 +21,19 @@ def with_query(request, address: str) -> str:
     limit asked)."""
     query = request.META.get("QUERY_STRING", "")
     return f"{address}?{query}" if query else address
+
+
+def lowercase_slug(view):
+    """A slug typed with capitals ("/venues/ACL-2024/") redirects, permanently, to the page's
+    address (slugs are lowercase), its query string kept; the list's filters read slugs in any
+    case already."""
+
+    @wraps(view)
+    def wrapped(request, *args, slug, **kwargs):
+        if slug != slug.lower():
+            match = request.resolver_match
+            address = reverse(match.view_name, kwargs={**match.kwargs, "slug": slug.lower()})
+            return HttpResponsePermanentRedirect(with_query(request, address))
+        return view(request, *args, slug=slug, **kwargs)
+
+    return wrapped

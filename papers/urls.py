@@ -3,7 +3,7 @@ from django.urls.converters import SlugConverter
 
 from . import api, feeds, paper_views, views
 from .anthology_metadata import ANTHOLOGY_ID
-from .methods import read_only
+from .methods import lowercase_slug, read_only
 
 
 class UnicodeSlugConverter(SlugConverter):
@@ -47,9 +47,21 @@ urlpatterns = [
     path("authors/<uslug:slug>/", views.author_detail, name="author-detail"),
     path("list/", views.reading_list, name="reading-list"),
     path("trends/", views.trends, name="trends"),
-    path("feeds/venues/<uslug:slug>/", read_only(feeds.VenueFeed()), name="feed-venue"),
-    path("feeds/topics/<uslug:slug>/", read_only(feeds.TopicFeed()), name="feed-topic"),
-    path("feeds/authors/<uslug:slug>/", read_only(feeds.AuthorFeed()), name="feed-author"),
+    path(
+        "feeds/venues/<uslug:slug>/",
+        read_only(lowercase_slug(feeds.VenueFeed())),
+        name="feed-venue",
+    ),
+    path(
+        "feeds/topics/<uslug:slug>/",
+        read_only(lowercase_slug(feeds.TopicFeed())),
+        name="feed-topic",
+    ),
+    path(
+        "feeds/authors/<uslug:slug>/",
+        read_only(lowercase_slug(feeds.AuthorFeed())),
+        name="feed-author",
+    ),
     path("feeds/search/", read_only(feeds.SearchFeed()), name="feed-search"),
     path("api/", views.api_docs, name="api-docs"),
     path("api/similar/", api.similar_text, name="api-similar-text"),

@@ -47,7 +47,7 @@ from .facet_display import facet_context
 from .feeds import search_feed_url
 from .filtering import PaperFilterSet
 from .front_page import front_page
-from .methods import read_only
+from .methods import lowercase_slug, read_only
 from .models import Author, Paper, PaperTopic, Topic, TopicRedirect, Venue
 from .reading_lists import BadList, list_papers, parse_ids
 from .rendering import bar_chart, render_abstract
@@ -173,6 +173,7 @@ def venue_index(request):
 
 
 @read_only
+@lowercase_slug
 @cache_page_by_version
 def venue_detail(request, slug):
     venue = get_object_or_404(Venue, slug=slug)
@@ -215,6 +216,7 @@ def topic_index(request):
 
 
 @read_only
+@lowercase_slug
 @cache_page_by_version
 def topic_detail(request, slug):
     topic = Topic.objects.filter(slug=slug).first()
@@ -251,6 +253,7 @@ def topic_detail(request, slug):
 
 
 @read_only
+@lowercase_slug
 @cache_page_by_version
 def author_detail(request, slug):
     author = Author.objects.filter(slug=slug).first()

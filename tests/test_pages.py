@@ -708,6 +708,21 @@ def test_topic_pages_and_redirects(client, corpus):
     get(client, "/topics/none-such/", status=404)
 
 
+@pytest.mark.parametrize(
+    ("typed", "address"),
+    [
+        ("/venues/ACL-2025/?q=cache", "/venues/acl-2025/?q=cache"),
+        ("/topics/Attention/", "/topics/attention/"),
+        ("/authors/Ada-Lovelace/?sort=newest", "/authors/ada-lovelace/?sort=newest"),
+        ("/feeds/venues/ACL-2025/", "/feeds/venues/acl-2025/"),
+        ("/feeds/authors/Ada-Lovelace/", "/feeds/authors/ada-lovelace/"),
+    ],
+)
+def test_a_slug_typed_with_capitals_redirects_to_the_page(client, corpus, typed, address):
+    assert get(client, typed, status=301)["Location"] == address
+    get(client, address, status=200)
+
+
 def test_a_venues_and_a_topics_charts_are_disclosures_named_in_one_line(client, corpus):
     """Closed in the HTML: a phone shows their one line (static/css/site.css), a wide screen
     their charts, a venue's welcome letter and an author's venues and co-authors
