@@ -4,10 +4,11 @@ author stands in the author lists of some papers, and the authors of a family na
 import re
 
 from django.db import models
-from django.db.models import Count
+from django.db.models import Count, Q
 
 from .expressions import family_key
 from .tables import reading_cursor, sql
+from .text import latin_unaccented
 
 # The authors sharing papers with author %s, by shared papers then name, the first %s: the
 # authorships read from the indexes alone (authorship_author_paper, authorship_position_once)
@@ -32,6 +33,16 @@ ORDER BY shown.shared DESC, shown.name, a.id
 # ("Gurevych": Iryna Gurevych); a commoner one ("Zhang": 1,107 authors) names nobody.
 FAMILY_NAMESAKES = 5
 _ONE_NAME = re.compile(r"[^\W\d_][\w'’-]+")
+# An umlaut written out ("ue" for "ü"), as text.umlaut_key writes it.
+_WRITTEN_OUT = re.compile(r"([aou])e")
+
+
+def family_forms(word: str) -> tuple[str, str]:
+    """The family keys (expressions.family_key) a typed family name may mean: its small
+    letters without accents, and the same read as umlauts written out ("Schuetze":
+    "schutze", as the key has Schütze)."""
+    key = latin_unaccented(word.lower())
+    return key, _WRITTEN_OUT.sub(r"\1", key)
 
 
 class AuthorQuerySet(models.QuerySet):
@@ -43,7 +54,11 @@ class AuthorQuerySet(models.QuerySet):
         word = text.strip()
         if not _ONE_NAME.fullmatch(word) or word.lower() in ("or", "and", "not"):
             return []
-        named = self.alias(family=family_key()).filter(family=word.lower())
+        typed, umlauts = family_forms(word)
+        # The form with umlauts only for names that have some: "Bauer" is not "Baur".
+        named = self.alias(family=family_key()).filter(
+            Q(family=typed) | Q(family=umlauts, umlaut_key__gt="")
+        )
         ids = list(named.order_by().values_list("pk", flat=True)[: FAMILY_NAMESAKES + 1])
         if not ids or len(ids) > FAMILY_NAMESAKES:
             return []

@@ -79,9 +79,13 @@ def venue_order(prefix: str = "") -> list:
     ]
 
 
-def family_key() -> Lower:
-    """An author's family name in small letters: the one the source told (Author.family_name),
-    else the name's last word, as citations take it."""
+def family_key() -> Coalesce:
+    """An author's family name in small letters without the accents of its Latin letters
+    ("vulic" for Vulić, "schutze" for Schütze: typed either way, it finds its people): the one
+    the source told (Author.family_name), else the name's last word, as citations take it."""
     last_word = Func(F("name"), Value(r"^.*\s"), Value(""), function="regexp_replace")
     told = Case(When(family_name="", then=last_word), default=F("family_name"))
-    return Lower(told, output_field=models.CharField())
+    lowered = Lower(told, output_field=models.CharField())
+    # papers_unaccented (schema_sql.py) is empty for a text without accents.
+    unaccented = Func(lowered, function="papers_unaccented", output_field=models.CharField())
+    return Coalesce(NullIf(unaccented, Value("")), lowered, output_field=models.CharField())

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from papers.loading import load_files
 from papers.models import Author, Authorship, Paper
 from papers.regional_spelling import other_spelling
-from papers.text import fold_compounds
+from papers.text import fold_compounds, umlaut_key
 from papers.understanding import join_compounds
 from tests.factories import finish, make_paper, make_venue
 from tests.support import parse
@@ -298,6 +298,24 @@ def test_a_family_name_alone_offers_its_few_authors_without_reranking(client, db
     # Six authors named Zhang: too common a name to offer anyone.
     assert cards("Zhang") == []
     assert cards("parsing") == []
+
+
+def test_a_family_name_typed_without_its_accents_or_umlauts_offers_its_authors(client, db):
+    for name in ["Ivan Vulić", "Hinrich Schütze", "Ann Baur"]:
+        make_paper(f"A study by {name}.", title=f"Study of {name}", authors=[name])
+    schuetze = Author.objects.get(name="Hinrich Schütze")
+    Author.objects.filter(pk=schuetze.pk).update(umlaut_key=umlaut_key(schuetze.name))
+    finish()
+
+    def cards(query):
+        body = client.get("/api/papers/?" + urlencode({"q": query})).json()
+        return [author["name"] for author in body["authors"]]
+
+    assert cards("Vulic") == cards("Vulić") == cards("VULIC") == ["Ivan Vulić"]
+    assert cards("Schuetze") == cards("Schutze") == cards("Schütze") == ["Hinrich Schütze"]
+    # Read as umlauts written out only for names that have umlauts: "Bauer" is not Baur.
+    assert cards("Bauer") == []
+    assert cards("Baur") == ["Ann Baur"]
 
 
 @pytest.mark.parametrize(
