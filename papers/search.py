@@ -22,6 +22,7 @@ from .recall import partial_ids, partial_in_memory
 from .results import PAGE_SIZE, Results
 from .search_notices import (
     NAMED,
+    NO_PAPER_IN_EVERY_FILTER,
     count_notices,
     paginate,
     some_unknown,
@@ -230,13 +231,18 @@ def _partial(results: Results, matched, papers, query) -> list:
 
 def _explain_choices(results: Results, filterset: PaperFilterSet, fixed, text: str) -> None:
     """The notices of filter values the collection does not know (on an empty page, or one
-    whose facet lacks a value chosen), and of why a query shows nothing at all."""
+    whose facet lacks a value chosen), of why a query shows nothing at all, and of filters
+    known each but with no paper in all of them ("ACL 2024" and 2023)."""
     named = {name: values for name, values in filterset.active().items() if name in NAMED}
     empty = not results.count and not results.partial
+    unknown = []
     if named and (empty or some_unknown(results.facets, named)):
-        results.notices += unknown_choices(named)
+        unknown = unknown_choices(named)
+        results.notices += unknown
     if text and empty:
         results.notices.append(why_nothing(filterset, fixed, text))
+    elif empty and filterset.active() and not unknown:
+        results.notices.append(NO_PAPER_IN_EVERY_FILTER)
 
 
 def _identified(paper) -> Results:

@@ -34,6 +34,10 @@ FROM unnest(%s::text[]) AS s WHERE NOT EXISTS (SELECT 1 FROM {author} a WHERE a.
 UNION ALL
 SELECT 'year', s, NULL
 FROM unnest(%s::text[]) AS s WHERE NOT EXISTS (SELECT 1 FROM {venue} v WHERE v.year = s::int)
+UNION ALL
+SELECT 'country', s, (SELECT k.value FROM {facet_count} k WHERE k.by_facet = '' AND k.by_value = ''
+                      AND k.facet = 'c' AND lower(k.value) = lower(s) AND k.n > 0 LIMIT 1)
+FROM unnest(%s::text[]) AS s WHERE NOT EXISTS (SELECT 1 FROM {paper} p WHERE p.country = s)
 """
 
 # Why a query shows no paper at all, for the reasons there can be.
@@ -43,6 +47,9 @@ EXCLUDED_EVERYTHING = (
 )
 FILTERED_EVERYTHING = (
     "Papers outside the filters chosen have these words: remove a filter to see them."
+)
+NO_PAPER_IN_EVERY_FILTER = (
+    "No paper is in all of the filters chosen together: remove one to see its papers."
 )
 NO_PAPER_HAS_THE_WORDS = (
     "No paper in the collection has these words. Check their spelling, or try fewer or other words."
@@ -127,23 +134,32 @@ def paginate(results: Results, asked: int, ranked: bool, cap: int) -> None:
 
 
 # The facets whose values unknown_choices checks.
-NAMED = ("venue", "topic", "author", "year")
+NAMED = ("venue", "topic", "author", "year", "country")
 
 
 def unknown_choices(chosen: dict[str, list[str]]) -> list[str]:
-    """A notice for each venue, topic, author or year of ``chosen`` ({facet: values}, the
+    """A notice for each venue, topic, author, year or country of ``chosen`` ({facet: values}, the
     list's filters) that the collection does not know, naming the one it knows in other letter
     case (one statement): a list filtered by an unknown value is empty or narrower, not wrong."""
     with reading_cursor() as cursor:
         cursor.execute(sql(_UNKNOWN_SQL), [chosen.get(name, []) for name in NAMED])
         rows = cursor.fetchall()
-    return [
-        f"No paper of the collection is from {value}."
-        if facet == "year"
-        else f"No {facet} has the address name “{value}”"
-        + (f": did you mean “{known}”?" if known else ".")
-        for facet, value, known in rows
-    ]
+    return [_unknown(facet, value, known) for facet, value, known in rows]
+
+
+def _unknown(facet: str, value: str, known: str | None) -> str:
+    """The notice of a filter value the collection does not know (``known``: the one it knows
+    in other letter case)."""
+    if facet == "year":
+        return f"No paper of the collection is from {value}."
+    if facet == "country":
+        # The Anthology's XML tells no country: most papers have none.
+        notice = f"No paper of the collection is from the country “{value}”"
+        if not known:
+            return notice + ": few of its sources tell a paper's country."
+    else:
+        notice = f"No {facet} has the address name “{value}”"
+    return notice + (f": did you mean “{known}”?" if known else ".")
 
 
 def some_unknown(facets, chosen: dict[str, list[str]]) -> bool:

@@ -15,6 +15,7 @@ from papers.search_notices import (
     FILTERED_EVERYTHING,
     NO_PAPER_HAS_THE_WORDS,
     NO_PAPER_HERE_HAS_THE_WORDS,
+    NO_PAPER_IN_EVERY_FILTER,
     ONLY_STOP_WORDS,
 )
 from tests.factories import finish, make_paper, make_topic, make_venue, many_papers
@@ -370,6 +371,15 @@ def test_a_query_of_stop_words_or_symbols_says_what_was_searched(client, corpus)
         ),
         ("author=nobody-at-all", "No author has the address name “nobody-at-all”."),
         ("year=1999", "No paper of the collection is from 1999."),
+        (
+            "country=Germany",
+            "No paper of the collection is from the country “Germany”: few of its sources "
+            "tell a paper's country.",
+        ),
+        (
+            "country=nigeria&q=yoruba",
+            "No paper of the collection is from the country “nigeria”: did you mean “Nigeria”?",
+        ),
     ],
 )
 def test_an_unknown_filter_value_is_named(client, corpus, query, notice):
@@ -387,6 +397,15 @@ def test_an_unknown_value_among_several_is_named_beside_the_results(client, corp
     assert page.find(id="results-heading").text.strip() != "No papers found"
     notices = [p.text for p in page.find_all("p", class_="notice")]
     assert notices == ["No venue has the address name “nonexistent”."]
+
+
+@pytest.mark.parametrize("query", ["venue=acl-2025&year=2024", "topic=speech&country=Nigeria"])
+def test_filters_with_no_paper_in_all_of_them_say_so(client, corpus, query):
+    # Each value is known, and has papers; together they have none.
+    page = parse(get(client, "/?" + query))
+    assert page.find(id="results-heading").text.strip() == "No papers found"
+    assert [p.text for p in page.find_all("p", class_="notice")] == [NO_PAPER_IN_EVERY_FILTER]
+    assert client.get("/api/papers/?" + query).json()["notices"] == [NO_PAPER_IN_EVERY_FILTER]
 
 
 def test_filters_that_remove_every_match_say_that_papers_outside_them_match(client, corpus):
