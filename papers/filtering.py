@@ -32,7 +32,13 @@ SORTS = [("relevance", "Relevance"), ("newest", "Newest venue first"), ("title",
 FACETS = ("venue", "topic", "author", "year", "country")
 INVALID = "Some of the parameters are not valid."
 # The parameters that take one value (venue and topic take several), as the page names them.
-SINGLE_VALUED = {"q": "search", "author": "author", "year": "year", "country": "country"}
+SINGLE_VALUED = {
+    "q": "search",
+    "author": "author",
+    "year": "year",
+    "country": "country",
+    "sort": "order",
+}
 
 
 class SearchForm(forms.Form):

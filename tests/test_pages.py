@@ -1005,12 +1005,21 @@ def test_a_venue_page_orders_its_papers_as_its_proceedings(client, corpus):
             "author=alan-turing&author=ada-lovelace",
             "Only one author can be chosen at a time: the last one given, “ada-lovelace”, is used.",
         ),
+        (
+            "q=cache&sort=title&sort=newest",
+            "Only one order can be chosen at a time: the last one given, “newest”, is used.",
+        ),
     ],
 )
 def test_a_repeated_single_value_is_said(client, corpus, query, notice):
     page = parse(get(client, "/?" + query))
     assert notice in [p.text for p in page.find_all("p", class_="notice")]
     assert notice in client.get("/api/papers/?" + query).json()["notices"]
+    if "sort" in query:
+        options = page.find("select", id="id_sort").find_all("option")
+        assert [option.attrs["value"] for option in options if "selected" in option.attrs] == [
+            "newest"
+        ]
 
 
 def test_a_reading_list_given_twice_is_one_list(client, corpus):
