@@ -32,6 +32,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from .anthology_metadata import is_anthology_id
+from .api_index import unknown_parameters
 from .author_redirects import filter_redirect
 from .caching import cache_page_by_version
 from .filtering import PaperFilterSet
@@ -74,14 +75,17 @@ def _author(request, author) -> dict:
 
 def _result(request, paper) -> dict:
     headline = paper.headline if hasattr(paper, "headline") else plain_snippet(paper.abstract)
+    topics = sorted(paper.card_topics, key=lambda topic: topic.name)
     return {
         "id": paper.pk,
         "external_id": paper.external_id,
         "title": paper.title or None,
         "display_title": plain_text(paper.display_title),
         "venue": paper.venue.name,
+        "venue_slug": paper.venue.slug,
         "year": paper.venue.year,
-        "topics": sorted(topic.name for topic in paper.card_topics),
+        "topics": [topic.name for topic in topics],
+        "topic_slugs": [topic.slug for topic in topics],
         "country": paper.country,
         "url": request.build_absolute_uri(paper.get_absolute_url()),
         "snippet": str(render_inline(headline)),
@@ -99,6 +103,7 @@ def paper_list(request):
     if (moved := filter_redirect(request, filterset)) is not None:
         return moved
     results = search_page(filterset, request)
+    results.notices += unknown_parameters(request.GET, filterset.form.fields)
     _with_authors(results.papers + results.partial)
     return JsonResponse(
         {

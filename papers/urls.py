@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 from django.urls.converters import SlugConverter
 
-from . import api, feeds, paper_views, views
+from . import api, api_index, feeds, paper_views, views
 from .anthology_metadata import ANTHOLOGY_ID
 from .methods import lowercase_slug, read_only
 
@@ -65,6 +65,8 @@ urlpatterns = [
     path("feeds/search/", read_only(feeds.SearchFeed()), name="feed-search"),
     path("api/", views.api_docs, name="api-docs"),
     path("api/similar/", api.similar_text, name="api-similar-text"),
+    path("api/venues/", api_index.venue_index, name="api-venue-index"),
+    path("api/topics/", api_index.topic_index, name="api-topic-index"),
     path("api/papers/", api.paper_list, name="api-paper-list"),
     path("api/papers/<str:pk>/", api.paper_detail),
     path("api/papers/<str:pk>/similar/", api.paper_similar),

@@ -85,7 +85,7 @@ class Series:
         return sum(conference.papers for conference in self.conferences)
 
 
-def _with_counts(venues):
+def with_counts(venues):
     """The venues, each with ``paper_count``: the kept counts (papers/counts.py), a few index
     entries per venue, not a count of every paper."""
     kept = FacetCount.objects.filter(
@@ -97,7 +97,7 @@ def _with_counts(venues):
 def venue_series() -> list[Series]:
     """Every venue with its paper count, grouped: series with the most papers first, each
     one's conferences newest first (one query)."""
-    venues = list(_with_counts(Venue.objects.defer("welcome_text")).order_by(*venue_order()))
+    venues = list(with_counts(Venue.objects.defer("welcome_text")).order_by(*venue_order()))
     conferences: dict[int, Conference] = {}
     for venue in venues:
         if venue.parent_id is None or venue.parent_id not in conferences:
@@ -130,7 +130,7 @@ def venue_and_volumes(venue: Venue) -> tuple[int, list[Venue]]:
     """A venue page's own paper count and its other volumes, each with ``paper_count`` and
     its ``label`` within the conference ("Findings"), the largest first as the venue index
     has them (one query)."""
-    rows = _with_counts(Venue.objects.filter(Q(pk=venue.pk) | Q(parent=venue)).only("slug", "name"))
+    rows = with_counts(Venue.objects.filter(Q(pk=venue.pk) | Q(parent=venue)).only("slug", "name"))
     own, volumes = 0, []
     for row in rows:
         if row.pk == venue.pk:

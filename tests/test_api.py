@@ -30,8 +30,10 @@ def test_list_ranks_like_the_page(client, corpus):
         "title",
         "display_title",
         "venue",
+        "venue_slug",
         "year",
         "topics",
+        "topic_slugs",
         "country",
         "url",
         "snippet",
@@ -41,9 +43,10 @@ def test_list_ranks_like_the_page(client, corpus):
     }
     assert first["partial"] is False
     assert first["title"] == "Evicting the KV Cache for Long-Context Inference"
-    assert first["venue"] == "ACL 2025"
+    assert (first["venue"], first["venue_slug"]) == ("ACL 2025", "acl-2025")
     assert first["year"] == 2025
     assert first["topics"] == ["attention", "efficiency"]
+    assert first["topic_slugs"] == ["attention", "efficiency"]
     assert first["country"] == "United Kingdom"
     assert first["authors"] == ["Ada Lovelace", "Alan Turing"]
     assert first["url"] == f"http://testserver/papers/{corpus['kv'].pk}/"
@@ -179,7 +182,16 @@ def test_similar_bad_limit(client, corpus, limit):
     assert response.json() == {"error": "limit must be a whole number from 1 to 100."}
 
 
-@pytest.mark.parametrize("url", ["/api/papers/", "/api/papers/{pk}/", "/api/papers/{pk}/similar/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/papers/",
+        "/api/papers/{pk}/",
+        "/api/papers/{pk}/similar/",
+        "/api/venues/",
+        "/api/topics/",
+    ],
+)
 def test_api_answers_get_and_head_only(client, corpus, url):
     url = url.format(pk=corpus["kv"].pk)
     assert client.head(url).status_code == 200
@@ -198,6 +210,50 @@ def test_every_api_error_is_json(client, corpus):
     assert fetched.json() == {"error": "GET is not answered here; use POST."}
     # The pages keep their own 404.
     assert client.get("/nothing/")["Content-Type"].startswith("text/html")
+
+
+def test_a_parameter_the_list_does_not_know_is_said(client, corpus):
+    body = client.get("/api/papers/?venues=acl-2025&zzz=1&q=cache").json()
+    assert body["notices"] == [
+        "“venues” is not a parameter of this list, and is not used: did you mean “venue”?",
+        "“zzz” is not a parameter of this list, and is not used.",
+    ]
+    assert client.get("/api/papers/?venue=acl-2025&literal=1").json()["notices"] == []
+
+
+def test_the_venues_and_topics_indexes_give_the_filters_slugs(client, corpus):
+    with CaptureQueriesContext(connection) as context:
+        venues = client.get("/api/venues/").json()["results"]
+    assert len(context.captured_queries) == 1
+    assert venues == [
+        {
+            "slug": "acl-2025",
+            "name": "ACL 2025",
+            "year": 2025,
+            "parent": None,
+            "papers": 3,
+            "url": "http://testserver/venues/acl-2025/",
+        },
+        {
+            "slug": "emnlp-2024",
+            "name": "EMNLP 2024",
+            "year": 2024,
+            "parent": None,
+            "papers": 2,
+            "url": "http://testserver/venues/emnlp-2024/",
+        },
+    ]
+    for venue in venues:
+        listed = client.get(f"/api/papers/?venue={venue['slug']}").json()
+        assert listed["count"] == venue["papers"]
+    topics = client.get("/api/topics/").json()["results"]
+    assert [(t["slug"], t["name"], t["papers"]) for t in topics] == [
+        ("attention", "attention", 2),
+        ("efficiency", "efficiency", 2),
+        ("machine-translation", "machine translation", 1),
+        ("speech", "speech", 1),
+    ]
+    assert topics[0]["url"] == "http://testserver/topics/attention/"
 
 
 def test_a_repeated_request_is_answered_not_modified(client, corpus):
@@ -224,6 +280,10 @@ def test_the_api_page_documents_every_field_the_api_answers_and_no_other(client,
     assert documented("list-fields") == {*listed, *listed["results"][0], *named}
     assert documented("paper-fields") == set(detail)
     assert documented("similar-fields") == set(similar)
+    venue = client.get("/api/venues/").json()["results"][0]
+    topic = client.get("/api/topics/").json()["results"][0]
+    assert documented("venue-fields") == set(venue)
+    assert documented("topic-fields") == set(topic)
     # Its examples answer, and every page's footer leads to it.
     for link in page.find("article").find_all("a"):
         assert client.get(link.attrs["href"]).status_code == 200, link.attrs["href"]

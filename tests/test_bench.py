@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from bench import acronym_queries
 from bench.corpus import build_corpus, scale_records, synthetic_records
 from bench.known_item import title_query
-from bench import acronym_queries
 from bench.name_queries import summary, theirs
 from bench.quality import outside_topic_training
 from bench.report import (
