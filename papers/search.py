@@ -29,7 +29,7 @@ from .search_notices import (
     unknown_choices,
     why_nothing,
 )
-from .spelling import FEW_MATCHES, did_you_mean
+from .spelling import FEW_MATCHES, RARE_WORD, SHOWN_AT_ONCE_EDITS, did_you_mean, respelling
 from .text import CONTROL_CHARACTERS
 from .understanding import authors_named, join_compounds
 from .word_memory import every_paper, matched_query
@@ -151,10 +151,11 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     filters' keys), then the page's ids (1; none sorted A–Z where the memory places the
     page: a query matched there, or filters without a query, whose keys are then read even
     when the facets are cached) and cards (1, shared with the partial matches). A
-    ranked query that matches nothing is respelled (did-you-mean ≤ 2; spelling reads the
-    query as typed) and, when the respelling matches, its results are shown instead (its
-    compounds and words, as above); one matching at most FEW_MATCHES papers is offered a
-    respelling beside its results (≤ 2); when all the words match fewer than a page, papers
+    ranked query that matches at most RARE_WORD papers is respelled (did-you-mean ≤ 2;
+    spelling reads the query as typed) and, when the respelling is sure and matches more,
+    its results are shown instead (its compounds and words, as above: ``_respelled``); one
+    matching at most FEW_MATCHES papers is offered a respelling beside its results (≤ 2);
+    when all the words match fewer than a page, papers
     matching some of them follow on the first page (scored in memory where the query was
     matched there, papers/recall.py; else +1). Nothing at all shown under filters:
     whether papers outside them match (+1, papers/search_notices.py ``why_nothing``), and
@@ -180,7 +181,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
     results.authors = _author_cards(filterset, typed, authors) if ranked else []
     results.named_authors, results.corrected_query = authors, subject
-    if ranked and not facets.total and not literal:
+    if ranked and facets.total <= RARE_WORD and not literal:
         respelled = _respelled(results, filterset, typed, request)
         text, words, matched = respelled or (text, words, matched)
     elif ranked and facets.total <= FEW_MATCHES and filterset.page_number == 1 and not literal:
@@ -268,19 +269,24 @@ def _cards(scored: list, partial: list, text: str) -> tuple[list, list]:
 
 
 def _respelled(results: Results, filterset: PaperFilterSet, typed: str, request):
-    """The respelling of the query as typed, as ``join_compounds`` gives it, and its matches
-    matched in memory (query, words, matches), when it matches: the results then count
+    """For a query matching RARE_WORD papers at most: its respelling as ``join_compounds``
+    gives it, and its matches matched in memory (query, words, matches), when the respelling
+    is sure (SHOWN_AT_ONCE_EDITS at most for a query matching nothing, one edit for one
+    matching a few: "taging", one paper's "tagE") and matches more: the results then count
     its matches and show it as typed. Otherwise None, and the respelling (if any) is offered
     as a suggestion."""
-    results.suggestion = did_you_mean(typed)
-    if results.suggestion is None:
+    respelled = respelling(typed)
+    if respelled is None:
         return None
-    query, words = join_compounds(results.suggestion)
+    results.suggestion = respelled.text
+    if respelled.edits > (1 if results.count else SHOWN_AT_ONCE_EDITS):
+        return None
+    query, words = join_compounds(respelled.text)
     facets, matched = _matched(filterset, query, request)
-    if not facets.total:
+    if facets.total <= results.count:
         return None
     results.facets, results.count = facets, facets.total
-    results.corrected_query, results.suggestion = results.suggestion, None
+    results.corrected_query, results.suggestion = respelled.text, None
     return query, words, matched
 
 

@@ -9,6 +9,7 @@ table has none, see Lexeme.)
 """
 
 import re
+from typing import NamedTuple
 
 from .tables import reading_cursor
 
@@ -36,10 +37,15 @@ _SURFACE_FORMS_SQL = """
 SELECT DISTINCT c.lexeme, m[1]
 FROM unnest(%s::text[]) AS c(lexeme)
 CROSS JOIN LATERAL (
-    SELECT lower(p.title || ' ' || p.abstract) AS text FROM papers_paper p
-    WHERE p.search_vector @@ plainto_tsquery('simple', c.lexeme)
-      AND ts_filter(p.search_vector, '{a,c}') @@ plainto_tsquery('simple', c.lexeme)
-    LIMIT 3
+    (SELECT lower(p.title || ' ' || p.abstract) AS text FROM papers_paper p
+     WHERE p.search_vector @@ plainto_tsquery('simple', c.lexeme)
+       AND ts_filter(p.search_vector, '{a,c}') @@ plainto_tsquery('simple', c.lexeme)
+     LIMIT 3)
+    UNION ALL
+    -- Titles, short, show more of its forms for the work: three abstracts saying "tag",
+    -- "tags" and "tagged" hid "tagging", the form "taging" meant.
+    (SELECT lower(p.title) FROM papers_paper p
+     WHERE p.title_vector @@ plainto_tsquery('simple', c.lexeme) LIMIT 20)
 ) AS found
 CROSS JOIN LATERAL regexp_matches(
     found.text, '\\m(' || left(c.lexeme, GREATEST(3, length(c.lexeme) - 1)) || '[a-z]*)', 'g'
@@ -52,6 +58,11 @@ CROSS JOIN LATERAL regexp_matches(
 # for a query matching a few papers).
 RARE_WORD = 3
 COMMONER_BY = 50
+# A respelling is shown at once (the results of the words respelled, a link back to those
+# typed) when no word took more edits than this, and the query matched at most RARE_WORD
+# papers; otherwise it is offered ("Did you mean"): "unterminated", in no paper, is three edits
+# from "undermined", whose papers are about something else.
+SHOWN_AT_ONCE_EDITS = 2
 # A query matching this few papers is offered its respelling beside its results when a word
 # of it is in this few papers, beside a COMMONER_BY times commoner near word: "transfomer"
 # found the four papers misspelling it, and no word of "transformer"'s 2,942.
@@ -136,7 +147,20 @@ def _respell(text: str, replacements: dict[str, str]) -> str:
     return _WORD.sub(swap, text)
 
 
+class Respelling(NamedTuple):
+    """A query respelled, and the most edits one of its words took."""
+
+    text: str
+    edits: int
+
+
 def did_you_mean(text: str, rare: int = RARE_WORD) -> str | None:
+    """The query respelled (``respelling``), or None."""
+    respelled = respelling(text, rare)
+    return respelled.text if respelled else None
+
+
+def respelling(text: str, rare: int = RARE_WORD) -> Respelling | None:
     """The query respelled from the collection's own vocabulary, or None (at most two queries).
 
     Each alphabetic word whose stem the collection lacks (or has in ``rare`` papers at most,
@@ -153,7 +177,7 @@ def did_you_mean(text: str, rare: int = RARE_WORD) -> str | None:
             return None
         lexemes = {key[2] for keys in near.values() for key in keys}
         forms = _surface_forms(cursor, sorted(lexemes))
-    replacements = {}
+    replacements, edits = {}, 0
     for typed, keys in near.items():
         # The nearest as written, the commoner on ties ("mechansim": mechanism, not the one
         # paper's "mechanims", whose stem is nearer).
@@ -164,4 +188,5 @@ def did_you_mean(text: str, rare: int = RARE_WORD) -> str | None:
         )
         if spelled and spelled[0][0] <= max(1, len(typed) // 3) and spelled[0][2] != typed:
             replacements[typed] = spelled[0][2]
-    return _respell(text, replacements) if replacements else None
+            edits = max(edits, spelled[0][0])
+    return Respelling(_respell(text, replacements), edits) if replacements else None

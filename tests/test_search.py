@@ -473,21 +473,49 @@ def test_filterset_qs_is_the_whole_set_the_pages_show(corpus, query):
 
 @pytest.mark.django_db
 def test_a_query_finding_a_few_misspellings_is_offered_the_common_spelling(client):
-    for n in range(60):
+    # Four papers misspell it (more than RARE_WORD: offered, not shown at once), beside 50
+    # times as many spelling it right.
+    for n in range(201):
         make_paper(f"A transformer for parsing {n}.", title=f"Transformers {n}")
-    make_paper("A transfomer that parses.", title="Typos")
+    for n in range(4):
+        make_paper(f"A transfomer that parses {n}.", title=f"Typos {n}")
     finish()
     page = parse(client.get("/?q=transfomer"))
-    assert page.find("h2", id="results-heading").text.strip() == "1 paper"
+    assert page.find("h2", id="results-heading").text.strip() == "4 papers"
     suggestion = page.find("p", class_="suggestion")
     assert suggestion.text == "Did you mean transformer?"
     assert suggestion.find("a").attrs["href"] == "?q=transformer"
     # The API offers it too.
     body = client.get("/api/papers/?q=transfomer").json()
-    assert (body["count"], body["suggestion"], body["corrected_query"]) == (1, "transformer", None)
+    assert (body["count"], body["suggestion"], body["corrected_query"]) == (4, "transformer", None)
     # Asked for as typed: no suggestion.
     assert parse(client.get("/?q=transfomer&literal=1")).find_all("p", class_="suggestion") == []
     assert client.get("/api/papers/?q=transfomer&literal=1").json()["suggestion"] is None
+
+
+def test_a_word_of_a_few_papers_one_edit_from_a_far_commoner_one_is_respelled_at_once(client):
+    # "taging" is in one paper's name (tagE), and one edit from the collection's "tagging":
+    # its papers are shown, with the way back to the word as typed.
+    for n in range(60):
+        make_paper(f"Sequence tagging with a tagger, {n}.", title=f"Tagging {n}")
+    make_paper("tagE follows spoken instructions.", title="tagE: an Embodied Agent")
+    finish()
+    body = client.get("/api/papers/?q=taging").json()
+    assert (body["count"], body["corrected_query"], body["suggestion"]) == (60, "tagging", None)
+    literal = client.get("/api/papers/?q=taging&literal=1").json()
+    assert (literal["count"], literal["corrected_query"]) == (1, None)
+
+
+def test_a_respelling_of_many_edits_is_offered_not_shown(client):
+    # "unterminated" is in no paper; "undermined" is three edits away and about something
+    # else: offered, not shown in its place.
+    for n in range(60):
+        make_paper(f"Trust is undermined by errors, {n}.", title=f"Trust {n}")
+    finish()
+    body = client.get("/api/papers/?q=unterminated").json()
+    assert (body["count"], body["corrected_query"], body["suggestion"]) == (0, None, "undermined")
+    body = client.get("/api/papers/?q=undermied").json()
+    assert (body["count"], body["corrected_query"]) == (60, "undermined")
 
 
 def test_a_topics_name_is_a_filter_not_words_of_its_papers(client):
