@@ -4,6 +4,7 @@ No timing is asserted: the benchmark measures, the suite only checks that it run
 """
 
 import os
+import random
 import subprocess
 import sys
 import threading
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import acronym_queries
+from bench import acronym_queries, typo_queries
 from bench.corpus import build_corpus, scale_records, synthetic_records
 from bench.known_item import title_query
 from bench.name_queries import summary, theirs
@@ -372,4 +373,21 @@ def test_an_acronym_query_result_writes_it_so_as_typed_or_in_capitals():
     assert acronym_queries.summary(pages, {"GLUE": 4, "CLIP": 1, "SQuAD": 11}) == (
         "first result writes it so: 2/3; "
         "mean share of the first 10 that do, of the most they could: 0.833"
+    )
+
+
+def test_a_typo_is_one_edit_inside_the_word_and_its_outcome_is_read_from_the_answer():
+    rng = random.Random(5)
+    for word in ["tagging", "attention", "summarization"] * 20:
+        typo = typo_queries.misspelt(word, rng)
+        assert typo != word and (typo[0], typo[-1]) == (word[0], word[-1])
+        assert abs(len(typo) - len(word)) <= 1
+    answer = {"corrected_query": None, "suggestion": None}
+    assert typo_queries.outcome("tagging", answer) == "not respelled"
+    assert typo_queries.outcome("tagging", answer | {"suggestion": "tagging"}) == "offered"
+    assert typo_queries.outcome("tagging", answer | {"corrected_query": "tagging"}) == (
+        "given back at once"
+    )
+    assert typo_queries.outcome("tagging", answer | {"corrected_query": "tapping"}) == (
+        "another word"
     )
