@@ -18,7 +18,7 @@ from .counts import refresh_counts
 from .denormalise import refresh_author_names, refresh_topic_names
 from .models import Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect
 from .similarity_model import project_paper
-from .text import abstract_key
+from .text import abstract_key, name_key
 
 # Paper fields a source (a load, or a merged duplicate) may fill when the paper has them empty.
 FILLABLE_FIELDS = (
@@ -107,9 +107,15 @@ def record_topic_edit(topic: Topic, old_slug: str | None = None, renamed: bool =
     note_change()
 
 
-def record_author_edit(author, changed_fields) -> None:
-    """After an author is saved: a renamed author's papers get their author names refreshed."""
+def record_author_edit(author, changed_fields, old_name: str = "") -> None:
+    """After an author is saved: a renamed author keeps its old name (``old_name``) among its
+    variants, as a merge keeps the names it joins, so that a later load naming the author the
+    old way finds it rather than making a second author; its papers get their author names
+    refreshed."""
     if "name" in changed_fields:
+        if old_name and name_key(old_name) != author.key and old_name not in author.variants:
+            author.variants = [*author.variants, old_name]
+            author.save(update_fields=["variants"])
         refresh_author_names(author.authorships.values_list("paper_id", flat=True))
     note_change()
 

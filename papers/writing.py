@@ -74,6 +74,20 @@ class TopicResolver:
         return topic
 
 
+def known_venues(records: dict[str, VenueRecord]) -> dict[str, Venue]:
+    """{record's name: the venue it is}: by name, else by its volume ID (a venue a curator
+    renamed is still its volume: a load naming it as its source does made a second one)."""
+    venues = {venue.name: venue for venue in Venue.objects.filter(name__in=records)}
+    volumes = {
+        record.external_id: name
+        for name, record in records.items()
+        if name not in venues and record.external_id
+    }
+    for venue in Venue.objects.filter(external_id__in=volumes).order_by("pk"):
+        venues.setdefault(volumes[venue.external_id], venue)
+    return venues
+
+
 class RecordWriter:
     """Writes a load's parsed files; ``fit_ahead`` (papers/fit_ahead.py), when given, is
     started once the collection's texts are final."""
@@ -162,7 +176,7 @@ class RecordWriter:
     # Venues -------------------------------------------------------------
 
     def write_venues(self, records: dict[str, VenueRecord]) -> dict[str, Venue]:
-        venues = {venue.name: venue for venue in Venue.objects.filter(name__in=records)}
+        venues = known_venues(records)
         taken = set(Venue.objects.values_list("slug", flat=True))
         new = []
         for name in records:

@@ -10,6 +10,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.models import Count
 from django.test.utils import CaptureQueriesContext
 
+from papers import curation
 from papers.loading import load_files
 from papers.models import Author, Paper, PaperTopic, Topic, Venue
 from tests.conftest import SEED_FILES
@@ -212,7 +213,7 @@ def test_a_folder_with_nothing_to_load_is_a_clear_error(tmp_path):
 @pytest.mark.django_db(transaction=True)
 def test_a_load_into_a_database_behind_the_code_asks_for_migrate_first():
     executor = MigrationExecutor(connection)
-    executor.migrate([("papers", "0027_author_umlaut_key")])
+    executor.migrate([("papers", "0028_author_redirects_and_name_indexes")])
     try:
         with pytest.raises(CommandError) as raised:
             run("load_papers")
@@ -388,3 +389,39 @@ def test_loading_is_batched_not_a_query_per_paper(write_dump):
     # the similarity refit, the facet counts' refresh (78 today); a query per paper would be
     # thousands.
     assert len(queries) < 80
+
+
+TUTORIALS = (
+    '<?xml version="1.0" encoding="UTF-8"?><collection id="2025.naacl"><volume id="tutorial">'
+    "<meta><booktitle>Proceedings of NAACL 2025: Tutorial Abstracts</booktitle>"
+    "<year>2025</year><venue>naacl</venue></meta>{papers}</volume></collection>"
+)
+
+
+def tutorials(*numbers: int) -> str:
+    return TUTORIALS.format(
+        papers="".join(
+            f'<paper id="{n}"><title>Tutorial {n}</title><abstract>We teach topic {n}.</abstract>'
+            "</paper>"
+            for n in numbers
+        )
+    )
+
+
+@pytest.mark.django_db
+def test_a_renamed_venue_is_still_its_volume_on_the_next_load(write_dump):
+    # A curator renamed the volume; reloading its file made a second venue of the same volume,
+    # and a new paper of the volume went there.
+    load_files([write_dump("2025.naacl.xml", tutorials(1, 2))])
+    venue = Venue.objects.get(external_id="2025.naacl-tutorial")
+    venue.name = "NAACL 2025 Tutorial Abstracts"
+    venue.save()
+    curation.record_venue_edit(venue, ["name"])
+    load_files([write_dump("2025.naacl.xml", tutorials(1, 2, 3))])
+    assert list(Venue.objects.filter(external_id="2025.naacl-tutorial")) == [venue]
+    assert Venue.objects.get(pk=venue.pk).name == "NAACL 2025 Tutorial Abstracts"
+    assert sorted(Paper.objects.filter(venue=venue).values_list("title", flat=True)) == [
+        "Tutorial 1",
+        "Tutorial 2",
+        "Tutorial 3",
+    ]

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from papers import curation
 from papers.loading import load_files
 from papers.merging import MergeRefused, merge_authors
 from papers.models import Author, Authorship, Paper
@@ -449,3 +450,19 @@ def test_a_merged_name_goes_to_the_person_the_anthology_names_later(client, writ
     ]
     response = client.get(f"/authors/{kept.slug}/")
     assert (response.status_code, response["Location"]) == (301, person.get_absolute_url())
+
+
+def test_a_renamed_author_keeps_the_old_name_for_later_loads(write_dump):
+    # A curator renamed "Tianyu Jiang"; a later file naming him so made a second author.
+    load_files([write_dump("2024.acl.xml", anthology_xml(("First", [author("Tianyu Jiang")])))])
+    renamed = Author.objects.get(name="Tianyu Jiang")
+    renamed.name = "Tianyu J. Jiang"
+    renamed.save()
+    curation.record_author_edit(renamed, ["name"], "Tianyu Jiang")
+    assert Author.objects.get(pk=renamed.pk).variants == ["Tianyu Jiang"]
+    load_files([write_dump("later.jsonl", dump_jsonl(("Second", ["Tianyu Jiang"])))])
+    assert authors_of("Second") == [renamed.slug]
+    assert list(Author.objects.values_list("name", flat=True)) == ["Tianyu J. Jiang"]
+    # Only a new name is kept: one that its key already matches is not a variant.
+    curation.record_author_edit(renamed, ["name"], "Tianyu J. JIANG")
+    assert Author.objects.get(pk=renamed.pk).variants == ["Tianyu Jiang"]

@@ -74,7 +74,7 @@ class AuthorAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         if change:
-            curation.record_author_edit(obj, form.changed_data)
+            curation.record_author_edit(obj, form.changed_data, form.initial.get("name", ""))
 
     def delete_model(self, request, obj):
         curation.delete_authors(Author.objects.filter(pk=obj.pk))
