@@ -22,7 +22,7 @@ from django.db.models.functions import Lower
 
 from .anthology_metadata import ANTHOLOGY_ID
 from .expressions import SEARCH_CONFIG
-from .models import Author, AuthorRedirect, Paper
+from .models import Author, AuthorRedirect, MergedKey, Paper
 from .regional_spelling import other_spelling
 from .tables import reading_cursor, sql
 from .text import QUOTED, make_slug, name_key
@@ -64,13 +64,15 @@ def parse_identifier(text: str) -> tuple[str | None, str | None]:
 
 
 def identified_paper(text: str):
-    """The paper the text identifies, or None (no query unless the text has the shape)."""
+    """The paper the text identifies, or None (no query unless the text has the shape): an
+    Anthology ID, also of a paper a curator merged into another (that one)."""
     anthology_id, doi = parse_identifier(text)
     if anthology_id is None and doi is None:
         return None
     condition = Q(pk__in=[])
     if anthology_id:
-        condition |= Q(external_id=anthology_id)
+        merged = MergedKey.objects.filter(kind=MergedKey.Kind.EXTERNAL_ID, key=anthology_id)
+        condition |= Q(external_id=anthology_id) | Q(pk__in=merged.values("paper_id"))
     if doi:
         condition |= Q(doi_lower=doi)
     found = Paper.objects.annotate(doi_lower=Lower("doi")).filter(condition).order_by("pk")

@@ -1,6 +1,7 @@
 """Sources named portably, and a curator's merges that survive reloads (real PostgreSQL)."""
 
 import json
+from urllib.parse import urlencode
 
 import pytest
 
@@ -129,6 +130,28 @@ def test_a_merge_of_papers_with_two_external_ids_survives_a_reload(write_dump):
     ]
     kinds = sorted(MergedKey.objects.values_list("kind", flat=True))
     assert kinds == ["abstract", "id", "paper", "title"]
+
+
+def test_a_merged_away_papers_anthology_id_or_doi_finds_the_survivor(client, write_dump):
+    lines = [
+        {"external_id": "2031.acl-long.1", "venue": "ACL 2031", "abstract": ABSTRACT_A},
+        {
+            "external_id": "2031.findings-acl.5",
+            "venue": "Findings of ACL 2031",
+            "abstract": ABSTRACT_B,
+        },
+    ]
+    path = write_dump(
+        "two.jsonl", "".join(json.dumps({**line, "title": "Yoruba"}) + "\n" for line in lines)
+    )
+    load_files([path])
+    survivor = Paper.objects.get(external_id="2031.acl-long.1")
+    merging.merge_papers(survivor, [Paper.objects.get(external_id="2031.findings-acl.5")])
+    for typed in ["2031.findings-acl.5", "10.18653/v1/2031.findings-acl.5"]:
+        response = client.get("/?" + urlencode({"q": typed}))
+        assert (response.status_code, response["Location"]) == (302, f"/papers/{survivor.pk}/")
+        body = client.get("/api/papers/?" + urlencode({"q": typed})).json()
+        assert [result["id"] for result in body["results"]] == [survivor.pk]
 
 
 def test_a_later_runs_anthology_record_moves_the_paper_to_its_volume(write_dump):
