@@ -33,13 +33,13 @@ from django.views.decorators.http import require_POST
 
 from .anthology_metadata import is_anthology_id
 from .api_index import unknown_parameters
-from .author_redirects import filter_redirect
 from .caching import cache_page_by_version
 from .filtering import PaperFilterSet
 from .latex import plain_text
 from .merged_keys import EXTERNAL_ID, PAPER, survivor_of
 from .methods import read_only, with_query
 from .models import Authorship, Paper
+from .moved_filters import filter_redirect
 from .rendering import plain_snippet, render_inline
 from .search import search_page
 from .serializers import paper_record

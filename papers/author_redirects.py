@@ -1,11 +1,7 @@
 """Where an author's old address leads: to the author it was joined to, by a curator's merge
 (papers/merging.py merge_authors) or as a name written without its umlauts
-(papers/name_forms.py fold_umlauts). The author page, its feed and the author filter of the
-lists, their exports, the search feed and the API follow it (papers/views.py, papers/feeds.py,
-papers/api.py)."""
-
-from django.db.models import Exists, OuterRef
-from django.http import HttpResponsePermanentRedirect
+(papers/name_forms.py fold_umlauts). The author page and its feed follow it (papers/views.py,
+papers/feeds.py), and the author filter of the lists (papers/moved_filters.py)."""
 
 from .models import Author, AuthorRedirect
 
@@ -32,20 +28,3 @@ def moved_author(slug: str) -> Author | None:
     if moved is not None:
         return moved.author
     return Author.objects.filter(umlaut_key=slug.replace("-", " ")).order_by("id").first()
-
-
-def filter_redirect(request, filterset) -> HttpResponsePermanentRedirect | None:
-    """A list asked for with ``author=`` an address no author holds that was joined to
-    another author: the same request for that author (one query, only with ``author=``);
-    else None. ``filterset``: the request's valid PaperFilterSet (its author a slug)."""
-    slug = filterset.value("author")
-    if not slug:
-        return None
-    held = Author.objects.filter(slug=OuterRef("old_slug"))
-    moved = AuthorRedirect.objects.filter(old_slug=slug).exclude(Exists(held))
-    joined = moved.values_list("author__slug", flat=True).first()
-    if joined is None:
-        return None
-    query = request.GET.copy()
-    query["author"] = joined
-    return HttpResponsePermanentRedirect(f"{request.path}?{query.urlencode()}")

@@ -17,12 +17,13 @@ from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import escape
 
-from .author_redirects import filter_redirect, moved_author
+from .author_redirects import moved_author
 from .facet_display import all_venues, chip_labels
 from .facets import Facets
 from .filtering import PaperFilterSet
 from .latex import plain_text
 from .models import Author, Authorship, Paper, PaperTopic, Topic, Venue
+from .moved_filters import filter_redirect
 from .rendering import plain_snippet, quoted
 from .understanding import join_compounds
 

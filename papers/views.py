@@ -38,7 +38,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 
 from .author_queries import describe_people, places_of
-from .author_redirects import filter_redirect, moved_author
+from .author_redirects import moved_author
 from .caching import cache_page_by_version
 from .citations import FORMATS
 from .downloads import export_ids, export_queryset, export_ranked
@@ -47,8 +47,9 @@ from .facet_display import facet_context
 from .feeds import search_feed_url
 from .filtering import PaperFilterSet
 from .front_page import front_page
-from .methods import lowercase_slug, read_only
+from .methods import lowercase_slug, read_only, with_query
 from .models import Author, Paper, PaperTopic, Topic, TopicRedirect, Venue
+from .moved_filters import filter_redirect
 from .reading_lists import BadList, list_papers, parse_ids
 from .rendering import bar_chart, render_abstract
 from .search import filtered_authors, search_page
@@ -102,7 +103,7 @@ def _render_list(
     # The author filter's author, read once: for the redirect of an address no author holds,
     # and for the cards' places.
     chosen = filtered_authors(filterset)
-    moved = None if chosen else filter_redirect(request, filterset)
+    moved = filter_redirect(request, filterset, author_held=bool(chosen))
     if moved is not None:
         return moved
     format_name = request.GET.get("format")
@@ -224,7 +225,7 @@ def topic_detail(request, slug):
         moved = TopicRedirect.objects.select_related("topic").filter(old_slug=slug).first()
         if moved is None:
             raise Http404("No such topic.")
-        return redirect(moved.topic, permanent=True)
+        return redirect(with_query(request, moved.topic.get_absolute_url()), permanent=True)
     linked = PaperTopic.objects.filter(topic=topic).values("paper_id")
     rows = list(venue_rows_with_totals(linked))
     # The venues with the most papers first: the chart shows the top ones, the rest behind.

@@ -724,6 +724,15 @@ def test_topic_pages_and_redirects(client, corpus):
     TopicRedirect.objects.create(old_slug="attn", topic=Topic.objects.get(slug="attention"))
     response = get(client, "/topics/attn/", status=301)
     assert response["Location"] == "/topics/attention/"
+    response = get(client, "/topics/attn/?venue=acl-2025", status=301)
+    assert response["Location"] == "/topics/attention/?venue=acl-2025"
+    # A list filtered by the old slug: the same list by the topic's slug now, named and
+    # selected as such (and kept once where both are given).
+    for path in ["/", "/api/papers/", "/feeds/search/"]:
+        response = get(client, f"{path}?topic=attn&q=cache&topic=speech", status=301)
+        assert response["Location"] == f"{path}?topic=attention&topic=speech&q=cache"
+    response = get(client, "/?topic=attn&topic=attention", status=301)
+    assert response["Location"] == "/?topic=attention"
     get(client, "/topics/none-such/", status=404)
 
 
