@@ -381,13 +381,16 @@ class RecordWriter:
         people = [a for names in identified.values() for a in names if a.person_id]
         authors = writer.write([a for names in wanting.values() for a in names] + people)
         self.summary.authors_new = writer.new
+        # Two names of one author (a curator merged them) are one authorship, the first.
         copy_rows(
             Authorship,
             ["paper_id", "author_id", "position"],
             (
-                (paper_id, authors[author], position)
+                (paper_id, author_id, position)
                 for paper_id, names in wanting.items()
-                for position, author in enumerate(names, start=1)
+                for position, author_id in enumerate(
+                    dict.fromkeys(authors[author] for author in names), start=1
+                )
             ),
         )
         moved = relink(identified, authors) | writer.fold_names() | fold_umlauts()

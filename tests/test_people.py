@@ -387,15 +387,23 @@ def test_a_curators_merge_of_one_persons_names_holds_through_loads(client, write
     assert authors_of("Weld Three") == [kept.slug, "ann-lee", "bo-chen"]
     assert list(three.authorships.values_list("position", flat=True)) == [1, 2, 3]
     assert three.author_names == "Daniel S. Weld, Ann Lee, Bo Chen"
-    load_files([path, write_dump("more.jsonl", dump_jsonl(("Weld Four", ["Daniel Weld"])))])
+    more = dump_jsonl(
+        ("Weld Four", ["Daniel Weld"]), ("Weld Five", ["Daniel Weld", "Ann Lee", "Daniel S Weld"])
+    )
+    load_files([path, write_dump("more.jsonl", more)])
     assert list(Author.objects.filter(name__contains="Weld")) == [kept]
     assert sorted(kept.authorships.values_list("paper__title", flat=True)) == [
+        "Weld Five",
         "Weld Four",
         "Weld One",
         "Weld Three",
         "Weld Two",
     ]
-    assert client.get(f"/api/papers/?author={kept.slug}").json()["count"] == 4
+    # A new paper naming two of the merged names has the author once, in the first place.
+    five = Paper.objects.get(title="Weld Five")
+    assert authors_of("Weld Five") == [kept.slug, "ann-lee"]
+    assert list(five.authorships.values_list("position", flat=True)) == [1, 2]
+    assert client.get(f"/api/papers/?author={kept.slug}").json()["count"] == 5
     # Their addresses lead to the author kept: the page, its feed, the list's filter.
     spaced, dropped = old_slugs["Daniel S Weld"], old_slugs["Daniel Weld"]
     for old, new in [
