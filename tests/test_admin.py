@@ -926,6 +926,12 @@ def test_merge_papers_moves_topics_links_and_curated_fields(staff, seeded):
     page = run_action(staff, "paper", "merge_papers", [survivor, duplicate])
     assert page.status_code == 200
     assert set(page.context["form"].fields["survivor"].queryset) == {survivor, duplicate}
+    # Copies of one paper share a title: each choice tells its venue, Anthology ID and id.
+    labels = [str(label) for _, label in page.context["form"].fields["survivor"].choices]
+    assert labels == [
+        f"{paper.display_title} — {paper.venue.name}, no Anthology ID, id {paper.pk}"
+        for paper in sorted([survivor, duplicate], key=lambda paper: paper.pk)
+    ]
     response = run_action(
         staff, "paper", "merge_papers", [survivor, duplicate], survivor=survivor.pk
     )

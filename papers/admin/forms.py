@@ -253,13 +253,19 @@ class ChooseSurvivorForm(forms.Form):
 
     def __init__(self, *args, candidates, **kwargs):
         super().__init__(*args, **kwargs)
+        if candidates.model is Paper:
+            candidates = candidates.select_related("venue")
         self.fields["survivor"].queryset = candidates
-        self.fields["survivor"].label_from_instance = _with_paper_count
+        self.fields["survivor"].label_from_instance = _choice_label
 
 
-def _with_paper_count(candidate) -> str:
-    """A survivor's choice with its papers where counted (authors, topics): "Daniel S. Weld
+def _choice_label(candidate) -> str:
+    """A survivor's choice: a paper with its venue, Anthology ID and id (copies of one paper
+    share a title); another with its papers where counted (authors, topics): "Daniel S. Weld
     (9 papers)" tells the name most used."""
+    if isinstance(candidate, Paper):
+        known = candidate.external_id or "no Anthology ID"
+        return f"{candidate.display_title} — {candidate.venue.name}, {known}, id {candidate.pk}"
     count = getattr(candidate, "paper_count", None)
     if count is None:
         return str(candidate)
