@@ -379,6 +379,32 @@ def test_a_facets_filter_box_tells_how_many_rows_it_leaves(transactional_db, col
     expect(page.locator("#announcer")).to_have_text(f"{shown} of {total} shown.")
 
 
+def test_a_venue_filter_box_shows_the_volumes_it_names_and_says_when_none(
+    transactional_db, collection, browsing
+):
+    page = screen(browsing, DESKTOP)
+    page.goto("/?sort=newest")
+    facet = page.locator(".venue-facet")
+    box = facet.locator("input.facet-filter")
+    box.fill("findings")
+    # Of each conference with a Findings volume, that volume; its main one dimmed, for its
+    # place (every volume of those conferences was shown).
+    volumes = facet.locator(".volumes a.facet-link:visible")
+    assert volumes.count() > 0
+    assert all("Findings" in name for name in volumes.all_inner_texts())
+    heads = facet.locator(".event:visible > a.facet-link")
+    assert heads.count() == facet.locator(".event:visible").count() > 0
+    assert heads.evaluate_all("links => links.every(l => l.matches('.filter-context'))")
+    expect(facet.locator(".venues-more")).to_be_hidden()
+    expect(facet.locator("[data-filter-none]")).to_be_hidden()
+    box.fill("zzzz")
+    expect(facet.locator(".event:visible")).to_have_count(0)
+    expect(facet.locator("[data-filter-none]")).to_have_text("No name here has “zzzz”.")
+    box.fill("")
+    expect(facet.locator("[data-filter-none]")).to_be_hidden()
+    expect(facet.locator(".venues-more")).to_be_visible()
+
+
 def test_show_results_on_a_phone_takes_the_focus_to_the_results(
     transactional_db, collection, browsing
 ):

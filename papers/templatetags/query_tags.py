@@ -179,7 +179,7 @@ def _venue_event(context, event, series: str) -> str:
         volumes = ""
     else:
         rows = "".join(
-            "<li>"
+            f'<li data-volume-text="{escape(r.name.lower())}">'
             + facet_link(context, "venue", r.slug, r.label, r.count, r.selected, event.name)
             + "</li>"
             for r in event.volumes

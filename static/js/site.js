@@ -122,13 +122,24 @@
   });
 
   // A filter box hides the rows of its facet whose names lack the text, and opens the
-  // "Show all" part and any volumes so that every match is in sight.
+  // "Show all" part and any volumes so that every match is in sight. Of a conference whose
+  // volume matches, the volumes that do not are hidden and its main volume, shown for its
+  // place, is dimmed ("findings" showed every volume of each conference with a Findings).
+  // While it filters, the fold's "Show fewer" is hidden, and no match is said in words.
   function filterFacet(box) {
     var facet = box.closest("[data-facet]");
     var text = box.value.trim().toLowerCase();
     facet.querySelectorAll("[data-filter-text]").forEach(function (row) {
       var hit = !text || row.getAttribute("data-filter-text").indexOf(text) !== -1;
       row.hidden = !hit;
+      var named = false;
+      row.querySelectorAll("[data-volume-text]").forEach(function (volume) {
+        var own = !text || volume.getAttribute("data-volume-text").indexOf(text) !== -1;
+        volume.hidden = !own;
+        named = named || (own && text !== "");
+      });
+      var head = row.querySelector(":scope > .facet-link");
+      if (head) { head.classList.toggle("filter-context", hit && named && !ownName(head, text)); }
       var volumes = row.querySelector("details.volumes");
       if (volumes) { volumes.open = text ? hit : volumes.hasAttribute("data-selected"); }
     });
@@ -137,7 +148,22 @@
     });
     facet.querySelectorAll("details.facet-more").forEach(function (more) {
       if (text) { more.open = true; }
+      more.hidden = text !== "";
     });
+    var none = facet.querySelector("[data-filter-none]");
+    if (none) {
+      none.hidden = !text || !!facet.querySelector("[data-filter-text]:not([hidden])");
+      none.textContent = "No name here has “" + box.value.trim() + "”.";
+    }
+  }
+  // Whether a conference's main volume is named by the text: its whole name, as its row's
+  // filter text begins with it.
+  function ownName(head, text) {
+    var row = head.closest("[data-filter-text]");
+    var volume = row.querySelector("[data-volume-text]");
+    var all = row.getAttribute("data-filter-text");
+    var main = volume ? all.slice(0, all.indexOf(volume.getAttribute("data-volume-text"))) : all;
+    return main.indexOf(text) !== -1;
   }
   // "Show N more venues" shows rows above it, each in its series: the focus goes to the first
   // of them (a keyboard went on past the rows it had just shown), and a screen reader hears
