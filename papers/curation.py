@@ -15,6 +15,7 @@ from django.db.models import F, Func, Value
 
 from .caching import bump_data_version
 from .counts import refresh_counts
+from .deleted_keys import remember_deleted
 from .denormalise import refresh_author_names, refresh_topic_names
 from .models import Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect
 from .similarity_model import project_paper
@@ -143,9 +144,12 @@ def delete_authors(authors) -> None:
 
 
 def delete_papers(papers) -> None:
-    """Delete the papers (a queryset) and take them out of the facet counts."""
+    """Delete the papers (a queryset), keep their keys so that loads leave them out
+    (papers/deleted_keys.py), and take them out of the facet counts."""
     with transaction.atomic():
-        ids = list(papers.values_list("pk", flat=True))
+        deleted = list(papers)
+        remember_deleted(deleted)
+        ids = [paper.pk for paper in deleted]
         Paper.objects.filter(pk__in=ids).delete()
         refresh_counts(ids)
 

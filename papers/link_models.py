@@ -93,3 +93,23 @@ class MergedKey(models.Model):
 
     def __str__(self):
         return f"{self.kind} {self.key[:40]} → paper {self.paper_id}"
+
+
+class DeletedKey(models.Model):
+    """What identified a paper a curator deleted (its external ID, abstract, title at its
+    venue), kept so that a load meeting that paper again, matching none left, leaves it out
+    rather than bringing it back (papers/deleted_keys.py). A curator deletes the rows of a
+    paper to let loads bring it back."""
+
+    kind = models.CharField(max_length=10, choices=MergedKey.Kind.choices)
+    key = models.TextField()
+    # What the paper was, for the curator reading the list.
+    title = models.TextField(blank=True)
+    deleted = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = "deleted paper's key"
+        constraints = [models.UniqueConstraint(fields=["kind", "key"], name="deleted_key_once")]
+
+    def __str__(self):
+        return f"{self.kind} {self.key[:40]} ({self.title[:60]})"

@@ -24,6 +24,7 @@ from .expressions import display_key as display_key_expression
 from .expressions import family_key, is_complete, paper_number, venue_held_on
 from .expressions import title_vector as title_vector_expression
 from .link_models import Authorship as Authorship
+from .link_models import DeletedKey as DeletedKey
 from .link_models import MergedKey as MergedKey
 from .link_models import PaperTopic as PaperTopic
 from .link_models import RemovedTopic as RemovedTopic

@@ -101,6 +101,7 @@ class LoadSummary:
     topics_new: int = 0
     authors_new: int = 0
     rule_links: int = 0
+    left_out: int = 0  # records of papers a curator deleted (papers/deleted_keys.py)
     warnings: list[str] = field(default_factory=list)
     # Seconds spent in each phase of the load, in the order they ran (bench/run.py reports them).
     phases: dict[str, float] = field(default_factory=dict)
@@ -119,4 +120,5 @@ class LoadSummary:
             f"{self.updated} updated, {self.unchanged} unchanged; {self.venues_new} new venues, "
             f"{self.topics_new} new topics, {self.authors_new} new authors; "
             f"{self.rule_links} topic links from rules; {len(self.warnings)} warnings"
+            + (f"; {self.left_out} left out (deleted by a curator)" if self.left_out else "")
         )

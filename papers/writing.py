@@ -21,6 +21,7 @@ from .bulk import (
 )
 from .counts import counts_deferred, refresh_counts
 from .curation import FILLABLE_FIELDS, fill_empty
+from .deleted_keys import deleted_records
 from .denormalise import (
     refresh_author_names,
     refresh_lexemes,
@@ -29,7 +30,7 @@ from .denormalise import (
 )
 from .dump_blocks import venue_in_line
 from .fit_ahead import FitAhead
-from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect, Venue
+from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, Venue
 from .name_forms import fold_umlauts, learn_family_names_in_place
 from .paper_matching import find_existing
 from .people import AuthorWriter, relink, unique_slug
@@ -39,39 +40,13 @@ from .records import LoadSummary, PaperRecord, ParsedFile, VenueRecord
 from .staging import collection_size, move_staged, stage_papers, staging
 from .tagging import tag_papers
 from .text import fold_whitespace, make_slug, name_key
+from .topic_resolver import TopicResolver
 from .topic_rules import apply_topic_rules
 from .validation import MAX_RELATED_TITLES
 
 # After this many new papers the planner's statistics are refreshed before the statements
 # that join the new rows: on a fresh database, stale statistics make them quadratic.
 ANALYZE_AFTER = 1000
-
-
-class TopicResolver:
-    """Finds the topic a name means: by normalised name, then by the slug of a topic a curator
-    renamed (so it keeps its papers), then through the redirect a curator's merge left."""
-
-    def __init__(self):
-        existing = list(Topic.objects.all())
-        self.by_name = {name_key(topic.name): topic for topic in existing}
-        self.taken = {topic.slug for topic in existing}
-        # Only a renamed topic's slug stands for another name: a slug its own name gives
-        # ("c" for "C++") must not capture other names ("C").
-        self.by_slug = {
-            topic.slug: topic for topic in existing if topic.slug != make_slug(topic.name, "topic")
-        }
-        for redirect in TopicRedirect.objects.select_related("topic"):
-            self.by_slug[redirect.old_slug] = redirect.topic
-            self.taken.add(redirect.old_slug)
-
-    def find(self, name: str) -> Topic | None:
-        return self.by_name.get(name_key(name)) or self.by_slug.get(make_slug(name, "topic"))
-
-    def add(self, topic: Topic) -> Topic:
-        """Give an unsaved topic a free slug and remember it."""
-        topic.slug = unique_slug(topic.slug or make_slug(topic.name, "topic"), self.taken)
-        self.by_name[name_key(topic.name)] = topic
-        return topic
 
 
 def known_venues(records: dict[str, VenueRecord]) -> dict[str, Venue]:
@@ -233,9 +208,14 @@ class RecordWriter:
         venue_ids = [venues[record.venue].pk for record in records]
         found, self.merged = find_existing(records, abstract_keys, venue_ids)
         existing = found | self.merged
+        unmatched = {index: r for index, r in enumerate(records) if index not in existing}
+        deleted = deleted_records(unmatched, dict(enumerate(venue_ids)), abstract_keys)
+        self.summary.left_out = len(deleted)
         papers: dict[int, Paper] = {}
         new, changed, changed_fields = [], {}, set()
         for index, record in enumerate(records):
+            if index in deleted:
+                continue  # a curator deleted it: no paper, no links
             paper = existing.get(index)
             # An earlier record of this run may have given the paper another external ID.
             # (A curator's merge stands even across external IDs.)
@@ -329,6 +309,7 @@ class RecordWriter:
         wanted = {
             (papers[index].pk, topics[name_key(name)].pk)
             for index, record in enumerate(records)
+            if index in papers
             for name in record.topics
             if "topics" not in papers[index].curated_fields
         }
@@ -364,7 +345,7 @@ class RecordWriter:
         wanting = {
             papers[index].pk: record.authors
             for index, record in enumerate(records)
-            if record.authors and "authors" not in papers[index].curated_fields
+            if record.authors and index in papers and "authors" not in papers[index].curated_fields
         }
         if not wanting:
             return fold_umlauts()

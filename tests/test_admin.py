@@ -24,6 +24,7 @@ from papers.filtering import PaperFilterSet
 from papers.models import (
     Author,
     Authorship,
+    DeletedKey,
     Paper,
     PaperTopic,
     RemovedTopic,
@@ -1204,3 +1205,19 @@ def test_the_admin_is_named_for_the_site(staff):
     page = parse(staff.get("/admin/"))
     assert page.find("div", id="site-name").text == "Paper browser administration"
     assert page.find("title").text == "Curation | Paper browser admin"
+
+
+def test_a_paper_deleted_in_the_admin_keeps_its_keys_for_loads(staff, seeded):
+    paper = Paper.objects.get(title=MLWQ)
+    url = reverse("admin:papers_paper_delete", args=[paper.pk])
+    assert staff.post(url, {"post": "yes"}).status_code == 302
+    assert not Paper.objects.filter(pk=paper.pk).exists()
+    assert set(DeletedKey.objects.values_list("kind", "title")) == {
+        ("abstract", MLWQ),
+        ("title", MLWQ),
+    }
+    # Listed for curators, who may delete the keys (then loads bring it back), not add them.
+    listed = staff.get(reverse("admin:papers_deletedkey_changelist"))
+    assert listed.status_code == 200
+    assert [row.text for row in parse(listed).find_all("th", class_="field-title")] == [MLWQ] * 2
+    assert staff.get(reverse("admin:papers_deletedkey_add")).status_code == 403

@@ -213,7 +213,7 @@ def test_a_folder_with_nothing_to_load_is_a_clear_error(tmp_path):
 @pytest.mark.django_db(transaction=True)
 def test_a_load_into_a_database_behind_the_code_asks_for_migrate_first():
     executor = MigrationExecutor(connection)
-    executor.migrate([("papers", "0028_author_redirects_and_name_indexes")])
+    executor.migrate([("papers", "0029_author_family_key_unaccented")])
     try:
         with pytest.raises(CommandError) as raised:
             run("load_papers")
@@ -385,10 +385,11 @@ def test_loading_is_batched_not_a_query_per_paper(write_dump):
         summary = load_files([path])
     assert summary.new == 2000
     # A fixed number of statements whatever the number of papers: the lock, venues, topics,
-    # papers (one COPY), links, names, topic rules and the topic model, word statistics and
-    # the similarity refit, the facet counts' refresh (78 today); a query per paper would be
+    # papers (one COPY; the venues' volume IDs and the deleted papers' keys looked up once
+    # each), links, names, topic rules and the topic model, word statistics and the
+    # similarity refit, the facet counts' refresh (80 today); a query per paper would be
     # thousands.
-    assert len(queries) < 80
+    assert len(queries) <= 80
 
 
 TUTORIALS = (

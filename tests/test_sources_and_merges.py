@@ -5,10 +5,10 @@ from urllib.parse import urlencode
 
 import pytest
 
-from papers import merging
+from papers import curation, merging
 from papers.facets import count_facets
 from papers.loading import load_files
-from papers.models import MergedKey, Paper
+from papers.models import DeletedKey, MergedKey, Paper
 from tests.factories import ABSTRACT_A, ABSTRACT_B, ABSTRACT_C, lecture_page, list_page
 from tests.support import run
 
@@ -175,3 +175,36 @@ def test_a_later_runs_anthology_record_moves_the_paper_to_its_volume(write_dump)
     Paper.objects.update(external_id="", curated_fields=["venue"])
     load("again.jsonl", venue="ACL 2031", external_id="2031.acl-5")
     assert Paper.objects.select_related("venue").get().venue.name == "Findings of ACL 2031"
+
+
+def test_a_paper_a_curator_deleted_stays_deleted_through_loads(write_dump):
+    lines = [
+        {"external_id": "2031.acl-long.1", "title": "Yoruba Data", "abstract": ABSTRACT_A},
+        {"title": "Accented Speech", "abstract": ABSTRACT_B},
+        {"title": "Kept Paper", "abstract": ABSTRACT_C},
+    ]
+    path = write_dump(
+        "three.jsonl", "".join(json.dumps({**line, "venue": "ACL 2031"}) + "\n" for line in lines)
+    )
+    load_files([path])
+    curation.delete_papers(Paper.objects.exclude(title="Kept Paper"))
+    assert sorted(DeletedKey.objects.values_list("kind", "title")) == [
+        ("abstract", "Accented Speech"),
+        ("abstract", "Yoruba Data"),
+        ("id", "Yoruba Data"),
+        ("title", "Accented Speech"),
+        ("title", "Yoruba Data"),
+    ]
+    # The same file again: the deleted papers are left out, not brought back under new ids.
+    summary = load_files([path])
+    assert (summary.new, summary.unchanged, summary.left_out) == (0, 1, 2)
+    assert summary.describe().endswith("; 0 warnings; 2 left out (deleted by a curator)")
+    assert list(Paper.objects.values_list("title", flat=True)) == ["Kept Paper"]
+    # A curator who deletes a paper's keys lets loads bring it back.
+    DeletedKey.objects.filter(title="Accented Speech").delete()
+    summary = load_files([path])
+    assert (summary.new, summary.left_out) == (1, 1)
+    assert sorted(Paper.objects.values_list("title", flat=True)) == [
+        "Accented Speech",
+        "Kept Paper",
+    ]

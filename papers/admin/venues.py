@@ -1,5 +1,5 @@
 """The venue and author admins: paper counts, curated fields recorded; authors who are one
-person merged (old addresses redirect), and the redirects."""
+person merged (old addresses redirect), and the redirects; the keys of deleted papers."""
 
 from django.contrib import admin
 from django.db.models import Count
@@ -8,6 +8,7 @@ from .. import curation, merging
 from ..models import (
     Author,
     AuthorRedirect,
+    DeletedKey,
     Venue,
 )
 from ..text import name_key
@@ -113,3 +114,20 @@ class AuthorRedirectAdmin(NoteChangesMixin, admin.ModelAdmin):
     list_select_related = ("author",)
     search_fields = ("old_slug", "author__name")
     autocomplete_fields = ("author",)
+
+
+@admin.register(DeletedKey)
+class DeletedKeyAdmin(admin.ModelAdmin):
+    """The keys of the papers curators deleted, which loads leave out (papers/deleted_keys.py):
+    deleting a paper's rows here lets loads bring it back. Written by deletions only."""
+
+    list_display = ("title", "kind", "key", "deleted")
+    list_filter = ("kind",)
+    search_fields = ("title", "key")
+    ordering = ("-deleted", "title")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from papers.models import Topic
-from papers.writing import TopicResolver
+from papers.topic_resolver import TopicResolver
 
 TOPIC_FIELDS = ("name", "slug", "description", "rule", "title_rule")
 

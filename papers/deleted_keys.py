@@ -1,0 +1,44 @@
+"""Papers a curator deleted stay deleted: their keys (external ID, abstract, title at their
+venue) are kept (DeletedKey), and a load leaves out a record that carries one and matches no
+paper of the collection, where it brought the paper back under a new id. (A merged-away copy's
+keys lead to its survivor instead: papers/merged_keys.py.)
+"""
+
+from .bulk import batched
+from .merged_keys import PAPER, paper_keys, record_keys
+from .models import DeletedKey, Paper
+from .records import PaperRecord
+
+
+def remember_deleted(papers: list[Paper]) -> None:
+    """Keep the keys of the papers a curator is deleting (call before they are deleted)."""
+    rows = [
+        DeletedKey(kind=kind, key=key, title=paper.display_title[:500])
+        for paper in papers
+        for kind, key in sorted(paper_keys(paper))
+        if kind != PAPER
+    ]
+    DeletedKey.objects.bulk_create(rows, ignore_conflicts=True)
+
+
+def deleted_records(
+    records: dict[int, PaperRecord], venue_ids: dict[int, int], abstract_keys: list[str]
+) -> set[int]:
+    """The indexes of the ``records`` (by index: those no paper of the collection matched)
+    that carry a deleted paper's key; ``abstract_keys`` holds each record's abstract key at
+    its index (one query per kind of key, none when nothing was deleted)."""
+    if not records or not DeletedKey.objects.exists():
+        return set()
+    keys = {
+        index: record_keys(record, venue_ids[index], abstract_keys[index])
+        for index, record in records.items()
+    }
+    wanted = sorted({key for carried in keys.values() for key in carried})
+    known = set()
+    for chunk in batched(wanted):
+        for kind in {kind for kind, _ in chunk}:
+            rows = DeletedKey.objects.filter(
+                kind=kind, key__any_of=[key for k, key in chunk if k == kind]
+            )
+            known.update(rows.values_list("kind", "key"))
+    return {index for index, carried in keys.items() if known.intersection(carried)}
