@@ -980,6 +980,11 @@ def test_mark_reviewed_marks_only_the_selected_papers(staff, seeded):
     assert set(Paper.objects.filter(reviewed=True)) == set(chosen)
     assert links() == before
     assert all(not p.curated_fields for p in Paper.objects.all())
+    messages = [str(m) for m in staff.get(response["Location"]).context["messages"]]
+    assert messages == ["Marked 3 papers as reviewed."]
+    response = run_action(staff, "paper", "mark_reviewed", chosen[:1])
+    messages = [str(m) for m in staff.get(response["Location"]).context["messages"]]
+    assert messages == ["Marked 1 paper as reviewed."]
 
 
 def test_apply_rules_action_on_papers_touches_only_those_papers(staff, seeded):
@@ -1031,6 +1036,9 @@ def test_merge_authors_through_the_admin(staff, db, client):
     assert paper.authorships.get().author == kept
     assert client.get(f"/authors/{other.slug}/")["Location"] == kept.get_absolute_url()
     assert client.get(f"/api/papers/?author={kept.slug}").json()["count"] == 3
+    # The admin's search finds the author by the old address too.
+    listed = staff.get(reverse("admin:papers_author_changelist") + f"?q={other.slug}")
+    assert [row.text for row in parse(listed).find_all("th", class_="field-name")] == ["Ann Lee"]
 
 
 def test_merge_authors_refuses_people_the_anthology_tells_apart(staff, db):

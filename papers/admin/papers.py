@@ -276,7 +276,9 @@ class PaperAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
             topic = form.cleaned_data["topic"]
             count = curation.add_topic_to_papers(topic, list(queryset.values_list("pk", flat=True)))
             self.message_user(
-                request, f"Added the topic “{topic}” to {count} papers.", messages.SUCCESS
+                request,
+                f"Added the topic “{topic}” to {count} paper{pluralize(count)}.",
+                messages.SUCCESS,
             )
             return None
         return self.render_action_page(
@@ -304,7 +306,7 @@ class PaperAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
             )
             self.message_user(
                 request,
-                f"Removed the topic “{topic}” from {count} papers; "
+                f"Removed the topic “{topic}” from {count} paper{pluralize(count)}; "
                 "loads and topic rules will not add it back.",
                 messages.SUCCESS,
             )
@@ -344,7 +346,9 @@ class PaperAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
     @admin.action(description="Mark the selected papers as reviewed", permissions=["change"])
     def mark_reviewed(self, request, queryset):
         count = curation.mark_reviewed(queryset)
-        self.message_user(request, f"Marked {count} papers as reviewed.", messages.SUCCESS)
+        self.message_user(
+            request, f"Marked {count} paper{pluralize(count)} as reviewed.", messages.SUCCESS
+        )
 
     @admin.action(
         description="Apply the topic rules to the selected papers", permissions=["change"]

@@ -2,7 +2,7 @@
 person merged (old addresses redirect), and the redirects; the keys of deleted papers."""
 
 from django.contrib import admin
-from django.db.models import Count
+from django.db.models import Count, Q
 
 from .. import curation, merging
 from ..models import (
@@ -58,11 +58,13 @@ class AuthorAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
 
     def get_search_results(self, request, queryset, search_term):
         """The admin's search, and the name's key too: a name typed without its accents, or
-        in other case or spacing, finds the author (the paper form's author picker too)."""
+        in other case or spacing, finds the author (the paper form's author picker too); an
+        old address of an author joined to another finds that author."""
         found, duplicates = super().get_search_results(request, queryset, search_term)
         key = name_key(search_term)
         if key:
-            found |= queryset.filter(key__contains=key)
+            moved = AuthorRedirect.objects.filter(old_slug=search_term.strip().lower())
+            found |= queryset.filter(Q(key__contains=key) | Q(pk__in=moved.values("author_id")))
         return found, duplicates
 
     def get_queryset(self, request):
