@@ -15,7 +15,8 @@ DOI, Anthology URL) gives that paper as the only result; ``authors`` lists the a
 query names (their papers ranked first), or the few authors a one-word query's family name is
 (offered only); an ``author=`` address joined to another author redirects (301) to the same
 request for that author; ``corrected_query`` is the query whose results are given instead of q's: its
-respelling when q itself matched nothing, or the subject of a question (``literal=1`` asks for
+respelling when q itself matched nothing, or a few papers none of which names the word
+respelled, or the subject of a question (``literal=1`` asks for
 q as typed); ``suggestion`` is the respelling offered beside the results of a query that matched
 few papers (the page's "Did you mean"), else null; ``notices`` say, as the list page does,
 why a query found what it found (an exclusion that removed every match); results with

@@ -152,8 +152,9 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     page: a query matched there, or filters without a query, whose keys are then read even
     when the facets are cached) and cards (1, shared with the partial matches). A
     ranked query that matches at most RARE_WORD papers is respelled (did-you-mean ≤ 2;
-    spelling reads the query as typed) and, when the respelling is sure and matches more,
-    its results are shown instead (its compounds and words, as above: ``_respelled``); one
+    spelling reads the query as typed; +1 where it matched some: whether one names a word
+    respelled) and, when the respelling is sure and matches more, its results are shown
+    instead (its compounds and words, as above: ``_respelled``); one
     matching at most FEW_MATCHES papers is offered a respelling beside its results (≤ 2);
     when all the words match fewer than a page, papers
     matching some of them follow on the first page (scored in memory where the query was
@@ -182,7 +183,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     results.authors = _author_cards(filterset, typed, authors) if ranked else []
     results.named_authors, results.corrected_query = authors, subject
     if ranked and facets.total <= RARE_WORD and not literal:
-        respelled = _respelled(results, filterset, typed, request)
+        matches = fixed.filter(*conditions.values()).matching(text)
+        respelled = _respelled(results, filterset, (typed, matches), request)
         text, words, matched = respelled or (text, words, matched)
     elif ranked and facets.total <= FEW_MATCHES and filterset.page_number == 1 and not literal:
         results.suggestion = did_you_mean(typed, rare=FEW_MATCHES)
@@ -268,18 +270,22 @@ def _cards(scored: list, partial: list, text: str) -> tuple[list, list]:
     )
 
 
-def _respelled(results: Results, filterset: PaperFilterSet, typed: str, request):
+def _respelled(results: Results, filterset: PaperFilterSet, asked, request):
     """For a query matching RARE_WORD papers at most: its respelling as ``join_compounds``
     gives it, and its matches matched in memory (query, words, matches), when the respelling
-    is sure (SHOWN_AT_ONCE_EDITS at most for a query matching nothing, one edit for one
-    matching a few: "taging", one paper's "tagE") and matches more: the results then count
-    its matches and show it as typed. Otherwise None, and the respelling (if any) is offered
-    as a suggestion."""
+    is sure (SHOWN_AT_ONCE_EDITS at most for a query matching nothing; for one matching a
+    few, one edit, and no paper it matched naming a respelled word in its title: "taging",
+    one paper's "tagE", is respelled, "SAPIENT", a paper's name, is not) and matches more: the
+    results then count its matches and show it as typed. Otherwise None, and the respelling
+    (if any) is offered as a suggestion. ``asked``: (the query as typed, its matches)."""
+    typed, matches = asked
     respelled = respelling(typed)
     if respelled is None:
         return None
     results.suggestion = respelled.text
     if respelled.edits > (1 if results.count else SHOWN_AT_ONCE_EDITS):
+        return None
+    if results.count and _titles_name(matches, respelled.replaced):
         return None
     query, words = join_compounds(respelled.text)
     facets, matched = _matched(filterset, query, request)
@@ -288,6 +294,13 @@ def _respelled(results: Results, filterset: PaperFilterSet, typed: str, request)
     results.facets, results.count = facets, facets.total
     results.corrected_query, results.suggestion = respelled.text, None
     return query, words, matched
+
+
+def _titles_name(papers, words: tuple[str, ...]) -> bool:
+    """Whether one of ``papers`` (a query's few matches) has one of ``words`` (letters a to
+    z) in its title as a whole word, in any case: a name it goes by, not a misspelling."""
+    pattern = r"\m(" + "|".join(words) + r")\M"
+    return papers.filter(title__iregex=pattern).exists()
 
 
 # The admin's matches placed by relevance: its first four pages of 50.

@@ -148,10 +148,12 @@ def _respell(text: str, replacements: dict[str, str]) -> str:
 
 
 class Respelling(NamedTuple):
-    """A query respelled, and the most edits one of its words took."""
+    """A query respelled, the most edits one of its words took, and the words it replaced
+    (lowercased, as typed)."""
 
     text: str
     edits: int
+    replaced: tuple[str, ...]
 
 
 def did_you_mean(text: str, rare: int = RARE_WORD) -> str | None:
@@ -189,4 +191,6 @@ def respelling(text: str, rare: int = RARE_WORD) -> Respelling | None:
         if spelled and spelled[0][0] <= max(1, len(typed) // 3) and spelled[0][2] != typed:
             replacements[typed] = spelled[0][2]
             edits = max(edits, spelled[0][0])
-    return Respelling(_respell(text, replacements), edits) if replacements else None
+    if not replacements:
+        return None
+    return Respelling(_respell(text, replacements), edits, tuple(replacements))

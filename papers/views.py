@@ -14,7 +14,8 @@ found (their papers counted; +1 where several: what tells them apart); an author
 to another author); a
 question +1 (whether it is a paper's title); a ranked query whose words all match fewer than a
 page +1 where it was not matched in memory (papers matching some of them); a query matching
-at most three papers +2 for did-you-mean and +1 for the respelling's facets, +1 under filters when nothing
+at most three papers +2 for did-you-mean and +1 for the respelling's facets (+1 where it
+matched some: whether one names a word respelled), +1 under filters when nothing
 at all is shown (whether papers outside them match), +1 for filter values the collection may
 not know; a query that is an identifier 1 (then a redirect to the paper); venue page 7 (page
 object, chart, its other

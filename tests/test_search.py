@@ -506,6 +506,20 @@ def test_a_word_of_a_few_papers_one_edit_from_a_far_commoner_one_is_respelled_at
     assert (literal["count"], literal["corrected_query"]) == (1, None)
 
 
+def test_a_word_a_matched_title_has_is_a_name_offered_a_respelling_not_replaced(client):
+    # "SAPIENT" is one paper's name, one edit from the collection's "salient": that paper is
+    # what was asked for.
+    for n in range(60):
+        make_paper(f"Salient spans matter, {n}.", title=f"Salient Spans {n}")
+    named = make_paper("A multi-turn agent.", title="SAPIENT: Mastering Multi-turn Dialogue")
+    finish()
+    for typed in ["SAPIENT", "sapient"]:
+        body = client.get("/api/papers/?q=" + typed).json()
+        assert (body["count"], body["corrected_query"]) == (1, None)
+        assert [result["id"] for result in body["results"]] == [named.pk]
+        assert body["suggestion"] == ("SALIENT" if typed.isupper() else "salient")
+
+
 def test_a_respelling_of_many_edits_is_offered_not_shown(client):
     # "unterminated" is in no paper; "undermined" is three edits away and about something
     # else: offered, not shown in its place.
