@@ -395,14 +395,22 @@ def test_a_venue_filter_box_shows_the_volumes_it_names_and_says_when_none(
     heads = facet.locator(".event:visible > a.facet-link")
     assert heads.count() == facet.locator(".event:visible").count() > 0
     assert heads.evaluate_all("links => links.every(l => l.matches('.filter-context'))")
-    expect(facet.locator(".venues-more")).to_be_hidden()
+    expect(facet.locator(".venues-more > summary")).to_be_hidden()
     expect(facet.locator("[data-filter-none]")).to_be_hidden()
     box.fill("zzzz")
     expect(facet.locator(".event:visible")).to_have_count(0)
     expect(facet.locator("[data-filter-none]")).to_have_text("No name here has “zzzz”.")
     box.fill("")
     expect(facet.locator("[data-filter-none]")).to_be_hidden()
-    expect(facet.locator(".venues-more")).to_be_visible()
+    expect(facet.locator(".venues-more > summary")).to_be_visible()
+    # A topic facet's fold holds rows: one of them is found, its fold open, its summary hidden.
+    topics = page.locator("section.facet[aria-labelledby='facet-topic']")
+    folded = topics.locator(".facet-more li[data-filter-text]").first
+    name = folded.get_attribute("data-filter-text")
+    topics.locator("input.facet-filter").fill(name)
+    expect(folded).to_be_visible()
+    expect(topics.locator(".facet-more > summary")).to_be_hidden()
+    expect(topics.locator("[data-filter-none]")).to_be_hidden()
 
 
 def test_show_results_on_a_phone_takes_the_focus_to_the_results(

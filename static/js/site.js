@@ -148,7 +148,8 @@
     });
     facet.querySelectorAll("details.facet-more").forEach(function (more) {
       if (text) { more.open = true; }
-      more.hidden = text !== "";
+      // Its summary only: a topic facet's fold holds rows of its own.
+      more.querySelector(":scope > summary").hidden = text !== "";
     });
     var none = facet.querySelector("[data-filter-none]");
     if (none) {
