@@ -4,7 +4,8 @@ author stands in the author lists of some papers, and the authors of a family na
 import re
 
 from django.db import models
-from django.db.models import Count, Q
+from django.db.models import Count, Func, Q, Value
+from django.db.models.functions import Coalesce, NullIf
 
 from .expressions import family_key
 from .tables import reading_cursor, sql
@@ -38,11 +39,18 @@ _WRITTEN_OUT = re.compile(r"([aou])e")
 
 
 def family_forms(word: str) -> tuple[str, str]:
-    """The family keys (expressions.family_key) a typed family name may mean: its small
-    letters without accents, and the same read as umlauts written out ("Schuetze":
-    "schutze", as the key has Schütze)."""
-    key = latin_unaccented(word.lower())
-    return key, _WRITTEN_OUT.sub(r"\1", key)
+    """The family names a typed one may mean, in small letters: as typed, and read as umlauts
+    written out ("Schuetze": "schutze", as the key has Schütze, accents dropped)."""
+    lowered = word.lower()
+    return lowered, _WRITTEN_OUT.sub(r"\1", latin_unaccented(lowered))
+
+
+def _as_family_key(form: str):
+    """The form as expressions.family_key keys a family name, by the same SQL: its accents
+    dropped as the index drops them (Python's own folding also straightened "O’Connor"'s
+    apostrophe, which the index keeps)."""
+    unaccented = Func(Value(form), function="papers_unaccented", output_field=models.CharField())
+    return Coalesce(NullIf(unaccented, Value("")), Value(form), output_field=models.CharField())
 
 
 class AuthorQuerySet(models.QuerySet):
@@ -54,7 +62,7 @@ class AuthorQuerySet(models.QuerySet):
         word = text.strip()
         if not _ONE_NAME.fullmatch(word) or word.lower() in ("or", "and", "not"):
             return []
-        typed, umlauts = family_forms(word)
+        typed, umlauts = (_as_family_key(form) for form in family_forms(word))
         # The form with umlauts only for names that have some: "Bauer" is not "Baur".
         named = self.alias(family=family_key()).filter(
             Q(family=typed) | Q(family=umlauts, umlaut_key__gt="")

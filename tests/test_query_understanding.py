@@ -301,7 +301,7 @@ def test_a_family_name_alone_offers_its_few_authors_without_reranking(client, db
 
 
 def test_a_family_name_typed_without_its_accents_or_umlauts_offers_its_authors(client, db):
-    for name in ["Ivan Vulić", "Hinrich Schütze", "Ann Baur"]:
+    for name in ["Ivan Vulić", "Hinrich Schütze", "Ann Baur", "Brendan O’Connor"]:
         make_paper(f"A study by {name}.", title=f"Study of {name}", authors=[name])
     schuetze = Author.objects.get(name="Hinrich Schütze")
     Author.objects.filter(pk=schuetze.pk).update(umlaut_key=umlaut_key(schuetze.name))
@@ -316,6 +316,8 @@ def test_a_family_name_typed_without_its_accents_or_umlauts_offers_its_authors(c
     # Read as umlauts written out only for names that have umlauts: "Bauer" is not Baur.
     assert cards("Bauer") == []
     assert cards("Baur") == ["Ann Baur"]
+    # An apostrophe as the name writes it (the index keeps it).
+    assert cards("O’Connor") == ["Brendan O’Connor"]
 
 
 @pytest.mark.parametrize(
