@@ -3,8 +3,8 @@ the address of a slug typed with capitals."""
 
 from functools import wraps
 
-from django.http import HttpResponsePermanentRedirect
-from django.urls import reverse
+from django.http import Http404, HttpResponsePermanentRedirect
+from django.urls import NoReverseMatch, reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
@@ -32,7 +32,11 @@ def lowercase_slug(view):
     def wrapped(request, *args, slug, **kwargs):
         if slug != slug.lower():
             match = request.resolver_match
-            address = reverse(match.view_name, kwargs={**match.kwargs, "slug": slug.lower()})
+            try:
+                address = reverse(match.view_name, kwargs={**match.kwargs, "slug": slug.lower()})
+            except NoReverseMatch:
+                # "İvan" lowercased has a combining dot no slug has: no page has that address.
+                raise Http404("No page at this address.") from None
             return HttpResponsePermanentRedirect(with_query(request, address))
         return view(request, *args, slug=slug, **kwargs)
 

@@ -751,6 +751,12 @@ def test_a_slug_typed_with_capitals_redirects_to_the_page(client, corpus, typed,
     get(client, address, status=200)
 
 
+def test_a_capital_whose_small_letter_no_slug_has_is_no_page(client, corpus):
+    # "İ" lowercased is "i" and a combining dot, which no slug holds: a 404, not a 500.
+    get(client, "/authors/%C4%B0van/", status=404)
+    get(client, "/feeds/authors/%C4%B0van/", status=404)
+
+
 def test_a_venues_and_a_topics_charts_are_disclosures_named_in_one_line(client, corpus):
     """Closed in the HTML: a phone shows their one line (static/css/site.css), a wide screen
     their charts, a venue's welcome letter and an author's venues and co-authors
