@@ -22,6 +22,7 @@ from .recall import partial_ids, partial_in_memory
 from .results import PAGE_SIZE, Results
 from .search_notices import (
     NAMED,
+    NO_PAPER_HAS_THE_FILTER,
     NO_PAPER_IN_EVERY_FILTER,
     count_notices,
     paginate,
@@ -245,7 +246,16 @@ def _explain_choices(results: Results, filterset: PaperFilterSet, fixed, text: s
     if text and empty:
         results.notices.append(why_nothing(filterset, fixed, text))
     elif empty and filterset.active() and not unknown:
-        results.notices.append(NO_PAPER_IN_EVERY_FILTER)
+        results.notices.append(_no_paper_in(filterset))
+
+
+def _no_paper_in(filterset: PaperFilterSet) -> str:
+    """Why known filters show no paper: one value alone has none (a topic just made), or
+    none is in all of them together ("ACL 2024" and 2023)."""
+    chosen = [(name, value) for name, values in filterset.active().items() for value in values]
+    if len(chosen) == 1 and not filterset.fixed:
+        return NO_PAPER_HAS_THE_FILTER.format(facet=chosen[0][0])
+    return NO_PAPER_IN_EVERY_FILTER
 
 
 def _identified(paper) -> Results:

@@ -17,10 +17,11 @@ from .understanding import parse_identifier
 ONLY_STOP_WORDS_SQL = f"SELECT numnode({QUERY_SQL}) = 0"
 _WORD = re.compile(r"[^\W_]")
 
-# The chosen venues, topics, author and year the collection does not know, each with the slug
-# of the same letters in another case if there is one (slugs are lower case: their unique
-# index finds it). Parameters: venue slugs, topic slugs, the author's slugs (none or one), the
-# years (none or one).
+# The chosen venues, topics, author, year and country the collection does not know, each with
+# the value of the same letters in another case if there is one (slugs are lower case: their
+# unique index finds it; a country is found among the kept counts). Parameters: venue slugs,
+# topic slugs, the author's slugs (none or one), the years (none or one), the countries (none
+# or one).
 _UNKNOWN_SQL = """
 SELECT 'venue', s, (SELECT v.slug FROM {venue} v WHERE v.slug = lower(s))
 FROM unnest(%s::text[]) AS s WHERE NOT EXISTS (SELECT 1 FROM {venue} v WHERE v.slug = s)
@@ -48,6 +49,8 @@ EXCLUDED_EVERYTHING = (
 FILTERED_EVERYTHING = (
     "Papers outside the filters chosen have these words: remove a filter to see them."
 )
+# {facet}: the filter's name ("topic").
+NO_PAPER_HAS_THE_FILTER = "No paper of the collection has the {facet} chosen yet."
 NO_PAPER_IN_EVERY_FILTER = (
     "No paper is in all of the filters chosen together: remove one to see its papers."
 )

@@ -11,7 +11,8 @@ found, +1 for their papers (ranked first) and +1 for their place in each card's 
 query of one word +1 on its first page (the authors of that family name), +1 when a few are
 found (their papers counted; +1 where several: what tells them apart); an author filter
 +2 (the author, their places; +1 where no author holds its address: whether it was joined
-to another author); a
+to another author); a topic filter +1 (whether a value is a topic's old slug,
+papers/moved_filters.py); a
 question +1 (whether it is a paper's title); a ranked query whose words all match fewer than a
 page +1 where it was not matched in memory (papers matching some of them); a query matching
 at most three papers +2 for did-you-mean and +1 for the respelling's facets (+1 where it

@@ -399,6 +399,12 @@ def test_an_unknown_value_among_several_is_named_beside_the_results(client, corp
     assert notices == ["No venue has the address name “nonexistent”."]
 
 
+def test_a_lone_filter_with_no_paper_says_so(client, corpus):
+    make_topic("brand new")
+    body = client.get("/api/papers/?topic=brand-new").json()
+    assert body["notices"] == ["No paper of the collection has the topic chosen yet."]
+
+
 @pytest.mark.parametrize("query", ["venue=acl-2025&year=2024", "topic=speech&country=Nigeria"])
 def test_filters_with_no_paper_in_all_of_them_say_so(client, corpus, query):
     # Each value is known, and has papers; together they have none.
