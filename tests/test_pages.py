@@ -302,6 +302,9 @@ def test_list_query_count_is_fixed(client, corpus):
     # "corpus", one word, is looked up as a family name (+1, first page).
     assert (small, large, browse) == (9, 7, 4)
     assert len(parse(response).find_all("li", class_="card")) == 25
+    # A topic filter: +1, whether a value is a topic's old slug (papers/moved_filters.py).
+    topic, _ = count_queries(client, "/?topic=attention&page=2")
+    assert topic == 5
 
 
 def test_a_literal_misspelt_query_shows_the_papers_matching_some_of_its_words(client, corpus):
