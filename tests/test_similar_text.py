@@ -21,9 +21,11 @@ RESULT_FIELDS = {
     "title",
     "display_title",
     "venue",
+    "venue_slug",
     "year",
     "authors",
     "topics",
+    "topic_slugs",
     "country",
     "url",
     "snippet",
@@ -81,6 +83,7 @@ def test_a_papers_own_abstract_finds_that_paper_first(client, fitted):
     first = results[0]
     assert set(first) == RESULT_FIELDS
     assert (first["id"], first["title"], first["venue"]) == (paper.pk, MLWQ, paper.venue.name)
+    assert first["venue_slug"] == paper.venue.slug
     assert first["year"] == paper.venue.year
     assert first["authors"] == [a.author.name for a in paper.authorships.order_by("position")]
     assert [signal["signal"] for signal in first["explanation"]] == ["text"]
