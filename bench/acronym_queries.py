@@ -13,12 +13,14 @@ site must serve the database named. Nothing is tuned on them: the rule has no we
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
 import re
-from urllib.parse import urlencode
-from urllib.request import urlopen
+import sys
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.site_api import list_answer, site_options
 
 ACRONYMS_SQL = r"""
 WITH words AS (
@@ -68,24 +70,11 @@ def summary(pages: dict[str, list[bool]], titles: dict[str, int]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--site", required=True, help="the running site, e.g. http://127.0.0.1:8000"
-    )
-    parser.add_argument(
-        "--database-url",
-        default=os.environ.get("DATABASE_URL", ""),
-        help="the database the site serves (default: DATABASE_URL)",
-    )
-    options = parser.parse_args(argv)
-    if not options.database_url:
-        parser.error("give --database-url or set DATABASE_URL")
+    options = site_options(__doc__.split("\n\n")[0], argv=argv)
     titles = ambiguous_acronyms(options.database_url)
     pages = {}
     for acronym in titles:
-        url = f"{options.site.rstrip('/')}/api/papers/?{urlencode({'q': acronym})}"
-        with urlopen(url) as response:
-            results = json.load(response)["results"]
+        results = list_answer(options.site, acronym)["results"]
         pages[acronym] = written_so(acronym, [result["title"] or "" for result in results])
         print(f"{acronym:10} {sum(pages[acronym][:TOP]):2}/{min(TOP, titles[acronym])}")
     print(summary(pages, titles))

@@ -11,17 +11,13 @@ theirs and the mean share of the first page. The site must serve the database na
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
 import sys
 from pathlib import Path
-from urllib.parse import urlencode
-from urllib.request import urlopen
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.site_api import list_answer, site_options
 from papers.text import name_key
 
 PROLIFIC_SQL = """
@@ -54,24 +50,16 @@ def summary(pages: dict[str, list[bool]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--site", required=True, help="the running site, e.g. http://127.0.0.1:8000"
+    options = site_options(
+        __doc__.split("\n\n")[0],
+        lambda parser: parser.add_argument(
+            "--names", type=int, default=40, help="how many names (default 40)"
+        ),
+        argv,
     )
-    parser.add_argument(
-        "--database-url",
-        default=os.environ.get("DATABASE_URL", ""),
-        help="the database the site serves (default: DATABASE_URL)",
-    )
-    parser.add_argument("--names", type=int, default=40, help="how many names (default 40)")
-    options = parser.parse_args(argv)
-    if not options.database_url:
-        parser.error("give --database-url or set DATABASE_URL")
     pages = {}
     for name in prolific_names(options.database_url, options.names):
-        url = f"{options.site.rstrip('/')}/api/papers/?{urlencode({'q': name})}"
-        with urlopen(url) as response:
-            answer = json.load(response)
+        answer = list_answer(options.site, name)
         pages[name] = theirs(name, answer["results"])
         print(f"{name:28} {sum(pages[name]):2}/{len(pages[name])}  matches {answer['count']}")
     print(summary(pages))

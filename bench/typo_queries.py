@@ -13,13 +13,15 @@ draw. The site must serve the database named.
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
 import random
+import sys
 from collections import Counter
-from urllib.parse import urlencode
-from urllib.request import urlopen
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.site_api import list_answer, site_options
 
 WORDS = 150
 WORDS_SQL = r"""
@@ -65,30 +67,20 @@ def outcome(word: str, answer: dict) -> str:
     return "not respelled"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--site", required=True, help="the running site, e.g. http://127.0.0.1:8000"
-    )
-    parser.add_argument(
-        "--database-url",
-        default=os.environ.get("DATABASE_URL", ""),
-        help="the database the site serves (default: DATABASE_URL)",
-    )
+def _draw_options(parser) -> None:
     parser.add_argument("--seed", type=int, default=2, help="1: the tuning draw; 2: the test draw")
     parser.add_argument("--edits", type=int, default=1, help="edits per word (default 1)")
-    options = parser.parse_args(argv)
-    if not options.database_url:
-        parser.error("give --database-url or set DATABASE_URL")
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = site_options(__doc__.split("\n\n")[0], _draw_options, argv)
     rng = random.Random(options.seed)
     outcomes = Counter()
     for word in rng.sample(title_words(options.database_url), WORDS):
         typo = word
         for _ in range(options.edits):
             typo = misspelt(typo, rng)
-        url = f"{options.site.rstrip('/')}/api/papers/?{urlencode({'q': typo})}"
-        with urlopen(url) as response:
-            outcomes[outcome(word, json.load(response))] += 1
+        outcomes[outcome(word, list_answer(options.site, typo))] += 1
     kinds = ("given back at once", "offered", "another word", "not respelled")
     print(
         f"seed {options.seed}, {options.edits} edit(s), {WORDS} words: "
