@@ -289,7 +289,9 @@ def _respelled(results: Results, filterset: PaperFilterSet, asked, request):
     results then count its matches and show it as typed. Otherwise None, and the respelling
     (if any) is offered as a suggestion. ``asked``: (the query as typed, its matches)."""
     typed, matches = asked
-    respelled = respelling(typed)
+    # A query matching a few is offered a word's respelling as one matching up to
+    # FEW_MATCHES is (a word of up to that many papers, beside a far commoner one).
+    respelled = respelling(typed, FEW_MATCHES if results.count else RARE_WORD)
     if respelled is None:
         return None
     results.suggestion = respelled.text

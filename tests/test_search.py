@@ -520,6 +520,18 @@ def test_a_word_a_matched_title_has_is_a_name_offered_a_respelling_not_replaced(
         assert body["suggestion"] == ("SALIENT" if typed.isupper() else "salient")
 
 
+def test_a_query_of_a_few_matches_is_respelled_for_a_word_of_up_to_ten_papers(client):
+    # "transfomer" is in five papers (more than RARE_WORD), one of which also says parsing:
+    # the query matches one paper, and its misspelt word is still respelled.
+    for n in range(251):
+        make_paper(f"A transformer for parsing {n}.", title=f"Transformers {n}")
+    for n in range(5):
+        make_paper(f"A transfomer {'that parses ' if n == 0 else ''}{n}.", title=f"Typos {n}")
+    finish()
+    body = client.get("/api/papers/?q=transfomer+parses").json()
+    assert (body["count"], body["corrected_query"]) == (251, "transformer parses")
+
+
 def test_a_respelling_of_many_edits_is_offered_not_shown(client):
     # "unterminated" is in no paper; "undermined" is three edits away and about something
     # else: offered, not shown in its place.
