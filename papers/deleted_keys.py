@@ -4,8 +4,7 @@ paper of the collection, where it brought the paper back under a new id. (A merg
 keys lead to its survivor instead: papers/merged_keys.py.)
 """
 
-from .bulk import batched
-from .merged_keys import PAPER, paper_keys, record_keys
+from .merged_keys import PAPER, paper_keys, rows_carried
 from .models import DeletedKey, Paper
 from .records import PaperRecord
 
@@ -29,16 +28,4 @@ def deleted_records(
     its index (one query per kind of key, none when nothing was deleted)."""
     if not records or not DeletedKey.objects.exists():
         return set()
-    keys = {
-        index: record_keys(record, venue_ids[index], abstract_keys[index])
-        for index, record in records.items()
-    }
-    wanted = sorted({key for carried in keys.values() for key in carried})
-    known = set()
-    for chunk in batched(wanted):
-        for kind in {kind for kind, _ in chunk}:
-            rows = DeletedKey.objects.filter(
-                kind=kind, key__any_of=[key for k, key in chunk if k == kind]
-            )
-            known.update(rows.values_list("kind", "key"))
-    return {index for index, carried in keys.items() if known.intersection(carried)}
+    return set(rows_carried(DeletedKey.objects.all(), records, venue_ids, abstract_keys))

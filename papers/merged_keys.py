@@ -56,6 +56,30 @@ def record_keys(record: PaperRecord, venue_id: int, key_of_abstract: str) -> lis
     return keys
 
 
+def rows_carried(
+    rows, records: dict[int, PaperRecord], venue_ids: dict[int, int], abstract_keys: list[str]
+) -> dict[int, object]:
+    """{index: the row of ``rows`` (a queryset of MergedKey or DeletedKey) holding one of the
+    record's keys, the first it carries} of the ``records`` (by index) that carry one;
+    ``abstract_keys`` holds each record's abstract key at its index (one query per kind of
+    key and batch)."""
+    keys = {
+        index: record_keys(record, venue_ids[index], abstract_keys[index])
+        for index, record in records.items()
+    }
+    held = {}
+    for chunk in batched(sorted({key for carried in keys.values() for key in carried})):
+        for kind in {kind for kind, _ in chunk}:
+            found = rows.filter(kind=kind, key__any_of=[key for k, key in chunk if k == kind])
+            held.update({(row.kind, row.key): row for row in found})
+    carrying = {}
+    for index, carried in keys.items():
+        row = next((held[key] for key in carried if key in held), None)
+        if row is not None:
+            carrying[index] = row
+    return carrying
+
+
 def find_merged(
     records: dict[int, PaperRecord], venue_ids: dict[int, int], abstract_keys: list[str]
 ) -> dict[int, Paper]:
@@ -63,26 +87,9 @@ def find_merged(
     ``abstract_keys`` holds each record's abstract key at its index."""
     if not records or not MergedKey.objects.exists():
         return {}
-    keys = {
-        index: record_keys(record, venue_ids[index], abstract_keys[index])
-        for index, record in records.items()
-    }
-    wanted = {key for carried in keys.values() for key in carried}
-    if not wanted:
-        return {}
-    survivors = {}
-    for chunk in batched(sorted(wanted)):
-        for kind in {kind for kind, _ in chunk}:
-            rows = MergedKey.objects.filter(
-                kind=kind, key__any_of=[key for k, key in chunk if k == kind]
-            ).select_related("paper")
-            survivors.update({(row.kind, row.key): row.paper for row in rows})
-    found = {}
-    for index, carried in keys.items():
-        paper = next((survivors[key] for key in carried if key in survivors), None)
-        if paper is not None:
-            found[index] = paper
-    return found
+    merged = MergedKey.objects.select_related("paper")
+    carrying = rows_carried(merged, records, venue_ids, abstract_keys)
+    return {index: row.paper for index, row in carrying.items()}
 
 
 def survivor_of(kind: str, key: str) -> int | None:
