@@ -6,8 +6,7 @@ without a word).
 
 from difflib import get_close_matches
 
-from django.db.models import Count, F
-from django.db.models.functions import Lower
+from django.db.models import F
 from django.http import JsonResponse
 
 from .caching import cache_page_by_version
@@ -47,7 +46,7 @@ def venue_index(request):
 @cache_page_by_version
 def topic_index(request):
     """Every topic by name: its slug, name, description, papers and page (one query)."""
-    topics = Topic.objects.annotate(paper_count=Count("paper_links")).order_by(Lower("name"))
+    topics = Topic.objects.index()
     return JsonResponse(
         {
             "results": [

@@ -93,6 +93,11 @@ class TopicManager(models.Manager):
         # Ignoring case: a fixture's "LLM Safety" is the topic the dumps created as "llm safety".
         return self.get(name__iexact=name)
 
+    def index(self):
+        """Every topic with ``paper_count``, by name as a reader reads it: "Language Modeling"
+        before "LLM Safety" (the topic index page and the API's)."""
+        return self.annotate(paper_count=models.Count("paper_links")).order_by(Lower("name"))
+
 
 class Topic(models.Model):
     name = models.CharField(

@@ -31,7 +31,6 @@ and author pages read the data version first (+1), and a repeated one is that qu
 """
 
 from django.db import DatabaseError, connection
-from django.db.models import Count
 from django.db.models.functions import Lower
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -213,9 +212,7 @@ def venue_detail(request, slug):
 
 @read_only
 def topic_index(request):
-    # By name as a reader reads it: "Language Modeling" before "LLM Safety".
-    topics = Topic.objects.annotate(paper_count=Count("paper_links")).order_by(Lower("name"))
-    return render(request, "papers/topic_index.html", {"topics": topics})
+    return render(request, "papers/topic_index.html", {"topics": Topic.objects.index()})
 
 
 @read_only
