@@ -190,8 +190,9 @@ def _venue_event(context, event, series: str) -> str:
         )
         volumes = _folded_volumes(event, rows) if event.volumes else ""
     more = " is-more" if event.more else ""
+    main_text = f' data-main-text="{escape(event.main.name.lower())}"' if event.main else ""
     return (
-        f'<li class="event{more}" data-filter-text="{escape(event.filter_text)}">\n'
+        f'<li class="event{more}" data-filter-text="{escape(event.filter_text)}"{main_text}>\n'
         f"      {head}\n      {volumes}\n    </li>"
     )
 

@@ -139,7 +139,8 @@
         named = named || (own && text !== "");
       });
       var head = row.querySelector(":scope > .facet-link");
-      if (head) { head.classList.toggle("filter-context", hit && named && !ownName(head, text)); }
+      var main = row.getAttribute("data-main-text") || "";
+      if (head) { head.classList.toggle("filter-context", hit && named && main.indexOf(text) === -1); }
       var volumes = row.querySelector("details.volumes");
       if (volumes) { volumes.open = text ? hit : volumes.hasAttribute("data-selected"); }
     });
@@ -156,15 +157,6 @@
       none.hidden = !text || !!facet.querySelector("[data-filter-text]:not([hidden])");
       none.textContent = "No name here has “" + box.value.trim() + "”.";
     }
-  }
-  // Whether a conference's main volume is named by the text: its whole name, as its row's
-  // filter text begins with it.
-  function ownName(head, text) {
-    var row = head.closest("[data-filter-text]");
-    var volume = row.querySelector("[data-volume-text]");
-    var all = row.getAttribute("data-filter-text");
-    var main = volume ? all.slice(0, all.indexOf(volume.getAttribute("data-volume-text"))) : all;
-    return main.indexOf(text) !== -1;
   }
   // "Show N more venues" shows rows above it, each in its series: the focus goes to the first
   // of them (a keyboard went on past the rows it had just shown), and a screen reader hears
