@@ -471,15 +471,21 @@ def test_filterset_qs_is_the_whole_set_the_pages_show(corpus, query):
     assert shown
 
 
+def misspelt_beside_right(right: int, typos: list[str]) -> None:
+    """``right`` papers spelling "transformer" right, and one paper per abstract of ``typos``
+    (which misspell it)."""
+    for n in range(right):
+        make_paper(f"A transformer for parsing {n}.", title=f"Transformers {n}")
+    for n, abstract in enumerate(typos):
+        make_paper(abstract, title=f"Typos {n}")
+    finish()
+
+
 @pytest.mark.django_db
 def test_a_query_finding_a_few_misspellings_is_offered_the_common_spelling(client):
     # Four papers misspell it (more than RARE_WORD: offered, not shown at once), beside 50
     # times as many spelling it right.
-    for n in range(201):
-        make_paper(f"A transformer for parsing {n}.", title=f"Transformers {n}")
-    for n in range(4):
-        make_paper(f"A transfomer that parses {n}.", title=f"Typos {n}")
-    finish()
+    misspelt_beside_right(201, [f"A transfomer that parses {n}." for n in range(4)])
     page = parse(client.get("/?q=transfomer"))
     assert page.find("h2", id="results-heading").text.strip() == "4 papers"
     suggestion = page.find("p", class_="suggestion")
@@ -523,11 +529,9 @@ def test_a_word_a_matched_title_has_is_a_name_offered_a_respelling_not_replaced(
 def test_a_query_of_a_few_matches_is_respelled_for_a_word_of_up_to_ten_papers(client):
     # "transfomer" is in five papers (more than RARE_WORD), one of which also says parsing:
     # the query matches one paper, and its misspelt word is still respelled.
-    for n in range(251):
-        make_paper(f"A transformer for parsing {n}.", title=f"Transformers {n}")
-    for n in range(5):
-        make_paper(f"A transfomer {'that parses ' if n == 0 else ''}{n}.", title=f"Typos {n}")
-    finish()
+    misspelt_beside_right(
+        251, ["A transfomer that parses 0."] + [f"A transfomer {n}." for n in range(1, 5)]
+    )
     body = client.get("/api/papers/?q=transfomer+parses").json()
     assert (body["count"], body["corrected_query"]) == (251, "transformer parses")
 
