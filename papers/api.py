@@ -25,6 +25,7 @@ fewer than a page.
 """
 
 import json
+from difflib import get_close_matches
 
 from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.http import HttpResponsePermanentRedirect, JsonResponse
@@ -33,7 +34,6 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from .anthology_metadata import is_anthology_id
-from .api_index import unknown_parameters
 from .caching import cache_page_by_version
 from .filtering import PaperFilterSet
 from .latex import plain_text
@@ -92,6 +92,18 @@ def _result(request, paper) -> dict:
         "snippet": str(render_inline(headline)),
         "score": round(paper.score, 6) if paper.score is not None else None,
     }
+
+
+def unknown_parameters(names, known) -> list[str]:
+    """A notice for each parameter name of ``names`` not among ``known``, naming the likeliest
+    one meant: a script's typo ("venues=") got every paper without a word."""
+    notices = []
+    for name in dict.fromkeys(names):
+        if name not in known:
+            near = get_close_matches(name.lower(), sorted(known), n=1, cutoff=0.6)
+            meant = f": did you mean “{near[0]}”?" if near else "."
+            notices.append(f"“{name[:40]}” is not a parameter of this list, and is not used{meant}")
+    return notices
 
 
 @read_only

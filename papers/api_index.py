@@ -1,10 +1,6 @@
 """The API's indexes of the venues and the topics: the slugs the list's filters take
-(``venue=``, ``topic=``), with what a script needs to choose them, and the notice of a list
-parameter the API does not know (a script's typo, "venues=", would otherwise get every paper
-without a word).
+(``venue=``, ``topic=``), with what a script needs to choose them.
 """
-
-from difflib import get_close_matches
 
 from django.db.models import F
 from django.http import JsonResponse
@@ -61,15 +57,3 @@ def topic_index(request):
             ]
         }
     )
-
-
-def unknown_parameters(names, known) -> list[str]:
-    """A notice for each parameter name of ``names`` not among ``known``, naming the likeliest
-    one meant."""
-    notices = []
-    for name in dict.fromkeys(names):
-        if name not in known:
-            near = get_close_matches(name.lower(), sorted(known), n=1, cutoff=0.6)
-            meant = f": did you mean “{near[0]}”?" if near else "."
-            notices.append(f"“{name[:40]}” is not a parameter of this list, and is not used{meant}")
-    return notices
