@@ -22,8 +22,8 @@ that have no phrase (``every_match_ids``).
 
 import re
 
+from .compounds import websearch_text
 from .expressions import SEARCH_CONFIG, title_vector_sql
-from .text import websearch_text
 
 # The most papers a query can match: its rarest word's document frequency (every word must
 # match), or their sum (an "or" query). Words the collection lacks match nothing.

@@ -29,6 +29,7 @@ from django.db.models import Count, F, OuterRef, Prefetch
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import JSONObject, Lower
 
+from .compounds import websearch_text
 from .expressions import (
     SEARCH_CONFIG,
     title_vector_sql,
@@ -47,7 +48,6 @@ from .newest_order import newest_page_statement
 from .relevance import Piece, ranked_statement, relevance, size_sql
 from .similar import explanation, similar_rows
 from .tables import sql
-from .text import websearch_text
 
 # Each candidate is scored on its title (papers/relevance.py): the work of a common query's
 # page. 500 instead of 2,000: known-item MRR@10 on the tuning set unchanged (0.901 titles,

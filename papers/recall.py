@@ -22,10 +22,10 @@ and the paper table's row estimate (counted only while it has none).
 
 import numpy as np
 
+from .compounds import websearch_text
 from .counts import COLLECTION_SIZE_SQL
 from .expressions import SEARCH_CONFIG, title_vector_sql
 from .tables import reading_cursor, sql
-from .text import websearch_text
 from .tsquery_tree import conjuncts, evaluate
 from .word_memory import MatchedQuery, passing_all
 

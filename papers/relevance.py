@@ -37,10 +37,10 @@ detoast each candidate's vector once per word).
 import re
 from typing import NamedTuple
 
+from .compounds import websearch_text
 from .counts import COLLECTION_SIZE_SQL
 from .expressions import SEARCH_CONFIG
 from .tables import sql, table_names
-from .text import websearch_text
 from .title_match import (
     BASE,
     EXACT,

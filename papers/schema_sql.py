@@ -5,8 +5,8 @@ computes with it (``text_vector``, ``names_vector``, ``LOADER_VECTORS_SETTING``)
 
 import unicodedata
 
+from .compounds import COMPOUND_SQL, COMPOUND_SQL_REPLACEMENT
 from .expressions import SEARCH_CONFIG
-from .text import COMPOUND_SQL, COMPOUND_SQL_REPLACEMENT
 
 # The fitted similar-papers model (models.Similarity and SimilarityState, unmanaged): real[]
 # columns keep the rows half the size of double precision; ids are bigint like the papers'.
@@ -79,7 +79,7 @@ TEXT_MATCH_IDS_FUNCTION = LEXEME_MATCH_IDS_FUNCTION.replace(
 )
 
 # A text with its hyphenated compounds written joined and as their parts ("few-shot" →
-# "fewshot few shot"), as papers/text.py index_compounds writes them: what every search
+# "fewshot few shot"), as papers/compounds.py index_compounds writes them: what every search
 # vector parses (the trigger's, the title's), so that "few-shot", "fewshot" and "few shot"
 # written by a paper are found by the one lexeme the query asks for (text.fold_compounds).
 COMPOUNDS_FUNCTION = f"""

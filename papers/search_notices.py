@@ -6,12 +6,12 @@ import math
 import re
 
 from .anthology_metadata import ANTHOLOGY_URL
+from .compounds import websearch_text
 from .expressions import SEARCH_CONFIG
 from .matching import QUERY_SQL
 from .querysets import NEGATION
 from .results import PAGE_SIZE, Results
 from .tables import reading_cursor, sql
-from .text import websearch_text
 from .understanding import parse_identifier
 
 ONLY_STOP_WORDS_SQL = f"SELECT numnode({QUERY_SQL}) = 0"

@@ -153,46 +153,6 @@ def whole_words(text: str, length: int) -> str:
     return kept[0] if len(kept) > 1 else text[:length]
 
 
-def websearch_text(text: str) -> str:
-    """The query as it is parsed against the index: negations collapsed and hyphenated
-    compounds written as the index writes them (``fold_compounds``)."""
-    return fold_compounds(collapse_negations(text))
-
-
-# A hyphenated compound of two to four parts ("few-shot", "end-to-end"). The search vectors
-# hold it joined and as its parts, at the parts' positions ("fewshot few shot"): the SQL
-# function papers_compounds (papers/schema_sql.py) applies COMPOUND_SQL with
-# COMPOUND_SQL_REPLACEMENT, the same rewrite as ``index_compounds``; a joined word
-# ("fewshot") and the hyphenated one are then one lexeme, and a stop word part ("few",
-# "in") no longer loses the compound.
-COMPOUND_SQL = r"(\w+)-(\w+)(?:-(\w+))?(?:-(\w+))?"
-COMPOUND_SQL_REPLACEMENT = r"\1\2\3\4 \1 \2 \3 \4"
-_COMPOUND = re.compile(COMPOUND_SQL)
-
-
-def _joined(match: re.Match) -> str:
-    return "".join(part for part in match.groups() if part)
-
-
-def index_compounds(text: str) -> str:
-    """The text as the search vectors parse it: each compound joined, then its parts."""
-    return _COMPOUND.sub(lambda m: f"{_joined(m)} {' '.join(p for p in m.groups() if p)}", text)
-
-
-def fold_compounds(text: str) -> str:
-    """A query's hyphenated compounds as the one word the index holds for every spelling:
-    "few-shot" searches as "fewshot" (which a paper writing "few-shot" or "fewshot" has), and
-    "-few-shot" excludes it. Inside a quoted phrase the compound is written as the index writes
-    it, so the phrase's positions line up."""
-    parts, start = [], 0
-    for quoted in QUOTED.finditer(text):
-        parts.append(_COMPOUND.sub(_joined, text[start : quoted.start()]))
-        parts.append(index_compounds(quoted.group(0)))
-        start = quoted.end()
-    parts.append(_COMPOUND.sub(_joined, text[start:]))
-    return "".join(parts)
-
-
 # Characters that are not seen but split a word: the zero-width space, the word joiner, the
 # byte order mark, the soft hyphen ("trans\u200bformer" found nothing).
 _INVISIBLE = re.compile("[\u00ad\u200b\u2060\ufeff]")

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from django.db import connection, transaction
 
+from .compounds import websearch_text
 from .counts import refresh_counts
 from .denormalise import refresh_topic_names
 from .expressions import SEARCH_CONFIG
@@ -28,7 +29,6 @@ from .models import PaperTopic, Topic
 from .staging import papers_source
 from .tables import sql
 from .tagging import AREA_SLUGS, areas_by_model
-from .text import websearch_text
 
 RULE = PaperTopic.Source.RULE.value
 

@@ -11,7 +11,7 @@ counts in any case.
 
 import re
 
-from .text import websearch_text
+from .compounds import websearch_text
 from .title_match import TITLE_STOPWORDS
 
 _TYPED_WORD = re.compile(r"\w+")

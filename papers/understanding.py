@@ -21,6 +21,7 @@ from django.db.models import Count, Q
 from django.db.models.functions import Lower
 
 from .anthology_metadata import ANTHOLOGY_ID
+from .compounds import STOP_WORDS, has_content_word
 from .expressions import SEARCH_CONFIG
 from .models import Author, AuthorRedirect, MergedKey, Paper
 from .regional_spelling import other_spelling
@@ -308,6 +309,31 @@ def _phrase_slots(groups: list[_Group]) -> set[int]:
     return set(sorted(wanted, key=lambda i: (groups[i].split, groups[i].hyphen, i))[:PHRASED])
 
 
+def _quoted_compounds(text: str) -> str:
+    """The query with each compound of a quoted phrase that opens or closes it with a stop word
+    typed hyphenated, where the collection writes it as one word ("few shot" quoted →
+    "few-shot", searched as the index holds it, papers/compounds.py phrase_compounds): the search
+    vectors hold no stop word, so the phrase lost it and "few shot" quoted matched every paper
+    with "shot" (2,683 papers, zero-shot ones among them). One statement per such phrase."""
+    pieces, start = [], 0
+    for quoted in QUOTED.finditer(text):
+        body_start = quoted.start() + 1
+        body = text[body_start : quoted.end()].rstrip('"')
+        words = [word.lower() for word in re.findall(r"\w+", body)]
+        if len(words) < 2 or not {words[0], words[-1]} & STOP_WORDS:
+            continue
+        groups = [g for g in _groups(body, _runs(body)) if len(g.words) > 1 and not g.split]
+        for group in groups:
+            begin, end = group.span
+            first, last = group.words[0].lower(), group.words[-1].lower()
+            if (first in STOP_WORDS and not has_content_word(body[:begin])) or (
+                last in STOP_WORDS and not has_content_word(body[end:])
+            ):
+                pieces += [text[start : body_start + begin], "-".join(group.words)]
+                start = body_start + end
+    return "".join(pieces) + text[start:]
+
+
 def join_compounds(text: str) -> tuple[str, str]:
     """(query, words): the query with each compound the collection writes as one word
     joined ("few shot", "few-shot" → "fewshot"), and the hyphens of the other compounds typed
@@ -325,7 +351,7 @@ def join_compounds(text: str) -> tuple[str, str]:
     ``words``: the words a title is scored on as typed: a compound with a stop word part
     searched as its words in a row, as those words; any other joined, as a title writing it
     hyphenated or joined has it (papers_compounds)."""
-    text = _excluded_in_every_form(text)
+    text = _excluded_in_every_form(_quoted_compounds(text))
     groups = _groups(text, _runs(text))
     slots = _phrase_slots(groups)
     edits, phrases = [], []  # (start, end, replacement) in order; (edit, its phrase)

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from django.db import transaction
 
+from .compounds import websearch_text
 from .counts import COLLECTION_SIZE_SQL
 from .expressions import SEARCH_CONFIG
 from .facet_memory import (
@@ -45,7 +46,6 @@ from .facet_memory import (
 )
 from .facet_rows import KEYS, filter_params
 from .tables import reading_cursor, sql
-from .text import websearch_text
 from .tsquery_tree import evaluate, exact, operands, parse_query, wanted_operands
 
 # Held when at least this share of the papers have it, and at least COMMON_MIN papers: a rarer

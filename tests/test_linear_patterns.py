@@ -23,7 +23,8 @@ from papers.dump_evidence import evidence
 from papers.dumps import list_header_venue, parse_dump
 from papers.records import DumpError
 from papers.rendering import render_abstract
-from papers.text import derive_title, websearch_text
+from papers.compounds import websearch_text
+from papers.text import derive_title
 
 def dump(*blocks):
     try:

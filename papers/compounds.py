@@ -1,0 +1,210 @@
+"""Hyphenated compounds in queries and in the indexed text: the one word the index holds for
+every spelling of a compound ("few-shot", "fewshot"), and how a quoted phrase writes one so
+that its positions line up with the index's (pure: text in, text out)."""
+
+import re
+
+from .text import QUOTED, collapse_negations
+
+
+def websearch_text(text: str) -> str:
+    """The query as it is parsed against the index: negations collapsed and hyphenated
+    compounds written as the index writes them (``fold_compounds``)."""
+    return fold_compounds(collapse_negations(text))
+
+
+# The stop words of PostgreSQL's english configuration (tsearch_data/english.stop, the
+# Snowball list, the same in every release): no search vector holds them, and a phrase's
+# positions only count them.
+STOP_WORDS = frozenset(
+    [
+        "i",
+        "me",
+        "my",
+        "myself",
+        "we",
+        "our",
+        "ours",
+        "ourselves",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "yourselves",
+        "he",
+        "him",
+        "his",
+        "himself",
+        "she",
+        "her",
+        "hers",
+        "herself",
+        "it",
+        "its",
+        "itself",
+        "they",
+        "them",
+        "their",
+        "theirs",
+        "themselves",
+        "what",
+        "which",
+        "who",
+        "whom",
+        "this",
+        "that",
+        "these",
+        "those",
+        "am",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "have",
+        "has",
+        "had",
+        "having",
+        "do",
+        "does",
+        "did",
+        "doing",
+        "a",
+        "an",
+        "the",
+        "and",
+        "but",
+        "if",
+        "or",
+        "because",
+        "as",
+        "until",
+        "while",
+        "of",
+        "at",
+        "by",
+        "for",
+        "with",
+        "about",
+        "against",
+        "between",
+        "into",
+        "through",
+        "during",
+        "before",
+        "after",
+        "above",
+        "below",
+        "to",
+        "from",
+        "up",
+        "down",
+        "in",
+        "out",
+        "on",
+        "off",
+        "over",
+        "under",
+        "again",
+        "further",
+        "then",
+        "once",
+        "here",
+        "there",
+        "when",
+        "where",
+        "why",
+        "how",
+        "all",
+        "any",
+        "both",
+        "each",
+        "few",
+        "more",
+        "most",
+        "other",
+        "some",
+        "such",
+        "no",
+        "nor",
+        "not",
+        "only",
+        "own",
+        "same",
+        "so",
+        "than",
+        "too",
+        "very",
+        "s",
+        "t",
+        "can",
+        "will",
+        "just",
+        "don",
+        "should",
+        "now",
+    ]
+)
+
+
+# A hyphenated compound of two to four parts ("few-shot", "end-to-end"). The search vectors
+# hold it joined and as its parts, at the parts' positions ("fewshot few shot"): the SQL
+# function papers_compounds (papers/schema_sql.py) applies COMPOUND_SQL with
+# COMPOUND_SQL_REPLACEMENT, the same rewrite as ``index_compounds``; a joined word
+# ("fewshot") and the hyphenated one are then one lexeme, and a stop word part ("few",
+# "in") no longer loses the compound.
+COMPOUND_SQL = r"(\w+)-(\w+)(?:-(\w+))?(?:-(\w+))?"
+COMPOUND_SQL_REPLACEMENT = r"\1\2\3\4 \1 \2 \3 \4"
+_COMPOUND = re.compile(COMPOUND_SQL)
+
+
+def _joined(match: re.Match) -> str:
+    return "".join(part for part in match.groups() if part)
+
+
+def index_compounds(text: str) -> str:
+    """The text as the search vectors parse it: each compound joined, then its parts."""
+    return _COMPOUND.sub(lambda m: f"{_joined(m)} {' '.join(p for p in m.groups() if p)}", text)
+
+
+def fold_compounds(text: str) -> str:
+    """A query's hyphenated compounds as the one word the index holds for every spelling:
+    "few-shot" searches as "fewshot" (which a paper writing "few-shot" or "fewshot" has), and
+    "-few-shot" excludes it. Inside a quoted phrase, see ``phrase_compounds``."""
+    parts, start = [], 0
+    for quoted in QUOTED.finditer(text):
+        parts.append(_COMPOUND.sub(_joined, text[start : quoted.start()]))
+        parts.append(phrase_compounds(quoted.group(0)))
+        start = quoted.end()
+    parts.append(_COMPOUND.sub(_joined, text[start:]))
+    return "".join(parts)
+
+
+def phrase_compounds(phrase: str) -> str:
+    """A quoted phrase with each hyphenated compound written as the index writes it (joined,
+    then its parts), so that the positions line up; but one that opens the phrase written
+    apart: the index holds its parts at their places right after the joined word, so the
+    phrase then also finds the papers writing it apart ("retrieval-augmented generation"
+    missed 63 of the 305 writing "retrieval augmented generation"). Not where a stop word part
+    would then open or close the phrase: a stop word at a phrase's edge is dropped ("few shot"
+    matched every paper with "shot")."""
+    pieces, start = [], 0
+    for compound in _COMPOUND.finditer(phrase):
+        parts = [part for part in compound.groups() if part]
+        opens = not has_content_word(phrase[: compound.start()])
+        closes = not has_content_word(phrase[compound.end() :])
+        apart = (
+            opens
+            and parts[0].lower() not in STOP_WORDS
+            and not (closes and parts[-1].lower() in STOP_WORDS)
+        )
+        written = parts if apart else [_joined(compound), *parts]
+        pieces += [phrase[start : compound.start()], " ".join(written)]
+        start = compound.end()
+    return "".join(pieces) + phrase[start:]
+
+
+def has_content_word(text: str) -> bool:
+    return any(word.lower() not in STOP_WORDS for word in re.findall(r"\w+", text))
