@@ -26,6 +26,7 @@ from .search_notices import (
     NO_PAPER_IN_EVERY_FILTER,
     count_notices,
     paginate,
+    phrase_notices,
     some_unknown,
     unknown_choices,
     why_nothing,
@@ -190,6 +191,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     elif ranked and facets.total <= FEW_MATCHES and filterset.page_number == 1 and not literal:
         results.suggestion = did_you_mean(typed, rare=FEW_MATCHES)
     count_notices(results, ranked, matched, CANDIDATE_CAP, len(authors))
+    results.notices += phrase_notices(text)
     paginate(results, filterset.page_number, ranked, CANDIDATE_CAP)
     papers = fixed.filter(*conditions.values())
     scored = (

@@ -4,14 +4,16 @@ that a broad query is ranked among a capped set of candidates, the pages there a
 
 import math
 import re
+from itertools import takewhile
 
 from .anthology_metadata import ANTHOLOGY_URL
-from .compounds import websearch_text
+from .compounds import STOP_WORDS, has_content_word, websearch_text
 from .expressions import SEARCH_CONFIG
 from .matching import QUERY_SQL
 from .querysets import NEGATION
 from .results import PAGE_SIZE, Results
 from .tables import reading_cursor, sql
+from .text import QUOTED
 from .understanding import parse_identifier
 
 ONLY_STOP_WORDS_SQL = f"SELECT numnode({QUERY_SQL}) = 0"
@@ -123,6 +125,36 @@ def count_notices(results: Results, ranked: bool, matched, cap: int, named: int 
             f"Only {cap:,} of the {results.count:,} matching papers are ranked: {which}. "
             "Add words or filters to rank them all."
         )
+
+
+# Stop words no reader expects a phrase to count at its edge ("the few-shot").
+ARTICLES = {"a", "an", "the"}
+
+
+def phrase_notices(text: str) -> list[str]:
+    """A notice for each quoted phrase of ``text`` (as join_compounds gives it) that opens or
+    closes with stop words outside a compound ("very low-resource"): the search vectors hold
+    no stop word, so the phrase is searched without them, and the page says so (but not of an
+    article, which no reader expects to count there)."""
+    notices = []
+    for quoted in QUOTED.finditer(text):
+        words = quoted.group(0).strip('"').split()
+        if not has_content_word(" ".join(words)):
+            continue
+        opening = list(takewhile(_unsearched, words))
+        closing = list(takewhile(_unsearched, words[len(opening) :][::-1]))[::-1]
+        edges = [word for word in opening + closing if word.lower() not in ARTICLES]
+        if edges:
+            named = " and ".join(f"“{word}”" for word in dict.fromkeys(edges))
+            notices.append(
+                f"{named} in “{' '.join(words)}” {'is' if len(edges) == 1 else 'are'} too common "
+                "to be searched: the papers shown have the rest of the phrase."
+            )
+    return notices
+
+
+def _unsearched(word: str) -> bool:
+    return word.lower() in STOP_WORDS
 
 
 def paginate(results: Results, asked: int, ranked: bool, cap: int) -> None:

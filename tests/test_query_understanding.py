@@ -723,6 +723,22 @@ def test_a_quoted_compound_opening_with_a_stop_word_is_the_compound(client, comp
     assert join_compounds('"tagging with few shot"')[0] == '"tagging with few shot"'
 
 
+def test_a_phrase_opening_with_a_stop_word_says_it_is_searched_without_it(client, db):
+    very = make_paper("Parsing very low-resource languages.", title="Parsing")
+    low = make_paper("Tagging low-resource languages.", title="Tagging")
+    finish()
+    body = client.get("/api/papers/?" + urlencode({"q": '"very low-resource"'})).json()
+    assert (body["count"], sorted(r["id"] for r in body["results"])) == (2, [very.pk, low.pk])
+    assert body["notices"] == [
+        "“very” in “very low-resource” is too common to be searched: the papers shown have the "
+        "rest of the phrase."
+    ]
+    page = parse(client.get("/?" + urlencode({"q": '"very low-resource"'})).content)
+    assert [p.text for p in page.find_all("p", class_="notice")] == body["notices"]
+    # An article is no word a reader expects a phrase to count.
+    assert client.get("/api/papers/?q=%22the+low-resource%22").json()["notices"] == []
+
+
 def test_rare_words_weigh_more_than_common_ones(client, reasoning):
     # "entity recognition": two papers; the title match first, the abstract match after.
     assert api_ids(client, "entity recognition") == [
