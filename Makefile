@@ -7,9 +7,9 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 MANAGE := $(BIN)/python manage.py
 
-# .env holds the generated secret key; exported so every command below sees it.
--include .env
-export
+# .env holds the generated secret key. It is not included here: the settings and
+# site/database.py read it for the variables the shell has not set, so a variable given on
+# the command line (DATABASE_URL=… make run) wins over one written in .env.
 
 .PHONY: install install-dev run test setup prepare db stop-db lint format bench soak superuser
 

@@ -15,6 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from django.core.exceptions import ImproperlyConfigured
+
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 EMBEDDED_DATA_DIR = PROJECT_DIR / ".pgdata"
 EMBEDDED_DATABASE = "papers"
@@ -46,7 +48,7 @@ def config_from_url(url: str, variable: str = "DATABASE_URL") -> dict:
     """Django DATABASES settings for a postgres://user:pass@host:port/db URL."""
     parts = urlsplit(url)
     if parts.scheme not in {"postgres", "postgresql"}:
-        raise ValueError(f"{variable} must start with postgres://, not {parts.scheme}://")
+        raise ImproperlyConfigured(f"{variable} must start with postgres://, not {parts.scheme}://")
     query = parse_qs(parts.query)
     return {
         "NAME": unquote(parts.path.lstrip("/")) or "postgres",
@@ -71,7 +73,7 @@ def cache_config(url: str) -> dict:
             "BACKEND": "django.core.cache.backends.memcached.PyMemcacheCache",
             "LOCATION": urlsplit(url).netloc,
         }
-    raise ValueError(
+    raise ImproperlyConfigured(
         f"CACHE_URL must start with redis://, memcached:// or pymemcache://, not {scheme}://"
     )
 

@@ -22,6 +22,15 @@ def env_flag(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name} must be 1 or 0, not {value!r}")
 
 
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if not value.isascii() or not value.isdigit():
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}")
+    return int(value)
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     value = os.environ.get(name, "")
     items = [item.strip() for item in value.split(",") if item.strip()]
@@ -135,7 +144,7 @@ DATABASES = {
     "default": {
         "ENGINE": "django.db.backends.postgresql",
         **database_config(),
-        "CONN_MAX_AGE": int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
+        "CONN_MAX_AGE": env_int("DJANGO_CONN_MAX_AGE", 60),
         "CONN_HEALTH_CHECKS": True,
         # A query of a web request gives up before gunicorn's 30 s timeout gives up on the
         # request (the server would run it on otherwise); manage.py and loads lift it (0).
@@ -143,14 +152,14 @@ DATABASES = {
         # 500 ms of a 600 ms similar-papers query once the planner's estimate grew).
         "OPTIONS": {
             "options": "-c jit=off -c statement_timeout="
-            + str(int(os.environ.get("DJANGO_STATEMENT_TIMEOUT_MS", "10000")))
+            + str(env_int("DJANGO_STATEMENT_TIMEOUT_MS", 10000))
         },
     }
 }
 # DATABASE_REPLICA_URL: a streaming replica of the primary that serves the public pages
 # reads (site/replica.py); unset, everything reads from the primary.
 REPLICA_URL = os.environ.get("DATABASE_REPLICA_URL", "").strip()
-REPLICA_PIN_SECONDS = int(os.environ.get("DJANGO_REPLICA_PIN_SECONDS", "10"))
+REPLICA_PIN_SECONDS = env_int("DJANGO_REPLICA_PIN_SECONDS", 10)
 if REPLICA_URL:
     DATABASES["replica"] = {
         **DATABASES["default"],

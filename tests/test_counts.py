@@ -680,9 +680,11 @@ def test_cache_url_chooses_the_backend(url, backend, location):
 
 
 def test_an_unknown_cache_url_is_refused():
+    from django.core.exceptions import ImproperlyConfigured
+
     from database import cache_config
 
-    with pytest.raises(ValueError, match="CACHE_URL must start with"):
+    with pytest.raises(ImproperlyConfigured, match="CACHE_URL must start with"):
         cache_config("mongodb://db")
 
 

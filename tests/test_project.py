@@ -68,6 +68,57 @@ def project_copy():
         shutil.rmtree(root, ignore_errors=True)
 
 
+def manage(env: dict, *arguments: str) -> subprocess.CompletedProcess:
+    """manage.py run with these variables alone of the project's (and a secret key)."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
+    return subprocess.run(
+        [sys.executable, "manage.py", *arguments],
+        cwd=PROJECT_DIR,
+        env={**clean, "DJANGO_SECRET_KEY": "x" * 50, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_a_setting_given_wrong_is_said_in_a_line_not_a_traceback():
+    nowhere = f"postgres://nobody@127.0.0.1:{free_port()}/papers"
+    result = manage({"DATABASE_URL": "postgress://x/papers"}, "check")
+    assert (result.returncode, result.stderr) == (
+        1,
+        "manage.py: DATABASE_URL must start with postgres://, not postgress://\n",
+    )
+    result = manage({"DATABASE_URL": nowhere, "DJANGO_CONN_MAX_AGE": "1m"}, "check")
+    assert (result.returncode, result.stderr) == (
+        1,
+        "manage.py: DJANGO_CONN_MAX_AGE must be a whole number, not '1m'\n",
+    )
+    # A server that cannot be reached: the driver's own words, after what failed.
+    result = manage({"DATABASE_URL": nowhere}, "migrate")
+    assert result.returncode == 1
+    assert result.stderr.startswith(
+        f'manage.py: the database failed: connection failed: connection to server at "127.0.0.1",'
+        f" port {nowhere.split(':')[2].split('/')[0]} failed: Connection refused"
+    )
+    assert "Traceback" not in result.stderr
+    # --traceback keeps Django's own answer for whoever debugs it.
+    assert "Traceback" in manage({"DATABASE_URL": nowhere}, "migrate", "--traceback").stderr
+
+
+def test_a_variable_set_in_the_shell_wins_over_dotenv_under_make():
+    result = subprocess.run(
+        ["make", "-s", "--eval", 'shown: ; @echo "$$DJANGO_SECRET_KEY"', "shown"],
+        cwd=PROJECT_DIR,
+        env={**os.environ, "DJANGO_SECRET_KEY": "from-the-shell"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (result.returncode, result.stdout) == (0, "from-the-shell\n")
+
+
 def test_importing_the_settings_without_database_url_starts_nothing(project_copy):
     result = run_in(project_copy, "import settings; print(settings.DATABASES['default'])")
     assert result.returncode == 0, result.stderr
