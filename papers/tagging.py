@@ -176,6 +176,9 @@ def read_tracks(path: Path) -> dict[str, str]:
     """Anthology ID -> track, from a CSV with those columns (lines starting with # skipped)."""
     with open(path, encoding="utf-8", newline="") as handle:
         rows = csv.DictReader(line for line in handle if not line.startswith("#"))
+        missing = {"anthology_id", "track"} - set(rows.fieldnames or ())
+        if missing:  # checked here: a file of its header alone gives no row to fail on
+            raise KeyError(min(missing))
         return {row["anthology_id"]: row["track"] for row in rows}
 
 

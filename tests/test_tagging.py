@@ -398,6 +398,13 @@ def test_topic_report_refuses_what_it_cannot_read(db, tmp_path):
     other.write_text("id,label\n1,x\n", encoding="utf-8")
     with pytest.raises(CommandError, match="expected a CSV with anthology_id and track columns"):
         call_command("topic_report", "--tracks", str(other))
+    # A header alone: the wrong one is named as wrong, the right one as holding no label.
+    other.write_text("id,label\n", encoding="utf-8")
+    with pytest.raises(CommandError, match="expected a CSV with anthology_id and track columns"):
+        call_command("topic_report", "--tracks", str(other))
+    other.write_text("anthology_id,track\n", encoding="utf-8")
+    with pytest.raises(CommandError, match=r"other\.csv: no track label in it \(a header alone\)"):
+        call_command("topic_report", "--tracks", str(other))
 
 
 def test_cross_fitting_tags_each_half_without_its_labels_then_puts_the_links_back(

@@ -62,6 +62,8 @@ class Command(BaseCommand):
             raise CommandError(
                 f"{path}: expected a CSV with anthology_id and track columns"
             ) from None
+        if not labels:
+            raise CommandError(f"{path}: no track label in it (a header alone)")
         return labels
 
     def write_agreement(self, labels: dict[str, str], validate: bool) -> None:
