@@ -84,6 +84,19 @@ def test_topic_feed_puts_the_newest_venue_first(client, newer):
     assert entry.find(f"{ATOM}summary").text.startswith("ACL 2026. Attention sinks")
 
 
+def test_an_entry_names_each_author_in_an_element_of_its_own(client, db):
+    make_paper(
+        "Routing tokens to experts.",
+        title="Routing",
+        venue=make_venue("ACL 2026", 2026),
+        authors=["Jianhui Pang", "Fanghua Ye", "Derek F. Wong"],
+    )
+    finish()
+    entry = read_feed(client, "/feeds/search/?q=routing").find(f"{ATOM}entry")
+    names = [author.find(f"{ATOM}name").text for author in entry.findall(f"{ATOM}author")]
+    assert names == ["Jianhui Pang", "Fanghua Ye", "Derek F. Wong"]
+
+
 def test_a_summary_is_html_whose_text_is_the_abstract_as_written(client, db):
     make_paper(
         "We map each <post, reply> pair & its <script>alert(1)</script> context to a label.",
