@@ -84,6 +84,19 @@ _SYMBOLS = {
     "Psi": "Ψ",
     "Omega": "Ω",
     "neq": "≠",
+    "propto": "∝",
+    "equiv": "≡",
+    "neg": "¬",
+    "wedge": "∧",
+    "vee": "∨",
+    "oplus": "⊕",
+    "otimes": "⊗",
+    "ll": "≪",
+    "gg": "≫",
+    "mapsto": "↦",
+    "notin": "∉",
+    "emptyset": "∅",
+    "varphi": "φ",
     "in": "∈",
     "sum": "∑",
     "ldots": "…",
@@ -135,6 +148,8 @@ _GROUP = r"\{([^{}]*)\}"
 # \mathcal{P}, and \mathcal P: a font command's argument may be one letter, unbraced.
 _FONT = re.compile(r"\\(" + "|".join(_FONT_COMMANDS) + r")(?:\s*" + _GROUP + r"|\s+([A-Za-z0-9]))")
 _SWITCH = re.compile(r"\{\\(" + "|".join(_SWITCHES) + r")\s+([^{}]*)\}")
+# \bf{RE^2}: a switch written as a command, as abstracts often do.
+_SWITCH_COMMAND = re.compile(r"\\(it|em|bf|tt)\s*" + _GROUP)
 _BARE_SWITCH = re.compile(r"\\(?:rm|it|bf|tt|sc|sf)(?![A-Za-z])\s*")
 # Size switches change no word: "G\smallE\normalsizeAR" is GEAR (a capital may follow them).
 _SIZE = re.compile(
@@ -206,6 +221,7 @@ def convert(text: str, style: Style, dollars: bool = True) -> str:
         text = _ROOT.sub(r"√\1", text)
         text = _FONT.sub(lambda m: style.tag(_FONT_COMMANDS[m[1]], m[2] or m[3]), text)
         text = _SWITCH.sub(lambda m: style.tag(_SWITCHES[m[1]], m[2]), text)
+        text = _SWITCH_COMMAND.sub(lambda m: style.tag(_SWITCHES[m[1]], m[2]), text)
         text = _SCRIPT.sub(_script(style), text)
         text = _BRACES.sub(r"\1", text)
         if text == before:

@@ -42,6 +42,8 @@ from papers.latex import plain_text
         ("#Turki$hTweets: A Benchmark", "#Turki$hTweets: A Benchmark"),
         ("snake_case and x_1 stay", "snake_case and x_1 stay"),
         (r"\left( is no \le", r"\left( is no ≤"),
+        (r"Retrieval as Extraction (\bf{RE^2})", "Retrieval as Extraction (RE²)"),
+        (r"f \propto r, p \equiv q", "f ∝ r, p ≡ q"),
         ("", ""),
     ],
 )

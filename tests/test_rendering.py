@@ -33,6 +33,10 @@ def test_latex_and_markdown_bits():
         ),
         (r"Fleiss' kappa (\kappa) and \sqrt{n}", "<p>Fleiss&#x27; kappa (κ) and √n</p>"),
         (
+            r"we build \bf{RE^2}: f \propto r",
+            "<p>we build <strong>RE<sup>2</sup></strong>: f ∝ r</p>",
+        ),
+        (
             r"a set \mathcal P, \mathbf A and \{x\} \leftrightarrow y; \lVert x \rVert, \varepsilon",
             "<p>a set P, <strong>A</strong> and {x} ↔ y; ‖ x ‖, ε</p>",
         ),
