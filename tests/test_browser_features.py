@@ -135,6 +135,20 @@ def test_shared_list_opens_in_a_fresh_browser(transactional_db, corpus, browsing
         "Added 1 paper to your list, after the 2 saved."
     )
     expect(page.locator(".adopt")).to_be_visible()
+    # Making another list one's own replaces the three saved: once, they can be brought back.
+    former = saved(page)
+    page.goto(f"/list/?ids={corpus['translation'].pk}")
+    page.get_by_role("button", name="Make this my list").click()
+    assert saved(page) == [str(corpus["translation"].pk)]
+    expect(page.locator("#announcer")).to_have_text(
+        "This list is now your list. It replaced your former list of 3 papers: "
+        "“Bring back my former list” undoes it."
+    )
+    page.get_by_role("button", name="Bring back my former list (3 papers)").click()
+    assert saved(page) == former
+    expect(page.locator(".undo-adopt")).to_be_hidden()
+    expect(page.locator(".adopt")).to_be_visible()
+    expect(page.locator("#announcer")).to_have_text("Your former list of 3 papers is back.")
 
     # With no script at all the list is the same; the buttons that need a script stay hidden.
     plain = browsing.page(browsing.context(java_script_enabled=False))

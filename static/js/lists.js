@@ -212,14 +212,31 @@
     var add = page.querySelector(".add-to-list");
     if (add) { add.addEventListener("click", addToOwn); }
     var adopt = page.querySelector(".adopt-list");
-    if (adopt) {
-      adopt.addEventListener("click", function () {
-        write(pageIds());
-        markOwn();
-        document.querySelector("h1").focus();
-        announce("This list is now your list.");
-      });
+    if (adopt) { adopt.addEventListener("click", adoptList); }
+  }
+
+  // Making a shared list one's own replaces the list saved: it can be brought back, once.
+  function adoptList() {
+    var former = read();
+    write(pageIds());
+    markOwn();
+    document.querySelector("h1").focus();
+    var undo = page.querySelector(".undo-adopt");
+    if (!former.length || former.join(",") === read().join(",") || !undo) {
+      announce("This list is now your list.");
+      return;
     }
+    var papers = former.length === 1 ? "1 paper" : former.length + " papers";
+    var button = undo.querySelector(".bring-back");
+    button.textContent = "Bring back my former list (" + papers + ")";
+    undo.hidden = false;
+    button.onclick = function () {
+      write(former);
+      undo.hidden = true;
+      markOwn();
+      announce("Your former list of " + papers + " is back.");
+    };
+    announce("This list is now your list. It replaced your former list of " + papers + ": “Bring back my former list” undoes it.");
   }
 
   function setUpCopyLink() {
