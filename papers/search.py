@@ -190,8 +190,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
         text, words, matched = respelled or (text, words, matched)
     elif ranked and facets.total <= FEW_MATCHES and filterset.page_number == 1 and not literal:
         results.suggestion = did_you_mean(typed, rare=FEW_MATCHES)
-    count_notices(results, ranked, matched, CANDIDATE_CAP, len(authors))
     results.notices += phrase_notices(text)
+    count_notices(results, ranked, matched, CANDIDATE_CAP, len(authors))
     paginate(results, filterset.page_number, ranked, CANDIDATE_CAP)
     papers = fixed.filter(*conditions.values())
     scored = (
