@@ -28,14 +28,14 @@ class Command(BaseCommand):
         parser.add_argument(
             "--dry-run",
             action="store_true",
-            help="Parse and report without writing to the database.",
+            help="Report what the load would do (papers new, updated, unchanged …) and keep "
+            "nothing: it is written in a transaction that is rolled back.",
         )
 
     def handle(self, *args, paths, dry_run, verbosity, **options):
         paths = paths or [settings.FIXTURES_DIR]
         try:
-            if not dry_run:
-                check_schema()
+            check_schema()
             summary = load_files(
                 paths,
                 dry_run=dry_run,
