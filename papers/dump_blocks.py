@@ -19,7 +19,13 @@ YEAR = r"(?:19|20)\d{2}"
 _ACRONYM_WORD = r"[A-Z][A-Za-z0-9&.\-]{0,40}"
 _VENUE_WORDS = rf"{_ACRONYM_WORD}(?: (?:{_ACRONYM_WORD}|of|the|on|and|for)){{0,12}}?"
 VENUE_NAME = rf"{_VENUE_WORDS} {YEAR}"
-_VENUE_LINE = re.compile(rf"^(?P<acronym>{_VENUE_WORDS}) (?P<year>{YEAR})$")
+# A venue line may say it is the main conference's ("EMNLP 2024 Main Conference", "ACL 2025
+# (Main Conference)"): the venue is the same. Not read as one, the page's venue became the next
+# event card's and its paper a junk one.
+_MAIN_CONFERENCE = (
+    r"(?: (?:Main Conference|Main Track|\(Main Conference\)|\(Main Track\)|\(Main\)))?"
+)
+_VENUE_LINE = re.compile(rf"^(?P<acronym>{_VENUE_WORDS}) (?P<year>{YEAR}){_MAIN_CONFERENCE}$")
 VENUE_IN_TEXT = re.compile(rf"\b{VENUE_NAME}\b")
 
 MONTHS = {
@@ -127,6 +133,12 @@ def split_blocks(text: str) -> list[Block]:
 
 def venue_in_line(line: str) -> re.Match | None:
     return _VENUE_LINE.match(fold_whitespace(line))
+
+
+def venue_line_name(line: str) -> str:
+    """The venue a venue line names: "EMNLP 2024 Main Conference" is EMNLP 2024."""
+    match = venue_in_line(line)
+    return f"{match['acronym']} {match['year']}" if match else fold_whitespace(line)
 
 
 def is_venue_line(block: Block) -> bool:

@@ -30,6 +30,7 @@ from .dump_blocks import (
     is_venue_line,
     split_blocks,
     venue_in_line,
+    venue_line_name,
 )
 from .dump_evidence import evidence
 from .dump_venues import extract_venue_metadata, venue_record
@@ -186,7 +187,7 @@ def parse_lecture_page(reader: _PageReader) -> ParsedFile:
         reader.decide(first, "country", evidence="a short first line before the abstract")
         position = 1
     page_abstract, venue_block, position = _page_paper_lines(reader, position)
-    venue_name = fold_whitespace(venue_block.lines[0])
+    venue_name = venue_line_name(venue_block.lines[0])
     title_block, topics, presentation_format, position = _title_and_topics(
         reader, position, venue_name
     )
@@ -314,7 +315,7 @@ def list_header_venue(first_line: str) -> str | None:
     if not match:
         return None
     name = match["name"].strip(" :-–—")
-    return name if venue_in_line(name) else ""
+    return venue_line_name(name) if venue_in_line(name) else ""
 
 
 def parse_dump(text: str, source: str) -> ParsedFile:

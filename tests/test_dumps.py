@@ -71,6 +71,20 @@ def test_seed_lecture_page_004_keeps_a_two_paragraph_abstract():
     assert "\\%" in next(p for p in parsed.papers if p.title.startswith("How do Large")).abstract
 
 
+@pytest.mark.parametrize("line", ["EMNLP 2024 Main Conference", "EMNLP 2024 (Main Conference)"])
+def test_a_venue_line_saying_main_conference_names_the_venue(line):
+    # Not read as the venue line, it made the next event card ("ACL 2025") the page's venue,
+    # and a junk paper of the page's title, topics and the chair's letter.
+    seed = SEED_FILES[4]
+    text = seed.read_text(encoding="utf-8").replace("\nEMNLP 2024\n", f"\n{line}\n", 1)
+    parsed = parse_dump(text, seed.name)
+    assert parsed.warnings == []
+    assert [(p.venue, p.title) for p in parsed.papers] == [
+        (p.venue, p.title) for p in parse_seed(4).papers
+    ]
+    assert parsed.papers[0].venue == "EMNLP 2024"
+
+
 def test_seed_furniture_becomes_venue_metadata_not_papers():
     venues = {
         venue.name: venue for venue in parse_seed(3).venues + parse_seed(4).venues if venue.location
@@ -195,6 +209,7 @@ def test_line_endings_and_byte_order_marks_change_nothing(transform):
         ("NAACL 2025 论文列表", "NAACL 2025"),
         ("COLING 2025 论文列表", "COLING 2025"),
         ("LREC-COLING 2024 Papers", "LREC-COLING 2024"),
+        ("ACL 2025 Main Conference Papers", "ACL 2025"),
     ],
 )
 def test_list_page_headers(header, venue):
