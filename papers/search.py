@@ -147,7 +147,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     on the first page; when some are found, their papers are ranked first, +1, on every
     page; on the first page of a one-word query, the few authors of that family name, 1, +1
     to count their papers when some are found), compounds (1, only with two plain words
-    in a row or one of six letters or more), the query's words (1; +1 for words this process
+    in a row or one of six letters or more; +1 for a quoted phrase opening or closing with a
+    stop word), the query's words (1; +1 for words this process
     does not hold, papers/word_memory.py), facets and the total (counted in memory; +1 for a
     phrase's papers in doubt, tested in SQL; a page without a query: 1, the
     filters' keys), then the page's ids (1; none sorted A–Z where the memory places the
@@ -156,7 +157,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     ranked query that matches at most RARE_WORD papers is respelled (did-you-mean ≤ 2;
     spelling reads the query as typed; +1 where it matched some: whether one names a word
     respelled) and, when the respelling is sure and matches more, its results are shown
-    instead (its compounds and words, as above: ``_respelled``); one
+    instead (its compounds and words, as above: ``_respelled``; the authors the respelling
+    names, as above, where the query as typed named none); one
     matching at most FEW_MATCHES papers is offered a respelling beside its results (≤ 2);
     when all the words match fewer than a page, papers
     matching some of them follow on the first page (scored in memory where the query was
@@ -187,7 +189,12 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     if ranked and facets.total <= RARE_WORD and not literal:
         matches = fixed.filter(*conditions.values()).matching(text)
         respelled = _respelled(results, filterset, (typed, matches), request)
-        text, words, matched = respelled or (text, words, matched)
+        if respelled is not None:
+            text, words, matched = respelled
+            # A misspelt name ("Neubg") offers the author the respelling names.
+            authors = authors or authors_named(results.corrected_query)
+            results.authors = _author_cards(filterset, results.corrected_query, authors)
+            results.named_authors = authors
     elif ranked and facets.total <= FEW_MATCHES and filterset.page_number == 1 and not literal:
         results.suggestion = did_you_mean(typed, rare=FEW_MATCHES)
     results.notices += phrase_notices(text)

@@ -308,14 +308,16 @@ def test_a_family_name_typed_without_its_accents_or_umlauts_offers_its_authors(c
     Author.objects.filter(pk=schuetze.pk).update(umlaut_key=umlaut_key(schuetze.name))
     finish()
 
-    def cards(query):
-        body = client.get("/api/papers/?" + urlencode({"q": query})).json()
+    def cards(query, **more):
+        body = client.get("/api/papers/?" + urlencode({"q": query, **more})).json()
         return [author["name"] for author in body["authors"]]
 
     assert cards("Vulic") == cards("Vulić") == cards("VULIC") == ["Ivan Vulić"]
     assert cards("Schuetze") == cards("Schutze") == cards("Schütze") == ["Hinrich Schütze"]
-    # Read as umlauts written out only for names that have umlauts: "Bauer" is not Baur.
-    assert cards("Bauer") == []
+    # Read as umlauts written out only for names that have umlauts: "Bauer" is not Baur (as
+    # typed; respelled, its results are Baur's, and so is the author offered).
+    assert cards("Bauer", literal=1) == []
+    assert cards("Bauer") == ["Ann Baur"]
     assert cards("Baur") == ["Ann Baur"]
     # An apostrophe as the name writes it (the index keeps it).
     assert cards("O’Connor") == ["Brendan O’Connor"]
@@ -677,6 +679,25 @@ def test_a_title_saying_a_stop_word_compound_apart_ranks_first(client, db):
     )
     finish()
     assert api_answer(client, "lost in the middle") == (3, [apart.pk, hyphen.pk, mention.pk])
+
+
+def test_a_misspelt_name_offers_the_author_its_respelling_names(client, db):
+    venue = make_venue("ACL 2024", 2024)
+    for n in range(6):
+        make_paper(
+            # Respellings are read from titles and abstracts: this one cites its author.
+            f"Neural machine translation study {n}, after Neubig et al.",
+            title=f"Translation Study {n}",
+            venue=venue,
+            authors=["Graham Neubig"],
+        )
+    make_paper("Parsing with grammars.", title="Parsing", venue=venue, authors=["Ada Lovelace"])
+    finish()
+    for query in ("Neubg", "Graham Neubg"):
+        body = client.get("/api/papers/?" + urlencode({"q": query})).json()
+        assert body["corrected_query"] == query.replace("Neubg", "Neubig"), query
+        assert [(a["name"], a["papers"]) for a in body["authors"]] == [("Graham Neubig", 6)]
+        assert body["count"] == 6
 
 
 def test_a_respelled_compound_query_shows_the_words_typed(client, compounds):
