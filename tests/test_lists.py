@@ -6,6 +6,8 @@ from papers.merging import merge_papers
 from papers.reading_lists import MAX_IDS
 from tests.support import parse
 
+BAD_IDS = "ids must be paper numbers or Anthology IDs separated by commas,"
+
 
 def ids_of(corpus, *names) -> str:
     return ",".join(str(corpus[name].pk) for name in names)
@@ -73,6 +75,26 @@ def test_a_merged_away_paper_is_listed_as_the_paper_it_went_into(client, corpus)
     )
 
 
+def test_a_list_may_name_papers_by_their_anthology_ids(client, corpus):
+    kv, cache2, speech = (corpus[name] for name in ("kv", "cache2", "speech"))
+    kv.external_id, cache2.external_id = "2025.acl-long.7", "2025.acl-long.8"
+    kv.save(update_fields=["external_id"])
+    cache2.save(update_fields=["external_id"])
+    # In any case, beside numbers, repeats once; one naming no paper is counted as missing.
+    ids = f"2025.ACL-long.7,{speech.pk},2099.acl-long.1,{kv.pk},2025.acl-long.8"
+    page = parse(client.get(f"/list/?ids={ids}"))
+    assert page.find("div", class_="list-page").attrs["data_list_ids"] == (
+        f"{kv.pk},{speech.pk},{cache2.pk}"
+    )
+    assert page.find("p", class_="notice").text == (
+        "1 of the ids in this link names no paper in the collection and was left out."
+    )
+    # A paper merged away is found by its Anthology ID too: as the paper it went into.
+    merge_papers(kv, [cache2])
+    page = parse(client.get("/list/?ids=2025.acl-long.8"))
+    assert page.find("div", class_="list-page").attrs["data_list_ids"] == str(kv.pk)
+
+
 def test_empty_list_explains_saving(client, corpus):
     page = parse(client.get("/list/"))
     assert page.find("h1").text == "My list"
@@ -84,9 +106,9 @@ def test_empty_list_explains_saving(client, corpus):
 @pytest.mark.parametrize(
     ("ids", "message"),
     [
-        ("1,abc", "ids must be paper numbers separated by commas, not “abc”."),
-        ("-1", "ids must be paper numbers separated by commas, not “-1”."),
-        ("1" * 19, f"ids must be paper numbers separated by commas, not “{'1' * 19}”."),
+        ("1,abc", f"{BAD_IDS} not “abc”."),
+        ("-1", f"{BAD_IDS} not “-1”."),
+        ("1" * 19, f"{BAD_IDS} not “{'1' * 19}”."),
         (
             ",".join(str(n) for n in range(1, MAX_IDS + 2)),
             f"A list holds at most {MAX_IDS} papers; this one has {MAX_IDS + 1}.",
