@@ -14,6 +14,7 @@ from .citation_fields import (
     split_name,
 )
 from .latex import MATH_COMMANDS, plain_text
+from .proper_nouns import always_capitalised
 from .text import latin_unaccented
 
 _BIB_SPECIAL = {
@@ -80,8 +81,9 @@ def bibtex_title(paper) -> str:
 
 def bib_title(title: str) -> str:
     """The escaped title with only what a style must not lowercase in braces: acronyms and
-    mixed-case words ({BERT}, {ModSCAN}, {LLaMA}), and, in a sentence-case title, capitalised
-    names ({Yoruba}); not the whole title, which would keep every style's casing out."""
+    mixed-case words ({BERT}, {ModSCAN}, {LLaMA}), words English always capitalises ({Chinese},
+    {I}, {U}.{S}.: papers/proper_nouns.py), and, in a sentence-case title, capitalised names
+    ({Yoruba}); not the whole title, which would keep every style's casing out."""
     escaped = bib_escape(title)
     sentence = _sentence_case(_WORD.findall(escaped))
     first = True
@@ -90,13 +92,21 @@ def bib_title(title: str) -> str:
         nonlocal first
         word, opening = match.group(0), first
         first = False
-        if any(char.isupper() for char in word[1:]):
+        if any(char.isupper() for char in word[1:]) or always_capitalised(word, _alone(match)):
             return "{" + word + "}"
         if sentence and not opening and word[0].isupper() and not _after_colon(match):
             return "{" + word + "}"
         return word
 
     return _WORD.sub(protect, escaped)
+
+
+def _alone(match: re.Match) -> bool:
+    """Whether the word stands between spaces, stops or the title's ends ("U.S.", "Do I"),
+    not against maths ("R$^3$Mem") or other signs."""
+    before = match.string[match.start() - 1 : match.start()]
+    after = match.string[match.end() : match.end() + 1]
+    return before in ("", " ", ".", "(") and after in ("", " ", ".", ",", ":", "?", "!", ";", ")")
 
 
 def _after_colon(match: re.Match) -> bool:

@@ -237,7 +237,7 @@ def test_search_export_keeps_query_filters_and_order(client, cited):
     _, text = download(client, "/?venue=emnlp-2024&sort=title&page=9&format=bibtex")
     assert [e["title"] for e in bibtexparser.loads(text).entries] == [
         "Noisy Retrieval Hurts Faithfulness",
-        "Parallel Data for Yoruba Translation",
+        "Parallel Data for {Yoruba} Translation",
     ]
 
 

@@ -276,6 +276,16 @@ def cited(title, pages="", venue=VENUE):
             "Evicting the {KV} Cache for Long-Context Inference",
         ),
         ("What Attention Heads Do", "What Attention Heads Do"),
+        # Names English always capitalises, which a title-case title cannot tell apart (the ACL
+        # style printed "chinese", "u.s.", "i"); "A" alone is the article.
+        (
+            "A Chinese and English Corpus of U.S. Tweets: What Else Do I Need?",
+            "A {Chinese} and {English} Corpus of {U}.{S}. Tweets: What Else Do {I} Need?",
+        ),
+        (
+            "Bayesian Models of Twitter for Yolóxochitl Mixtec",
+            "{Bayesian} Models of {Twitter} for Yolóxochitl {Mixtec}",
+        ),
         ("Caching & 50% Less_Memory", r"Caching \& 50\% Less\_Memory"),
     ],
 )
