@@ -204,6 +204,15 @@ def test_the_page_offers_every_citation(client, modscan):
     ]
 
 
+def test_a_paper_without_authors_says_so(client, db):
+    paper = make_paper("We study probabilistic parsing.", title="Probabilistic Parsing")
+    finish()
+    page = parse(client.get(f"/papers/{paper.pk}/"))
+    assert [p.text for p in page.find_all("p", class_="authors")] == [
+        "Authors unknown: the source of this record gives none."
+    ]
+
+
 def test_an_untitled_paper_is_never_cited_with_its_derived_title(client, db):
     paper = make_paper(
         "Large language models are increasingly deployed in settings where their outputs must "
