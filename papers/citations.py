@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .bibtex import bibtex
+from .bibtex import bibtex, bibtex_key
 from .citation_fields import (
     cited_title,
     container_title,
@@ -22,6 +22,7 @@ from .citation_fields import (
     page_range,
     split_name,
 )
+from .dump_blocks import month_number
 from .latex import plain_text
 
 # --- RIS -----------------------------------------------------------------------------------
@@ -59,7 +60,8 @@ def ris(paper, authors: list[str]) -> str:
         lines.append(("DO", paper.doi))
     if paper.url:
         lines.append(("UR", paper.url.replace(" ", "%20")))
-    lines.append(("ID", paper.pk))
+    # The entry's key as BibTeX gives it: one key whichever file a writer cites from.
+    lines.append(("ID", bibtex_key(paper, authors)))
     text = "".join(f"{tag}  - {_ris_value(value)}\n" for tag, value in lines)
     return text + "ER  - \n"
 
@@ -72,7 +74,7 @@ def csl(paper, authors: list[str]) -> dict:
     venue = paper.venue
     journal = is_journal(venue)
     item = {
-        "id": str(paper.pk),
+        "id": bibtex_key(paper, authors),
         "type": "article-journal" if journal else "paper-conference",
         "title": cited_title(paper),
     }
@@ -92,7 +94,8 @@ def csl(paper, authors: list[str]) -> dict:
         if venue.location:
             item["event-place"] = venue.location
     if venue.year:
-        item["issued"] = {"date-parts": [[venue.year]]}
+        month = month_number(venue.month) if venue.month else None
+        item["issued"] = {"date-parts": [[venue.year, month] if month else [venue.year]]}
     first, last = page_range(paper.pages)
     if first:
         item["page"] = f"{first}-{last}" if last else first

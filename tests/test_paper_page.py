@@ -191,10 +191,12 @@ def test_the_page_offers_every_citation(client, modscan):
         "EP  - 12845\n"
         "DO  - 10.18653/v1/2024.emnlp-main.713\n"
         "UR  - https://aclanthology.org/2024.emnlp-main.713\n"
-        f"ID  - {modscan.pk}\n"
+        "ID  - jiang-etal-2024-modscan\n"
         "ER  - \n"
     )
     item = json.loads(page.find("pre", id="csl-json").text_raw())
+    # One key in every format (pandoc and Zotero cite by it), and the month BibTeX gives.
+    assert (item["id"], item["issued"]) == ("jiang-etal-2024-modscan", {"date-parts": [[2024, 11]]})
     assert item["title"] == "ModSCAN: Measuring Stereotypical Bias in Vision-Language Models"
     assert (item["page"], item["page-first"]) == ("12814-12845", "12814")
     assert item["author"][0] == {"family": "Jiang", "given": "Yukun"}
