@@ -71,8 +71,7 @@ def load_files(
     paths: list[Path], dry_run: bool = False, progress: Progress | None = None, on_wait=None
 ) -> LoadSummary:
     """Parse, then write in one transaction; one load at a time (`on_wait` is told when this
-    one has to wait for another). Raises DumpError for bad input and for a refused write.
-    ``dry_run``: the same counts, the transaction rolled back."""
+    one has to wait for another). Raises DumpError for bad input and for a refused write."""
     progress = progress or Progress()
     skipped: list[str] = []
     summary = LoadSummary(warnings=skipped)
@@ -83,7 +82,7 @@ def load_files(
         summary.papers_read += len(parsed.papers)
         summary.warnings.extend(parsed.warnings)
     if dry_run:
-        return _counted_and_undone(parsed_files, summary, progress, on_wait)
+        return summary
     with load_lock(on_wait), FitAhead() as fit_ahead:
         try:
             with transaction.atomic():
@@ -102,26 +101,4 @@ def load_files(
         with summary.timed("similarity model"):
             refresh_embeddings(ahead=fit_ahead)
         progress.finish()
-    return summary
-
-
-class _DryRun(Exception):
-    """Ends a dry run's transaction once its writes are counted."""
-
-
-def _counted_and_undone(parsed_files, summary: LoadSummary, progress, on_wait) -> LoadSummary:
-    """What the load would do (new, updated and unchanged papers, new venues and authors …):
-    written as a load writes them, then rolled back. Counted from the parse alone, a dry run
-    said "0 new" of papers the database had never seen."""
-    with load_lock(on_wait):
-        try:
-            with transaction.atomic():
-                RecordWriter(summary, progress).write(parsed_files)
-                raise _DryRun
-        except _DryRun:
-            pass
-        except DatabaseError as error:
-            raise refused_write(error, parsed_files) from error
-        finally:
-            progress.finish()
     return summary

@@ -114,6 +114,14 @@ class LoadSummary:
         finally:
             self.phases[phase] = self.phases.get(phase, 0.0) + time.perf_counter() - started
 
+    def describe_parse(self) -> str:
+        """What a dry run can say: the files and papers read, matched against nothing."""
+        return (
+            f"{self.files} files, {self.papers_read} papers read and checked "
+            f"(not matched against the database: only a load tells new from known); "
+            f"{len(self.warnings)} warnings"
+        )
+
     def describe(self) -> str:
         return (
             f"{self.files} files, {self.papers_read} papers read: {self.new} new, "

@@ -28,14 +28,15 @@ class Command(BaseCommand):
         parser.add_argument(
             "--dry-run",
             action="store_true",
-            help="Report what the load would do (papers new, updated, unchanged …) and keep "
-            "nothing: it is written in a transaction that is rolled back.",
+            help="Parse and check the files, report what was read and write nothing (papers "
+            "are not matched against the database: only a load tells new from known).",
         )
 
     def handle(self, *args, paths, dry_run, verbosity, **options):
         paths = paths or [settings.FIXTURES_DIR]
         try:
-            check_schema()
+            if not dry_run:
+                check_schema()
             summary = load_files(
                 paths,
                 dry_run=dry_run,
@@ -57,8 +58,12 @@ class Command(BaseCommand):
         for warning in summary.warnings:
             self.stderr.write(f"warning: {warning}", style_func=self.style.WARNING)
         if verbosity >= 1:
-            prefix = "Dry run, nothing written: " if dry_run else "Loaded "
-            self.stdout.write(self.style.SUCCESS(prefix + summary.describe()))
+            said = (
+                "Dry run, nothing written: " + summary.describe_parse()
+                if dry_run
+                else "Loaded " + summary.describe()
+            )
+            self.stdout.write(self.style.SUCCESS(said))
 
     def progress(self, verbosity: int) -> Progress:
         """Bars on a terminal; otherwise a line per file (and per block at -v 2)."""
