@@ -193,8 +193,8 @@ def phrase_compounds(phrase: str) -> str:
     pieces, start = [], 0
     for compound in _COMPOUND.finditer(phrase):
         parts = [part for part in compound.groups() if part]
-        opens = not has_content_word(phrase[: compound.start()])
-        closes = not has_content_word(phrase[compound.end() :])
+        opens = not _has_content_word(phrase[: compound.start()])
+        closes = not _has_content_word(phrase[compound.end() :])
         apart = (
             opens
             and parts[0].lower() not in STOP_WORDS
@@ -206,5 +206,5 @@ def phrase_compounds(phrase: str) -> str:
     return "".join(pieces) + phrase[start:]
 
 
-def has_content_word(text: str) -> bool:
+def _has_content_word(text: str) -> bool:
     return any(word.lower() not in STOP_WORDS for word in re.findall(r"\w+", text))

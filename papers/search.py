@@ -147,8 +147,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     on the first page; when some are found, their papers are ranked first, +1, on every
     page; on the first page of a one-word query, the few authors of that family name, 1, +1
     to count their papers when some are found), compounds (1, only with two plain words
-    in a row or one of six letters or more; +1 for a quoted phrase opening or closing with a
-    stop word), the query's words (1; +1 for words this process
+    in a row or one of six letters or more; +1 for each quoted phrase of one content word and
+    stop words), the query's words (1; +1 for words this process
     does not hold, papers/word_memory.py), facets and the total (counted in memory; +1 for a
     phrase's papers in doubt, tested in SQL; a page without a query: 1, the
     filters' keys), then the page's ids (1; none sorted A–Z where the memory places the
@@ -197,7 +197,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
             results.named_authors = authors
     elif ranked and facets.total <= FEW_MATCHES and filterset.page_number == 1 and not literal:
         results.suggestion = did_you_mean(typed, rare=FEW_MATCHES)
-    results.notices += phrase_notices(text)
+    results.notices += phrase_notices(typed)
     count_notices(results, ranked, matched, CANDIDATE_CAP, len(authors))
     paginate(results, filterset.page_number, ranked, CANDIDATE_CAP)
     papers = fixed.filter(*conditions.values())

@@ -7,7 +7,7 @@ import re
 from itertools import takewhile
 
 from .anthology_metadata import ANTHOLOGY_URL
-from .compounds import STOP_WORDS, has_content_word, websearch_text
+from .compounds import STOP_WORDS, websearch_text
 from .expressions import SEARCH_CONFIG
 from .matching import QUERY_SQL
 from .querysets import NEGATION
@@ -131,15 +131,16 @@ def count_notices(results: Results, ranked: bool, matched, cap: int, named: int 
 ARTICLES = {"a", "an", "the"}
 
 
-def phrase_notices(text: str) -> list[str]:
-    """A notice for each quoted phrase of ``text`` (as join_compounds gives it) that opens or
-    closes with stop words outside a compound ("very low-resource"): the search vectors hold
-    no stop word, so the phrase is searched without them, and the page says so (but not of an
-    article, which no reader expects to count there)."""
+def phrase_notices(typed: str) -> list[str]:
+    """A notice for each quoted phrase of the query as ``typed`` that opens or closes with
+    stop words and holds two content words or more ("very low-resource"): the search vectors
+    hold no stop word, so the phrase is searched without them, and the page says so. Not of an
+    article, which no reader expects to count there, nor of a phrase of one content word,
+    searched as its compound where the collection has one (papers/understanding.py)."""
     notices = []
-    for quoted in QUOTED.finditer(text):
+    for quoted in QUOTED.finditer(typed):
         words = quoted.group(0).strip('"').split()
-        if not has_content_word(" ".join(words)):
+        if sum(not _unsearched(word) for word in re.findall(r"\w+", " ".join(words))) < 2:
             continue
         opening = list(takewhile(_unsearched, words))
         closing = list(takewhile(_unsearched, words[len(opening) :][::-1]))[::-1]
@@ -150,7 +151,7 @@ def phrase_notices(text: str) -> list[str]:
                 f"{named} in “{' '.join(words)}” {'is' if len(edges) == 1 else 'are'} too common "
                 "to be searched: the papers shown have the rest of the phrase."
             )
-    return notices
+    return list(dict.fromkeys(notices))
 
 
 def _unsearched(word: str) -> bool:

@@ -21,12 +21,12 @@ from django.db.models import Count, Q
 from django.db.models.functions import Lower
 
 from .anthology_metadata import ANTHOLOGY_ID
-from .compounds import STOP_WORDS, has_content_word
+from .compounds import STOP_WORDS
 from .expressions import SEARCH_CONFIG
 from .models import Author, AuthorRedirect, MergedKey, Paper
-from .regional_spelling import other_spelling
 from .tables import reading_cursor, sql
 from .text import QUOTED, make_slug, name_key
+from .word_forms import excluded_in_every_form, other_form
 
 # An Anthology address as people paste it: with or without its scheme, the old aclweb.org
 # one too, a version ("v2"), a file ending, a query or fragment (tracking parameters).
@@ -310,25 +310,23 @@ def _phrase_slots(groups: list[_Group]) -> set[int]:
 
 
 def _quoted_compounds(text: str) -> str:
-    """The query with each compound of a quoted phrase that opens or closes it with a stop word
-    typed hyphenated, where the collection writes it as one word ("few shot" quoted →
-    "few-shot", searched as the index holds it, papers/compounds.py phrase_compounds): the search
-    vectors hold no stop word, so the phrase lost it and "few shot" quoted matched every paper
-    with "shot" (2,683 papers, zero-shot ones among them). One statement per such phrase."""
+    """The query with each quoted phrase that is one word but for its stop words typed as
+    its compound, where the collection writes that as one word ("few shot" quoted →
+    "few-shot", searched as the index holds it, papers/compounds.py phrase_compounds): the
+    search vectors hold no stop word, so the phrase was that one word, and "few shot" quoted
+    matched every paper with "shot" (2,683 papers, zero-shot ones among them). A phrase of two
+    content words or more ("in context learning") is left as typed: it finds the compound's
+    papers too, and the papers writing it apart. One statement per such phrase."""
     pieces, start = [], 0
     for quoted in QUOTED.finditer(text):
         body_start = quoted.start() + 1
         body = text[body_start : quoted.end()].rstrip('"')
         words = [word.lower() for word in re.findall(r"\w+", body)]
-        if len(words) < 2 or not {words[0], words[-1]} & STOP_WORDS:
+        if len(words) < 2 or sum(word not in STOP_WORDS for word in words) != 1:
             continue
-        groups = [g for g in _groups(body, _runs(body)) if len(g.words) > 1 and not g.split]
-        for group in groups:
-            begin, end = group.span
-            first, last = group.words[0].lower(), group.words[-1].lower()
-            if (first in STOP_WORDS and not has_content_word(body[:begin])) or (
-                last in STOP_WORDS and not has_content_word(body[end:])
-            ):
+        for group in _groups(body, _runs(body)):
+            if len(group.words) > 1 and not group.split:
+                begin, end = group.span
                 pieces += [text[start : body_start + begin], "-".join(group.words)]
                 start = body_start + end
     return "".join(pieces) + text[start:]
@@ -351,7 +349,7 @@ def join_compounds(text: str) -> tuple[str, str]:
     ``words``: the words a title is scored on as typed: a compound with a stop word part
     searched as its words in a row, as those words; any other joined, as a title writing it
     hyphenated or joined has it (papers_compounds)."""
-    text = _excluded_in_every_form(_quoted_compounds(text))
+    text = excluded_in_every_form(_quoted_compounds(text))
     groups = _groups(text, _runs(text))
     slots = _phrase_slots(groups)
     edits, phrases = [], []  # (start, end, replacement) in order; (edit, its phrase)
@@ -374,48 +372,7 @@ def join_compounds(text: str) -> tuple[str, str]:
     # One without is scored joined, as every spelling of it is (few shot, few-shot, fewshot).
     scored = _edit(text, _phrased(edits, with_stop_words))
     for index, (begin, end, replacement) in enumerate(edits):
-        other = _other_form(replacement) if replacement == text[begin:end] else None
+        other = other_form(replacement) if replacement == text[begin:end] else None
         if other and len(phrases) < PHRASED:
             phrases.append((index, other))
     return _variants(text, edits, phrases), scored
-
-
-# An acronym, singular or plural: typed in capitals, or in small letters without a vowel
-# ("llm", "gnns"). The stemmer folds a plural's "s" only after a vowel earlier in the word
-# (BERTs: bert, GANs: gan), so "LLM" and "LLMs" are two lexemes and /?q=LLM missed the 2,300
-# papers saying only "LLMs". Such an acronym is also searched in its other number, as a
-# compound is as its words; one the stemmer folds is not (it would take a PHRASED place).
-_ACRONYM = re.compile(r"([A-Z]{2,6}|[b-df-hj-np-tv-xz]{3,6}?)(s?)")
-_VOWEL = re.compile(r"[aeiouy]", re.IGNORECASE)
-
-
-# A word excluded by "-" opening it (not a hyphen inside a word, not a phrase, not the first
-# part of an excluded compound: "-colour-blind" was "-colour -color-blind").
-_EXCLUDED = re.compile(r"(?<![\w\"-])-(\w+)(?![\w-])")
-
-
-def _excluded_in_every_form(text: str) -> str:
-    """The text with an excluded acronym excluded in its other number too, a word in its
-    other spelling ("-LLM" did not remove the papers saying only "LLMs", where the page says
-    an exclusion removes each form of its word)."""
-
-    def both(match: re.Match) -> str:
-        other = _other_form(match[1])
-        return match[0] + (f" -{other}" if other else "")
-
-    return _EXCLUDED.sub(both, text)
-
-
-def _other_form(word: str) -> str | None:
-    """The form of the word the stemmer keeps apart that a reader takes for the same word: an
-    acronym's other number, a word's other regional spelling (papers/regional_spelling.py)."""
-    return _acronym_number(word) or other_spelling(word)
-
-
-def _acronym_number(word: str) -> str | None:
-    """The other number of an acronym whose plural the stemmer keeps apart ("LLM": "LLMs",
-    "llms": "llm"); None for any other word."""
-    match = _ACRONYM.fullmatch(word)
-    if match is None or _VOWEL.search(match[1][:-1]):
-        return None
-    return match[1] if match[2] else f"{match[1]}s"

@@ -738,10 +738,28 @@ def test_a_quoted_compound_opening_with_a_stop_word_is_the_compound(client, comp
     # dropped, and "few shot" quoted found every paper with "shot" (the zero-shot parser too).
     assert join_compounds('"few shot" tagging') == ('"few-shot" tagging', '"few-shot" tagging')
     assert join_compounds('"the few shot"')[0] == '"the few-shot"'
-    for query in ('"few shot"', '"few-shot"', '"the few shot"', '"few shot tagging"'):
+    for query in ('"few shot"', '"few-shot"', '"the few shot"'):
         assert api_answer(client, query) == (1, [compounds["few hyphen"].pk]), query
-    # A stop word inside a phrase is a gap, not an edge: the phrase is left as typed.
+    # A phrase of two content words is left as typed: it finds the papers writing it apart as
+    # well as those writing the compound (and says that "few" is not searched).
+    assert join_compounds('"few shot tagging"')[0] == '"few shot tagging"'
     assert join_compounds('"tagging with few shot"')[0] == '"tagging with few shot"'
+
+
+def test_a_quoted_phrase_of_two_content_words_finds_it_written_apart_too(client, db):
+    apart = make_paper("Studies of in context learning in small models.", title="Apart")
+    hyphen = make_paper("Studies of in-context learning in small models.", title="Hyphen")
+    make_paper("Context learning for parsers, with many words.", title="Context")
+    finish()
+    count, ids = api_answer(client, '"in context learning"')
+    # Written apart or hyphenated; "context learning" alone too (the stop word is not
+    # searched, and the page says so).
+    assert apart.pk in ids and hyphen.pk in ids and count == 3
+    body = client.get("/api/papers/?" + urlencode({"q": '"in context learning" LLM'})).json()
+    assert body["notices"] == [
+        "“in” in “in context learning” is too common to be searched: the papers shown have the "
+        "rest of the phrase."
+    ]
 
 
 def test_a_phrase_opening_with_a_stop_word_says_it_is_searched_without_it(client, db):

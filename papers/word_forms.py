@@ -1,0 +1,47 @@
+"""A query word's other forms that a reader takes for the same word but the stemmer keeps
+apart: an acronym's other number ("LLM", "LLMs"), a word's other regional spelling; and
+an exclusion extended to them ("-LLM" also removes "LLMs"). Pure."""
+
+import re
+
+from .regional_spelling import other_spelling
+
+# An acronym, singular or plural: typed in capitals, or in small letters without a vowel
+# ("llm", "gnns"). The stemmer folds a plural's "s" only after a vowel earlier in the word
+# (BERTs: bert, GANs: gan), so "LLM" and "LLMs" are two lexemes and /?q=LLM missed the 2,300
+# papers saying only "LLMs". Such an acronym is also searched in its other number, as a
+# compound is as its words; one the stemmer folds is not (it would take a PHRASED place).
+_ACRONYM = re.compile(r"([A-Z]{2,6}|[b-df-hj-np-tv-xz]{3,6}?)(s?)")
+_VOWEL = re.compile(r"[aeiouy]", re.IGNORECASE)
+
+
+# A word excluded by "-" opening it (not a hyphen inside a word, not a phrase, not the first
+# part of an excluded compound: "-colour-blind" was "-colour -color-blind").
+_EXCLUDED = re.compile(r"(?<![\w\"-])-(\w+)(?![\w-])")
+
+
+def excluded_in_every_form(text: str) -> str:
+    """The text with an excluded acronym excluded in its other number too, a word in its
+    other spelling ("-LLM" did not remove the papers saying only "LLMs", where the page says
+    an exclusion removes each form of its word)."""
+
+    def both(match: re.Match) -> str:
+        other = other_form(match[1])
+        return match[0] + (f" -{other}" if other else "")
+
+    return _EXCLUDED.sub(both, text)
+
+
+def other_form(word: str) -> str | None:
+    """The form of the word the stemmer keeps apart that a reader takes for the same word: an
+    acronym's other number, a word's other regional spelling (papers/regional_spelling.py)."""
+    return acronym_number(word) or other_spelling(word)
+
+
+def acronym_number(word: str) -> str | None:
+    """The other number of an acronym whose plural the stemmer keeps apart ("LLM": "LLMs",
+    "llms": "llm"); None for any other word."""
+    match = _ACRONYM.fullmatch(word)
+    if match is None or _VOWEL.search(match[1][:-1]):
+        return None
+    return match[1] if match[2] else f"{match[1]}s"
