@@ -3,9 +3,16 @@
 import gc
 import multiprocessing
 import os
+import sys
+from pathlib import Path
 
 # settings, urls and wsgi are top-level modules in site/ (see README).
 pythonpath = "site"
+sys.path.insert(0, str(Path(__file__).resolve().parent / pythonpath))
+from database import read_dotenv  # noqa: E402 (site/ is on the path from here)
+
+# The variables .env sets and the shell does not (GUNICORN_WORKERS …), as the settings read it.
+read_dotenv(Path(__file__).resolve().parent / ".env")
 workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() * 2 + 1))
 # One request per process (gunicorn's sync worker): the kernel's queue hands each request to
 # an idle worker. Two threads (gthread) kept each worker's keep-alive connections and made a

@@ -50,12 +50,16 @@ def config_from_url(url: str, variable: str = "DATABASE_URL") -> dict:
     if parts.scheme not in {"postgres", "postgresql"}:
         raise ImproperlyConfigured(f"{variable} must start with postgres://, not {parts.scheme}://")
     query = parse_qs(parts.query)
+    try:
+        port = parts.port
+    except ValueError as error:  # "54x2", "99999": urllib's own words, then what to fix
+        raise ImproperlyConfigured(f"{variable} has no valid port: {error}") from None
     return {
         "NAME": unquote(parts.path.lstrip("/")) or "postgres",
         "USER": unquote(parts.username or ""),
         "PASSWORD": unquote(parts.password or ""),
         "HOST": query.get("host", [parts.hostname or ""])[0],
-        "PORT": str(parts.port or ""),
+        "PORT": str(port or ""),
     }
 
 

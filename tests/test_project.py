@@ -94,6 +94,12 @@ def test_a_setting_given_wrong_is_said_in_a_line_not_a_traceback():
         1,
         "manage.py: DJANGO_CONN_MAX_AGE must be a whole number, not '1m'\n",
     )
+    result = manage({"DATABASE_URL": "postgres://u@127.0.0.1:54x2/papers"}, "check")
+    assert (result.returncode, result.stderr) == (
+        1,
+        "manage.py: DATABASE_URL has no valid port: Port could not be cast to integer value as "
+        "'54x2'\n",
+    )
     # A server that cannot be reached: the driver's own words, after what failed.
     result = manage({"DATABASE_URL": nowhere}, "migrate")
     assert result.returncode == 1
@@ -117,6 +123,29 @@ def test_a_variable_set_in_the_shell_wins_over_dotenv_under_make():
         check=False,
     )
     assert (result.returncode, result.stdout) == (0, "from-the-shell\n")
+
+
+def test_gunicorn_reads_dotenv_for_what_the_shell_does_not_set(tmp_path):
+    """make no longer exports .env: gunicorn.conf.py reads it, as the settings do."""
+    copy_of_the_site(tmp_path)
+    shutil.copy(PROJECT_DIR / "gunicorn.conf.py", tmp_path / "gunicorn.conf.py")
+    (tmp_path / ".env").write_text("GUNICORN_WORKERS=3\n", encoding="utf-8")
+    code = "import runpy; print(runpy.run_path('gunicorn.conf.py')['workers'])"
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("GUNICORN_")}
+
+    def workers(env):
+        return subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        ).stdout
+
+    assert workers(clean) == "3\n"
+    assert workers({**clean, "GUNICORN_WORKERS": "7"}) == "7\n"
 
 
 def test_importing_the_settings_without_database_url_starts_nothing(project_copy):
