@@ -147,6 +147,7 @@ def test_shared_list_opens_in_a_fresh_browser(transactional_db, corpus, browsing
     page.get_by_role("button", name="Bring back my former list (3 papers)").click()
     assert saved(page) == former
     expect(page.locator(".undo-adopt")).to_be_hidden()
+    assert page.evaluate("document.activeElement.tagName") == "H1"
     expect(page.locator(".adopt")).to_be_visible()
     expect(page.locator("#announcer")).to_have_text("Your former list of 3 papers is back.")
 

@@ -234,6 +234,8 @@
       write(former);
       undo.hidden = true;
       markOwn();
+      // The button hides itself: the keyboard goes back to the page's heading, not to nowhere.
+      document.querySelector("h1").focus();
       announce("Your former list of " + papers + " is back.");
     };
     announce("This list is now your list. It replaced your former list of " + papers + ": “Bring back my former list” undoes it.");
