@@ -191,10 +191,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
         respelled = _respelled(results, filterset, (typed, matches), request)
         if respelled is not None:
             text, words, matched = respelled
-            # A misspelt name ("Neubg") offers the author the respelling names.
-            authors = authors or authors_named(results.corrected_query)
-            results.authors = _author_cards(filterset, results.corrected_query, authors)
-            results.named_authors = authors
+            authors = _respelled_authors(results, filterset, authors)
     elif ranked and facets.total <= FEW_MATCHES and filterset.page_number == 1 and not literal:
         results.suggestion = did_you_mean(typed, rare=FEW_MATCHES)
     results.notices += phrase_notices(typed)
@@ -210,6 +207,15 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     results.papers, results.partial = _cards(scored, partial, text)
     _explain_choices(results, filterset, fixed, text)
     return results
+
+
+def _respelled_authors(results: Results, filterset: PaperFilterSet, authors: list) -> list:
+    """The authors a respelled query names, offered and ranked first as the query typed right
+    would have them ("Neubg": Graham Neubig), where the query as typed named none."""
+    authors = authors or authors_named(results.corrected_query)
+    results.authors = _author_cards(filterset, results.corrected_query, authors)
+    results.named_authors = authors
+    return authors
 
 
 def _author_cards(filterset: PaperFilterSet, typed: str, authors: list) -> list:
