@@ -206,5 +206,10 @@ def phrase_compounds(phrase: str) -> str:
     return "".join(pieces) + phrase[start:]
 
 
+def is_stop_word(word: str) -> bool:
+    """Whether the search vectors leave ``word`` out (in any case)."""
+    return word.lower() in STOP_WORDS
+
+
 def _has_content_word(text: str) -> bool:
-    return any(word.lower() not in STOP_WORDS for word in re.findall(r"\w+", text))
+    return not all(map(is_stop_word, re.findall(r"\w+", text)))

@@ -7,7 +7,7 @@ import re
 from itertools import takewhile
 
 from .anthology_metadata import ANTHOLOGY_URL
-from .compounds import STOP_WORDS, websearch_text
+from .compounds import is_stop_word, websearch_text
 from .expressions import SEARCH_CONFIG
 from .matching import QUERY_SQL
 from .querysets import NEGATION
@@ -140,10 +140,10 @@ def phrase_notices(typed: str) -> list[str]:
     notices = []
     for quoted in QUOTED.finditer(typed):
         words = quoted.group(0).strip('"').split()
-        if sum(not _unsearched(word) for word in re.findall(r"\w+", " ".join(words))) < 2:
+        if sum(not is_stop_word(word) for word in re.findall(r"\w+", " ".join(words))) < 2:
             continue
-        opening = list(takewhile(_unsearched, words))
-        closing = list(takewhile(_unsearched, words[len(opening) :][::-1]))[::-1]
+        opening = list(takewhile(is_stop_word, words))
+        closing = list(takewhile(is_stop_word, words[len(opening) :][::-1]))[::-1]
         edges = [word for word in opening + closing if word.lower() not in ARTICLES]
         if edges:
             named = " and ".join(f"“{word}”" for word in dict.fromkeys(edges))
@@ -152,10 +152,6 @@ def phrase_notices(typed: str) -> list[str]:
                 "to be searched: the papers shown have the rest of the phrase."
             )
     return list(dict.fromkeys(notices))
-
-
-def _unsearched(word: str) -> bool:
-    return word.lower() in STOP_WORDS
 
 
 def paginate(results: Results, asked: int, ranked: bool, cap: int) -> None:
