@@ -23,6 +23,7 @@ from .dump_blocks import (
     venue_in_line,
 )
 from .dump_evidence import evidence
+from .list_headers import VOLUME_LABELS
 from .records import VenueRecord
 
 _EVENT_PLACE_AND_DATES = re.compile(
@@ -41,15 +42,24 @@ _EVENT_PLACE = re.compile(
     rf"(?P<venue>{VENUE_NAME})\)?,?\s+(?:will take place|takes place|will be held|is held"
     rf"|is being held)\s+in\s+(?P<place>{_PLACE}(?:, {_PLACE})?)"
 )
+_VOLUME_NAME = re.compile(r"^(?P<conference>.+) \((?P<label>[^()]+)\)$")
 _FULL_NAME = re.compile(rf"(?P<full>\b[Tt]he\s+[^()]{{10,200}}?)\s+\((?P<venue>{VENUE_NAME})\)")
 
 
 def venue_record(name: str) -> VenueRecord:
-    """A venue as its name alone tells it: "ACL 2025" is acronym ACL, year 2025."""
-    match = venue_in_line(name)
+    """A venue as its name alone tells it: "ACL 2025" is acronym ACL, year 2025. A volume's
+    name ("ACL 2024 (Short Papers)", "Findings of ACL 2024") tells its conference too, the
+    parent the Anthology gives it."""
+    volume = _VOLUME_NAME.match(name)
+    if volume and volume["label"] in VOLUME_LABELS:
+        conference = volume["conference"]
+    else:
+        conference = name.removeprefix("Findings of ")
+    match = venue_in_line(conference)
     if match is None:
         return VenueRecord(name=name)
-    return VenueRecord(name=name, acronym=match["acronym"], year=int(match["year"]))
+    parent = conference if conference != name else ""
+    return VenueRecord(name=name, acronym=match["acronym"], year=int(match["year"]), parent=parent)
 
 
 def venue_named(venues: list[VenueRecord], name: str) -> VenueRecord:

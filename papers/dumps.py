@@ -2,7 +2,8 @@
 
 Two shapes of page are understood, recognised by their structure:
 
-* a list page: a header naming the venue ("ACL 2025 Papers", "ACL 2025 论文列表"), then one
+* a list page: a header naming the venue ("ACL 2025 Papers", "ACL 2025 论文列表", "Papers of
+  EMNLP 2024", "ACL 2024 Short Papers": papers/list_headers.py), then one
   abstract per paragraph, without titles;
 * a lecture page: a country line; the page's own paper as abstract, venue line, title and one
   line per topic; page furniture (welcome messages, log-in prompts, cards of other events); more
@@ -16,8 +17,6 @@ relative to the page's paper and the abstract + title pairs, and for prose what 
 (papers/dump_evidence.py). Prose about the event is never joined to an abstract.
 """
 
-import re
-
 from .dump_blocks import (
     COUNTRY_MAX_LENGTH,
     FOOTER_NEXT,
@@ -29,18 +28,13 @@ from .dump_blocks import (
     is_topic_like,
     is_venue_line,
     split_blocks,
-    venue_in_line,
     venue_line_name,
 )
 from .dump_evidence import evidence
 from .dump_venues import extract_venue_metadata, venue_record
+from .list_headers import HeaderError, list_header_venue
 from .records import Decision, DumpError, PaperRecord, ParsedFile
 from .text import fold_whitespace
-
-_LIST_HEADER = re.compile(
-    r"^(?P<name>.*?)\s*(?:Accepted Papers|Papers|Paper List|List of Papers|论文列表|论文)\s*$",
-    re.IGNORECASE,
-)
 
 
 def paragraphs_to_abstract(blocks: list[Block]) -> str:
@@ -309,15 +303,6 @@ def _read_footer(
             reader.decide(block, "markup", evidence="in the footer")
 
 
-def list_header_venue(first_line: str) -> str | None:
-    """The venue a list page's header names; '' for a list header naming none; None if no header."""
-    match = _LIST_HEADER.match(fold_whitespace(first_line))
-    if not match:
-        return None
-    name = match["name"].strip(" :-–—")
-    return venue_line_name(name) if venue_in_line(name) else ""
-
-
 def parse_dump(text: str, source: str) -> ParsedFile:
     """Parse one dump's text. Raises DumpError when no paper can be read from it."""
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
@@ -326,13 +311,10 @@ def parse_dump(text: str, source: str) -> ParsedFile:
         raise DumpError(source, "the file is empty")
     reader = _PageReader(source, blocks)
     first = blocks[0]
-    header_venue = list_header_venue(first.lines[0]) if first.is_single_line else None
-    if header_venue == "":
-        raise DumpError(
-            source,
-            f"the list header {first.lines[0]!r} names no venue (expected e.g. 'ACL 2025 Papers')",
-            first.line,
-        )
+    try:
+        header_venue = list_header_venue(first.lines[0]) if first.is_single_line else None
+    except HeaderError as error:
+        raise DumpError(source, str(error), first.line) from None
     parsed = parse_list_page(reader, header_venue) if header_venue else parse_lecture_page(reader)
     if not parsed.papers:
         raise DumpError(source, "no paper found")

@@ -210,6 +210,16 @@ def test_line_endings_and_byte_order_marks_change_nothing(transform):
         ("COLING 2025 论文列表", "COLING 2025"),
         ("LREC-COLING 2024 Papers", "LREC-COLING 2024"),
         ("ACL 2025 Main Conference Papers", "ACL 2025"),
+        ("ACL 2025 Long Papers", "ACL 2025"),
+        ("Papers of EMNLP 2024", "EMNLP 2024"),
+        ("List of Accepted Papers at NAACL 2025", "NAACL 2025"),
+        ("List of ACL 2025 Papers", "ACL 2025"),
+        ("ACL 2025: Accepted Papers", "ACL 2025"),
+        ("ACL 2024 Short Papers", "ACL 2024 (Short Papers)"),
+        ("ACL 2024 System Demonstration Papers", "ACL 2024 (Demos)"),
+        ("NAACL 2025 Industry Track Papers", "NAACL 2025 (Industry Track)"),
+        ("ACL 2025 Student Research Workshop Papers", "ACL 2025 (SRW)"),
+        ("EMNLP 2024 Findings Papers", "Findings of EMNLP 2024"),
     ],
 )
 def test_list_page_headers(header, venue):
@@ -217,6 +227,19 @@ def test_list_page_headers(header, venue):
     assert [(p.venue, p.title) for p in parsed.papers] == [(venue, "")] * 3
     assert [p.abstract for p in parsed.papers] == [ABSTRACT_A, ABSTRACT_B, ABSTRACT_C]
     assert [p.line for p in parsed.papers] == [3, 5, 7]
+
+
+@pytest.mark.parametrize(
+    "header, venue",
+    [
+        ("ACL 2025 Papers", ("ACL 2025", "ACL", 2025, "")),
+        ("ACL 2024 Short Papers", ("ACL 2024 (Short Papers)", "ACL", 2024, "ACL 2024")),
+        ("Findings of ACL 2024 Papers", ("Findings of ACL 2024", "ACL", 2024, "ACL 2024")),
+    ],
+)
+def test_a_volume_named_in_a_header_belongs_to_its_conference_as_in_the_anthology(header, venue):
+    parsed = parse_dump(list_page(header), "list.txt")
+    assert [(v.name, v.acronym, v.year, v.parent) for v in parsed.venues] == [venue]
 
 
 def test_list_page_paragraph_whitespace_is_folded():
@@ -231,6 +254,7 @@ def test_list_page_paragraph_whitespace_is_folded():
         ("\n\n   \n", "the file is empty", None),
         ("Papers\n\n" + ABSTRACT_A, "names no venue", 1),
         ("论文列表\n\n" + ABSTRACT_A, "names no venue", 1),
+        ("ACL 2025 Workshop Papers\n\n" + ABSTRACT_A, "not a volume of it the loader knows", 1),
         ("ACL 2025 Papers\n", "no paper found", None),
         ("Just some words\n\nand more words without any venue line.\n", "no venue line", 1),
     ],
