@@ -5,7 +5,8 @@ metadata: the main volume of a conference "EMNLP 2024" (a joint event named so i
 booktitle, "LREC-COLING 2024"); the other volumes "ACL 2024 (Demos)", "NAACL 2024 (Short
 Papers)", "ACL 2024 (SRW)", "EMNLP 2024 (Industry Track)", "ACL 2024 (Tutorials)",
 "Findings of ACL 2024", each with ``parent`` = the main conference's name; journal volumes
-"TACL 2023" (no parent).
+"TACL 2023" (no parent). Each keeps what citations read of the volume: booktitle, address,
+month, publisher and editors.
 """
 
 from __future__ import annotations
@@ -166,6 +167,16 @@ def _findings_event(prefix: str, suffix: str, booktitle: str, informative, year)
     return acronym, f"{acronym} {year}" if year else acronym
 
 
+def _editors(meta) -> str:
+    """The volume's editors, one per line, "Family, Given" as citations write them."""
+    names = []
+    for editor in meta.findall("editor"):
+        family, given = element_text(editor.find("last")), element_text(editor.find("first"))
+        if family or given:
+            names.append(f"{family}, {given}" if family and given else family or given)
+    return "\n".join(names)
+
+
 def make_venue(collection_id: str, volume_id: str, volume_type: str, meta) -> VenueRecord:
     """The venue of one volume, named from its metadata (see the module docstring)."""
     booktitle = _meta_text(meta, "booktitle")
@@ -179,6 +190,8 @@ def make_venue(collection_id: str, volume_id: str, volume_type: str, meta) -> Ve
         location=_meta_text(meta, "address"),
         month=_meta_text(meta, "month"),
         booktitle=booktitle,
+        publisher=_meta_text(meta, "publisher"),
+        editors=_editors(meta),
         external_id=anthology_id(collection_id, volume_id),
     )
     if prefix == "findings" or (not prefix and "findings" in venue_tags):

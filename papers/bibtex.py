@@ -7,6 +7,7 @@ import re
 from .citation_fields import (
     cited_title,
     container_title,
+    editor_names,
     is_journal,
     journal_volume,
     named,
@@ -162,6 +163,11 @@ def bibtex(paper, authors: list[str]) -> str:
         if volume:
             fields.append(("volume", volume))
     else:
+        editors = [
+            f"{family}, {given}" if given else family for family, given in editor_names(venue)
+        ]
+        if editors:
+            fields.append(("editor", " and ".join(bib_escape(name) for name in editors)))
         fields.append(("booktitle", bib_escape(container_title(venue))))
     if venue.year:
         fields.append(("year", str(venue.year)))
@@ -169,6 +175,8 @@ def bibtex(paper, authors: list[str]) -> str:
         fields.append(("month", bib_escape(venue.month)))
     if venue.location and not journal:
         fields.append(("address", bib_escape(venue.location)))
+    if venue.publisher:
+        fields.append(("publisher", bib_escape(venue.publisher)))
     first, last = page_range(paper.pages)
     if first:
         fields.append(("pages", bib_escape(f"{first}--{last}" if last else first)))

@@ -1,6 +1,7 @@
 """What every citation of a paper reads of it (pure): its title as cited, whether its venue is a
-journal's, the container and volume, the page range, and its authors' names split into family
-and given names (the family name the source told, papers/name_forms.py, else the last word).
+journal's, the container and volume, the proceedings' editors, the page range, and its authors'
+names split into family and given names (the family name the source told,
+papers/name_forms.py, else the last word).
 
 A TACL paper (its venue's name starts with "TACL") is a journal article, every other paper a
 conference paper in the venue's proceedings. An untitled paper has no citation: a citation
@@ -43,6 +44,19 @@ def journal_volume(venue) -> tuple[str, str]:
     title = container_title(venue)
     match = _VOLUME.fullmatch(title)
     return (match.group(1), match.group(2)) if match else (title, "")
+
+
+def editor_names(venue) -> list[tuple[str, str]]:
+    """(family, given) of each of the proceedings' editors (Venue.editors: one per line,
+    "Family, Given"); none for a journal, whose volumes' editors are not cited."""
+    if is_journal(venue):
+        return []
+    names = []
+    for line in (venue.editors or "").splitlines():
+        family, _, given = (part.strip() for part in line.partition(","))
+        if family or given:
+            names.append((family or given, given if family else ""))
+    return names
 
 
 def page_range(pages: str) -> tuple[str, str]:

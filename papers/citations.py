@@ -16,6 +16,7 @@ from .bibtex import bibtex, bibtex_key
 from .citation_fields import (
     cited_title,
     container_title,
+    editor_names,
     is_journal,
     journal_volume,
     named,
@@ -47,10 +48,14 @@ def ris(paper, authors: list[str]) -> str:
             lines.append(("VL", volume))
     else:
         lines.append(("T2", container_title(venue)))
+        for family, given in editor_names(venue):
+            lines.append(("ED", f"{family}, {given}" if given else family))
     if venue.year:
         lines.append(("PY", venue.year))
     if venue.location and not journal:
         lines.append(("CY", venue.location))
+    if venue.publisher:
+        lines.append(("PB", venue.publisher))
     first, last = page_range(paper.pages)
     if first:
         lines.append(("SP", first))
@@ -78,12 +83,15 @@ def csl(paper, authors: list[str]) -> dict:
         "type": "article-journal" if journal else "paper-conference",
         "title": cited_title(paper),
     }
-    names = [split_name(name) for name in named(authors)]
-    if names:
-        item["author"] = [
-            {"family": family, "given": given} if given else {"literal": family}
-            for family, given in names
-        ]
+    for role, names in (
+        ("author", [split_name(name) for name in named(authors)]),
+        ("editor", editor_names(venue)),
+    ):
+        if names:
+            item[role] = [
+                {"family": family, "given": given} if given else {"literal": family}
+                for family, given in names
+            ]
     if journal:
         item["container-title"], volume = journal_volume(venue)
         if volume:
@@ -93,6 +101,8 @@ def csl(paper, authors: list[str]) -> dict:
         item["event-title"] = venue.full_name or venue.name
         if venue.location:
             item["event-place"] = venue.location
+    if venue.publisher:
+        item["publisher"] = venue.publisher
     if venue.year:
         month = month_number(venue.month) if venue.month else None
         item["issued"] = {"date-parts": [[venue.year, month] if month else [venue.year]]}
@@ -123,7 +133,8 @@ def _name_list(names: list[str]) -> str:
 
 def acl_citation(paper, authors: list[str]) -> str:
     """The reference as the ACL style (acl_natbib.bst) prints it: "Ada Lovelace and Alan
-    Turing. 2025. Title. In Proceedings …, pages 1–10, Vienna." (a journal: "Journal, 12:1–10.")"""
+    Turing. 2025. Title. In Proceedings …, pages 1–10, Vienna. Association for Computational
+    Linguistics." (a journal: "Journal, 12:1–10.")"""
     venue = paper.venue
     first, last = page_range(paper.pages)
     pages = f"{first}–{last}" if last else first
@@ -142,6 +153,8 @@ def acl_citation(paper, authors: list[str]) -> str:
             details.append(venue.location)
         where = ", ".join(details)
     parts.append(where)
+    if venue.publisher and not is_journal(venue):
+        parts.append(venue.publisher)
     return " ".join(part if part.endswith((".", "?", "!")) else part + "." for part in parts)
 
 
@@ -170,6 +183,8 @@ def citation_meta(paper, authors: list[str], pdf_url: str = "") -> list[tuple[st
         tags.append(("citation_firstpage", first))
     if last:
         tags.append(("citation_lastpage", last))
+    if venue.publisher:
+        tags.append(("citation_publisher", venue.publisher))
     if paper.doi:
         tags.append(("citation_doi", paper.doi))
     if pdf_url:

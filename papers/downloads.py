@@ -34,6 +34,8 @@ CITED_FIELDS = (
     "venue__location",
     "venue__booktitle",
     "venue__full_name",
+    "venue__publisher",
+    "venue__editors",
 )
 
 

@@ -19,6 +19,8 @@ VENUE_DETAILS = (
     *VENUE_DATES,
     "month",
     "booktitle",
+    "publisher",
+    "editors",
     "external_id",
 )
 VENUE_TEXTS = (*(name for name in VENUE_DETAILS if name not in VENUE_DATES), "parent")

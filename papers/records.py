@@ -47,6 +47,8 @@ class VenueRecord:
     month: str = ""
     welcome_text: str = ""
     booktitle: str = ""
+    publisher: str = ""
+    editors: str = ""  # one per line, "Family, Given"
     external_id: str = ""
     parent: str = ""
 

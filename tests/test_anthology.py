@@ -21,6 +21,8 @@ META = """
     <meta>
       <booktitle>{booktitle}</booktitle>
       <editor><first>Ed</first><last>Itor</last></editor>
+      <editor id="ana-de-la-cruz"><first>Ana</first><last>de la Cruz</last></editor>
+      <editor><last>Plato</last></editor>
       <publisher>Association for Computational Linguistics</publisher>
       <address>{address}</address>
       <month>{month}</month>
@@ -258,6 +260,8 @@ def test_each_volume_is_a_venue_named_from_its_metadata():
     assert main.year == 2024
     assert main.location == "Bangkok, Thailand"
     assert main.month == "August"
+    assert main.publisher == "Association for Computational Linguistics"
+    assert main.editors == "Itor, Ed\nde la Cruz, Ana\nPlato"
     assert main.external_id == "2024.acl-long"
     assert main.booktitle.startswith("Proceedings of the 62nd Annual Meeting")
     assert main.full_name == "62nd Annual Meeting of the Association for Computational Linguistics"

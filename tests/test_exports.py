@@ -37,6 +37,8 @@ CSL_SCHEMA = {
             "type": {"enum": ["paper-conference", "article-journal"]},
             "title": {"type": "string"},
             "author": {"type": "array", "items": CSL_NAME},
+            "editor": {"type": "array", "items": CSL_NAME},
+            "publisher": {"type": "string"},
             "container-title": {"type": "string"},
             "volume": {"type": ["string", "number"]},
             "event-title": {"type": "string"},
@@ -69,9 +71,13 @@ def cited(corpus):
         2024,
         full_name="Transactions of the ACL",
         booktitle="Transactions of the ACL, Volume 12",
+        publisher="MIT Press",
+        editors="Roark, Brian",  # a journal's: not cited
     )
     acl = make_venue("ACL 2025", 2025)
     acl.booktitle = "Proceedings of the 63rd Annual Meeting of the ACL"
+    acl.publisher = "Association for Computational Linguistics"
+    acl.editors = "Navigli, Roberto\nCarpuat, Marine"
     acl.save()
     papers = dict(corpus)
     papers["article"] = make_paper(
@@ -123,9 +129,11 @@ def test_bibtex_round_trip(client, cited):
         "ID": f"lovelace2025complete-{cited['proceedings'].pk}",
         "title": r"Complete Records \& 100\% Details",
         "author": "Ada Lovelace",
+        "editor": "Navigli, Roberto and Carpuat, Marine",
         "booktitle": "Proceedings of the 63rd Annual Meeting of the ACL",
         "year": "2025",
         "address": "Vienna",
+        "publisher": "Association for Computational Linguistics",
         "pages": "1--10",
         "doi": "10.18653/v1/2025.acl-long.1",
         "url": "https://aclanthology.org/2025.acl-long.1",
@@ -138,6 +146,7 @@ def test_bibtex_round_trip(client, cited):
         "journal": "Transactions of the ACL",
         "volume": "12",
         "year": "2024",
+        "publisher": "MIT Press",
         "pages": "12--34",
         "doi": "10.1162/tacl_a_00001",
         "url": "https://aclanthology.org/2024.tacl-1.1",
@@ -163,6 +172,7 @@ def test_ris_round_trip(client, cited):
         "journal_name": "Transactions of the ACL",
         "volume": "12",
         "year": "2024",
+        "publisher": "MIT Press",
         "start_page": "12",
         "end_page": "34",
         "doi": "10.1162/tacl_a_00001",
@@ -177,6 +187,9 @@ def test_ris_round_trip(client, cited):
         "secondary_title": "Proceedings of the 63rd Annual Meeting of the ACL",
         "year": "2025",
         "place_published": "Vienna",
+        "publisher": "Association for Computational Linguistics",
+        # RIS's editor tag, which rispy keeps under its tag.
+        "unknown_tag": {"ED": ["Navigli, Roberto", "Carpuat, Marine"]},
         "start_page": "1",
         "end_page": "10",
         "doi": "10.18653/v1/2025.acl-long.1",
@@ -202,6 +215,11 @@ def test_csljson_round_trip(client, cited):
             "container-title": "Proceedings of the 63rd Annual Meeting of the ACL",
             "event-title": "Annual Meeting of the ACL",
             "event-place": "Vienna",
+            "editor": [
+                {"family": "Navigli", "given": "Roberto"},
+                {"family": "Carpuat", "given": "Marine"},
+            ],
+            "publisher": "Association for Computational Linguistics",
             "issued": {"date-parts": [[2025]]},
             "page": "1-10",
             "page-first": "1",
@@ -218,6 +236,7 @@ def test_csljson_round_trip(client, cited):
             ],
             "container-title": "Transactions of the ACL",
             "volume": "12",
+            "publisher": "MIT Press",
             "issued": {"date-parts": [[2024]]},
             "page": "12-34",
             "page-first": "12",

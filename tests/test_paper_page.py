@@ -30,6 +30,8 @@ def modscan(db):
         "Processing",
         location="Miami, Florida, USA",
         month="November",
+        publisher="Association for Computational Linguistics",
+        editors="Al-Onaizan, Yaser\nBansal, Mohit\nChen, Yun-Nung",
     )
     paper = make_paper(
         "",
@@ -79,6 +81,7 @@ def test_the_pdf_is_the_first_action_and_in_the_meta_tags(client, modscan):
         ),
         ("citation_firstpage", "12814"),
         ("citation_lastpage", "12845"),
+        ("citation_publisher", "Association for Computational Linguistics"),
         ("citation_doi", "10.18653/v1/2024.emnlp-main.713"),
         ("citation_pdf_url", PDF),
         ("citation_abstract_html_url", canonical),
@@ -161,17 +164,20 @@ def test_the_page_offers_every_citation(client, modscan):
     assert page.find("p", class_="acl-citation").text == (
         "Yukun Jiang, Zheng Li, and Yang Zhang. 2024. ModSCAN: Measuring Stereotypical Bias in "
         "Vision-Language Models. In Proceedings of the 2024 Conference on Empirical Methods in "
-        "Natural Language Processing, pages 12814–12845, Miami, Florida, USA."
+        "Natural Language Processing, pages 12814–12845, Miami, Florida, USA. Association for "
+        "Computational Linguistics."
     )
     assert page.find("pre", id="bibtex").text_raw() == (
         "@inproceedings{jiang-etal-2024-modscan,\n"
         "    title = {{ModSCAN}: Measuring Stereotypical Bias in Vision-Language Models},\n"
         "    author = {Yukun Jiang and Zheng Li and Yang Zhang},\n"
+        "    editor = {Al-Onaizan, Yaser and Bansal, Mohit and Chen, Yun-Nung},\n"
         "    booktitle = {Proceedings of the 2024 Conference on Empirical Methods in Natural "
         "Language Processing},\n"
         "    year = {2024},\n"
         "    month = {November},\n"
         "    address = {Miami, Florida, USA},\n"
+        "    publisher = {Association for Computational Linguistics},\n"
         "    pages = {12814--12845},\n"
         "    doi = {10.18653/v1/2024.emnlp-main.713},\n"
         "    url = {https://aclanthology.org/2024.emnlp-main.713}\n"
@@ -185,8 +191,12 @@ def test_the_page_offers_every_citation(client, modscan):
         "AU  - Zhang, Yang\n"
         "T2  - Proceedings of the 2024 Conference on Empirical Methods in Natural Language "
         "Processing\n"
+        "ED  - Al-Onaizan, Yaser\n"
+        "ED  - Bansal, Mohit\n"
+        "ED  - Chen, Yun-Nung\n"
         "PY  - 2024\n"
         "CY  - Miami, Florida, USA\n"
+        "PB  - Association for Computational Linguistics\n"
         "SP  - 12814\n"
         "EP  - 12845\n"
         "DO  - 10.18653/v1/2024.emnlp-main.713\n"
@@ -200,6 +210,8 @@ def test_the_page_offers_every_citation(client, modscan):
     assert item["title"] == "ModSCAN: Measuring Stereotypical Bias in Vision-Language Models"
     assert (item["page"], item["page-first"]) == ("12814-12845", "12814")
     assert item["author"][0] == {"family": "Jiang", "given": "Yukun"}
+    assert item["editor"][2] == {"family": "Chen", "given": "Yun-Nung"}
+    assert item["publisher"] == "Association for Computational Linguistics"
     downloads = [link.attrs["href"] for link in page.find("p", class_="exports").find_all("a")]
     assert downloads == [
         f"/list/?ids={modscan.pk}&format={name}" for name in ("bibtex", "ris", "csljson")
@@ -253,6 +265,8 @@ VENUE = SimpleNamespace(
     full_name="",
     month="",
     location="Vienna",
+    publisher="",
+    editors="",
 )
 TACL = SimpleNamespace(
     name="TACL 2024",
@@ -261,6 +275,8 @@ TACL = SimpleNamespace(
     full_name="",
     month="",
     location="",
+    publisher="",
+    editors="",
 )
 
 

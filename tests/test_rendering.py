@@ -121,6 +121,9 @@ def test_bibtex():
         name="ACL 2025",
         month="July",
         location="Vienna, Austria",
+        publisher="ACL & Co",
+        # An editor the source names with one word has no given name to write.
+        editors="Hopper, Grace\nTuring\n\n",
     )
     paper = SimpleNamespace(
         pk=7,
@@ -135,10 +138,12 @@ def test_bibtex():
         "@inproceedings{lovelace2025caching-7,\n"
         "    title = {Caching \\{{KV}\\} \\& 50\\% Less\\_Memory},\n"
         "    author = {Ada Lovelace and Alan Turing},\n"
+        "    editor = {Hopper, Grace and Turing},\n"
         "    booktitle = {Annual Meeting of the ACL},\n"
         "    year = {2025},\n"
         "    month = {July},\n"
         "    address = {Vienna, Austria},\n"
+        "    publisher = {ACL \\& Co},\n"
         "    pages = {1--10},\n"
         "    doi = {10.1/x},\n"
         "    url = {https://aclanthology.org/x}\n"

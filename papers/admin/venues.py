@@ -30,7 +30,7 @@ class VenueAdmin(NoteChangesMixin, admin.ModelAdmin):
     fieldsets = (
         (None, {"fields": ("name", "slug", "acronym", "year", "full_name", "parent")}),
         ("Event", {"fields": ("location", "start_date", "end_date", "month", "welcome_text")}),
-        ("Anthology", {"fields": ("booktitle", "external_id")}),
+        ("Anthology", {"fields": ("booktitle", "publisher", "editors", "external_id")}),
         ("Curation", {"fields": ("curated_fields",)}),
     )
 
