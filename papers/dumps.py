@@ -3,8 +3,8 @@
 Two shapes of page are understood, recognised by their structure:
 
 * a list page: a header naming the venue ("ACL 2025 Papers", "ACL 2025 论文列表", "Papers of
-  EMNLP 2024", "ACL 2024 Short Papers": papers/list_headers.py), then one
-  abstract per paragraph, without titles;
+  EMNLP 2024", "ACL 2024 Short Papers": papers/list_headers.py), then one abstract per
+  paragraph, alone or with its title (and authors) above or below it (papers/list_entries.py);
 * a lecture page: a country line; the page's own paper as abstract, venue line, title and one
   line per topic; page furniture (welcome messages, log-in prompts, cards of other events); more
   papers of the page's venue as abstract + title pairs; and a footer ("Downloads",
@@ -32,8 +32,9 @@ from .dump_blocks import (
 )
 from .dump_evidence import evidence
 from .dump_venues import extract_venue_metadata, venue_record
+from .list_entries import ListEntry, list_entries
 from .list_headers import HeaderError, list_header_venue
-from .records import Decision, DumpError, PaperRecord, ParsedFile
+from .records import AuthorRecord, Decision, DumpError, PaperRecord, ParsedFile
 from .text import fold_whitespace
 
 
@@ -88,6 +89,7 @@ def parse_list_page(reader: _PageReader, venue_name: str) -> ParsedFile:
     reader.decide(header, "header", f"list of {venue_name}", "a '<venue> Papers' header")
     reader.parsed.venues.append(venue_record(venue_name))
     acronym = venue_record(venue_name).acronym
+    paper_blocks = []
     for block in paragraphs:
         if is_markup(block) or footer_label(block):
             reader.decide(block, "markup", evidence="markdown or a footer label")
@@ -95,8 +97,31 @@ def parse_list_page(reader: _PageReader, venue_name: str) -> ParsedFile:
             kind = "site prompt" if about.site_prompt else "event prose"
             reader.decide(block, kind, evidence=about.describe())
         else:
-            reader.add_paper([block], venue_name, evidence="one paragraph of the list")
+            paper_blocks.append(block)
+    for entry in list_entries(paper_blocks):
+        _add_list_paper(reader, entry, venue_name)
     return reader.parsed
+
+
+def _add_list_paper(reader: _PageReader, entry: ListEntry, venue_name: str) -> None:
+    if entry.heading is None:
+        reader.add_paper([entry.abstract], venue_name, evidence="one paragraph of the list")
+        return
+    where = "above" if entry.heading.line < entry.abstract.line else "below"
+    authors = [AuthorRecord(name=name) for name in entry.authors]
+    reader.add_paper(
+        [entry.abstract],
+        venue_name,
+        evidence=f"one paragraph of the list, its title {where} it",
+        title=entry.title,
+        authors=authors,
+    )
+    with_names = " with its authors' names" if authors and entry.author_block is None else ""
+    reader.decide(
+        entry.heading, "title", entry.title, evidence=f"the heading {where} an abstract{with_names}"
+    )
+    if entry.author_block is not None:
+        reader.decide(entry.author_block, "authors", evidence="a line of names under the title")
 
 
 def _take_while(blocks: list[Block], start: int, predicate) -> int:

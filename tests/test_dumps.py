@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from papers.dumps import parse_dump
+from papers.list_entries import author_names
 from papers.records import DumpError, ParsedFile
 from tests.conftest import SEED_FILES
 from tests.factories import ABSTRACT_A, ABSTRACT_B, ABSTRACT_C, ABSTRACT_D, lecture_page, list_page
@@ -240,6 +241,71 @@ def test_list_page_headers(header, venue):
 def test_a_volume_named_in_a_header_belongs_to_its_conference_as_in_the_anthology(header, venue):
     parsed = parse_dump(list_page(header), "list.txt")
     assert [(v.name, v.acronym, v.year, v.parent) for v in parsed.venues] == [venue]
+
+
+TITLES = ["Yoruba Translation", "Accent Adapters for Speech", "Noisy Retrieval Hurts Faithfulness"]
+ABSTRACTS = [ABSTRACT_A, ABSTRACT_B, ABSTRACT_C]
+
+
+def titled_papers(parsed: ParsedFile) -> list[tuple]:
+    return [(p.title, [a.name for a in p.authors], p.abstract, p.line) for p in parsed.papers]
+
+
+def test_a_list_page_with_titles_above_the_abstracts_keeps_them_as_titles():
+    blocks = [part for pair in zip(TITLES, ABSTRACTS, strict=True) for part in pair]
+    parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
+    assert titled_papers(parsed) == [
+        (title, [], abstract, line)
+        for title, abstract, line in zip(TITLES, ABSTRACTS, [5, 9, 13], strict=True)
+    ]
+    assert [(d.line, d.kind) for d in parsed.decisions][1:3] == [(3, "title"), (5, "abstract")]
+
+
+def test_a_list_page_with_titles_below_the_abstracts_keeps_them_as_titles():
+    blocks = [part for pair in zip(ABSTRACTS, TITLES, strict=True) for part in pair]
+    parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
+    assert titled_papers(parsed) == [
+        (title, [], abstract, line)
+        for title, abstract, line in zip(TITLES, ABSTRACTS, [3, 7, 11], strict=True)
+    ]
+
+
+def test_authors_under_a_title_in_its_paragraph_or_their_own_are_the_papers_authors():
+    blocks = [
+        f"{TITLES[0]}\nAda Lovelace1,2, Alan Turing* and Grace Hopper (Yale)",
+        ABSTRACT_A,
+        TITLES[1],
+        "王小明, Luis Espinosa Anke, Marie de la Cruz",
+        ABSTRACT_B,
+    ]
+    parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
+    assert titled_papers(parsed) == [
+        (TITLES[0], ["Ada Lovelace", "Alan Turing", "Grace Hopper"], ABSTRACT_A, 6),
+        (TITLES[1], ["王小明", "Luis Espinosa Anke", "Marie de la Cruz"], ABSTRACT_B, 12),
+    ]
+    assert ("authors", 10) in [(d.kind, d.line) for d in parsed.decisions]
+
+
+def test_a_short_abstract_among_abstracts_alone_is_not_read_as_a_title():
+    blocks = [ABSTRACT_A, "A short abstract that ends without a period", ABSTRACT_B, ABSTRACT_C]
+    parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
+    assert [(p.title, p.abstract) for p in parsed.papers] == [("", block) for block in blocks]
+
+
+@pytest.mark.parametrize(
+    "line, names",
+    [
+        ("Ada Lovelace and Alan Turing", ["Ada Lovelace", "Alan Turing"]),
+        ("Hinrich Schütze; Ivan Vulić", ["Hinrich Schütze", "Ivan Vulić"]),
+        ("Dilek Hakkani-Tür, J. R. R. Tolkien", ["Dilek Hakkani-Tür", "J. R. R. Tolkien"]),
+        ("Detecting Hallucinations with Synthetic Errors", []),
+        ("We study parsing and translation.", []),
+        ("Ada", []),
+        ("BERT, GPT and T5", []),
+    ],
+)
+def test_author_lines(line, names):
+    assert author_names(line) == names
 
 
 def test_list_page_paragraph_whitespace_is_folded():

@@ -21,6 +21,7 @@ from papers.anthology import parse_anthology
 from papers.dump_blocks import Block, is_markup, venue_in_line
 from papers.dump_evidence import evidence
 from papers.dumps import parse_dump
+from papers.list_entries import author_names
 from papers.list_headers import HeaderError, list_header_venue
 from papers.records import DumpError
 from papers.rendering import render_abstract
@@ -51,6 +52,7 @@ CASES = {
     "papers-first list header of hyphenated capitals": f"header('Papers of ' + {HYPHENS})",
     "list header of hyphenated capitals": f"header({HYPHENS} + ' Papers')",
     "dump whose venue line is hyphenated capitals": f"dump({ABSTRACT}, {HYPHENS}, 'A title')",
+    "author line of spaces before a bracket": "author_names('A' + ' ' * 990 + '(')",
     "venue named in a long hyphenated run": "evidence('A-' * 50_000 + 'x', 'A')",
     "venue named in a long run of capitals": "evidence('A ' * 50_000 + 'x', 'A')",
     "event cues in a long line": "evidence('Please join us online, you ' * 20_000, 'A')",

@@ -258,6 +258,34 @@ def test_dry_run_parses_and_writes_nothing():
 
 
 @pytest.mark.django_db
+def test_a_list_page_of_titles_and_authors_loads_them_under_its_volume(tmp_path):
+    page = tmp_path / "short.txt"
+    page.write_text(
+        list_page(
+            "ACL 2024 Short Papers",
+            [
+                "Yoruba Translation\nAda Lovelace and Alan Turing",
+                ABSTRACT_A,
+                "Accent Adapters",
+                ABSTRACT_B,
+            ],
+        ),
+        encoding="utf-8",
+    )
+    run("load_papers", str(page))
+    papers = Paper.objects.order_by("pk")
+    assert [(p.title, p.venue.name, p.venue.parent.name) for p in papers] == [
+        ("Yoruba Translation", "ACL 2024 (Short Papers)", "ACL 2024"),
+        ("Accent Adapters", "ACL 2024 (Short Papers)", "ACL 2024"),
+    ]
+    assert [a.author.name for a in papers[0].authorships.order_by("position")] == [
+        "Ada Lovelace",
+        "Alan Turing",
+    ]
+    assert Venue.objects.get(name="ACL 2024").year == 2024
+
+
+@pytest.mark.django_db
 def test_verbosity_2_lists_each_block_decision():
     out, _ = run("load_papers", str(SEED_FILES[3]), "--verbosity", "2")
     assert "line     1  country       China" in out
