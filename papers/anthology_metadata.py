@@ -24,6 +24,7 @@ _NEW_STYLE_ID = re.compile(r"^\d{4}\.[a-z0-9]+$", re.IGNORECASE)
 _OLD_STYLE_ID = re.compile(r"^[A-Z]\d{2}$")
 _WHITESPACE = re.compile(r"\s+")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
+_ENDS_IN_COMMAND = re.compile(r"\\[A-Za-z]+$")
 
 # Volume kinds, from the volume ID's suffix ("2024.acl-demos" -> "demos").
 _MAIN_SUFFIXES = {"main", "long", "1", "papers"}
@@ -62,18 +63,30 @@ def fold(text: str) -> str:
     return _WHITESPACE.sub(" ", text).strip()
 
 
+def _raw_text(element) -> str:
+    """The element's text, markup dropped. A <tex-math> that ends in a command and runs into
+    the next word ("text<tex-math>\\rightarrow</tex-math>image") gets an empty group after it,
+    which ends the command as in LaTeX: flattened without one, the text read as the unknown
+    command "\\rightarrowimage"."""
+    for math in element.iter("tex-math"):
+        tail = math.tail or ""
+        if tail[:1].isalpha() and _ENDS_IN_COMMAND.search("".join(math.itertext())):
+            math.tail = "{}" + tail
+    return "".join(element.itertext())
+
+
 def element_text(element) -> str:
     """All the text of an element and its children (markup dropped, text kept), folded."""
     if element is None:
         return ""
-    return fold("".join(element.itertext()))
+    return fold(_raw_text(element))
 
 
 def paragraph_text(element) -> str:
     """Like element_text, but blank lines in the source stay paragraph breaks."""
     if element is None:
         return ""
-    raw = "".join(element.itertext())
+    raw = _raw_text(element)
     paragraphs = (fold(part) for part in _PARAGRAPH_BREAK.split(raw))
     return "\n\n".join(part for part in paragraphs if part)
 

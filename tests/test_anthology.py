@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from papers.anthology import anthology_id, looks_like_anthology, parse_anthology
+from papers.latex import plain_text
 from papers.records import DumpError
 from tests.conftest import SHARED_DIR, anthology_dir
 from tests.support import independent_counts
@@ -145,6 +146,21 @@ def test_titles_and_abstracts_keep_the_text_of_their_markup():
     first = parse(ACL_2024).papers[0]
     assert first.title == "UniGen: Universal Domain Generalization with O(n^2) cost"
     assert first.abstract == "Large language models are big. Code at https://x.org/y."
+
+
+def test_maths_ending_in_a_command_is_not_run_into_the_next_word():
+    title = (
+        "Text<tex-math>\\rightarrow</tex-math>image, En<tex-math>\\rightarrow</tex-math>De, "
+        "<tex-math>\\alpha</tex-math> and <tex-math>k</tex-math>th"
+    )
+    abstract = (
+        "From text<tex-math>\\rightarrow</tex-math>image.\n\nTwo <tex-math>\\beta</tex-math>s."
+    )
+    record = parse(collection("2024.acl", volume("long", "P", paper(1, title, abstract))))
+    paper_record = record.papers[0]
+    assert paper_record.title == r"Text\rightarrow{}image, En\rightarrow{}De, \alpha and kth"
+    assert paper_record.abstract == "From text\\rightarrow{}image.\n\nTwo \\beta{}s."
+    assert plain_text(paper_record.title) == "Text→image, En→De, α and kth"
 
 
 def test_authors_in_order_with_orcid_and_editors_skipped():
