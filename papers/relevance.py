@@ -2,7 +2,7 @@
 
 score = WORDS × Σ over the query's words w of idf(w) × tf(w) × (K1 + 1) / (tf(w) + K1 × norm)
       + the title's part (papers/title_match.py: a title matching the whole query, the
-        likelier one meant the fewer other words it has)
+        likelier one meant the fewer other words it has, or when it names the query: "BART")
 
 - The words are the query's words as typed (lowercased, not negated; a compound joined, as the
   index holds it, papers/understanding.py join_compounds), and tf(w) counts them as
@@ -45,6 +45,8 @@ from .title_match import (
     BASE,
     EXACT,
     LIKELIHOOD,
+    NAME,
+    NAMED,
     ORDER,
     OWN,
     OWN_WORDS,
@@ -232,6 +234,8 @@ def _fill(
         "ordered": ordered_pattern(words),
         "exact": EXACT,
         "likelihood": LIKELIHOOD,
+        "named": NAMED,
+        "name": " ".join(own_words(words)),
         "stopwords": TITLE_STOPWORDS,
         # For an ``in_title`` written with %(config)s and %(text)s (a websearch query).
         "config": SEARCH_CONFIG,
@@ -294,7 +298,11 @@ def _title_term(in_title: str, own: str, words: str, count: str, text: str) -> s
     ``count``: SQL of the title's OWN text, its own words, its WORD_COUNT."""
     k = len(own_words(text))
     return TERM.format(
-        in_title=in_title, own=own, share=share(k, words), choices=ln_choices(count, k)
+        in_title=in_title,
+        own=own,
+        share=share(k, words),
+        choices=ln_choices(count, k),
+        name=NAME.format(own=own),
     )
 
 

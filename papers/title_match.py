@@ -6,7 +6,8 @@ titles having them all, a title of n words offers C(n, k) choices of k words, so
 fewer other words is the likelier one meant: the part counts −LIKELIHOOD × ln C(n, k), n the
 title's words as a reader counts them (a hyphenated compound one word; the stop words of
 TITLE_STOPWORDS not counted), k the query's. It also counts whether the title has the query's
-words as written (EXACT × their share) and in the query's order (ORDER), each word compared
+words as written (EXACT × their share), in the query's order (ORDER) and whether the query is
+the name the title gives its subject (NAMED: "BART" and "BART: Denoising …"), each word compared
 with the title's own words: a word standing alone or a compound whole ("task-agnostic" as
 taskagnostic), never a part of one ("supervised" does not ask for "Semi-Supervised", nor
 "learning" for "Sequence-to-Sequence Learning" twice). All of it is bounded work on each
@@ -24,6 +25,7 @@ BASE = 3.0
 ORDER = 3.0
 EXACT = 3.0
 LIKELIHOOD = 1.0
+NAMED = 3.0
 
 # Words not counted in a title's length (the words a reader leaves out of a query).
 TITLE_STOPWORDS = [
@@ -82,11 +84,17 @@ PARTS_WORDS = "regexp_split_to_array(lower({text}), '\\W+')"
 WORD_COUNT = (
     "(SELECT count(*) FROM unnest({words}) AS w WHERE w <> '' AND w <> ALL(%(stopwords)s::text[]))"
 )
+# The name a title gives its subject, before its colon ("BART: Denoising Sequence-to-Sequence
+# …" names BART; a title without one is its own name), in its OWN words: a query that is that
+# name asks for that paper ("BART" for BART's, not "Hie-BART: …", which the length term
+# favoured).
+NAME = "btrim(regexp_replace(split_part({own}, ':', 1), '\\W+', ' ', 'g'))"
 # {in_title}: 1 when the title matches the whole query; {own}: its OWN text; {share}: the
 # share of the query's words among its own words; {choices}: ln C(n, k).
 TERM = """CASE WHEN {in_title} = 1 THEN GREATEST(0, %(title_base)s
     + %(order)s * ({own} ~ %(ordered)s)::int
     + %(exact)s * {share}
+    + %(named)s * ({name} = %(name)s)::int
     - %(likelihood)s * {choices})
   ELSE 0 END"""
 

@@ -175,6 +175,29 @@ def test_a_shorter_matching_title_outweighs_a_dense_abstract(db):
     assert ranked("continual classification") == [short.pk, long.pk]
 
 
+def test_a_title_naming_the_query_ranks_first(db):
+    # "BART" asks for BART's paper, whose long title the length term put below the short
+    # titles using BART ("Hie-BART: …", "… with BART").
+    venue = make_venue("ACL 2020", 2020)
+    named = make_paper(
+        "We present BART, a denoising autoencoder for pretraining sequence-to-sequence models.",
+        title="BART: Denoising Sequence-to-Sequence Pre-training for Natural Language "
+        "Generation, Translation, and Comprehension",
+        venue=venue,
+    )
+    hie = make_paper(
+        "We extend BART with a hierarchical encoder for long documents; BART helps.",
+        title="Hie-BART: Document Summarization with Hierarchical BART",
+        venue=venue,
+    )
+    using = make_paper(
+        "We fine-tune BART on templates.", title="Template-Based NER Using BART", venue=venue
+    )
+    finish()
+    assert ranked("BART") == [named.pk, using.pk, hie.pk]
+    assert ranked("hie-bart")[0] == hie.pk
+
+
 def test_a_word_inside_a_compound_is_not_the_word_typed(db):
     # "supervised" stands alone in one title, is part of "Semi-Supervised" in the other: both
     # match (the index holds a compound's parts too), and the shorter title used to win. A
