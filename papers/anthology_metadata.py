@@ -25,6 +25,7 @@ _OLD_STYLE_ID = re.compile(r"^[A-Z]\d{2}$")
 _WHITESPACE = re.compile(r"\s+")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _ENDS_IN_COMMAND = re.compile(r"\\[A-Za-z]+$")
+_COMMAND_END = object()  # where "{}" goes if a letter follows
 
 # Volume kinds, from the volume ID's suffix ("2024.acl-demos" -> "demos").
 _MAIN_SUFFIXES = {"main", "long", "1", "papers"}
@@ -65,14 +66,35 @@ def fold(text: str) -> str:
 
 def _raw_text(element) -> str:
     """The element's text, markup dropped. A <tex-math> that ends in a command and runs into
-    the next word ("text<tex-math>\\rightarrow</tex-math>image") gets an empty group after it,
-    which ends the command as in LaTeX: flattened without one, the text read as the unknown
-    command "\\rightarrowimage"."""
-    for math in element.iter("tex-math"):
-        tail = math.tail or ""
-        if tail[:1].isalpha() and _ENDS_IN_COMMAND.search("".join(math.itertext())):
-            math.tail = "{}" + tail
-    return "".join(element.itertext())
+    the next word ("text<tex-math>\\rightarrow</tex-math>image", or "<tex-math>\\infty
+    </tex-math><fixed-case>B</fixed-case>ench") gets an empty group after it, which ends the
+    command as in LaTeX: flattened without one, the text read as the unknown command
+    "\\rightarrowimage"."""
+    pieces: list = []
+    _gather(element, pieces)
+    if pieces and pieces[-1] is _COMMAND_END:
+        pieces.pop()
+    return "".join("{}" if piece is _COMMAND_END else piece for piece in pieces)
+
+
+def _gather(element, pieces: list) -> None:
+    """The text of ``element`` and its children (not its tail) appended to ``pieces``; after
+    maths ending in a command, an empty group when a letter comes next."""
+    _append(pieces, element.text)
+    for child in element:
+        _gather(child, pieces)
+        if child.tag == "tex-math" and _ENDS_IN_COMMAND.search("".join(child.itertext())):
+            pieces.append(_COMMAND_END)
+        _append(pieces, child.tail)
+
+
+def _append(pieces: list, text: str | None) -> None:
+    """Append ``text``; a pending command end stays only if a letter follows it."""
+    if not text:
+        return
+    if pieces and pieces[-1] is _COMMAND_END and not text[0].isalpha():
+        pieces.pop()
+    pieces.append(text)
 
 
 def element_text(element) -> str:

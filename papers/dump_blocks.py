@@ -25,7 +25,10 @@ VENUE_NAME = rf"{_VENUE_WORDS} {YEAR}"
 _MAIN_CONFERENCE = (
     r"(?: (?:Main Conference|Main Track|\(Main Conference\)|\(Main Track\)|\(Main\)))?"
 )
-_VENUE_LINE = re.compile(rf"^(?P<acronym>{_VENUE_WORDS}) (?P<year>{YEAR}){_MAIN_CONFERENCE}$")
+# "NAACL 2024 Findings" (an underline.io card) is the Anthology's "Findings of NAACL 2024".
+_VENUE_LINE = re.compile(
+    rf"^(?P<acronym>{_VENUE_WORDS}) (?P<year>{YEAR})(?:{_MAIN_CONFERENCE}|(?P<findings> Findings))$"
+)
 VENUE_IN_TEXT = re.compile(rf"\b{VENUE_NAME}\b")
 
 MONTHS = {
@@ -136,9 +139,13 @@ def venue_in_line(line: str) -> re.Match | None:
 
 
 def venue_line_name(line: str) -> str:
-    """The venue a venue line names: "EMNLP 2024 Main Conference" is EMNLP 2024."""
+    """The venue a venue line names: "EMNLP 2024 Main Conference" is EMNLP 2024, "NAACL 2024
+    Findings" is Findings of NAACL 2024."""
     match = venue_in_line(line)
-    return f"{match['acronym']} {match['year']}" if match else fold_whitespace(line)
+    if match is None:
+        return fold_whitespace(line)
+    findings = "Findings of " if match["findings"] else ""
+    return f"{findings}{match['acronym']} {match['year']}"
 
 
 def is_venue_line(block: Block) -> bool:

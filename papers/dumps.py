@@ -32,7 +32,7 @@ from .dump_blocks import (
 )
 from .dump_evidence import evidence
 from .dump_venues import extract_venue_metadata, venue_record
-from .list_entries import ListEntry, list_entries
+from .list_entries import ListEntry, is_label, list_entries
 from .list_headers import HeaderError, list_header_venue
 from .records import AuthorRecord, Decision, DumpError, PaperRecord, ParsedFile
 from .text import fold_whitespace
@@ -93,19 +93,34 @@ def parse_list_page(reader: _PageReader, venue_name: str) -> ParsedFile:
     for block in paragraphs:
         if is_markup(block) or footer_label(block):
             reader.decide(block, "markup", evidence="markdown or a footer label")
+        elif is_label(block):
+            reader.decide(block, "markup", evidence="a label, not a paper's text")
         elif (about := evidence(block.folded, acronym)).is_event:
             kind = "site prompt" if about.site_prompt else "event prose"
             reader.decide(block, kind, evidence=about.describe())
         else:
             paper_blocks.append(block)
-    for entry in list_entries(paper_blocks):
+    entries, unpaired = list_entries(paper_blocks)
+    for entry in entries:
         _add_list_paper(reader, entry, venue_name)
+    if unpaired:
+        reader.warn(
+            header,
+            "its titles could not be told apart from their neighbours' (neither the paragraph "
+            "before nor the one after each is clearly its abstract): the abstracts are loaded "
+            "without titles",
+        )
     return reader.parsed
 
 
 def _add_list_paper(reader: _PageReader, entry: ListEntry, venue_name: str) -> None:
     if entry.heading is None:
         reader.add_paper([entry.abstract], venue_name, evidence="one paragraph of the list")
+        return
+    if entry.abstract is None:
+        reader.decide(
+            entry.heading, "stray line", evidence="a heading with no abstract beside it: no paper"
+        )
         return
     where = "above" if entry.heading.line < entry.abstract.line else "below"
     authors = [AuthorRecord(name=name) for name in entry.authors]

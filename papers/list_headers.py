@@ -1,74 +1,101 @@
 """A list page's header, and the venue it names (pure: no database).
 
 Conference sites word the header many ways: "ACL 2025 Papers", "ACL 2025 论文列表", "Papers of
-EMNLP 2024", "List of ACL 2025 Long Papers", "Accepted Papers at NAACL 2025". A volume named
-beside the venue is the venue the Anthology gives that volume, so that a page's papers join the
-Anthology's: "ACL 2024 Short Papers" is "ACL 2024 (Short Papers)", "EMNLP 2024 Findings Papers"
-is "Findings of EMNLP 2024", and "Long", "Main Conference", "Accepted" or "Oral" papers are the
-main volume's ("ACL 2024").
+EMNLP 2024", "Accepted Papers - ACL 2024", "ACL 2024: Long Papers", "## **ACL 2024 Papers** 🎉",
+"ACL2024 accepted papers". The header is read without its markdown, symbols and separators; the
+venue is the one named before or after the word "Papers"; and a volume named beside it is the
+venue the Anthology gives that volume, so that a page's papers join the Anthology's: "ACL 2024
+Short Papers" is "ACL 2024 (Short Papers)", "EMNLP 2024 Findings Papers" and "ACL 2024 Findings"
+are "Findings of EMNLP 2024" and "Findings of ACL 2024", and "Long", "Main Conference",
+"Accepted" or "Oral" papers are the main volume's ("ACL 2024").
 """
 
 import re
+import unicodedata
 
 from .dump_blocks import VENUE_NAME
 from .text import fold_whitespace
 
-_PAPERS = r"(?:Accepted Papers|Papers|Paper List|List of Papers|论文列表|论文)"
-# "<venue> Papers" and "Papers of <venue>" (each with words about the list around it).
-_VENUE_FIRST = re.compile(rf"^(?P<name>.*?)\s*{_PAPERS}\s*$", re.IGNORECASE)
-_PAPERS_FIRST = re.compile(
-    rf"^(?:(?:The )?List of |Accepted )?{_PAPERS} (?:of|at|from|in|for) (?:the )?(?P<name>.+)$",
-    re.IGNORECASE,
+_PAPERS = re.compile(r"\b(?:Paper List|Papers|Paper)\b|论文列表|论文", re.IGNORECASE)
+_PREPOSITION = re.compile(r"^(?:(?:of|at|from|in|for) )?(?:the )?", re.IGNORECASE)
+_LIST_OF = re.compile(
+    r"^(?:The )?(?:List of |Accepted |Papers? (?:of|at|from|in|for) (?:the )?)*", re.IGNORECASE
 )
-_LIST_OF = re.compile(r"^(?:The )?(?:List of |Accepted )", re.IGNORECASE)
-_VENUE_AND_VOLUME = re.compile(rf"^(?P<venue>{VENUE_NAME})(?P<volume>(?: [^ ]+){{0,4}})$")
+_VENUE_IN = re.compile(rf"\b{VENUE_NAME}\b")
+_HEADER_LENGTH = 150
+_VENUE_AND_VOLUME = re.compile(rf"^(?P<venue>{VENUE_NAME})(?P<volume>(?: [^ ]+){{0,5}})$")
 
-# The words of a volume ("long", "system demonstration", "industry track"), each lowercased and
-# without its plural's s, and the Anthology's label of that volume ("" for the main one).
-_MAIN_WORDS = {"", "main", "main conference", "main track", "long", "accepted", "accepted long"}
-_MAIN_WORDS |= {"oral", "poster", "long and short", "conference"}
+# What a header is read without: markdown around it, separators between its parts (a hyphen
+# inside a word stays: "LREC-COLING"), an acronym run into its year ("ACL2024") or in small
+# letters ("acl 2024"), and the Anthology's long name of a Findings volume.
+_MARKDOWN = re.compile(r"^#{1,6} |\*\*|__")
+_SEPARATORS = re.compile(r" [-–—] |[:|()\[\]/,]| [-–—]$|^[-–—] ")
+_GLUED_YEAR = re.compile(r"\b([A-Za-z]{2,12})((?:19|20)\d{2})\b")
+_SMALL_ACRONYM = re.compile(r"\b([a-z]{2,12})(?= (?:19|20)\d{2}\b)")
+_FINDINGS_LONG = re.compile(
+    r"^Findings of (?:the )?(?:Association for Computational Linguistics )?", re.IGNORECASE
+)
+
+# The words of a volume, lowercased, without plural s and fillers ("accepted", "list of"), and
+# the Anthology's label of that volume ("" for the main one).
+_FILLERS = {"accepted", "list", "of", "the", "all", "paper", "录用"}
+_MAIN_WORDS = {"", "main", "main conference", "main track", "long", "oral", "poster"}
+_MAIN_WORDS |= {"long and short", "conference", "主会", "长文"}
 _VOLUME_LABELS = {
     "short": "Short Papers",
-    "accepted short": "Short Papers",
+    "短文": "Short Papers",
     "demo": "Demos",
     "system demonstration": "Demos",
     "demonstration": "Demos",
     "industry": "Industry Track",
     "industry track": "Industry Track",
     "student research workshop": "SRW",
+    "student research workshop srw": "SRW",
     "srw": "SRW",
     "tutorial": "Tutorials",
 }
 # The labels a venue's name may end with: "ACL 2024 (Short Papers)".
 VOLUME_LABELS = frozenset(_VOLUME_LABELS.values())
+_KNOWN = "Short, Findings, Demo, Industry Track, Student Research Workshop, Tutorial Papers"
 
 
 class HeaderError(ValueError):
     """A list header that names no venue, or a volume the loader does not know."""
 
 
+def _plain(line: str) -> str:
+    """The header without markdown, symbols (emoji) and separators."""
+    line = _MARKDOWN.sub(" ", fold_whitespace(line))
+    line = "".join(" " if unicodedata.category(char)[0] == "S" else char for char in line)
+    line = fold_whitespace(_SEPARATORS.sub(" ", fold_whitespace(line)))
+    line = _GLUED_YEAR.sub(r"\1 \2", line)
+    line = _SMALL_ACRONYM.sub(lambda match: match[1].upper(), line)
+    return _FINDINGS_LONG.sub("Findings of ", line)
+
+
 def _volume_words(text: str) -> str:
-    words = text.strip(" ()[]:-–—").casefold().split()
-    return " ".join(re.sub(r"(?<=[a-z]{3})s$", "", word) for word in words)
+    words = (re.sub(r"(?<=[a-z]{3})s$", "", word) for word in text.casefold().split())
+    return " ".join(word for word in words if word not in _FILLERS)
 
 
-def _venue_of(name: str, header: str) -> str:
+def _venue_of(name: str, more_volume: str, header: str) -> str:
     match = _VENUE_AND_VOLUME.match(name)
     if match is None:
         raise HeaderError(
             f"the list header {header!r} names no venue (expected e.g. 'ACL 2025 Papers')"
         )
-    venue, volume = match["venue"], _volume_words(match["volume"])
+    venue = match["venue"]
+    volume = _volume_words(f"{more_volume} {match['volume']}")
     if volume in _MAIN_WORDS:
         return venue
-    if volume == "finding":
-        return f"Findings of {venue}"
-    if volume in _VOLUME_LABELS:
-        return f"{venue} ({_VOLUME_LABELS[volume]})"
+    if not venue.startswith("Findings of "):
+        if volume == "finding":
+            return f"Findings of {venue}"
+        if volume in _VOLUME_LABELS:
+            return f"{venue} ({_VOLUME_LABELS[volume]})"
     raise HeaderError(
         f"the list header {header!r} names {venue}, but not a volume of it the loader knows "
-        f"({match['volume'].strip()!r}); name the main volume ('{venue} Papers') or one of: "
-        "Short, Findings, Demo, Industry Track, Student Research Workshop, Tutorial Papers"
+        f"({volume!r}); name the main volume ('{venue} Papers') or one of: {_KNOWN}"
     )
 
 
@@ -77,9 +104,27 @@ def list_header_venue(first_line: str) -> str | None:
 
     Raises HeaderError for a header naming no venue, or a volume not known.
     """
-    line = fold_whitespace(first_line)
-    match = _PAPERS_FIRST.match(line) or _VENUE_FIRST.match(line)
-    if not match:
+    line = _plain(first_line)
+    papers = list(_PAPERS.finditer(line))
+    header = first_line.strip()
+    if not papers:
+        return _volume_alone(line, header)
+    if len(line) > _HEADER_LENGTH or line.endswith("."):
+        return None  # a sentence saying "paper": a lecture page's abstract
+    before, after = line[: papers[-1].start()].strip(), line[papers[-1].end() :].strip()
+    after = _PREPOSITION.sub("", after)
+    if _VENUE_IN.search(after):  # "Accepted Papers at ACL 2024", "Findings Papers of ACL 2024"
+        return _venue_of(_LIST_OF.sub("", after), before, header)
+    return _venue_of(_LIST_OF.sub("", before), after, header)
+
+
+def _volume_alone(line: str, header: str) -> str | None:
+    """The venue of a header naming a volume without "Papers" ("ACL 2024 Findings", "NAACL
+    2025 Industry Track"); None for any other line (a lecture page's first line)."""
+    match = _VENUE_AND_VOLUME.match(line)
+    if match is None:
         return None
-    name = _LIST_OF.sub("", match["name"].strip(" :-–—"))
-    return _venue_of(name, first_line.strip())
+    volume = _volume_words(match["volume"])
+    if volume != "finding" and volume not in _VOLUME_LABELS:
+        return None
+    return _venue_of(line, "", header)

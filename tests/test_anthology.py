@@ -151,16 +151,19 @@ def test_titles_and_abstracts_keep_the_text_of_their_markup():
 def test_maths_ending_in_a_command_is_not_run_into_the_next_word():
     title = (
         "Text<tex-math>\\rightarrow</tex-math>image, En<tex-math>\\rightarrow</tex-math>De, "
-        "<tex-math>\\alpha</tex-math> and <tex-math>k</tex-math>th"
+        "<tex-math>\\alpha</tex-math> and <tex-math>k</tex-math>th, "
+        "<tex-math>\\infty</tex-math><fixed-case>B</fixed-case>ench, x<tex-math>\\to</tex-math>"
     )
     abstract = (
         "From text<tex-math>\\rightarrow</tex-math>image.\n\nTwo <tex-math>\\beta</tex-math>s."
     )
     record = parse(collection("2024.acl", volume("long", "P", paper(1, title, abstract))))
     paper_record = record.papers[0]
-    assert paper_record.title == r"Text\rightarrow{}image, En\rightarrow{}De, \alpha and kth"
+    assert paper_record.title == (
+        r"Text\rightarrow{}image, En\rightarrow{}De, \alpha and kth, \infty{}Bench, x\to"
+    )
     assert paper_record.abstract == "From text\\rightarrow{}image.\n\nTwo \\beta{}s."
-    assert plain_text(paper_record.title) == "Text→image, En→De, α and kth"
+    assert plain_text(paper_record.title) == "Text→image, En→De, α and kth, ∞Bench, x→"
 
 
 def test_authors_in_order_with_orcid_and_editors_skipped():

@@ -221,6 +221,23 @@ def test_line_endings_and_byte_order_marks_change_nothing(transform):
         ("NAACL 2025 Industry Track Papers", "NAACL 2025 (Industry Track)"),
         ("ACL 2025 Student Research Workshop Papers", "ACL 2025 (SRW)"),
         ("EMNLP 2024 Findings Papers", "Findings of EMNLP 2024"),
+        # Separators, markdown, symbols, a year run into its acronym, small letters.
+        ("ACL 2024: Long Papers", "ACL 2024"),
+        ("NAACL 2024: Short Papers", "NAACL 2024 (Short Papers)"),
+        ("Accepted Papers - ACL 2024", "ACL 2024"),
+        ("Main Conference Papers (ACL 2024)", "ACL 2024"),
+        ("EMNLP 2024 Accepted Papers (Main Conference)", "EMNLP 2024"),
+        ("EMNLP 2024 | Papers", "EMNLP 2024"),
+        ("## **ACL 2024 Papers** 🎉", "ACL 2024"),
+        ("ACL2024 accepted papers", "ACL 2024"),
+        ("Findings Papers of the ACL 2024", "Findings of ACL 2024"),
+        ("Papers of ACL 2024 (Short Papers)", "ACL 2024 (Short Papers)"),
+        ("ACL 2024 Student Research Workshop (SRW) Papers", "ACL 2024 (SRW)"),
+        ("ACL 2024 录用论文列表", "ACL 2024"),
+        # A volume without "Papers".
+        ("ACL 2024 Findings", "Findings of ACL 2024"),
+        ("NAACL 2025 Industry Track", "NAACL 2025 (Industry Track)"),
+        ("ACL 2024 System Demonstrations", "ACL 2024 (Demos)"),
     ],
 )
 def test_list_page_headers(header, venue):
@@ -286,6 +303,78 @@ def test_authors_under_a_title_in_its_paragraph_or_their_own_are_the_papers_auth
     assert ("authors", 10) in [(d.kind, d.line) for d in parsed.decisions]
 
 
+def test_an_introduction_above_titled_entries_stays_apart_from_them():
+    intro = "Papers are listed in no particular order."
+    blocks = [intro, *(part for pair in zip(TITLES, ABSTRACTS, strict=True) for part in pair)]
+    parsed = parse_dump(list_page("EMNLP 2024 Accepted Papers", blocks), "list.txt")
+    assert [(p.title, p.abstract) for p in parsed.papers] == [
+        ("", intro),
+        *zip(TITLES, ABSTRACTS, strict=True),
+    ]
+    assert parsed.warnings == []
+
+
+@pytest.mark.parametrize(
+    "blocks",
+    [
+        # Titles above, the first one missing: each title fits the abstract on either side.
+        [ABSTRACTS[0], TITLES[1], ABSTRACTS[1], TITLES[2], ABSTRACTS[2]],
+        # Titles below, a dated line above them all: the same.
+        ["Last updated 3 June 2025", ABSTRACTS[0], TITLES[0], ABSTRACTS[1], TITLES[1]],
+    ],
+)
+def test_titles_that_fit_either_neighbour_are_left_out_with_a_warning(blocks):
+    parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
+    abstracts = [block for block in blocks if block in ABSTRACTS]
+    assert [(p.title, p.abstract) for p in parsed.papers] == [("", a) for a in abstracts]
+    assert parsed.warnings == [
+        "list.txt, line 1: its titles could not be told apart from their neighbours' (neither "
+        "the paragraph before nor the one after each is clearly its abstract): the abstracts "
+        "are loaded without titles"
+    ]
+
+
+def test_labels_menus_session_headings_and_affiliations_are_not_papers():
+    blocks = [
+        "Home\nCalls\nProgram\nSponsors",
+        "Oral Session 1: Machine Translation",
+        f"**{TITLES[0]}**\nAda Lovelace¹, Alan Turing² ♠\n¹ Vienna, ² Cambridge",
+        "Abstract",
+        ABSTRACT_A,
+        "Poster",
+        f"12. {TITLES[1]}",
+        "Nan Du, Quoc V. Le and Ana d'Almeida",
+        ABSTRACT_B,
+        "Keywords: speech, accents",
+    ]
+    parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
+    assert titled_papers(parsed) == [
+        (TITLES[0], ["Ada Lovelace", "Alan Turing"], ABSTRACT_A, 16),
+        (TITLES[1], ["Nan Du", "Quoc V. Le", "Ana d'Almeida"], ABSTRACT_B, 24),
+    ]
+    assert [(d.line, d.kind) for d in parsed.decisions][1:] == [
+        (3, "markup"),
+        (8, "stray line"),
+        (10, "title"),
+        (14, "markup"),
+        (16, "abstract"),
+        (18, "markup"),
+        (20, "title"),
+        (22, "authors"),
+        (24, "abstract"),
+        (26, "markup"),
+    ]
+
+
+def test_authors_after_a_title_below_its_abstract():
+    blocks = [ABSTRACT_A, TITLES[0], "Ada Lovelace, Alan Turing", ABSTRACT_B, TITLES[1]]
+    parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
+    assert titled_papers(parsed) == [
+        (TITLES[0], ["Ada Lovelace", "Alan Turing"], ABSTRACT_A, 3),
+        (TITLES[1], [], ABSTRACT_B, 9),
+    ]
+
+
 def test_a_short_abstract_among_abstracts_alone_is_not_read_as_a_title():
     blocks = [ABSTRACT_A, "A short abstract that ends without a period", ABSTRACT_B, ABSTRACT_C]
     parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
@@ -302,6 +391,12 @@ def test_a_short_abstract_among_abstracts_alone_is_not_read_as_a_title():
         ("We study parsing and translation.", []),
         ("Ada", []),
         ("BERT, GPT and T5", []),
+        ("Large Language Models", []),
+        ("Neural Machine Translation Revisited", []),
+        ("Nan Du, Quoc V. Le, Mausam", ["Nan Du", "Quoc V. Le", "Mausam"]),
+        ("Ada Lovelace¹², Alan Turing³♠", ["Ada Lovelace", "Alan Turing"]),
+        ("Ada Lovelace, and Ana d'Almeida", ["Ada Lovelace", "Ana d'Almeida"]),
+        ("محمد علي, فاطمة حسن", ["محمد علي", "فاطمة حسن"]),
     ],
 )
 def test_author_lines(line, names):
@@ -321,6 +416,7 @@ def test_list_page_paragraph_whitespace_is_folded():
         ("Papers\n\n" + ABSTRACT_A, "names no venue", 1),
         ("论文列表\n\n" + ABSTRACT_A, "names no venue", 1),
         ("ACL 2025 Workshop Papers\n\n" + ABSTRACT_A, "not a volume of it the loader knows", 1),
+        ("Findings of ACL 2024 Short Papers\n\n" + ABSTRACT_A, "not a volume of it", 1),
         ("ACL 2025 Papers\n", "no paper found", None),
         ("Just some words\n\nand more words without any venue line.\n", "no venue line", 1),
     ],

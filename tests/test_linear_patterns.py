@@ -52,7 +52,10 @@ CASES = {
     "papers-first list header of hyphenated capitals": f"header('Papers of ' + {HYPHENS})",
     "list header of hyphenated capitals": f"header({HYPHENS} + ' Papers')",
     "dump whose venue line is hyphenated capitals": f"dump({ABSTRACT}, {HYPHENS}, 'A title')",
-    "author line of spaces before a bracket": "author_names('A' + ' ' * 990 + '(')",
+    "author lines of spaces before a bracket": "author_names('A' + ' ' * 100_000 + '(')",
+    "a page of headings over spaced author lines": (
+        "dump('ACL 2025 Papers', *(['Some Title Here\\nA' + ' ' * 290 + '(x'] * 15_000))"
+    ),
     "venue named in a long hyphenated run": "evidence('A-' * 50_000 + 'x', 'A')",
     "venue named in a long run of capitals": "evidence('A ' * 50_000 + 'x', 'A')",
     "event cues in a long line": "evidence('Please join us online, you ' * 20_000, 'A')",
