@@ -47,13 +47,19 @@ class Venue(models.Model):
     month = models.CharField(max_length=40, blank=True)
     welcome_text = models.TextField(blank=True)
     booktitle = models.CharField(max_length=500, blank=True)
+    # db_default too: code of the release before still writes venues during a deploy.
     publisher = models.CharField(
         max_length=200,
         blank=True,
+        default="",
+        db_default="",
         help_text="As the Anthology names it: Association for Computational Linguistics.",
     )
     editors = models.TextField(
-        blank=True, help_text='The volume\'s editors, one per line, as "Family, Given".'
+        blank=True,
+        default="",
+        db_default="",
+        help_text='The volume\'s editors, one per line, as "Family, Given".',
     )
     external_id = models.CharField(
         max_length=100, blank=True, help_text="The Anthology volume ID, e.g. 2024.emnlp-main."

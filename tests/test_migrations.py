@@ -121,6 +121,20 @@ def test_topic_names_leave_the_search_vectors_at_0026():
 
 
 @pytest.mark.django_db
+def test_a_venue_written_by_the_release_before_0031_gets_no_publisher_or_editors():
+    # During a deploy the previous release's code still writes venues, without the columns
+    # 0031 adds: the database fills them in.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO papers_venue (name, slug, acronym, full_name, location, month,"
+            " welcome_text, booktitle, external_id, curated_fields)"
+            " VALUES ('ACL 2020', 'acl-2020', 'ACL', '', '', '', '', '', '', '{}')"
+        )
+        cursor.execute("SELECT publisher, editors FROM papers_venue WHERE slug = 'acl-2020'")
+        assert cursor.fetchone() == ("", "")
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(
     ("function", "definition"),
     [
