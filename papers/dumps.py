@@ -32,7 +32,7 @@ from .dump_blocks import (
 )
 from .dump_evidence import evidence
 from .dump_venues import extract_venue_metadata, venue_record
-from .list_entries import ListEntry, is_label, list_entries
+from .list_entries import ListEntry, author_names, is_label, list_entries
 from .list_headers import HeaderError, list_header_venue
 from .records import AuthorRecord, Decision, DumpError, PaperRecord, ParsedFile
 from .text import fold_whitespace
@@ -178,9 +178,9 @@ def _is_topic(block: Block, venue_name: str) -> bool:
 
 
 def _title_and_topics(reader: _PageReader, position: int, venue_name: str):
-    """(title block or None, topics, presentation format, position after them)."""
+    """(title block or None, authors, topics, presentation format, position after them)."""
     blocks = reader.blocks
-    title_block = None
+    title_block, authors = None, []
     if (
         position < len(blocks)
         and is_title_like(blocks[position])
@@ -188,6 +188,8 @@ def _title_and_topics(reader: _PageReader, position: int, venue_name: str):
     ):
         title_block = blocks[position]
         position += 1
+        authors = _author_line(reader, position)
+        position += bool(authors)
     topics, presentation_format = [], ""
     while position < len(blocks) and _is_topic(blocks[position], venue_name):
         line = blocks[position].lines[0]
@@ -200,7 +202,18 @@ def _title_and_topics(reader: _PageReader, position: int, venue_name: str):
             topics.append(line)
             reader.decide(blocks[position], "topic", evidence="a short line after the title")
         position += 1
-    return title_block, topics, presentation_format, position
+    return title_block, authors, topics, presentation_format, position
+
+
+def _author_line(reader: _PageReader, position: int) -> list[AuthorRecord]:
+    """The authors a line of two names or more under the page's title lists (one name alone
+    could be a topic: "Question Answering")."""
+    block = reader.blocks[position] if position < len(reader.blocks) else None
+    names = author_names(block.lines[0]) if block and block.is_single_line else []
+    if len(names) < 2:
+        return []
+    reader.decide(block, "authors", evidence="a line of names under the title")
+    return [AuthorRecord(name=name) for name in names]
 
 
 def parse_lecture_page(reader: _PageReader) -> ParsedFile:
@@ -222,7 +235,7 @@ def parse_lecture_page(reader: _PageReader) -> ParsedFile:
         position = 1
     page_abstract, venue_block, position = _page_paper_lines(reader, position)
     venue_name = venue_line_name(venue_block.lines[0])
-    title_block, topics, presentation_format, position = _title_and_topics(
+    title_block, authors, topics, presentation_format, position = _title_and_topics(
         reader, position, venue_name
     )
     body_end = _take_while(blocks, position, lambda b: footer_label(b) is None)
@@ -230,6 +243,7 @@ def parse_lecture_page(reader: _PageReader) -> ParsedFile:
         page_abstract,
         venue_name,
         title=title_block.lines[0] if title_block else "",
+        authors=authors,
         topics=topics,
         country=country,
         presentation_format=presentation_format,

@@ -375,6 +375,23 @@ def test_authors_after_a_title_below_its_abstract():
     ]
 
 
+@pytest.mark.parametrize(
+    "lines, authors, topics",
+    [
+        (
+            ("Ada Lovelace, Alan Turing", "machine translation", "multilinguality"),
+            ["Ada Lovelace", "Alan Turing"],
+            ["machine translation", "multilinguality"],
+        ),
+        # One name alone could be a topic: it stays one.
+        (("Question Answering", "multilinguality"), [], ["Question Answering", "multilinguality"]),
+    ],
+)
+def test_a_line_of_names_under_a_lecture_pages_title_is_its_authors(lines, authors, topics):
+    page = parse_dump(lecture_page(topics=lines), "lecture.txt").papers[0]
+    assert ([a.name for a in page.authors], page.topics) == (authors, topics)
+
+
 def test_a_short_abstract_among_abstracts_alone_is_not_read_as_a_title():
     blocks = [ABSTRACT_A, "A short abstract that ends without a period", ABSTRACT_B, ABSTRACT_C]
     parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
