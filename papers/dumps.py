@@ -32,7 +32,7 @@ from .dump_blocks import (
 )
 from .dump_evidence import evidence
 from .dump_venues import extract_venue_metadata, venue_record
-from .list_entries import ListEntry, author_names, is_label, list_entries
+from .list_entries import ListEntry, author_names, is_label, list_entries, markdown_heading
 from .list_headers import HeaderError, list_header_venue
 from .records import AuthorRecord, Decision, DumpError, PaperRecord, ParsedFile
 from .text import fold_whitespace
@@ -88,19 +88,13 @@ def parse_list_page(reader: _PageReader, venue_name: str) -> ParsedFile:
     header, *paragraphs = reader.blocks
     reader.decide(header, "header", f"list of {venue_name}", "a '<venue> Papers' header")
     reader.parsed.venues.append(venue_record(venue_name))
-    acronym = venue_record(venue_name).acronym
-    paper_blocks = []
-    for block in paragraphs:
-        if is_markup(block) or footer_label(block):
-            reader.decide(block, "markup", evidence="markdown or a footer label")
-        elif is_label(block):
-            reader.decide(block, "markup", evidence="a label, not a paper's text")
-        elif (about := evidence(block.folded, acronym)).is_event:
-            kind = "site prompt" if about.site_prompt else "event prose"
-            reader.decide(block, kind, evidence=about.describe())
-        else:
-            paper_blocks.append(block)
+    paper_blocks, in_markdown = _list_paragraphs(reader, paragraphs, venue_name)
     entries, unpaired = list_entries(paper_blocks)
+    if in_markdown and not any(e.abstract and e.heading in in_markdown for e in entries):
+        # Markdown headings head no abstract here: they are the page's own ("### All papers").
+        for block in in_markdown:
+            reader.decide(block, "markup", evidence="a markdown heading over no abstract")
+        entries, unpaired = list_entries([b for b in paper_blocks if b not in in_markdown])
     for entry in entries:
         _add_list_paper(reader, entry, venue_name)
     if unpaired:
@@ -111,6 +105,28 @@ def parse_list_page(reader: _PageReader, venue_name: str) -> ParsedFile:
             "without titles",
         )
     return reader.parsed
+
+
+def _list_paragraphs(reader: _PageReader, paragraphs: list[Block], venue_name: str):
+    """The paragraphs that may be papers or their headings, and which of those are markdown
+    headings ("### [Title](…)" over "*Authors*"), read without their markup; the others
+    decided as furniture."""
+    acronym = venue_record(venue_name).acronym
+    paper_blocks, in_markdown = [], []
+    for block in paragraphs:
+        if (heading := markdown_heading(block)) is not None:
+            paper_blocks.append(heading)
+            in_markdown.append(heading)
+        elif is_markup(block) or footer_label(block):
+            reader.decide(block, "markup", evidence="markdown or a footer label")
+        elif is_label(block):
+            reader.decide(block, "markup", evidence="a label, not a paper's text")
+        elif (about := evidence(block.folded, acronym)).is_event:
+            kind = "site prompt" if about.site_prompt else "event prose"
+            reader.decide(block, kind, evidence=about.describe())
+        else:
+            paper_blocks.append(block)
+    return paper_blocks, in_markdown
 
 
 def _add_list_paper(reader: _PageReader, entry: ListEntry, venue_name: str) -> None:

@@ -49,6 +49,9 @@ _LABEL = re.compile(r"^(?:abstract|summary|tl;?dr)\s*[:：]?$|^key ?words?\s*[:�
 _LINK_LABELS = {"paper", "pdf", "slides", "video", "code", "poster", "bib", "bibtex", "doi"}
 _LINK_LABELS |= {"arxiv", "openreview", "github", "data", "demo", "abstract", "presentation"}
 _HEADING_LINES = 4
+_MARKDOWN_HEADING = re.compile(r"^#{1,6} +")
+_MARKDOWN_LINK = re.compile(r"\[([^\[\]]*)\]\([^()\s]*\)")
+
 _MENU_LINES = 3
 _MENU_WORDS = 2
 # A side leaving at most this share of the other side's untitled words is clearly better.
@@ -118,6 +121,21 @@ def is_label(block: Block) -> bool:
         or line.casefold() in PRESENTATION_FORMATS
         or (bool(words) and set(words) <= _LINK_LABELS)
     )
+
+
+def markdown_heading(block: Block) -> Block | None:
+    """A markdown heading block ("### [Title](https://…)" over "*Ada Lovelace, Alan Turing*")
+    as plain lines, which may head an abstract; None for any other block."""
+    if not _MARKDOWN_HEADING.match(block.lines[0]) or len(block.lines) > _HEADING_LINES:
+        return None
+    first = _MARKDOWN_LINK.sub(r"\1", _MARKDOWN_HEADING.sub("", block.lines[0]))
+    rest = [_unemphasised(line) for line in block.lines[1:]]
+    return Block(block.line, (first.strip(), *rest))
+
+
+def _unemphasised(line: str) -> str:
+    """A line without the emphasis around it ("*Ada Lovelace*")."""
+    return line.strip("*_ ") if line[:1] in "*_" and line[-1:] in "*_" else line
 
 
 def _heading(block: Block) -> tuple[str, list[str]] | None:

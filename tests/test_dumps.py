@@ -366,6 +366,25 @@ def test_labels_menus_session_headings_and_affiliations_are_not_papers():
     ]
 
 
+def test_markdown_headings_over_abstracts_are_their_titles_and_others_are_furniture():
+    blocks = [
+        f"### [{TITLES[0]}](https://aclanthology.org/2025.acl-long.1/)\n*Ada Lovelace, Alan Turing*",
+        ABSTRACT_A,
+        f"### {TITLES[1]}",
+        ABSTRACT_B,
+    ]
+    parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
+    assert titled_papers(parsed) == [
+        (TITLES[0], ["Ada Lovelace", "Alan Turing"], ABSTRACT_A, 6),
+        (TITLES[1], [], ABSTRACT_B, 10),
+    ]
+    # A page of abstracts alone: its markdown heading is the page's own.
+    blocks = [ABSTRACT_A, ABSTRACT_B, "### [All ACL 2025 papers](https://example.org/acl)"]
+    parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
+    assert titled_papers(parsed) == [("", [], ABSTRACT_A, 3), ("", [], ABSTRACT_B, 5)]
+    assert parsed.decisions[-1].kind == "markup"
+
+
 def test_authors_after_a_title_below_its_abstract():
     blocks = [ABSTRACT_A, TITLES[0], "Ada Lovelace, Alan Turing", ABSTRACT_B, TITLES[1]]
     parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")

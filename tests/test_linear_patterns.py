@@ -53,6 +53,9 @@ CASES = {
     "list header of hyphenated capitals": f"header({HYPHENS} + ' Papers')",
     "dump whose venue line is hyphenated capitals": f"dump({ABSTRACT}, {HYPHENS}, 'A title')",
     "author lines of spaces before a bracket": "author_names('A' + ' ' * 100_000 + '(')",
+    "a markdown heading over a run of emphasis": (
+        "dump('ACL 2025 Papers', '### x\\n*a' + '*' * 100_000 + 'b', 'An abstract.')"
+    ),
     "a page of headings over spaced author lines": (
         "dump('ACL 2025 Papers', *(['Some Title Here\\nA' + ' ' * 290 + '(x'] * 15_000))"
     ),
