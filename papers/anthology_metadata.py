@@ -79,13 +79,21 @@ def _raw_text(element) -> str:
 
 def _gather(element, pieces: list) -> None:
     """The text of ``element`` and its children (not its tail) appended to ``pieces``; after
-    maths ending in a command, an empty group when a letter comes next."""
-    _append(pieces, element.text)
-    for child in element:
-        _gather(child, pieces)
-        if child.tag == "tex-math" and _ENDS_IN_COMMAND.search("".join(child.itertext())):
+    maths ending in a command, an empty group when a letter comes next. A stack, not
+    recursion: markup nested thousands deep is the file's problem, not a crash."""
+    stack = [(element, False)]
+    while stack:
+        node, closing = stack.pop()
+        if not closing:
+            _append(pieces, node.text)
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(node))
+            continue
+        if node is element:
+            continue
+        if node.tag == "tex-math" and _ENDS_IN_COMMAND.search("".join(node.itertext())):
             pieces.append(_COMMAND_END)
-        _append(pieces, child.tail)
+        _append(pieces, node.tail)
 
 
 def _append(pieces: list, text: str | None) -> None:

@@ -358,7 +358,7 @@ def _read_footer(
             expecting = label
             if label == "next":
                 next_venue = fold_whitespace(FOOTER_NEXT.match(block.lines[0])["venue"])
-                if next_venue != venue_name:
+                if venue_line_name(next_venue) != venue_name:
                     reader.warn(
                         block, f"footer names {next_venue}, the page's venue line {venue_name}"
                     )

@@ -1,17 +1,19 @@
 """The papers of a list page: abstracts alone, or each with its title and authors (pure).
 
 A list page gives one paper per paragraph. Some sites head each abstract with its title,
-often with the authors (and their affiliations) on the lines under it ("Parsing Works\\nAda
-Lovelace, Alan Turing"), and some put the title below the abstract. A page is read as headed
-when it has at least two headings, half as many as its prose paragraphs or more. Each heading
-is then paired with the abstract on one side, the side chosen for the page as the one that
-leaves no paragraph as long as its abstracts without a title (an introduction above the list
-stays alone, short), else the one leaving clearly fewer words of prose without a title; when
-neither side is better, the page's ends decide (headings first: the last paragraph is an
-abstract; headings last: the first is one), and when they disagree no heading is paired: an
-abstract without a title is better than one with another paper's. Labels ("Abstract",
-"Keywords: …", "Poster", "Paper Slides Video") are furniture. A page with too few headings is
-read as abstracts alone, as before, so that an abstract of one short line makes no layout.
+often with the authors (one line, or one per line) and their affiliations under it ("Parsing
+Works\nAda Lovelace, Alan Turing"), and some put the title below the abstract. A page is read
+as headed when it has at least two headings, half as many as its prose paragraphs or more; where
+most headings carry authors, a line without any ("Back to top", "Oral Session 1") is no title.
+Each heading is then paired with the abstract on one side, the side chosen for the page as the
+one that leaves no paragraph as long as its abstracts without a title (an introduction above
+the list stays alone, being short); when neither side does, the one pairing fewer paragraphs or
+titles clearly shorter than the page's usual ones (an introduction, "Back to top"); failing
+both, no heading is paired: an abstract without a title is better than one with another
+paper's, and a warning says so.
+Labels ("Abstract", "Keywords: …", "Poster", "Paper Slides Video") and menus are furniture. A
+page with too few headings is read as abstracts alone, as before, so that an abstract of one
+short line makes no layout.
 """
 
 import re
@@ -34,14 +36,25 @@ _NOT_NAME_WORDS |= {"networks", "translation", "machine", "data", "evaluation", 
 _NOT_NAME_WORDS |= {"generation", "detection", "retrieval", "reasoning", "benchmark", "dataset"}
 _NOT_NAME_WORDS |= {"revisited", "towards", "survey", "system", "systems", "abstract", "session"}
 _NOT_NAME_WORDS |= {"available", "track", "oral", "poster", "workshop", "tutorial", "keynote"}
-_NOT_NAME_WORDS |= {"paper", "papers", "et", "al", "al."}
+_NOT_NAME_WORDS |= {"paper", "papers", "et", "al", "al.", "computational", "science", "social"}
+_NOT_NAME_WORDS |= {"analytics", "cultural", "processing", "semantics", "syntax", "speech"}
+_NOT_NAME_WORDS |= {"discourse", "pragmatics", "dialogue", "multimodality", "morphology"}
+_NOT_NAME_WORDS |= {"phonology", "segmentation", "resources", "ethics", "interpretability"}
+_NOT_NAME_WORDS |= {"summarization", "extraction", "information", "question", "answering"}
+_NOT_NAME_WORDS |= {"sentiment", "linguistics", "linguistic", "natural", "lexical", "theory"}
+# … nor of an affiliation's ("UMass Amherst" under the authors one per line).
+_NOT_NAME_WORDS |= {"university", "institute", "lab", "labs", "laboratory", "research"}
+_NOT_NAME_WORDS |= {"college", "school", "academy", "center", "centre", "department", "inc"}
+_NOT_NAME_WORDS |= {"inc.", "ltd", "corporation", "umass", "technology", "sciences"}
 _CJK_NAME = re.compile(r"^[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af·]{2,8}$")
 # The line is folded first: no run of spaces for these to scan again and again.
 _SEPARATORS = re.compile(r",|;|·| and |&")
 # What follows a name on some sites: affiliation marks ("Ada Lovelace1,2*", "¹", "♠") and the
 # affiliation in brackets ("Ada Lovelace (Vienna)").
 _MARK = r"[\d¹²³\u2070-\u2079*†‡§¶♠♣♥♦♡♢♤♧]+"
-_MARKS = re.compile(rf" ?\([^()]{{0,80}}\)|{_MARK}(?:,{_MARK})*(?=[ ,;]|$)")
+# A mark starts after a name's letters only: tried from inside a run, it cost the run's
+# length at each character.
+_MARKS = re.compile(rf" ?\([^()]{{0,80}}\)|(?<![,{_MARK[1:-2]}]){_MARK}(?:,{_MARK})*(?=[ ,;]|$)")
 # A title's wrapping: bold ("**Title**"), a number ("12. Title") or a bullet ("- Title").
 _TITLE_WRAPPING = re.compile(r"^(?:\d{1,4}[.)] |[-•] )?(?:\*\*|__)?(.*?)(?:\*\*|__)?$")
 # A label, not a paper's text: "Abstract", "Keywords: …", a row of link labels.
@@ -49,13 +62,18 @@ _LABEL = re.compile(r"^(?:abstract|summary|tl;?dr)\s*[:：]?$|^key ?words?\s*[:�
 _LINK_LABELS = {"paper", "pdf", "slides", "video", "code", "poster", "bib", "bibtex", "doi"}
 _LINK_LABELS |= {"arxiv", "openreview", "github", "data", "demo", "abstract", "presentation"}
 _HEADING_LINES = 4
+_AUTHORS_LABEL = re.compile(r"^(?:authors?|by)\b *[:：]? *", re.IGNORECASE)
+# A title line ending in a word that cannot end a title goes on on the next line.
+_RUNS_ON = re.compile(
+    r"\b(?:a|an|and|as|at|by|for|from|in|into|of|on|or|the|to|via|with|without)$", re.IGNORECASE
+)
 _MARKDOWN_HEADING = re.compile(r"^#{1,6} +")
 _MARKDOWN_LINK = re.compile(r"\[([^\[\]]*)\]\([^()\s]*\)")
 
 _MENU_LINES = 3
 _MENU_WORDS = 2
-# A side leaving at most this share of the other side's untitled words is clearly better.
-_CLEARLY_FEWER = 0.5
+_MENU_CHARACTERS = 24
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 @dataclass
@@ -97,14 +115,18 @@ def _is_name(text: str, alone: bool) -> bool:
 def author_names(line: str) -> list[str]:
     """The names an author line lists ("Ada Lovelace, Alan Turing and Grace Hopper"), or []
     when the line is not one: each part must be a person's name."""
-    line = fold_whitespace(line[:1001])
+    line = _AUTHORS_LABEL.sub("", _clean_title(line[:1001]))
     if line.endswith((".", ":", "?", "!")) or len(line) > 1000:
         return []
     parts = (part.strip() for part in _SEPARATORS.split(_MARKS.sub("", line)))
     names = [part.removeprefix("and ") for part in parts]
     names = [name for name in names if name]
     alone = len(names) == 1
-    return names if names and all(_is_name(name, alone) for name in names) else []
+    if not names or not all(_is_name(name, alone) for name in names):
+        return []
+    # Mostly names of two words or more: "Discourse and Pragmatics" is a topic, not people.
+    multiword = sum(len(name.split()) > 1 or bool(_CJK_NAME.match(name)) for name in names)
+    return names if multiword * 2 >= len(names) else []
 
 
 def is_label(block: Block) -> bool:
@@ -112,7 +134,11 @@ def is_label(block: Block) -> bool:
     Video"), or a site's menu (lines of a word or two: "Home\nCalls\nProgram")."""
     if not block.is_single_line:
         return len(block.lines) >= _MENU_LINES and all(
-            len(line.split()) <= _MENU_WORDS and not line.endswith(".") for line in block.lines
+            len(line.split()) <= _MENU_WORDS
+            and len(line) <= _MENU_CHARACTERS
+            and not _CJK.search(line)
+            and not line.endswith(".")
+            for line in block.lines
         )
     line = block.lines[0]
     words = line.casefold().split()
@@ -139,24 +165,49 @@ def _unemphasised(line: str) -> str:
 
 
 def _heading(block: Block) -> tuple[str, list[str]] | None:
-    """(title, authors) of a heading: a title's lines, perhaps over a line of authors and
-    lines of their affiliations (short lines that are not sentences); None for prose."""
-    if not is_title_like(Block(block.line, block.lines[:1])) or len(block.lines) > _HEADING_LINES:
+    """(title, authors) of a heading: a title (its next lines too where a line runs on:
+    "… for\nLow Resource Settings"), perhaps over its authors' names (on one line, or one
+    per line, "Authors:" or a pictograph before them) and their affiliations (short lines
+    that are not sentences); None for prose."""
+    lines = block.lines
+    if not is_title_like(Block(block.line, lines[:1])):
         return None
-    if any(len(line) > TITLE_MAX_LENGTH or line.endswith((".", ";")) for line in block.lines):
+    if any(len(line) > TITLE_MAX_LENGTH or line.endswith((".", ";")) for line in lines):
         return None
-    for index, line in enumerate(block.lines[1:], start=1):
-        names = author_names(line)
-        if names:
-            return _clean_title(" ".join(block.lines[:index])), names
-    title = fold_whitespace(" ".join(block.lines))
-    return (_clean_title(title), []) if len(title) <= TITLE_MAX_LENGTH else None
+    start = next((i for i in range(1, len(lines)) if _names_start(lines, i)), len(lines))
+    authors, end = [], start
+    while end < len(lines) and (names := author_names(lines[end])):
+        authors, end = authors + names, end + 1
+    title_end = 1  # a title goes on over lines only where a line runs on into the next
+    while title_end < start and (
+        _RUNS_ON.search(lines[title_end - 1]) or lines[title_end][:1].islower()
+    ):
+        title_end += 1
+    title = _clean_title(" ".join(lines[:title_end]))
+    if start + len(lines) - end > _HEADING_LINES or len(title) > TITLE_MAX_LENGTH:
+        return None
+    return title, authors
+
+
+def _names_start(lines: tuple[str, ...], index: int) -> bool:
+    """Whether the authors' names start at line ``index``: two names or more, or one name
+    that the title's line before it does not run on into ("… for\nLow Resource Settings")."""
+    names = author_names(lines[index])
+    if len(names) > 1:
+        return True
+    return bool(names) and not _RUNS_ON.search(lines[index - 1])
 
 
 def _clean_title(line: str) -> str:
-    """The title without its wrapping: bold, a number, a bullet, a pictograph ("📄 ")."""
-    line = "".join(char for char in line if unicodedata.category(char) != "So")
-    return _TITLE_WRAPPING.match(fold_whitespace(line))[1].strip()
+    """The title without its wrapping: bold, a number, a bullet, a pictograph at either end
+    ("📄 ")."""
+    line = fold_whitespace(line)
+    start, end = 0, len(line)
+    while start < end and unicodedata.category(line[start]) == "So":
+        start += 1
+    while end > start and unicodedata.category(line[end - 1]) == "So":
+        end -= 1
+    return _TITLE_WRAPPING.match(line[start:end].strip())[1].strip()
 
 
 def list_entries(blocks: list[Block]) -> tuple[list[ListEntry], bool]:
@@ -166,26 +217,55 @@ def list_entries(blocks: list[Block]) -> tuple[list[ListEntry], bool]:
     count = sum(heading is not None for heading in headings)
     if count < 2 or count * 2 < len(blocks) - count:
         return [ListEntry(block) for block in blocks], False
+    if sum(bool(heading and heading[1]) for heading in headings) * 2 > count:
+        # Where most titles carry their authors, a line without any ("Back to top", "Oral
+        # Session 1") is no title.
+        kept = [i for i, heading in enumerate(headings) if heading is None or heading[1]]
+        entries, unpaired = _pair_page([blocks[i] for i in kept], [headings[i] for i in kept])
+        return _with_strays(entries, blocks, kept), unpaired
+    return _pair_page(blocks, headings)
+
+
+def _with_strays(entries: list[ListEntry], blocks: list[Block], kept: list[int]):
+    """The entries, with each block left out of ``kept`` as a heading of no paper, in order."""
+    kept_set = set(kept)
+    strays = [ListEntry(None, blocks[i]) for i in range(len(blocks)) if i not in kept_set]
+    return sorted(entries + strays, key=lambda entry: (entry.heading or entry.abstract).line)
+
+
+def _pair_page(blocks: list[Block], headings: list) -> tuple[list[ListEntry], bool]:
+    """list_entries of ``blocks`` read as ``headings`` (a heading's (title, authors), or None
+    for prose)."""
     above = _paired(blocks, headings, above=True)
     below = _paired(blocks, headings, above=False)
     above_loses, below_loses = _loses_abstracts(above), _loses_abstracts(below)
     if above_loses != below_loses:
         return (below if above_loses else above), False
-    above_words, below_words = _untitled_words(above), _untitled_words(below)
-    if above_words < below_words and above_words <= _CLEARLY_FEWER * below_words:
-        return above, False
-    if below_words < above_words and below_words <= _CLEARLY_FEWER * above_words:
-        return below, False
-    first_is_heading, last_is_heading = headings[0] is not None, headings[-1] is not None
-    if first_is_heading and not last_is_heading:
-        return above, False
-    if last_is_heading and not first_is_heading:
-        return below, False
+    above_odd, below_odd = _odd_pairs(above), _odd_pairs(below)
+    if not above_loses and above_odd != below_odd:
+        return (above if above_odd < below_odd else below), False
     unpaired = [
         ListEntry(block) if heading is None else ListEntry(None, block)
         for block, heading in zip(blocks, headings, strict=True)
     ]
     return unpaired, True
+
+
+def _odd_pairs(entries: list[ListEntry]) -> int:
+    """The pairs whose abstract is half as long as the page's usual one or less, or whose title
+    two thirds: a page's introduction read as an abstract, a line like "Back to top" or "Last
+    updated 3 June 2025" as a title."""
+    pairs = [entry for entry in entries if entry.abstract and entry.heading]
+    if not pairs:
+        return 0
+    abstracts = sorted(_words(entry.abstract) for entry in pairs)
+    titles = sorted(len(entry.title.split()) for entry in pairs)
+    usual_abstract, usual_title = abstracts[len(pairs) // 2], titles[len(pairs) // 2]
+    return sum(
+        _words(entry.abstract) * 2 <= usual_abstract
+        or len(entry.title.split()) * 3 <= usual_title * 2
+        for entry in pairs
+    )
 
 
 def _words(block: Block) -> int:
@@ -202,10 +282,6 @@ def _loses_abstracts(entries: list[ListEntry]) -> bool:
     return any(
         _words(e.abstract) * 2 >= typical for e in entries if e.abstract and e.heading is None
     )
-
-
-def _untitled_words(entries: list[ListEntry]) -> int:
-    return sum(_words(e.abstract) for e in entries if e.abstract and e.heading is None)
 
 
 def _paired(blocks: list[Block], headings: list, above: bool) -> list[ListEntry]:
@@ -242,12 +318,13 @@ def _headed(abstract: Block | None, heading_block: Block, heading) -> ListEntry:
 
 def _with_author_line(entry: ListEntry, blocks, headings, position: int):
     """The entry with the line of names at ``position`` as its authors, when it has none and
-    that block is one (a heading of one line that lists people); and where the next starts."""
+    that block is one (a heading of one line that lists two people or more); and where the
+    next starts."""
     if entry.authors or position >= len(blocks) or headings[position] is None:
         return entry, position
     block = blocks[position]
     names = author_names(block.lines[0]) if block.is_single_line else []
-    if not names:
+    if len(names) < 2:  # one name alone could be the next paper's title
         return entry, position
     entry.authors, entry.author_block = names, block
     return entry, position + 1

@@ -31,9 +31,18 @@ _VENUE_AND_VOLUME = re.compile(rf"^(?P<venue>{VENUE_NAME})(?P<volume>(?: [^ ]+){
 _MARKDOWN = re.compile(r"^#{1,6} |\*\*|__")
 _SEPARATORS = re.compile(r" [-–—] |[:|()\[\]/,]| [-–—]$|^[-–—] ")
 _GLUED_YEAR = re.compile(r"\b([A-Za-z]{2,12})((?:19|20)\d{2})\b")
-_SMALL_ACRONYM = re.compile(r"\b([a-z]{2,12})(?= (?:19|20)\d{2}\b)")
+# The series written in small letters ("acl 2024"): only these, not any word before a year.
+_SERIES = "acl|emnlp|naacl|eacl|aacl|coling|lrec|tacl|conll|semeval|ijcnlp|lrec-coling"
+_SMALL_ACRONYM = re.compile(rf"\b({_SERIES})(?= (?:19|20)\d{{2}}\b)")
 _FINDINGS_LONG = re.compile(
     r"^Findings of (?:the )?(?:Association for Computational Linguistics )?", re.IGNORECASE
+)
+_PROCEEDINGS = re.compile(r"^Proceedings of (?:the )?", re.IGNORECASE)
+# Words that start no venue's name: "Papers, July 2024", "Papers: Session A 2024".
+_NOT_A_VENUE = re.compile(
+    r"^(?:January|February|March|April|May|June|July|August|September|October|November"
+    r"|December|Session|Track|Volume|Day|Week|Updated|Last|Poster|Oral)\b",
+    re.IGNORECASE,
 )
 
 # The words of a volume, lowercased, without plural s and fillers ("accepted", "list of"), and
@@ -70,7 +79,7 @@ def _plain(line: str) -> str:
     line = fold_whitespace(_SEPARATORS.sub(" ", fold_whitespace(line)))
     line = _GLUED_YEAR.sub(r"\1 \2", line)
     line = _SMALL_ACRONYM.sub(lambda match: match[1].upper(), line)
-    return _FINDINGS_LONG.sub("Findings of ", line)
+    return _FINDINGS_LONG.sub("Findings of ", _PROCEEDINGS.sub("", line))
 
 
 def _volume_words(text: str) -> str:
@@ -80,7 +89,7 @@ def _volume_words(text: str) -> str:
 
 def _venue_of(name: str, more_volume: str, header: str) -> str:
     match = _VENUE_AND_VOLUME.match(name)
-    if match is None:
+    if match is None or _NOT_A_VENUE.match(name):
         raise HeaderError(
             f"the list header {header!r} names no venue (expected e.g. 'ACL 2025 Papers')"
         )

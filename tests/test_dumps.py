@@ -238,6 +238,13 @@ def test_line_endings_and_byte_order_marks_change_nothing(transform):
         ("ACL 2024 Findings", "Findings of ACL 2024"),
         ("NAACL 2025 Industry Track", "NAACL 2025 (Industry Track)"),
         ("ACL 2024 System Demonstrations", "ACL 2024 (Demos)"),
+        # A series in small letters; the Anthology's long names.
+        ("emnlp 2024 papers", "EMNLP 2024"),
+        (
+            "Findings of the Association for Computational Linguistics: ACL 2024 Papers",
+            "Findings of ACL 2024",
+        ),
+        ("Proceedings of ACL 2024: Long Papers", "ACL 2024"),
     ],
 )
 def test_list_page_headers(header, venue):
@@ -334,6 +341,81 @@ def test_titles_that_fit_either_neighbour_are_left_out_with_a_warning(blocks):
     ]
 
 
+LONG_TITLES = [
+    "Mitigating the Alignment Tax of Reinforcement Learning from Human Feedback",
+    "Evaluating Readability and Faithfulness of Concept-based Explanations",
+    "Personality-aware Student Simulation for Conversational Intelligent Tutoring Systems",
+]
+LONG_ABSTRACTS = [
+    f"{ABSTRACT_A} {ABSTRACT_B}",
+    f"{ABSTRACT_B} {ABSTRACT_C}",
+    f"{ABSTRACT_C} {ABSTRACT_A}",
+]
+INTRO = "This page lists the accepted papers of the main conference in no particular order."
+
+
+@pytest.mark.parametrize("authors", [True, False])
+def test_an_introduction_and_a_closing_line_do_not_shift_the_titles(authors):
+    # Titles above: the introduction is no paper's abstract and "Back to top" no paper's
+    # title, with the authors under each title (a line without them is no title) or without
+    # (the pairing of short paragraphs and short titles is the odd one).
+    names = "\nAda Lovelace, Alan Turing" if authors else ""
+    pairs = [(f"{t}{names}", a) for t, a in zip(LONG_TITLES, LONG_ABSTRACTS, strict=True)]
+    blocks = [INTRO, *(part for pair in pairs for part in pair), "Back to top"]
+    parsed = parse_dump(list_page("EMNLP 2024 Accepted Papers", blocks), "list.txt")
+    assert [(p.title, p.abstract) for p in parsed.papers] == [
+        ("", INTRO),
+        *zip(LONG_TITLES, LONG_ABSTRACTS, strict=True),
+    ]
+    assert parsed.warnings == []
+
+
+@pytest.mark.parametrize(
+    "heading, title, authors",
+    [
+        # Authors one per line, their affiliation after them.
+        (
+            "Parsing Works\nQi Cheng\nMichael Boratko\nPranay Kumar Yelugam\nUMass Amherst",
+            "Parsing Works",
+            ["Qi Cheng", "Michael Boratko", "Pranay Kumar Yelugam"],
+        ),
+        # A title wrapped over two lines; then one author.
+        (
+            "Towards Robust Parsing for\nLow Resource Settings\nHinrich Schütze",
+            "Towards Robust Parsing for Low Resource Settings",
+            ["Hinrich Schütze"],
+        ),
+    ],
+)
+def test_a_headings_lines_are_its_title_then_its_authors(heading, title, authors):
+    blocks = [heading, ABSTRACT_A, f"{TITLES[1]}\nAda Lovelace", ABSTRACT_B]
+    paper = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt").papers[0]
+    assert (paper.title, [a.name for a in paper.authors]) == (title, authors)
+
+
+def test_a_session_heading_over_a_short_title_takes_neither_its_place_nor_its_authors():
+    blocks = ["Oral Session 1", "Deep Contextualized Word Representations", ABSTRACT_A]
+    blocks += [TITLES[1], ABSTRACT_B, TITLES[2], ABSTRACT_C]
+    parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
+    assert [(p.title, [a.name for a in p.authors]) for p in parsed.papers] == [
+        ("Deep Contextualized Word Representations", []),
+        (TITLES[1], []),
+        (TITLES[2], []),
+    ]
+
+
+def test_pictographs_are_taken_off_a_titles_ends_only():
+    blocks = ["📄 Holmes ⌕ A Benchmark", ABSTRACT_A, "♫ MuSiQue 🎉", ABSTRACT_B]
+    parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
+    assert [p.title for p in parsed.papers] == ["Holmes ⌕ A Benchmark", "MuSiQue"]
+
+
+def test_lines_of_chinese_are_not_a_menu():
+    abstract = "我们研究低资源语言的机器翻译\n并提出一种新的多语言模型\n实验表明效果显著提升"
+    parsed = parse_dump(list_page("ACL 2025 论文列表", [abstract, ABSTRACT_A]), "list.txt")
+    assert [p.abstract for p in parsed.papers] == [abstract.replace("\n", " "), ABSTRACT_A]
+
+
 def test_labels_menus_session_headings_and_affiliations_are_not_papers():
     blocks = [
         "Home\nCalls\nProgram\nSponsors",
@@ -402,13 +484,23 @@ def test_authors_after_a_title_below_its_abstract():
             ["Ada Lovelace", "Alan Turing"],
             ["machine translation", "multilinguality"],
         ),
-        # One name alone could be a topic: it stays one.
+        # One name alone could be a topic, and so could names of one word: they stay topics.
         (("Question Answering", "multilinguality"), [], ["Question Answering", "multilinguality"]),
+        (("Discourse and Pragmatics",), [], ["Discourse and Pragmatics"]),
     ],
 )
 def test_a_line_of_names_under_a_lecture_pages_title_is_its_authors(lines, authors, topics):
     page = parse_dump(lecture_page(topics=lines), "lecture.txt").papers[0]
     assert ([a.name for a in page.authors], page.topics) == (authors, topics)
+
+
+def test_a_lecture_pages_findings_venue_line_names_the_findings_volume():
+    parsed = parse_dump(lecture_page(venue="NAACL 2024 Findings"), "lecture.txt")
+    assert {p.venue for p in parsed.papers} == {"Findings of NAACL 2024"}
+    assert next((v.name, v.parent) for v in parsed.venues) == (
+        "Findings of NAACL 2024",
+        "NAACL 2024",
+    )
 
 
 def test_a_short_abstract_among_abstracts_alone_is_not_read_as_a_title():
@@ -433,6 +525,10 @@ def test_a_short_abstract_among_abstracts_alone_is_not_read_as_a_title():
         ("Ada Lovelace¹², Alan Turing³♠", ["Ada Lovelace", "Alan Turing"]),
         ("Ada Lovelace, and Ana d'Almeida", ["Ada Lovelace", "Ana d'Almeida"]),
         ("محمد علي, فاطمة حسن", ["محمد علي", "فاطمة حسن"]),
+        ("Authors: Ada Lovelace, Alan Turing", ["Ada Lovelace", "Alan Turing"]),
+        ("👥 Taiqi He, Vito D’Orazio", ["Taiqi He", "Vito D’Orazio"]),
+        ("Discourse and Pragmatics", []),
+        ("Ada Lovelace, UMass Amherst", []),
     ],
 )
 def test_author_lines(line, names):
@@ -453,6 +549,10 @@ def test_list_page_paragraph_whitespace_is_folded():
         ("论文列表\n\n" + ABSTRACT_A, "names no venue", 1),
         ("ACL 2025 Workshop Papers\n\n" + ABSTRACT_A, "not a volume of it the loader knows", 1),
         ("Findings of ACL 2024 Short Papers\n\n" + ABSTRACT_A, "not a volume of it", 1),
+        # A year, but no venue: not "IN 2024", "July 2024" or "Session A 2024".
+        ("Papers accepted in 2024\n\n" + ABSTRACT_A, "names no venue", 1),
+        ("Papers, July 2024\n\n" + ABSTRACT_A, "names no venue", 1),
+        ("Papers: Session A 2024\n\n" + ABSTRACT_A, "names no venue", 1),
         ("ACL 2025 Papers\n", "no paper found", None),
         ("Just some words\n\nand more words without any venue line.\n", "no venue line", 1),
     ],

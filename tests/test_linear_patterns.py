@@ -56,6 +56,8 @@ CASES = {
     "a markdown heading over a run of emphasis": (
         "dump('ACL 2025 Papers', '### x\\n*a' + '*' * 100_000 + 'b', 'An abstract.')"
     ),
+    "affiliation marks and commas": "author_names('A' + '1,' * 495 + 'x')",
+    "a header of many words before a year": "header('A a ' * 20_000 + '2024 Papers')",
     "a page of headings over spaced author lines": (
         "dump('ACL 2025 Papers', *(['Some Title Here\\nA' + ' ' * 290 + '(x'] * 15_000))"
     ),
