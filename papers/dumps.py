@@ -114,6 +114,10 @@ def _list_paragraphs(reader: _PageReader, paragraphs: list[Block], venue_name: s
     acronym = venue_record(venue_name).acronym
     paper_blocks, in_markdown = [], []
     for block in paragraphs:
+        if len(block.lines) > 1 and is_label(Block(block.line, block.lines[:1])):
+            # "Abstract" on the line above the abstract, in its paragraph.
+            reader.decide(Block(block.line, block.lines[:1]), "markup", evidence="a label")
+            block = Block(block.line + 1, block.lines[1:])
         if (heading := markdown_heading(block)) is not None:
             paper_blocks.append(heading)
             in_markdown.append(heading)
@@ -130,6 +134,9 @@ def _list_paragraphs(reader: _PageReader, paragraphs: list[Block], venue_name: s
 
 
 def _add_list_paper(reader: _PageReader, entry: ListEntry, venue_name: str) -> None:
+    if entry.note is not None:
+        reader.decide(entry.note, "event prose", evidence="a short paragraph among titled ones")
+        return
     if entry.heading is None:
         reader.add_paper([entry.abstract], venue_name, evidence="one paragraph of the list")
         return

@@ -2,15 +2,21 @@
 
 A list page gives one paper per paragraph. Some sites head each abstract with its title,
 often with the authors (one line, or one per line) and their affiliations under it ("Parsing
-Works\nAda Lovelace, Alan Turing"), and some put the title below the abstract. A page is read
-as headed when it has at least two headings, half as many as its prose paragraphs or more; where
-most headings carry authors, a line without any ("Back to top", "Oral Session 1") is no title.
-Each heading is then paired with the abstract on one side, the side chosen for the page as the
-one that leaves no paragraph as long as its abstracts without a title (an introduction above
-the list stays alone, being short); when neither side does, the one pairing fewer paragraphs or
-titles clearly shorter than the page's usual ones (an introduction, "Back to top"); failing
-both, no heading is paired: an abstract without a title is better than one with another
-paper's, and a warning says so.
+Works\nAda Lovelace, Alan Turing"), and some put the title below the abstract.
+
+A page is read as headed when it has at least two headings, half as many as its prose
+paragraphs or more; where most headings carry authors, a line without any opening or closing
+the page ("Back to top") is no title. Each heading is then paired with the abstract on one
+side, the side chosen for the page, in this order:
+1. the side that leaves no paragraph as long as its abstracts without a title (an introduction
+   above the list stays alone, being short, and is a note of the page, not a paper);
+2. the side pairing fewer paragraphs or titles half as long as the page's usual ones (an
+   introduction as an abstract, "Back to top" as a title);
+3. the side leaving fewer title-length headings without an abstract (a session's heading may
+   be left so, a title not).
+Failing those, no heading is paired: an abstract without a title is better than one with
+another paper's, and a warning says so.
+
 Labels ("Abstract", "Keywords: …", "Poster", "Paper Slides Video") and menus are furniture. A
 page with too few headings is read as abstracts alone, as before, so that an abstract of one
 short line makes no layout.
@@ -56,7 +62,7 @@ _MARK = r"[\d¹²³\u2070-\u2079*†‡§¶♠♣♥♦♡♢♤♧]+"
 # length at each character.
 _MARKS = re.compile(rf" ?\([^()]{{0,80}}\)|(?<![,{_MARK[1:-2]}]){_MARK}(?:,{_MARK})*(?=[ ,;]|$)")
 # A title's wrapping: bold ("**Title**"), a number ("12. Title") or a bullet ("- Title").
-_TITLE_WRAPPING = re.compile(r"^(?:\d{1,4}[.)] |[-•] )?(?:\*\*|__)?(.*?)(?:\*\*|__)?$")
+_TITLE_WRAPPING = re.compile(r"^(?:\d{1,4}[.)] |[-•*] )?(?:\*\*|__)?(.*?)(?:\*\*|__)?$")
 # A label, not a paper's text: "Abstract", "Keywords: …", a row of link labels.
 _LABEL = re.compile(r"^(?:abstract|summary|tl;?dr)\s*[:：]?$|^key ?words?\s*[:：]", re.IGNORECASE)
 _LINK_LABELS = {"paper", "pdf", "slides", "video", "code", "poster", "bib", "bibtex", "doi"}
@@ -86,6 +92,7 @@ class ListEntry:
     title: str = ""
     authors: list[str] = field(default_factory=list)
     author_block: Block | None = None
+    note: Block | None = None  # a short paragraph among titled abstracts: the page's own
 
 
 def _is_name_word(word: str) -> bool:
@@ -152,7 +159,7 @@ def is_label(block: Block) -> bool:
 def markdown_heading(block: Block) -> Block | None:
     """A markdown heading block ("### [Title](https://…)" over "*Ada Lovelace, Alan Turing*")
     as plain lines, which may head an abstract; None for any other block."""
-    if not _MARKDOWN_HEADING.match(block.lines[0]) or len(block.lines) > _HEADING_LINES:
+    if not _MARKDOWN_HEADING.match(block.lines[0]):
         return None
     first = _MARKDOWN_LINK.sub(r"\1", _MARKDOWN_HEADING.sub("", block.lines[0]))
     rest = [_unemphasised(line) for line in block.lines[1:]]
@@ -207,7 +214,10 @@ def _clean_title(line: str) -> str:
         start += 1
     while end > start and unicodedata.category(line[end - 1]) == "So":
         end -= 1
-    return _TITLE_WRAPPING.match(line[start:end].strip())[1].strip()
+    for _ in range(2):  # "**1. Title**": the bold, then the number
+        line = _TITLE_WRAPPING.match(line[start:end].strip())[1].strip()
+        start, end = 0, len(line)
+    return line
 
 
 def list_entries(blocks: list[Block]) -> tuple[list[ListEntry], bool]:
@@ -218,9 +228,14 @@ def list_entries(blocks: list[Block]) -> tuple[list[ListEntry], bool]:
     if count < 2 or count * 2 < len(blocks) - count:
         return [ListEntry(block) for block in blocks], False
     if sum(bool(heading and heading[1]) for heading in headings) * 2 > count:
-        # Where most titles carry their authors, a line without any ("Back to top", "Oral
-        # Session 1") is no title.
-        kept = [i for i, heading in enumerate(headings) if heading is None or heading[1]]
+        # Where most titles carry their authors, a line without any opening or closing the
+        # page ("Back to top") is no title.
+        ends = {0, len(blocks) - 1}
+        kept = [
+            i
+            for i, heading in enumerate(headings)
+            if heading is None or heading[1] or i not in ends
+        ]
         entries, unpaired = _pair_page([blocks[i] for i in kept], [headings[i] for i in kept])
         return _with_strays(entries, blocks, kept), unpaired
     return _pair_page(blocks, headings)
@@ -230,7 +245,9 @@ def _with_strays(entries: list[ListEntry], blocks: list[Block], kept: list[int])
     """The entries, with each block left out of ``kept`` as a heading of no paper, in order."""
     kept_set = set(kept)
     strays = [ListEntry(None, blocks[i]) for i in range(len(blocks)) if i not in kept_set]
-    return sorted(entries + strays, key=lambda entry: (entry.heading or entry.abstract).line)
+    return sorted(
+        entries + strays, key=lambda entry: (entry.heading or entry.abstract or entry.note).line
+    )
 
 
 def _pair_page(blocks: list[Block], headings: list) -> tuple[list[ListEntry], bool]:
@@ -240,10 +257,13 @@ def _pair_page(blocks: list[Block], headings: list) -> tuple[list[ListEntry], bo
     below = _paired(blocks, headings, above=False)
     above_loses, below_loses = _loses_abstracts(above), _loses_abstracts(below)
     if above_loses != below_loses:
-        return (below if above_loses else above), False
+        return _notes_apart(below if above_loses else above), False
     above_odd, below_odd = _odd_pairs(above), _odd_pairs(below)
     if not above_loses and above_odd != below_odd:
-        return (above if above_odd < below_odd else below), False
+        return _notes_apart(above if above_odd < below_odd else below), False
+    above_strays, below_strays = _stray_titles(above), _stray_titles(below)
+    if not above_loses and above_strays != below_strays:
+        return _notes_apart(above if above_strays < below_strays else below), False
     unpaired = [
         ListEntry(block) if heading is None else ListEntry(None, block)
         for block, heading in zip(blocks, headings, strict=True)
@@ -252,9 +272,10 @@ def _pair_page(blocks: list[Block], headings: list) -> tuple[list[ListEntry], bo
 
 
 def _odd_pairs(entries: list[ListEntry]) -> int:
-    """The pairs whose abstract is half as long as the page's usual one or less, or whose title
-    two thirds: a page's introduction read as an abstract, a line like "Back to top" or "Last
-    updated 3 June 2025" as a title."""
+    """The pairs whose abstract or title is half as long as the page's usual one or less: a
+    page's introduction read as an abstract, a line like "Back to top" as a title (a real
+    title may be short too: "CPopQA: Ranking Cultural Concept Popularity by LLMs" is 7 words
+    among titles of 12)."""
     pairs = [entry for entry in entries if entry.abstract and entry.heading]
     if not pairs:
         return 0
@@ -262,10 +283,39 @@ def _odd_pairs(entries: list[ListEntry]) -> int:
     titles = sorted(len(entry.title.split()) for entry in pairs)
     usual_abstract, usual_title = abstracts[len(pairs) // 2], titles[len(pairs) // 2]
     return sum(
-        _words(entry.abstract) * 2 <= usual_abstract
-        or len(entry.title.split()) * 3 <= usual_title * 2
+        _words(entry.abstract) * 2 <= usual_abstract or len(entry.title.split()) * 2 <= usual_title
         for entry in pairs
     )
+
+
+def _stray_titles(entries: list[ListEntry]) -> int:
+    """The headings left without an abstract that are as long as the page's titles (two thirds
+    of the usual length or more): titles lost, not a session's heading or "Back to top"."""
+    titles = sorted(len(e.title.split()) for e in entries if e.abstract and e.heading)
+    usual = titles[len(titles) // 2] if titles else 0
+    return sum(
+        len(entry.title.split()) * 3 >= usual * 2
+        for entry in entries
+        if entry.heading and entry.abstract is None
+    )
+
+
+def _notes_apart(entries: list[ListEntry]) -> list[ListEntry]:
+    """The entries, a paragraph without a title half as long as the page's abstracts or less
+    (an introduction, "Last updated: August 2, 2024") made a note of the page, not a paper."""
+    usual = _usual_abstract(entries)
+    return [
+        ListEntry(None, note=entry.abstract)
+        if entry.heading is None and entry.abstract and _words(entry.abstract) * 2 <= usual
+        else entry
+        for entry in entries
+    ]
+
+
+def _usual_abstract(entries: list[ListEntry]) -> int:
+    """The median length in words of the titled abstracts (0 for none)."""
+    titled = sorted(_words(e.abstract) for e in entries if e.abstract and e.heading)
+    return titled[len(titled) // 2] if titled else 0
 
 
 def _words(block: Block) -> int:
@@ -275,10 +325,9 @@ def _words(block: Block) -> int:
 def _loses_abstracts(entries: list[ListEntry]) -> bool:
     """Whether a pairing leaves a paragraph as long as its abstracts without a title (half
     their median length or more): a lost title, not an introduction."""
-    titled = sorted(_words(e.abstract) for e in entries if e.abstract and e.heading)
-    if not titled:
+    typical = _usual_abstract(entries)
+    if not typical:
         return True
-    typical = titled[len(titled) // 2]
     return any(
         _words(e.abstract) * 2 >= typical for e in entries if e.abstract and e.heading is None
     )

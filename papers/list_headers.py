@@ -48,8 +48,10 @@ _NOT_A_VENUE = re.compile(
 # The words of a volume, lowercased, without plural s and fillers ("accepted", "list of"), and
 # the Anthology's label of that volume ("" for the main one).
 _FILLERS = {"accepted", "list", "of", "the", "all", "paper", "录用"}
-_MAIN_WORDS = {"", "main", "main conference", "main track", "long", "oral", "poster"}
-_MAIN_WORDS |= {"long and short", "conference", "主会", "长文"}
+# Words of the main volume, in any combination ("Main Conference: Long Papers"), and beside
+# another volume's ("Main Conference Short Papers" are the short ones).
+_MAIN = {"main", "conference", "track", "long", "oral", "poster", "主会", "长文"}
+_MAIN_WORDS = {"", "long and short"}
 _VOLUME_LABELS = {
     "short": "Short Papers",
     "短文": "Short Papers",
@@ -83,8 +85,11 @@ def _plain(line: str) -> str:
 
 
 def _volume_words(text: str) -> str:
-    words = (re.sub(r"(?<=[a-z]{3})s$", "", word) for word in text.casefold().split())
-    return " ".join(word for word in words if word not in _FILLERS)
+    words = [re.sub(r"(?<=[a-z]{3})s$", "", word) for word in text.casefold().split()]
+    words = [word for word in words if word not in _FILLERS]
+    if " ".join(words) in _MAIN_WORDS:
+        return ""
+    return " ".join(word for word in words if word not in _MAIN)
 
 
 def _venue_of(name: str, more_volume: str, header: str) -> str:

@@ -245,6 +245,8 @@ def test_line_endings_and_byte_order_marks_change_nothing(transform):
             "Findings of ACL 2024",
         ),
         ("Proceedings of ACL 2024: Long Papers", "ACL 2024"),
+        ("ACL 2023 Main Conference: Long Papers", "ACL 2023"),
+        ("ACL 2024 Main Conference Short Papers", "ACL 2024 (Short Papers)"),
     ],
 )
 def test_list_page_headers(header, venue):
@@ -314,11 +316,11 @@ def test_an_introduction_above_titled_entries_stays_apart_from_them():
     intro = "Papers are listed in no particular order."
     blocks = [intro, *(part for pair in zip(TITLES, ABSTRACTS, strict=True) for part in pair)]
     parsed = parse_dump(list_page("EMNLP 2024 Accepted Papers", blocks), "list.txt")
-    assert [(p.title, p.abstract) for p in parsed.papers] == [
-        ("", intro),
-        *zip(TITLES, ABSTRACTS, strict=True),
-    ]
-    assert parsed.warnings == []
+    # The introduction is the page's note, not a paper.
+    assert [(p.title, p.abstract) for p in parsed.papers] == list(
+        zip(TITLES, ABSTRACTS, strict=True)
+    )
+    assert (parsed.decisions[1].kind, parsed.warnings) == ("event prose", [])
 
 
 @pytest.mark.parametrize(
@@ -363,10 +365,20 @@ def test_an_introduction_and_a_closing_line_do_not_shift_the_titles(authors):
     pairs = [(f"{t}{names}", a) for t, a in zip(LONG_TITLES, LONG_ABSTRACTS, strict=True)]
     blocks = [INTRO, *(part for pair in pairs for part in pair), "Back to top"]
     parsed = parse_dump(list_page("EMNLP 2024 Accepted Papers", blocks), "list.txt")
-    assert [(p.title, p.abstract) for p in parsed.papers] == [
-        ("", INTRO),
-        *zip(LONG_TITLES, LONG_ABSTRACTS, strict=True),
-    ]
+    assert [(p.title, p.abstract) for p in parsed.papers] == list(
+        zip(LONG_TITLES, LONG_ABSTRACTS, strict=True)
+    )
+    assert parsed.warnings == []
+
+
+def test_session_headings_between_titles_below_their_abstracts_are_left_alone():
+    # Either side pairs every abstract; the titles above them would leave two titles without
+    # an abstract, the titles below only the sessions' headings and the closing line.
+    pairs = list(zip(LONG_ABSTRACTS, LONG_TITLES, strict=True))
+    blocks = ["Demo Session A (Dec 8)", *pairs[0], *pairs[1], "Demo Session B (Dec 9)"]
+    blocks += [*pairs[2], "Follow us on Twitter: @emnlpmeeting"]
+    parsed = parse_dump(list_page("EMNLP 2023 Demo Papers", blocks), "list.txt")
+    assert [(p.title, p.abstract) for p in parsed.papers] == [(t, a) for a, t in pairs]
     assert parsed.warnings == []
 
 
@@ -401,6 +413,23 @@ def test_a_session_heading_over_a_short_title_takes_neither_its_place_nor_its_au
         ("Deep Contextualized Word Representations", []),
         (TITLES[1], []),
         (TITLES[2], []),
+    ]
+
+
+def test_a_titles_wrapping_and_an_abstracts_label_are_read_past():
+    blocks = [
+        f"**1. {TITLES[0]}**\nAda Lovelace, Alan Turing",
+        f"Abstract\n{ABSTRACT_A}",
+        f"* {TITLES[1]}",
+        ABSTRACT_B,
+        f"### {TITLES[2]}\nAnn Lee\nBo Chen\nCai Wu\nDan Roth",
+        ABSTRACT_C,
+    ]
+    parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
+    assert titled_papers(parsed) == [
+        (TITLES[0], ["Ada Lovelace", "Alan Turing"], ABSTRACT_A, 7),
+        (TITLES[1], [], ABSTRACT_B, 11),
+        (TITLES[2], ["Ann Lee", "Bo Chen", "Cai Wu", "Dan Roth"], ABSTRACT_C, 19),
     ]
 
 
