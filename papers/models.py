@@ -1,8 +1,9 @@
 """The collection: venues, papers, topics, authors, their links and curators' merges.
 
-The links (a paper's topics and authors, removed topics, merged keys) are declared in
-papers/link_models.py and the tables derived from them (word statistics, the similarity model,
-the facet counts, the data version) in papers/derived_models.py; both are importable from here."""
+The authors (and their old slugs) are declared in papers/author_models.py, the links (a paper's
+topics and authors, removed topics, merged keys) in papers/link_models.py and the tables derived
+from them (word statistics, the similarity model, the facet counts, the data version) in
+papers/derived_models.py; all are importable from here."""
 
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex, OpClass
@@ -13,7 +14,8 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 
 from .anthology_metadata import ANTHOLOGY_URL, is_anthology_id
-from .author_queries import AuthorQuerySet
+from .author_models import Author as Author
+from .author_models import AuthorRedirect as AuthorRedirect
 from .derived_models import DataVersion as DataVersion
 from .derived_models import FacetCount as FacetCount
 from .derived_models import Lexeme as Lexeme
@@ -21,7 +23,7 @@ from .derived_models import PaperFacets as PaperFacets
 from .derived_models import Similarity as Similarity
 from .derived_models import SimilarityState as SimilarityState
 from .expressions import display_key as display_key_expression
-from .expressions import family_key, is_complete, paper_number, venue_held_on
+from .expressions import is_complete, paper_number, venue_held_on
 from .expressions import title_vector as title_vector_expression
 from .link_models import Authorship as Authorship
 from .link_models import DeletedKey as DeletedKey
@@ -30,7 +32,7 @@ from .link_models import PaperTopic as PaperTopic
 from .link_models import RemovedTopic as RemovedTopic
 from .links import page_url
 from .querysets import PaperQuerySet
-from .text import derive_title, make_slug, name_key, umlaut_key
+from .text import derive_title, make_slug
 
 
 class Venue(models.Model):
@@ -159,87 +161,6 @@ class TopicRedirect(models.Model):
 
     def __str__(self):
         return f"{self.old_slug} → {self.topic.slug}"
-
-
-class Author(models.Model):
-    """A person the Anthology identifies (``person_id``, also the slug), or a name: the authors
-    no source identified, where no single person of that name is known (papers/people.py)."""
-
-    name = models.CharField(max_length=300)
-    # Not unique: people share names, and names that only an older normalisation told apart
-    # (accents, before migration 0024) may already be two authors.
-    key = models.CharField(
-        max_length=300, db_index=True, editable=False, help_text="The normalised name."
-    )
-    umlaut_key = models.CharField(
-        max_length=300,
-        blank=True,
-        default="",
-        editable=False,
-        help_text='The normalised name with its umlauts written out ("ü" as "ue"); empty '
-        "without umlauts.",
-    )
-    slug = models.SlugField(max_length=300, unique=True, allow_unicode=True)
-    orcid = models.CharField(max_length=40, blank=True)
-    person_id = models.CharField(
-        max_length=100,
-        blank=True,
-        default="",
-        help_text='The Anthology\'s id of this person ("yang-liu-edinburgh"); empty for a name.',
-    )
-    variants = ArrayField(
-        models.CharField(max_length=300),
-        default=list,
-        blank=True,
-        help_text="Other spellings of this person's name in the sources.",
-    )
-    family_name = models.CharField(
-        max_length=300,
-        blank=True,
-        default="",
-        help_text='The family name, where the source tells it ("Espinosa Anke" of "Luis Espinosa '
-        'Anke"); empty: the last word of the name. Citations write "Family, Given".',
-    )
-
-    objects = AuthorQuerySet.as_manager()
-
-    class Meta:
-        ordering = ["name"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["person_id"], condition=~Q(person_id=""), name="author_person_once"
-            )
-        ]
-        indexes = [
-            # The few names with umlauts, matched against every name's key (papers/name_forms.py).
-            models.Index(
-                fields=["umlaut_key"], condition=~Q(umlaut_key=""), name="author_umlaut_key"
-            ),
-            # A query of one word that is a family name offers its people (papers/understanding.py).
-            models.Index(family_key(), name="author_family_key"),
-        ]
-
-    def __str__(self):
-        return self.name
-
-    def save(self, *args, **kwargs):
-        self.key = name_key(self.name)
-        self.umlaut_key = umlaut_key(self.name)
-        super().save(*args, **kwargs)
-
-    def get_absolute_url(self):
-        return page_url("author-detail", self.slug)
-
-
-class AuthorRedirect(models.Model):
-    """The slug of an author joined to another (a curator's merge, or a name written without
-    its umlauts, papers/name_forms.py), so old links keep working."""
-
-    old_slug = models.SlugField(max_length=300, unique=True, allow_unicode=True)
-    author = models.ForeignKey(Author, on_delete=models.CASCADE, related_name="redirects")
-
-    def __str__(self):
-        return f"{self.old_slug} → {self.author.slug}"
 
 
 class Paper(models.Model):
