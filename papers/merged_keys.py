@@ -96,3 +96,11 @@ def survivor_of(kind: str, key: str) -> int | None:
     """The id of the paper a merged-away paper's id (PAPER) or external ID went to, if any."""
     found = MergedKey.objects.filter(kind=kind, key=key)
     return found.values_list("paper_id", flat=True).first()
+
+
+def survivors_of(kind: str, keys: list[str]) -> dict[str, int]:
+    """survivor_of for many keys: {key: the id of the paper it went to}, for those merged away
+    (1 query; none for no keys)."""
+    if not keys:
+        return {}
+    return dict(MergedKey.objects.filter(kind=kind, key__in=keys).values_list("key", "paper_id"))

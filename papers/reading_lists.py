@@ -8,8 +8,8 @@ from the URL, so a shared list opens anywhere, with no script.
 import re
 
 from .anthology_metadata import is_anthology_id
-from .merged_keys import EXTERNAL_ID, PAPER
-from .models import MergedKey, Paper
+from .merged_keys import EXTERNAL_ID, PAPER, survivors_of
+from .models import Paper
 from .understanding import canonical_anthology_id
 
 MAX_IDS = 500
@@ -48,9 +48,7 @@ def _numbered(ids: list[int | str]) -> list[int | str]:
     if not named:
         return ids
     numbers = dict(Paper.objects.filter(external_id__in=named).values_list("external_id", "pk"))
-    if missing := [key for key in named if key not in numbers]:
-        merged = MergedKey.objects.filter(kind=EXTERNAL_ID, key__in=missing)
-        numbers.update(merged.values_list("key", "paper_id"))
+    numbers.update(survivors_of(EXTERNAL_ID, [key for key in named if key not in numbers]))
     return [numbers.get(key, key) if isinstance(key, str) else key for key in ids]
 
 
@@ -64,11 +62,7 @@ def list_papers(ids: list[int | str]) -> tuple[list[Paper], int]:
     papers = Paper.objects.select_related("venue").with_first_authors()
     found = papers.in_bulk(numbers)
     missing = [str(pk) for pk in numbers if pk not in found]
-    moved = dict(
-        MergedKey.objects.filter(kind=PAPER, key__in=missing).values_list("key", "paper_id")
-        if missing
-        else []
-    )
+    moved = survivors_of(PAPER, missing)
     if moved:
         found.update(papers.in_bulk(list(moved.values())))
     order = dict.fromkeys(moved.get(str(pk), pk) for pk in numbers)
