@@ -193,8 +193,8 @@ def phrase_compounds(phrase: str) -> str:
     pieces, start = [], 0
     for compound in _COMPOUND.finditer(phrase):
         parts = [part for part in compound.groups() if part]
-        opens = not _has_content_word(phrase[: compound.start()])
-        closes = not _has_content_word(phrase[compound.end() :])
+        opens = not content_words(phrase[: compound.start()])
+        closes = not content_words(phrase[compound.end() :])
         apart = (
             opens
             and parts[0].lower() not in STOP_WORDS
@@ -211,5 +211,6 @@ def is_stop_word(word: str) -> bool:
     return word.lower() in STOP_WORDS
 
 
-def _has_content_word(text: str) -> bool:
-    return not all(map(is_stop_word, re.findall(r"\w+", text)))
+def content_words(text: str) -> int:
+    """How many of the text's words are not stop words: those a phrase is searched by."""
+    return sum(not is_stop_word(word) for word in re.findall(r"\w+", text))

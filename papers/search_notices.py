@@ -7,7 +7,7 @@ import re
 from itertools import takewhile
 
 from .anthology_metadata import ANTHOLOGY_URL
-from .compounds import is_stop_word, websearch_text
+from .compounds import content_words, is_stop_word, websearch_text
 from .expressions import SEARCH_CONFIG
 from .matching import QUERY_SQL
 from .querysets import NEGATION
@@ -140,7 +140,7 @@ def phrase_notices(typed: str) -> list[str]:
     notices = []
     for quoted in QUOTED.finditer(typed):
         words = quoted.group(0).strip('"').split()
-        if sum(not is_stop_word(word) for word in re.findall(r"\w+", " ".join(words))) < 2:
+        if content_words(" ".join(words)) < 2:
             continue
         opening = list(takewhile(is_stop_word, words))
         closing = list(takewhile(is_stop_word, words[len(opening) :][::-1]))[::-1]

@@ -21,7 +21,7 @@ from django.db.models import Count, Q
 from django.db.models.functions import Lower
 
 from .anthology_metadata import ANTHOLOGY_ID
-from .compounds import STOP_WORDS
+from .compounds import content_words
 from .expressions import SEARCH_CONFIG
 from .models import Author, AuthorRedirect, MergedKey, Paper
 from .tables import reading_cursor, sql
@@ -321,8 +321,7 @@ def _quoted_compounds(text: str) -> str:
     for quoted in QUOTED.finditer(text):
         body_start = quoted.start() + 1
         body = text[body_start : quoted.end()].rstrip('"')
-        words = [word.lower() for word in re.findall(r"\w+", body)]
-        if len(words) < 2 or sum(word not in STOP_WORDS for word in words) != 1:
+        if len(re.findall(r"\w+", body)) < 2 or content_words(body) != 1:
             continue
         for group in _groups(body, _runs(body)):
             if len(group.words) > 1 and not group.split:
