@@ -47,6 +47,8 @@ _KIND_BY_BOOKTITLE = [
     (re.compile(r"industry", re.I), "Industry Track"),
     (re.compile(r"long papers|main volume", re.I), ""),
 ]
+# The labels a volume's venue name ends with: "ACL 2024 (Short Papers)".
+VOLUME_LABELS = frozenset(_KIND_BY_SUFFIX.values())
 # "(Volume 2: Short Papers)" or a trailing ": System Demonstrations" in a booktitle.
 _BOOKTITLE_PART = re.compile(r"\((?:Volume \d+: )?([^()]+)\)\s*$|:\s*([^:]+)$")
 # A joint event named in the booktitle: "(LREC-COLING 2024)".
@@ -171,10 +173,22 @@ def _volume_kind(suffix: str, booktitle: str) -> str:
     if suffix in _KIND_BY_SUFFIX:
         return _KIND_BY_SUFFIX[suffix]
     part = _booktitle_part(booktitle)
+    label = _kind_in_words(part) if part else None
+    return (part or suffix.upper()) if label is None else label
+
+
+def _kind_in_words(words: str) -> str | None:
     for pattern, label in _KIND_BY_BOOKTITLE:
-        if part and pattern.search(part):
+        if pattern.search(words):
             return label
-    return part or suffix.upper()
+    return None
+
+
+def volume_label(words: str) -> str | None:
+    """The label of the volume ``words`` name as a volume ID's suffix ("demo", "srw") or a
+    booktitle ("System Demonstrations") names it; "" for the main volume; None for none: a
+    list page's header reads its volume so (papers/list_headers.py)."""
+    return _KIND_BY_SUFFIX.get(words.casefold(), _kind_in_words(words))
 
 
 def _full_name(booktitle: str, main: bool) -> str:

@@ -7,6 +7,7 @@ empty fields.
 import re
 from datetime import date
 
+from .anthology_metadata import VOLUME_LABELS
 from .dump_blocks import (
     DAY,
     MARKDOWN_HEADING,
@@ -23,7 +24,6 @@ from .dump_blocks import (
     venue_in_line,
 )
 from .dump_evidence import evidence
-from .list_headers import VOLUME_LABELS
 from .records import VenueRecord
 
 _EVENT_PLACE_AND_DATES = re.compile(

@@ -13,6 +13,7 @@ are "Findings of EMNLP 2024" and "Findings of ACL 2024", and "Long", "Main Confe
 import re
 import unicodedata
 
+from .anthology_metadata import volume_label
 from .dump_blocks import VENUE_NAME
 from .text import fold_whitespace
 
@@ -45,28 +46,15 @@ _NOT_A_VENUE = re.compile(
     re.IGNORECASE,
 )
 
-# The words of a volume, lowercased, without plural s and fillers ("accepted", "list of"), and
-# the Anthology's label of that volume ("" for the main one).
+# The words of a volume, lowercased, without plural s and fillers ("accepted", "list of"); the
+# Anthology's label of that volume is papers/anthology_metadata.py's (volume_label).
 _FILLERS = {"accepted", "list", "of", "the", "all", "paper", "录用"}
 # Words of the main volume, in any combination ("Main Conference: Long Papers"), and beside
 # another volume's ("Main Conference Short Papers" are the short ones).
 _MAIN = {"main", "conference", "track", "long", "oral", "poster", "主会", "长文"}
 _MAIN_WORDS = {"", "long and short"}
-_VOLUME_LABELS = {
-    "short": "Short Papers",
-    "短文": "Short Papers",
-    "demo": "Demos",
-    "system demonstration": "Demos",
-    "demonstration": "Demos",
-    "industry": "Industry Track",
-    "industry track": "Industry Track",
-    "student research workshop": "SRW",
-    "student research workshop srw": "SRW",
-    "srw": "SRW",
-    "tutorial": "Tutorials",
-}
-# The labels a venue's name may end with: "ACL 2024 (Short Papers)".
-VOLUME_LABELS = frozenset(_VOLUME_LABELS.values())
+# A volume's words in Chinese, as the Anthology's suffixes say them.
+_IN_ENGLISH = {"短文": "short"}
 _KNOWN = "Short, Findings, Demo, Industry Track, Student Research Workshop, Tutorial Papers"
 
 
@@ -102,11 +90,12 @@ def _venue_of(name: str, more_volume: str, header: str) -> str:
     volume = _volume_words(f"{more_volume} {match['volume']}")
     if volume in _MAIN_WORDS:
         return venue
+    label = volume_label(_IN_ENGLISH.get(volume, volume))
     if not venue.startswith("Findings of "):
         if volume == "finding":
             return f"Findings of {venue}"
-        if volume in _VOLUME_LABELS:
-            return f"{venue} ({_VOLUME_LABELS[volume]})"
+        if label is not None:
+            return f"{venue} ({label})" if label else venue
     raise HeaderError(
         f"the list header {header!r} names {venue}, but not a volume of it the loader knows "
         f"({volume!r}); name the main volume ('{venue} Papers') or one of: {_KNOWN}"
@@ -139,6 +128,6 @@ def _volume_alone(line: str, header: str) -> str | None:
     if match is None:
         return None
     volume = _volume_words(match["volume"])
-    if volume != "finding" and volume not in _VOLUME_LABELS:
+    if volume != "finding" and not volume_label(_IN_ENGLISH.get(volume, volume)):
         return None
     return _venue_of(line, "", header)
