@@ -52,7 +52,9 @@ _NOT_NAME_WORDS |= {"sentiment", "linguistics", "linguistic", "natural", "lexica
 _NOT_NAME_WORDS |= {"university", "institute", "lab", "labs", "laboratory", "research"}
 _NOT_NAME_WORDS |= {"college", "school", "academy", "center", "centre", "department", "inc"}
 _NOT_NAME_WORDS |= {"inc.", "ltd", "corporation", "umass", "technology", "sciences"}
-_CJK_NAME = re.compile(r"^[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af·]{2,8}$")
+# Kana, Han and Hangul: a name in them has no spaces, a line of them no words to count.
+_CJK_LETTERS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+_CJK_NAME = re.compile(rf"^[{_CJK_LETTERS}·]{{2,8}}$")
 # The line is folded first: no run of spaces for these to scan again and again.
 _SEPARATORS = re.compile(r",|;|·| and |&")
 # What follows a name on some sites: affiliation marks ("Ada Lovelace1,2*", "¹", "♠") and the
@@ -79,7 +81,7 @@ _MARKDOWN_LINK = re.compile(r"\[([^\[\]]*)\]\([^()\s]*\)")
 _MENU_LINES = 3
 _MENU_WORDS = 2
 _MENU_CHARACTERS = 24
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_CJK = re.compile(rf"[{_CJK_LETTERS}]")
 
 
 @dataclass
@@ -276,25 +278,20 @@ def _odd_pairs(entries: list[ListEntry]) -> int:
     page's introduction read as an abstract, a line like "Back to top" as a title (a real
     title may be short too: "CPopQA: Ranking Cultural Concept Popularity by LLMs" is 7 words
     among titles of 12)."""
-    pairs = [entry for entry in entries if entry.abstract and entry.heading]
-    if not pairs:
-        return 0
-    abstracts = sorted(_words(entry.abstract) for entry in pairs)
-    titles = sorted(len(entry.title.split()) for entry in pairs)
-    usual_abstract, usual_title = abstracts[len(pairs) // 2], titles[len(pairs) // 2]
+    usual_abstract, usual_title = _usual(entries, _abstract_words), _usual(entries, _title_words)
     return sum(
-        _words(entry.abstract) * 2 <= usual_abstract or len(entry.title.split()) * 2 <= usual_title
-        for entry in pairs
+        _words(entry.abstract) * 2 <= usual_abstract or _title_words(entry) * 2 <= usual_title
+        for entry in entries
+        if entry.abstract and entry.heading
     )
 
 
 def _stray_titles(entries: list[ListEntry]) -> int:
     """The headings left without an abstract that are as long as the page's titles (two thirds
     of the usual length or more): titles lost, not a session's heading or "Back to top"."""
-    titles = sorted(len(e.title.split()) for e in entries if e.abstract and e.heading)
-    usual = titles[len(titles) // 2] if titles else 0
+    usual = _usual(entries, _title_words)
     return sum(
-        len(entry.title.split()) * 3 >= usual * 2
+        _title_words(entry) * 3 >= usual * 2
         for entry in entries
         if entry.heading and entry.abstract is None
     )
@@ -303,7 +300,7 @@ def _stray_titles(entries: list[ListEntry]) -> int:
 def _notes_apart(entries: list[ListEntry]) -> list[ListEntry]:
     """The entries, a paragraph without a title half as long as the page's abstracts or less
     (an introduction, "Last updated: August 2, 2024") made a note of the page, not a paper."""
-    usual = _usual_abstract(entries)
+    usual = _usual(entries, _abstract_words)
     return [
         ListEntry(None, note=entry.abstract)
         if entry.heading is None and entry.abstract and _words(entry.abstract) * 2 <= usual
@@ -312,20 +309,29 @@ def _notes_apart(entries: list[ListEntry]) -> list[ListEntry]:
     ]
 
 
-def _usual_abstract(entries: list[ListEntry]) -> int:
-    """The median length in words of the titled abstracts (0 for none)."""
-    titled = sorted(_words(e.abstract) for e in entries if e.abstract and e.heading)
-    return titled[len(titled) // 2] if titled else 0
+def _usual(entries: list[ListEntry], length) -> int:
+    """The median of ``length`` over the paired entries: of their abstracts' words
+    (_abstract_words) or their titles' (_title_words); 0 for none."""
+    lengths = sorted(length(entry) for entry in entries if entry.abstract and entry.heading)
+    return lengths[len(lengths) // 2] if lengths else 0
 
 
 def _words(block: Block) -> int:
     return len(" ".join(block.lines).split())
 
 
+def _abstract_words(entry: ListEntry) -> int:
+    return _words(entry.abstract)
+
+
+def _title_words(entry: ListEntry) -> int:
+    return len(entry.title.split())
+
+
 def _loses_abstracts(entries: list[ListEntry]) -> bool:
     """Whether a pairing leaves a paragraph as long as its abstracts without a title (half
     their median length or more): a lost title, not an introduction."""
-    typical = _usual_abstract(entries)
+    typical = _usual(entries, _abstract_words)
     if not typical:
         return True
     return any(
