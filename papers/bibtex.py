@@ -8,6 +8,7 @@ from .citation_fields import (
     cited_title,
     container_title,
     editor_names,
+    family_first,
     is_journal,
     journal_volume,
     named,
@@ -163,9 +164,7 @@ def bibtex(paper, authors: list[str]) -> str:
         if volume:
             fields.append(("volume", volume))
     else:
-        editors = [
-            f"{family}, {given}" if given else family for family, given in editor_names(venue)
-        ]
+        editors = [family_first(family, given) for family, given in editor_names(venue)]
         if editors:
             fields.append(("editor", " and ".join(bib_escape(name) for name in editors)))
         fields.append(("booktitle", bib_escape(container_title(venue))))

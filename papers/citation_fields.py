@@ -59,6 +59,12 @@ def editor_names(venue) -> list[tuple[str, str]]:
     return names
 
 
+def family_first(family: str, given: str) -> str:
+    """A name as RIS and BibTeX's editors take it: "Family, Given" (the family alone without
+    a given name)."""
+    return f"{family}, {given}" if given else family
+
+
 def page_range(pages: str) -> tuple[str, str]:
     """(first, last) of "1-10", "1--10", "1–10" or "7" (last empty for a single page)."""
     parts = [part for part in _PAGE_SPLIT.split((pages or "").strip()) if part]

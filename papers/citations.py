@@ -17,6 +17,7 @@ from .citation_fields import (
     cited_title,
     container_title,
     editor_names,
+    family_first,
     is_journal,
     journal_volume,
     named,
@@ -40,7 +41,7 @@ def ris(paper, authors: list[str]) -> str:
     lines = [("TY", "JOUR" if journal else "CPAPER"), ("TI", cited_title(paper))]
     for name in named(authors):
         family, given = split_name(name)
-        lines.append(("AU", f"{family}, {given}" if given else family))
+        lines.append(("AU", family_first(family, given)))
     if journal:
         name, volume = journal_volume(venue)
         lines.append(("JO", name))
@@ -49,7 +50,7 @@ def ris(paper, authors: list[str]) -> str:
     else:
         lines.append(("T2", container_title(venue)))
         for family, given in editor_names(venue):
-            lines.append(("ED", f"{family}, {given}" if given else family))
+            lines.append(("ED", family_first(family, given)))
     if venue.year:
         lines.append(("PY", venue.year))
     if venue.location and not journal:
