@@ -18,7 +18,7 @@ from functools import partial
 from django.db import DatabaseError, connection, transaction
 
 from .bulk import BATCH_SIZE, batched, copy_into, copy_rows
-from .denormalise import AUTHOR_NAMES_OF, TOPIC_NAMES_OF
+from .denormalise import AUTHOR_NAMES_BY_PAPER, TOPIC_NAMES_BY_PAPER
 from .load_guard import refused_copy_row
 from .models import Paper
 from .schema_sql import LOADER_VECTORS_SETTING, names_vector, text_vector
@@ -120,19 +120,23 @@ def _insert_staged() -> None:
     """One INSERT: each staged paper with its topic and author names from its links and its
     whole vector, which the trigger keeps (schema_sql.LOADER_VECTORS_SETTING)."""
     names = ", ".join(f'"{column}"' for column in _MOVED_COLUMNS)
+    staged_ids = f"SELECT id FROM {STAGED_VECTORS}"  # analysed: the plans know its size
     statement = sql(
         'INSERT INTO "{paper}" ({names}, topic_names, author_names, search_vector) '
         "SELECT {staged}, n.topic_names, n.author_names, v.search_vector || {names_vector} "
-        "FROM {table} staged JOIN {vectors} v ON v.id = staged.id CROSS JOIN LATERAL "
-        "(SELECT {topic_names} AS topic_names, {author_names} AS author_names) n "
+        "FROM {table} staged JOIN {vectors} v ON v.id = staged.id "
+        "LEFT JOIN ({topic_names}) topics ON topics.paper_id = staged.id "
+        "LEFT JOIN ({author_names}) authors ON authors.paper_id = staged.id CROSS JOIN LATERAL "
+        "(SELECT COALESCE(topics.names, '') AS topic_names, "
+        "COALESCE(authors.names, '') AS author_names) n "
         "ORDER BY staged.id",
         names=names,
         staged=", ".join(f'staged."{column}"' for column in _MOVED_COLUMNS),
         names_vector=names_vector("n"),
         table=STAGED,
         vectors=STAGED_VECTORS,
-        topic_names=sql(TOPIC_NAMES_OF, row="staged"),
-        author_names=sql(AUTHOR_NAMES_OF, row="staged"),
+        topic_names=sql(TOPIC_NAMES_BY_PAPER, ids=staged_ids),
+        author_names=sql(AUTHOR_NAMES_BY_PAPER, ids=staged_ids),
     )
     with connection.cursor() as cursor:
         cursor.execute("SELECT set_config(%s, 'on', true)", [LOADER_VECTORS_SETTING])

@@ -1,6 +1,7 @@
 """What makes loads fast keeps them right: the search vector's trigger, one rewrite of topic
 names per load, parsing in several processes, the load's phases."""
 
+import json
 import os
 import pickle
 
@@ -14,7 +15,7 @@ from papers.loading import load_files, parse_files
 from papers.models import Paper, PaperTopic
 from papers.progress import Progress
 from papers.records import DumpError
-from tests.factories import finish, make_paper, make_topic
+from tests.factories import ABSTRACT_A, ABSTRACT_B, ABSTRACT_C, finish, make_paper, make_topic
 
 # The trigger's full branch, written out (compounds joined and split, papers_compounds): what
 # every paper's vector must equal.
@@ -194,6 +195,49 @@ def test_a_load_writes_each_new_paper_row_once_with_its_final_names_and_vector()
         summary.rule_links
     )
     assert not Paper.objects.filter(topic_names="").exclude(topics=None).exists()
+    assert papers_whose_vector_differs() == 0
+
+
+# Each paper's names from its links, one paper at a time: topics by name, authors in their
+# order on the paper.
+NAMES_FROM_LINKS = """
+SELECT p.id,
+    COALESCE((SELECT string_agg(t.name, ', ' ORDER BY t.name) FROM papers_papertopic pt
+              JOIN papers_topic t ON t.id = pt.topic_id WHERE pt.paper_id = p.id), ''),
+    COALESCE((SELECT string_agg(a.name, ', ' ORDER BY w.position) FROM papers_authorship w
+              JOIN papers_author a ON a.id = w.author_id WHERE w.paper_id = p.id), '')
+FROM papers_paper p ORDER BY p.id
+"""
+
+
+@pytest.mark.django_db
+def test_a_load_writes_each_new_papers_names_in_the_order_of_its_links(write_dump):
+    records = [
+        {"abstract": ABSTRACT_A, "authors": ["Grace Hopper", "Ada Lovelace", "Alan Turing"]},
+        {"abstract": ABSTRACT_B, "authors": ["Barbara Liskov", "Edsger Dijkstra"]},
+        {"abstract": ABSTRACT_C, "authors": []},
+    ]
+    topics = [["Syntax", "Dialogue"], ["Semantics"], []]
+    lines = [
+        json.dumps({"title": f"Paper {n}", "venue": "V 2024", "topics": topics[n], **record})
+        for n, record in enumerate(records)
+    ]
+    load_files([settings.FIXTURES_DIR, write_dump("papers.jsonl", "\n".join(lines) + "\n")])
+    with connection.cursor() as cursor:
+        cursor.execute(NAMES_FROM_LINKS)
+        from_links = cursor.fetchall()
+    assert list(Paper.objects.order_by("pk").values_list("pk", "topic_names", "author_names")) == (
+        from_links
+    )
+    assert list(
+        Paper.objects.filter(title__startswith="Paper ")
+        .order_by("title")
+        .values_list("topic_names", "author_names")
+    ) == [
+        ("Dialogue, Syntax", "Grace Hopper, Ada Lovelace, Alan Turing"),
+        ("Semantics", "Barbara Liskov, Edsger Dijkstra"),
+        ("", ""),
+    ]
     assert papers_whose_vector_differs() == 0
 
 
