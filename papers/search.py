@@ -304,9 +304,10 @@ def _respelled(results: Results, filterset: PaperFilterSet, asked, request):
     results then count its matches and show it as typed. Otherwise None, and the respelling
     (if any) is offered as a suggestion. ``asked``: (the query as typed, its matches)."""
     typed, matches = asked
-    # A query matching a few is offered a word's respelling as one matching up to
-    # FEW_MATCHES is (a word of up to that many papers, beside a far commoner one).
-    respelled = respelling(typed, FEW_MATCHES if results.count else RARE_WORD)
+    # A word of up to FEW_MATCHES papers beside a far commoner one is respelled, as for a
+    # query matching up to FEW_MATCHES: "transfomer" (four papers) stayed in "transfomer
+    # language modles", whose "modles" alone was respelled, to two papers.
+    respelled = respelling(typed, FEW_MATCHES)
     if respelled is None:
         return None
     results.suggestion = respelled.text

@@ -2,8 +2,9 @@
 words.
 
 Bounded work: a word's candidates are the Lexeme words with its first letter (a range of the
-primary key's index, about a twentieth of the vocabulary), filtered by trigram similarity; a
-word misspelt in its first letter is not corrected. (A trigram index of the words read long
+primary key's index, about a twentieth of the vocabulary), filtered by trigram similarity or
+equal to the word with two neighbouring letters swapped; a word misspelt in its first letter is
+not corrected. (A trigram index of the words read long
 posting lists for common trigrams, and the planner chose it for plain lookups by word too: the
 table has none, see Lexeme.)
 """
@@ -13,23 +14,34 @@ from typing import NamedTuple
 
 from .tables import reading_cursor
 
-_SPELLING_CANDIDATES_SQL = """
+# What a candidate ``l`` of a word of stem ``s.stem`` must be: a word in more than the rare
+# papers is read no further (a test of the word alone, made once: a pasted title's common
+# words scanned a twentieth of the vocabulary each); a candidate is another word of letters a
+# to z, far commoner than the word.
+_CANDIDATE = """s.stem IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM papers_lexeme r WHERE r.word = s.stem AND r.documents > %s)
+      AND l.word ~ '^[a-z]+$' AND l.word <> s.stem
+      AND NOT EXISTS (
+          SELECT 1 FROM papers_lexeme k WHERE k.word = s.stem AND k.documents * %s > l.documents
+      )"""
+_SPELLING_CANDIDATES_SQL = f"""
 SELECT t.word, s.stem, l.word, l.documents
 FROM unnest(%s::text[]) AS t(word)
 CROSS JOIN LATERAL (SELECT (ts_lexize('english_stem', t.word))[1] AS stem) AS s
 CROSS JOIN LATERAL (
-    SELECT l.word, l.documents FROM papers_lexeme l
-    -- A word in more than the rare papers is read no further (a test of the word alone, made
-    -- once: a pasted title's common words scanned a twentieth of the vocabulary each).
-    WHERE s.stem IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM papers_lexeme r WHERE r.word = s.stem AND r.documents > %s)
-      AND l.word >= left(s.stem, 1) AND l.word < chr(ascii(s.stem) + 1)
-      AND l.word %% s.stem AND l.word ~ '^[a-z]+$' AND l.word <> s.stem
-      AND NOT EXISTS (
-          SELECT 1 FROM papers_lexeme k WHERE k.word = s.stem AND k.documents * %s > l.documents
-      )
-    ORDER BY similarity(l.word, s.stem) DESC, l.documents DESC, l.word
-    LIMIT 20
+    -- The trigram test before the others: it leaves few of the range's thousands of words.
+    (SELECT l.word, l.documents FROM papers_lexeme l
+     WHERE l.word >= left(s.stem, 1) AND l.word < chr(ascii(s.stem) + 1) AND l.word %% s.stem
+       AND {_CANDIDATE}
+     ORDER BY similarity(l.word, s.stem) DESC, l.documents DESC, l.word
+     LIMIT 20)
+    UNION
+    -- The stem with two neighbouring letters swapped (not the first): the commonest slip,
+    -- and one trigrams miss in a short word ("nueral" shares three of eleven with "neural").
+    (SELECT l.word, l.documents FROM papers_lexeme l
+     WHERE {_CANDIDATE} AND l.word = ANY(ARRAY(
+         SELECT overlay(s.stem PLACING substr(s.stem, i + 1, 1) || substr(s.stem, i, 1) FROM i FOR 2)
+         FROM generate_series(2, length(s.stem) - 1) AS i)))
 ) AS l
 """
 
@@ -53,9 +65,10 @@ CROSS JOIN LATERAL regexp_matches(
 """
 
 
-# A query word the collection has is respelled only when it is this rare and a near word is
-# this many times commoner (and the query matched nothing: see search_page; FEW_MATCHES below
-# for a query matching a few papers).
+# A ranked query matching this few papers at most is respelled, and the respelling's results
+# shown when it is sure (papers/search.py). A word the collection has is respelled only when
+# it is rare (in ``rare`` papers at most; the pages ask for FEW_MATCHES) and a near word is
+# COMMONER_BY times commoner.
 RARE_WORD = 3
 COMMONER_BY = 50
 # A respelling is shown at once (the results of the words respelled, a link back to those
@@ -112,7 +125,7 @@ def _closest_lexemes(cursor, words: list[str], rare: int) -> dict[str, list[tupl
     misspelling's stem can be nearer the typed stem than the word meant: the choice among
     them is made on the words as written (``did_you_mean``)."""
     near: dict[str, list[tuple]] = {}
-    cursor.execute(_SPELLING_CANDIDATES_SQL, [words, rare, COMMONER_BY])
+    cursor.execute(_SPELLING_CANDIDATES_SQL, [words, *[rare, COMMONER_BY] * 2])
     for typed, stem, lexeme, documents in cursor.fetchall():
         key = (edit_distance(stem, lexeme), -documents, lexeme)
         # One edit in a word of up to five letters ("cafe" is not "ca"), a third of a longer

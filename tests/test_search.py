@@ -536,6 +536,28 @@ def test_a_query_of_a_few_matches_is_respelled_for_a_word_of_up_to_ten_papers(cl
     assert (body["count"], body["corrected_query"]) == (251, "transformer parses")
 
 
+def test_a_query_matching_nothing_respells_a_word_of_a_few_papers_too(client):
+    # "transfomer" is in four papers (more than RARE_WORD), "modles" in none: both are
+    # respelled, where "modles" alone was, to "transfomer models", which no paper has.
+    for n in range(260):
+        make_paper(f"Transformer models for parsing {n}.", title=f"Transformers {n}")
+    for n in range(4):
+        make_paper(f"A transfomer that parses {n}.", title=f"Typos {n}")
+    finish()
+    body = client.get("/api/papers/?q=transfomer+modles").json()
+    assert (body["count"], body["corrected_query"]) == (260, "transformer models")
+
+
+def test_two_letters_swapped_are_respelled(client):
+    # Trigrams miss it: "nueral" shares three of its eleven with "neural".
+    for n in range(60):
+        make_paper(f"A neural tagger, {n}.", title=f"Neural Tagging {n}")
+    make_paper("A nerual tagger.", title="Typo")
+    finish()
+    for typed in ["nueral tagging", "nerual tagging", "neurla tagging"]:
+        body = client.get("/api/papers/?q=" + typed).json()
+        assert (body["count"], body["corrected_query"]) == (60, "neural tagging")
+
 def test_a_respelling_of_many_edits_is_offered_not_shown(client):
     # "unterminated" is in no paper; "undermined" is three edits away and about something
     # else: offered, not shown in its place.
