@@ -3,7 +3,8 @@
 "which papers study gender bias in machine translation?" asks for papers on gender bias in
 machine translation; searched word for word it required "papers" and "study" as well, and found
 3 papers where the subject has 65. A query that asks (it opens with a question or request word,
-or with "papers on …") is searched for its subject (``question_subject``): its words
+or with words asking for papers before one saying what about: "papers on …", "recent work on
+…", "I am looking for …") is searched for its subject (``question_subject``): its words
 but the asking ones (``ASKING``: "which", "papers", "study", "best", "method"…) and the
 function words, in their order; quoted phrases and excluded words are kept whole. The page says
 which words it searched for and links to the query as typed (``literal=1``), as it does for a
@@ -61,6 +62,7 @@ ASKING = frozenset(
         "articles",
         "publication",
         "publications",
+        "literature",
         "approach",
         "approaches",
         "method",
@@ -81,6 +83,7 @@ ASKING = frozenset(
         "i",
         "we",
         "you",
+        "am",
         "there",
         "that",
         "know",
@@ -94,6 +97,24 @@ ASKING = frozenset(
         "better",
         "vs",
         "versus",
+    ]
+)
+# What a query asks for when it opens with it, before a word saying what about.
+_ASKED_FOR = frozenset(
+    [
+        "paper",
+        "papers",
+        "study",
+        "studies",
+        "work",
+        "works",
+        "research",
+        "looking",
+        "article",
+        "articles",
+        "publication",
+        "publications",
+        "literature",
     ]
 )
 # Function words: the text search configuration drops them anyway, and the subject reads
@@ -162,11 +183,19 @@ def question_subject(text: str) -> str | None:
 
 
 def _asks(terms: list[str]) -> bool:
-    """Whether the query opens as a question or a request."""
-    first = terms[0].lower() if terms else ""
-    if first in _OPENING:
+    """Whether the query opens as a question or a request: with a question or request word,
+    or with words asking for papers before a word saying what about ("papers on …", "recent
+    work on …", "latest research about …", "I am looking for …")."""
+    words = [term.lower() for term in terms]
+    if words and words[0] in _OPENING:
         return True
-    return first in ("papers", "paper", "studies") and len(terms) > 1 and terms[1].lower() in _ABOUT
+    about = next((n for n, word in enumerate(words) if word in _ABOUT), None)
+    if not about or about == len(words) - 1:
+        return False
+    lead = words[:about]
+    return all(word in ASKING or word in _OPENING for word in lead) and any(
+        word in _ASKED_FOR for word in lead
+    )
 
 
 def _subject_term(term: str) -> bool:

@@ -29,6 +29,15 @@ from papers.questions import question_subject
         ("can you recommend papers on RLHF?", "RLHF"),
         ("tell me about prompt injection", "prompt injection"),
         ("what is the best way to detect AI-generated text", "detect AI-generated text"),
+        # Words asking for papers before a word saying what about.
+        ("recent work on speculative decoding", "speculative decoding"),
+        ("recent papers on speculative decoding", "speculative decoding"),
+        ("latest research on speculative decoding", "speculative decoding"),
+        ("literature about pragmatics", "pragmatics"),
+        (
+            "I am looking for datasets for Bengali sentiment analysis",
+            "datasets Bengali sentiment analysis",
+        ),
     ],
 )
 def test_a_question_is_read_for_its_subject(typed, subject):
@@ -47,6 +56,9 @@ def test_a_question_is_read_for_its_subject(typed, subject):
         "list decoding",
         "papers with code",
         "new york times corpus?",
+        "work on",  # nothing said about
+        "recent advances in parsing",  # "advances" says what the papers are
+        "research software on github",
     ],
 )
 def test_a_query_that_does_not_ask_is_searched_as_typed(typed):
