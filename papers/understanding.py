@@ -87,7 +87,8 @@ def looks_like_name(text: str) -> bool:
 
 def authors_named(text: str, limit: int = 30) -> list:
     """The authors whose name is the text (slug equal, or slug-2, slug-3 … for namesakes),
-    each with ``paper_count``, most papers first; [] without a query when not a name."""
+    also with middle initials the text leaves out ("Noah Smith": Noah A. Smith), each with
+    ``paper_count``, most papers first; [] without a query when not a name."""
     text = " ".join(text.split())
     if not looks_like_name(text):
         return []
@@ -95,12 +96,25 @@ def authors_named(text: str, limit: int = 30) -> list:
     if not slug:
         return []
     namesakes = Q(slug__startswith=f"{slug}-") & Q(slug__regex=rf"^{re.escape(slug)}-[0-9]+$")
-    # A name merged into another author (its old slug) names that author.
-    merged = Q(pk__in=AuthorRedirect.objects.filter(old_slug=slug).values("author_id"))
-    return list(
-        Author.objects.filter(
-            Q(slug=slug) | namesakes | Q(key=name_key(text)) | Q(umlaut_key=name_key(text)) | merged
+    given, _, rest = slug.partition("-")
+    if rest:
+        # Within the given name's authors (an index range), one or two initials before the rest.
+        initials = rf"^{re.escape(given)}-([a-z]-){{1,2}}{re.escape(rest)}(-[0-9]+)?$"
+        namesakes |= Q(slug__startswith=f"{given}-") & Q(slug__regex=initials)
+    key = name_key(text)
+    # Each way of naming read through its own index, the ids united: or-ed in one condition
+    # with the redirects' subquery, they made the planner read every author and authorship.
+    named = (
+        Author.objects.filter(Q(slug=slug) | namesakes | Q(key=key))
+        .values("pk")
+        .union(
+            Author.objects.filter(umlaut_key=key).exclude(umlaut_key="").values("pk"),
+            # A name merged into another author (its old slug) names that author.
+            AuthorRedirect.objects.filter(old_slug=slug).values("author_id"),
         )
+    )
+    return list(
+        Author.objects.filter(pk__in=named)
         .annotate(paper_count=Count("authorships"))
         .order_by("-paper_count", "slug")[:limit]
     )

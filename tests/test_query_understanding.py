@@ -271,6 +271,24 @@ def test_a_name_query_offers_the_authors_page(client, corpus):
     assert client.get("/api/papers/?q=kv+cache").json()["authors"] == []
 
 
+def test_a_name_query_offers_the_pages_with_middle_initials_too(client, corpus):
+    # The Anthology keeps "Noah A. Smith" apart from "Noah Smith": both are the name asked.
+    client.get("/api/papers/?q=Ada+Lovelace")  # what the first page after a change reads
+    with CaptureQueriesContext(connection) as one_page:
+        client.get("/api/papers/?q=Ada+Lovelace")
+    initialled = Author.objects.create(name="Ada K. Lovelace", slug="ada-k-lovelace")
+    Authorship.objects.create(paper=corpus["speech"], author=initialled, position=3)
+    other = Author.objects.create(name="Ada Kingsley-Lovelace", slug="ada-kingsley-lovelace")
+    Authorship.objects.create(paper=corpus["kv"], author=other, position=3)
+    with CaptureQueriesContext(connection) as two_pages:
+        body = client.get("/api/papers/?q=Ada+Lovelace").json()
+    assert [(author["url"], author["papers"]) for author in body["authors"]] == [
+        ("http://testserver/authors/ada-lovelace/", 3),
+        ("http://testserver/authors/ada-k-lovelace/", 1),
+    ]
+    assert len(two_pages) == len(one_page)
+
+
 def test_a_family_name_alone_offers_its_few_authors_without_reranking(client, db):
     venue = make_venue("ACL 2024", 2024)
     ranked = make_paper("Bird song as language.", title="Bird Song Parsing", venue=venue)
