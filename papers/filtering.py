@@ -13,6 +13,7 @@ import django_filters
 from django import forms
 from django.db.models import Q
 
+from .anthology_pages import anthology_page
 from .models import Authorship, Paper, PaperTopic, Venue
 from .questions import question_subject
 from .search_fields import PageField, SlugListFilter, slug_validator
@@ -227,6 +228,12 @@ class PaperFilterSet(django_filters.FilterSet):
         it, and its exports and feed are that paper (one indexed query, only for a q with an
         identifier's shape)."""
         return identified_paper(self.text) if self.text else None
+
+    @cached_property
+    def anthology_page(self):
+        """The author or venue whose Anthology page q addresses (a person's, a volume's or an
+        event's), or None: the page opens ours."""
+        return anthology_page(self.text) if self.text else None
 
     @property
     def searched(self) -> str:

@@ -3,7 +3,7 @@
 from dataclasses import dataclass, field
 
 from .facets import Facets
-from .models import Paper
+from .models import Author, Paper, Venue
 
 PAGE_SIZE = 25
 
@@ -17,7 +17,8 @@ class Results:
     papers: list = field(default_factory=list)
     suggestion: str | None = None
     notices: list[str] = field(default_factory=list)
-    identified: Paper | None = None  # the paper an identifier in the query names
+    # The paper an identifier in the query names, or the author or venue of an Anthology page.
+    identified: Paper | Author | Venue | None = None
     authors: list = field(default_factory=list)  # authors the query names (first page)
     # The authors the query names, on every page: each card names them in bold, with their
     # place where its first authors leave them out (papers/views.py).

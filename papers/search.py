@@ -141,7 +141,8 @@ def _matched(filterset: PaperFilterSet, text: str, request):
 def search_page(filterset: PaperFilterSet, request=None) -> Results:
     """The page the valid ``filterset`` asks for.
 
-    An identifier names one paper (1 query; the pages redirect to it). A question is searched
+    An identifier names one paper (1 query; the pages redirect to it), an Anthology page's
+    address an author or venue (1 or 2; the pages redirect there). A question is searched
     for its subject (``corrected_query``; PaperFilterSet.subject: +1, whether it is a title).
     Otherwise: the authors the query names (1, only for a name-like query; the author card
     on the first page; when some are found, their papers are ranked first, +1, on every
@@ -173,6 +174,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     text = filterset.text
     if (paper := filterset.identified) is not None:
         return _identified(paper)
+    if (page := filterset.anthology_page) is not None:
+        return _anthology_page(page)
     fixed = Paper.objects.filter(*filterset.fixed_conditions())
     conditions = filterset.conditions()
     ranked = bool(text) and filterset.ordering == "relevance"
@@ -279,6 +282,13 @@ def _identified(paper) -> Results:
     for card in papers:
         card.score = None
     return Results(facets=Facets(total=1), count=1, papers=papers, identified=paper)
+
+
+def _anthology_page(page) -> Results:
+    """The results of a query addressing an Anthology person's, volume's or event's page:
+    none, and where the same is here (the list page opens it)."""
+    notice = f"That is the ACL Anthology's page of {page}; here: {page.get_absolute_url()}"
+    return Results(facets=Facets(total=0), notices=[notice], identified=page)
 
 
 def _cards(scored: list, partial: list, text: str) -> tuple[list, list]:

@@ -18,6 +18,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "settings")
 import django
 django.setup()
 from papers.anthology import parse_anthology
+from papers.anthology_pages import anthology_page
 from papers.dump_blocks import Block, is_markup, venue_in_line
 from papers.dump_evidence import evidence
 from papers.dumps import parse_dump
@@ -58,6 +59,9 @@ CASES = {
     ),
     "affiliation marks and commas": "author_names('A' + '1,' * 495 + 'x')",
     "a header of many words before a year": "header('A a ' * 20_000 + '2024 Papers')",
+    "an Anthology address of many hyphens": (
+        "anthology_page('aclanthology.org/people/a/' + 'a-' * 100_000 + '/?' + 'x' * 9)"
+    ),
     "a page of headings over spaced author lines": (
         "dump('ACL 2025 Papers', *(['Some Title Here\\nA' + ' ' * 290 + '(x'] * 15_000))"
     ),

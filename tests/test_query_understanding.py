@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from papers.compounds import fold_compounds, index_compounds
 from papers.loading import load_files
-from papers.models import Author, Authorship, Paper
+from papers.models import Author, Authorship, Paper, Venue
 from papers.regional_spelling import other_spelling
 from papers.text import umlaut_key
 from papers.understanding import join_compounds
@@ -287,6 +287,30 @@ def test_a_name_query_offers_the_pages_with_middle_initials_too(client, corpus):
         ("http://testserver/authors/ada-k-lovelace/", 1),
     ]
     assert len(two_pages) == len(one_page)
+
+
+@pytest.mark.parametrize(
+    ("typed", "location"),
+    [
+        ("https://aclanthology.org/people/a/ada-lovelace/", "/authors/ada-lovelace/"),
+        ("aclanthology.org/people/ada-lovelace", "/authors/ada-lovelace/"),
+        ("https://aclanthology.org/volumes/2025.acl-long/", "/venues/acl-2025/"),
+        ("https://aclanthology.org/events/emnlp-2024/", "/venues/emnlp-2024/"),
+    ],
+)
+def test_an_anthology_page_address_opens_ours(client, corpus, typed, location):
+    Venue.objects.filter(slug="acl-2025").update(external_id="2025.acl-long")
+    response = client.get("/?" + urlencode({"q": typed}))
+    assert (response.status_code, response["Location"]) == (302, location)
+    body = client.get("/api/papers/?" + urlencode({"q": typed})).json()
+    assert (body["count"], body["results"], body["suggestion"]) == (0, [], None)
+    assert body["notices"][0].endswith(f"here: {location}")
+
+
+def test_an_anthology_page_address_of_nothing_here_is_searched_as_text(client, corpus):
+    response = client.get("/?q=https://aclanthology.org/people/n/nobody-here/")
+    assert response.status_code == 200
+    assert "No papers found" in response.content.decode()
 
 
 def test_a_family_name_alone_offers_its_few_authors_without_reranking(client, db):
