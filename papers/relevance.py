@@ -37,6 +37,7 @@ detoast each candidate's vector once per word).
 import re
 from typing import NamedTuple
 
+from .apart_compounds import apart_compounds, joined_apart
 from .compounds import websearch_text
 from .counts import COLLECTION_SIZE_SQL
 from .expressions import SEARCH_CONFIG
@@ -243,6 +244,7 @@ def _fill(
         **{f"word{i}": word for i, word in enumerate(typed_words(words), 1)},
         **patterns(words),
         **{f"own{i}": word for i, word in enumerate(own_words(words), 1)},
+        **apart_compounds(text, words),
     }
     params: list = []
 
@@ -271,9 +273,10 @@ def relevance(table: str, text: str, in_title: str) -> tuple[str, list]:
     pass over the paper table, no TOASTed text). ``in_title``: SQL that is 1 when the row's
     title matches the whole query."""
     count = len(typed_words(text))
-    abstract_own = ABSTRACT_OWN.format(text=f"{table}.abstract")
+    joins = len(apart_compounds(text, text)) // 2
+    abstract_own = joined_apart(ABSTRACT_OWN.format(text=f"{table}.abstract"), joins, "gi")
     abstract_parts = ABSTRACT_PARTS.format(text=f"{table}.abstract")
-    own = OWN.format(text=f"{table}.title")
+    own = joined_apart(OWN.format(text=f"{table}.title"), joins, "g")
     own_title = OWN_WORDS.format(own=own)
     parts = PARTS_WORDS.format(text=f"{table}.title")
     count_sql = WORD_COUNT.format(words=own_title)
@@ -306,15 +309,15 @@ def _title_term(in_title: str, own: str, words: str, count: str, text: str) -> s
     )
 
 
-def _ranked_template(count: int, words: str) -> str:
+def _ranked_template(count: int, words: str, joins: int) -> str:
     """_RANKED_SQL for a query of ``count`` words (``words``, as typed), written out word by
-    word."""
+    word, and ``joins`` compounds written apart (papers/apart_compounds.py)."""
     idfs = "(SELECT idfs FROM idfs)"
     written = written_so(words, "candidates")
     misses = case_misses(written, "c.title")
     return sql(
         _RANKED_SQL,
-        own_title=OWN.format(text="m.title"),
+        own_title=joined_apart(OWN.format(text="m.title"), joins, "g"),
         own_words=OWN_WORDS.format(own="f.own"),
         parts=PARTS_WORDS.format(text="m.title"),
         title_counts="ARRAY["
@@ -338,7 +341,7 @@ def _ranked_template(count: int, words: str) -> str:
             "c.average",
             idfs,
         ),
-        abstract_own=ABSTRACT_OWN.format(text="p.abstract"),
+        abstract_own=joined_apart(ABSTRACT_OWN.format(text="p.abstract"), joins, "gi"),
         abstract_parts=ABSTRACT_PARTS.format(text="p.abstract"),
         second_words=_words_term(
             count,
@@ -373,7 +376,7 @@ def ranked_statement(
     reading no rows and [] for none)."""
     words = text if words is None else words
     count = len(typed_words(words))
-    template = _ranked_template(count, words)
+    template = _ranked_template(count, words, len(apart_compounds(text, words)) // 2)
     authored_rows, authored_ids = authored
     pieces = {
         "prefix": prefix,

@@ -279,3 +279,25 @@ def test_a_word_typed_as_an_acronym_asks_for_the_acronym(glue):
     # Typed in lowercase, or with caps lock on, it is the word in any case.
     assert ranked("glue")[0] == glue["pizza"].pk
     assert ranked("GLUE PIZZA")[0] == glue["pizza"].pk
+
+
+def test_a_compound_written_apart_is_the_compound_the_query_joins(client, db):
+    # "question answering" is scored as questionanswering, the word the index makes of
+    # "Question-Answering": a title writing it apart has it too, or the few hyphenated titles
+    # ranked above every other.
+    venue = make_venue("ACL 2024", 2024)
+    hyphenated = make_paper(
+        "Bots answer questions about meetings.",
+        title="Question-Answering Bots for Meeting Transcripts",
+        venue=venue,
+    )
+    exact = make_paper("A survey of the field.", title="Question Answering", venue=venue)
+    visual = make_paper(
+        "Answering questions about images, by question answering models.",
+        title="Visual Question  Answering",
+        venue=venue,
+    )
+    finish()
+    for typed in ["question answering", "Question-Answering"]:
+        body = client.get("/api/papers/?" + urlencode({"q": typed})).json()
+        assert [r["id"] for r in body["results"]] == [exact.pk, visual.pk, hyphenated.pk]
