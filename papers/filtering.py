@@ -7,6 +7,7 @@ AND-ed; unknown slugs match nothing (the filter stays shown so it can be removed
 they ask for is papers/search.py's.
 """
 
+import re
 from functools import cached_property
 
 import django_filters
@@ -30,6 +31,8 @@ from .understanding import identified_paper, join_compounds
 
 MAX_QUERY_LENGTH = 500
 SORTS = [("relevance", "Relevance"), ("newest", "Newest venue first"), ("title", "Title A–Z")]
+# A query of excluded words and phrases alone (and "or"s between them).
+_EXCLUSIONS_ONLY = re.compile(r'\s*(?:(?:-(?:"[^"]*"|[^\s"]\S*)|or)(?:\s+|$))+', re.IGNORECASE)
 FACETS = ("venue", "topic", "author", "year", "country")
 INVALID = "Some of the parameters are not valid."
 # The parameters that take one value (venue and topic take several), as the page names them.
@@ -260,13 +263,19 @@ class PaperFilterSet(django_filters.FilterSet):
 
     @property
     def ordering(self) -> str:
-        return self.chosen_sort or ("relevance" if self.text else "newest")
+        return self.chosen_sort or self.default_sort
+
+    @property
+    def default_sort(self) -> str:
+        """Relevance for a query with a word to look for; else newest venue first: a query
+        of exclusions alone ("-neural") ranked untitled, authorless records first."""
+        return "relevance" if self.text and not _EXCLUSIONS_ONLY.fullmatch(self.text) else "newest"
 
     @property
     def sort_choices(self):
         """[(value, label)]: the default order first (value "", so a form submits no sort),
         then the other orders one can choose."""
-        default = "relevance" if self.text else "newest"
+        default = self.default_sort
         labels = dict(SORTS)
         if "venue" in self.fixed:
             # A venue's own papers in "newest venue first": its volumes, each in proceedings order.

@@ -52,6 +52,31 @@ def test_not_in_capitals_excludes_as_a_minus_does(corpus, client):
     assert page.find("input", name="q").attrs["value"] == "cache -quantising"
 
 
+def test_a_query_of_exclusions_alone_lists_the_newest_first(corpus, client):
+    # Nothing to rank by: ranked, the untitled, authorless records came first.
+    untitled = make_paper("A record without title or authors.", venue=make_venue("ACL 2026", 2026))
+    finish()
+
+    def answer(query, sort=""):
+        body = client.get("/api/papers/?" + urlencode({"q": query, "sort": sort})).json()
+        return [result["id"] for result in body["results"]], body["notices"]
+
+    for query in ["-quantising", "NOT quantising", '-"kv cache" or -yoruba']:
+        ids, notices = answer(query)
+        assert (ids, notices) == answer(query, "newest")
+        assert ids[0] != untitled.pk and untitled.pk in ids
+    page = parse(client.get("/?q=-quantising").content)
+    assert page.find("select", id="id_sort").find("option").text == "Newest venue first"
+    # A word to look for is ranked by relevance.
+    assert (
+        parse(client.get("/?q=cache+-quantising").content)
+        .find("select", id="id_sort")
+        .find("option")
+        .text
+        == "Relevance"
+    )
+
+
 @pytest.mark.parametrize(
     "typed, searched",
     [
@@ -557,6 +582,7 @@ def test_two_letters_swapped_are_respelled(client):
     for typed in ["nueral tagging", "nerual tagging", "neurla tagging"]:
         body = client.get("/api/papers/?q=" + typed).json()
         assert (body["count"], body["corrected_query"]) == (60, "neural tagging")
+
 
 def test_a_respelling_of_many_edits_is_offered_not_shown(client):
     # "unterminated" is in no paper; "undermined" is three edits away and about something
