@@ -20,24 +20,28 @@ class BadList(ValueError):
     """The ids parameter is not a list of paper ids (the message says why)."""
 
 
-def parse_ids(raw: str) -> list[int | str]:
-    """The papers of "3,1,2" (spaces allowed, repeats dropped): each a number, or an Anthology
-    ID ("2023.emnlp-main.495", in any case), which outlives the numbers of one database; or
-    BadList."""
+def parse_ids(raw: str) -> tuple[list[int | str], int]:
+    """(the papers of "3,1,2", how many parts name no paper): each a number, or an Anthology
+    ID ("2023.emnlp-main.495", in any case), which outlives the numbers of one database;
+    spaces allowed, repeats dropped. A part that is neither is left out and counted, as an
+    id naming no paper is: one mistyped id no longer lost a shared list. BadList when no part
+    is an id, or for too many."""
     parts = [part.strip() for part in raw.replace(" ", ",").split(",") if part.strip()]
     bad = [part for part in parts if not (_ID.fullmatch(part) or is_anthology_id(part))]
-    if bad:
+    if bad and len(bad) == len(parts):
         raise BadList(
             f"ids must be paper numbers or Anthology IDs separated by commas, not “{bad[0][:50]}”."
         )
     ids = list(
         dict.fromkeys(
-            int(part) if _ID.fullmatch(part) else canonical_anthology_id(part) for part in parts
+            int(part) if _ID.fullmatch(part) else canonical_anthology_id(part)
+            for part in parts
+            if part not in bad
         )
     )
     if len(ids) > MAX_IDS:
         raise BadList(f"A list holds at most {MAX_IDS} papers; this one has {len(ids)}.")
-    return ids
+    return ids, len(dict.fromkeys(bad))
 
 
 def _numbered(ids: list[int | str]) -> list[int | str]:

@@ -288,10 +288,11 @@ def reading_list(request):
     """A list from its URL (``?ids=3,1,2``; ``ids`` repeated: one list), in its order;
     ``format=`` exports it."""
     try:
-        ids = parse_ids(",".join(request.GET.getlist("ids")))
+        ids, unreadable = parse_ids(",".join(request.GET.getlist("ids")))
     except BadList as error:
         return bad_request_page(request, str(error))
     papers, unknown = list_papers(ids)
+    unknown += unreadable
     format_name = request.GET.get("format")
     if format_name is not None:
         if format_name not in FORMATS:

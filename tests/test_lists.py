@@ -64,6 +64,16 @@ def test_unknown_and_repeated_ids_are_left_out_with_a_note(client, corpus):
     assert len(page.find_all("li", class_="card")) == 1
 
 
+def test_a_mistyped_id_is_left_out_with_a_note_not_the_whole_list(client, corpus):
+    kv, speech = corpus["kv"].pk, corpus["speech"].pk
+    page = parse(client.get(f"/list/?ids={kv},foo,{speech},-1,foo"))
+    assert page.find("div", class_="list-page").attrs["data_list_ids"] == f"{kv},{speech}"
+    assert page.find("p", class_="notice").text == (
+        "2 of the ids in this link name no paper in the collection and were left out."
+    )
+    assert client.get(f"/list/?ids={kv},foo&format=bibtex").status_code == 200
+
+
 def test_a_merged_away_paper_is_listed_as_the_paper_it_went_into(client, corpus):
     kv, cache2, speech = (corpus[name].pk for name in ("kv", "cache2", "speech"))
     merge_papers(corpus["kv"], [corpus["cache2"]])
@@ -106,7 +116,7 @@ def test_empty_list_explains_saving(client, corpus):
 @pytest.mark.parametrize(
     ("ids", "message"),
     [
-        ("1,abc", f"{BAD_IDS} not “abc”."),
+        ("abc", f"{BAD_IDS} not “abc”."),
         ("-1", f"{BAD_IDS} not “-1”."),
         ("1" * 19, f"{BAD_IDS} not “{'1' * 19}”."),
         (
