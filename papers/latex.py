@@ -15,6 +15,7 @@ from dataclasses import dataclass
 # \texttt{X} and friends: the tag each is shown with ("" for text without markup).
 _FONT_COMMANDS = {
     "texttt": "code",
+    "mathtt": "code",
     "textit": "em",
     "emph": "em",
     "mathit": "em",
@@ -138,7 +139,7 @@ _SYMBOLS = {
 # maths fonts, fractions and roots. Any other command is read as text: a title must not bring
 # \input or \def into a reader's document.
 MATH_COMMANDS = frozenset(_SYMBOLS) | {
-    *("mathcal", "mathbf", "mathrm", "mathit", "mathbb", "mathsf", "boldsymbol"),
+    *("mathcal", "mathbf", "mathrm", "mathit", "mathbb", "mathsf", "mathtt", "boldsymbol"),
     *("operatorname", "frac", "sqrt", "textrm", "text", "prime"),
 }
 _SUPERSCRIPTS = str.maketrans("0123456789+-=()n∘", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ°")
@@ -163,6 +164,10 @@ _SYMBOL = re.compile(r"\\(" + "|".join(sorted(_SYMBOLS, key=len, reverse=True)) 
 _SCRIPT = re.compile(
     r"(?<!\\)(?:(\^)(?:" + _GROUP + r"|([0-9A-Za-z∘+]))|(_)(?:" + _GROUP + r"|([0-9])))"
 )
+# A letter standing alone with a one-character subscript, the underscore escaped or not:
+# "\mathcal{S}_t", the Anthology's "L\_2" (maths it writes without dollars); never inside a
+# word or an address ("snake_case", "lemma\_ce", "github.com/a\_b").
+_LETTER_SCRIPT = re.compile(r"(?<![\w\\/.-])([A-Za-z])(?:_([a-z0-9])|\\_([0-9]))(?!\w)")
 _ESCAPED = re.compile(r"\\([_%#${}]|&amp;|&)")
 _MATH = re.compile(r"(?<!\\)\$([^$]+)(?<!\\)\$")
 # \frac{a}{b} → a/b, \sqrt{x} → √x (innermost first, as the groups are).
@@ -210,7 +215,7 @@ def has_latex(text: str) -> bool:
 def convert(text: str, style: Style, dollars: bool = True) -> str:
     """The title's LaTeX bits written in ``style`` (for HTML, ``text`` is escaped already);
     ``dollars``: whether a pair of dollars delimits maths (an abstract's may be prices)."""
-    if not has_latex(text):
+    if not has_latex(text) and not _LETTER_SCRIPT.search(text):
         return text
     if dollars:
         text = _MATH.sub(r"\1", text)
@@ -222,6 +227,7 @@ def convert(text: str, style: Style, dollars: bool = True) -> str:
         text = _FONT.sub(lambda m: style.tag(_FONT_COMMANDS[m[1]], m[2] or m[3]), text)
         text = _SWITCH.sub(lambda m: style.tag(_SWITCHES[m[1]], m[2]), text)
         text = _SWITCH_COMMAND.sub(lambda m: style.tag(_SWITCHES[m[1]], m[2]), text)
+        text = _LETTER_SCRIPT.sub(lambda m: f"{m[1]}_{{{m[2] or m[3]}}}", text)
         text = _SCRIPT.sub(_script(style), text)
         text = _BRACES.sub(r"\1", text)
         if text == before:

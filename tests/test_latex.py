@@ -12,10 +12,16 @@ from papers.latex import plain_text
             r"\texttt{ModSCAN}: Measuring Stereotypical Bias",
             "ModSCAN: Measuring Stereotypical Bias",
         ),
+        # The Anthology's <tex-math>L\_2</tex-math>: a subscript, as it shows it.
         (
             r"A Simple and Effective L\_2 Norm-Based Strategy",
-            "A Simple and Effective L_2 Norm-Based Strategy",
+            "A Simple and Effective L₂ Norm-Based Strategy",
         ),
+        # Maths written without dollars: "F_1", "x_1" are subscripts even with no other LaTeX.
+        (r"Minimal Subsets \mathcal{S}_t of F_1 and x_i", "Minimal Subsets S_t of F₁ and x_i"),
+        ("F_1 of x_1", "F₁ of x₁"),
+        (r"snake_case and lemma\_ce\_coref stay", "snake_case and lemma_ce_coref stay"),
+        (r"Code at \mathtt{github.com/a\_b}", "Code at github.com/a_b"),
         (
             r"\inftyBench: Extending Long Context Evaluation",
             "∞Bench: Extending Long Context Evaluation",
@@ -40,7 +46,7 @@ from papers.latex import plain_text
         (r"G\smallE\normalsizeAR: {\large Graph}", "GEAR: Graph"),
         # Not LaTeX: left as written.
         ("#Turki$hTweets: A Benchmark", "#Turki$hTweets: A Benchmark"),
-        ("snake_case and x_1 stay", "snake_case and x_1 stay"),
+        ("snake_case stays", "snake_case stays"),
         (r"\left( is no \le", r"\left( is no ≤"),
         (r"Retrieval as Extraction (\bf{RE^2})", "Retrieval as Extraction (RE²)"),
         (r"f \propto r, p \equiv q", "f ∝ r, p ≡ q"),

@@ -60,6 +60,7 @@ CASES = {
     ),
     "affiliation marks and commas": "author_names('A' + '1,' * 495 + 'x')",
     "a header of many words before a year": "header('A a ' * 20_000 + '2024 Papers')",
+    "letters with subscripts, escaped or not": "render_abstract('a_b x\\\\_1 ' * 30_000)",
     "exclusions of unclosed quotes": "_EXCLUSIONS_ONLY.fullmatch('-\"a ' * 20_000 + 'x')",
     "exclusions of dashes": "_EXCLUSIONS_ONLY.fullmatch('-' * 50_000 + ' x')",
     "an Anthology address of many hyphens": (

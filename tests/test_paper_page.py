@@ -381,17 +381,21 @@ def test_latex_is_read_in_snippets_feeds_and_the_api(client, modscan):
         authors=["Yukun Jiang"],
     )
     finish()
-    read = "We propose ModSCAN, an L_2 probe with ~3% error."
+    read = "We propose ModSCAN, an L2 probe with ~3% error."  # L<sub>2</sub>
 
     # The headline is ts_headline's fragment, with the stop word and the full stop it drops at
     # its ends put back.
     searched = client.get("/?q=probe").content.decode()
     card = parse(searched).find("li", class_="card", data_paper_id=str(paper.pk))
     assert card.find("p", class_="snippet").text == read
-    assert "We propose <code>ModSCAN</code>, an L_2 <mark>probe</mark> with ~3% error." in searched
+    assert (
+        "We propose <code>ModSCAN</code>, an L<sub>2</sub> <mark>probe</mark> with ~3% error."
+        in searched
+    )
     listed = parse(client.get(f"/?venue={modscan.venue.slug}&sort=newest"))
     card = listed.find("li", class_="card", data_paper_id=str(paper.pk))
-    assert card.find("p", class_="snippet").text == read
+    # Read as plain text there: the subscript in its own character.
+    assert card.find("p", class_="snippet").text == read.replace("L2", "L₂")
 
     result = client.get("/api/papers/?q=probe").json()["results"][0]
     assert (result["title"], result["display_title"]) == (
@@ -399,7 +403,7 @@ def test_latex_is_read_in_snippets_feeds_and_the_api(client, modscan):
         "∞Bench: Probing Long Context",
     )
     assert result["snippet"] == (
-        "We propose <code>ModSCAN</code>, an L_2 <mark>probe</mark> with ~3% error."
+        "We propose <code>ModSCAN</code>, an L<sub>2</sub> <mark>probe</mark> with ~3% error."
     )
     detail = client.get(f"/api/papers/{paper.pk}/").json()
     assert detail["display_title"] == "∞Bench: Probing Long Context"

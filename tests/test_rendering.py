@@ -40,6 +40,12 @@ def test_latex_and_markdown_bits():
             r"a set \mathcal P, \mathbf A and \{x\} \leftrightarrow y; \lVert x \rVert, \varepsilon",
             "<p>a set P, <strong>A</strong> and {x} ↔ y; ‖ x ‖, ε</p>",
         ),
+        # Maths the Anthology writes without dollars.
+        (
+            r"a subset \mathcal{S}_t, the L_2 norm, F_1 of 0.8; code: \mathtt{github.com/a\_b}",
+            "<p>a subset S<sub>t</sub>, the L<sub>2</sub> norm, F<sub>1</sub> of 0.8; code: "
+            "<code>github.com/a_b</code></p>",
+        ),
         # Dollars in an abstract may be prices; a link's underscore is no subscript.
         ("costs $5 and $10", "<p>costs $5 and $10</p>"),
         (
@@ -156,7 +162,7 @@ def test_titles_render_their_latex_like_abstracts():
         "<code>ModSCAN</code>: Measuring &lt;Bias&gt; &amp; More"
     )
     assert render_inline(r"A Simple and Effective L\_2 Norm-Based Strategy") == (
-        "A Simple and Effective L_2 Norm-Based Strategy"
+        "A Simple and Effective L<sub>2</sub> Norm-Based Strategy"
     )
     assert render_inline(r"\inftyBench: Extending Long Context") == "∞Bench: Extending Long Context"
     assert render_inline(r"Refer360^{\circ}: RED^{\textrm{FM}} by \ell_{1}") == (
