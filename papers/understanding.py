@@ -88,8 +88,12 @@ def looks_like_name(text: str) -> bool:
 def authors_named(text: str, limit: int = 30) -> list:
     """The authors whose name is the text (slug equal, or slug-2, slug-3 … for namesakes),
     also with middle initials the text leaves out ("Noah Smith": Noah A. Smith), each with
-    ``paper_count``, most papers first; [] without a query when not a name."""
+    ``paper_count``, most papers first; [] without a query when not a name. A name written
+    family name first, with a comma ("Manning, Christopher"), is that name."""
     text = " ".join(text.split())
+    family, comma, given = text.partition(",")
+    if comma and given.strip():
+        text = f"{given.strip()} {family.strip()}"
     if not looks_like_name(text):
         return []
     slug = make_slug(text, "")

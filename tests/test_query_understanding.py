@@ -287,6 +287,12 @@ def test_a_name_query_offers_the_pages_with_middle_initials_too(client, corpus):
         ("http://testserver/authors/ada-k-lovelace/", 1),
     ]
     assert len(two_pages) == len(one_page)
+    # Family name first, as citations write it.
+    body = client.get("/api/papers/?q=Lovelace,+Ada").json()
+    assert [author["url"] for author in body["authors"]] == [
+        "http://testserver/authors/ada-lovelace/",
+        "http://testserver/authors/ada-k-lovelace/",
+    ]
 
 
 @pytest.mark.parametrize(
