@@ -131,6 +131,15 @@ def paper_list(request):
             # list page's "Did you mean".
             "suggestion": results.suggestion,
             "authors": [_author(request, author) for author in results.authors],
+            # The venues or year the query's words name, with the rest of the query.
+            "filters": [
+                {
+                    "label": named.label,
+                    "query": named.rest,
+                    "url": request.build_absolute_uri(named.url),
+                }
+                for named in results.filters
+            ],
             # Why a query found what it found (or nothing), as the list page says it.
             "notices": results.notices,
             # Full matches, then (first page, fewer than a page of them) partial ones.

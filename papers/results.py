@@ -26,6 +26,8 @@ class Results:
     # The query searched instead: respelled, or a question's subject.
     corrected_query: str | None = None
     partial: list = field(default_factory=list)  # papers matching some of the words
+    # The venues or year the query's words name (papers/named_filters.py), on the first page.
+    filters: list = field(default_factory=list)
 
     @property
     def has_previous(self):

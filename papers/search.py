@@ -16,6 +16,7 @@ from .facet_rows import row_conditions
 from .facets import Facets, count_facets, kept_venue_counts
 from .filtering import PaperFilterSet
 from .models import Author, Authorship, Paper
+from .named_filters import filters_named
 from .newest_order import matched_page_ids
 from .querysets import CANDIDATE_CAP, NEGATION, web_query
 from .recall import partial_ids, partial_in_memory
@@ -147,7 +148,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     Otherwise: the authors the query names (1, only for a name-like query; the author card
     on the first page; when some are found, their papers are ranked first, +1, on every
     page; on the first page of a one-word query, the few authors of that family name, 1, +1
-    to count their papers when some are found), compounds (1, only with two plain words
+    to count their papers when some are found), the venues its words name (1, only on the
+    first page of a query with an acronym and a year), compounds (1, only with two plain words
     in a row or one of six letters or more; +1 for each quoted phrase of one content word and
     stop words), the query's words (1; +1 for words this process
     does not hold, papers/word_memory.py), facets and the total (counted in memory; +1 for a
@@ -188,6 +190,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     facets, matched = _matched(filterset, text, request)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
     results.authors = _author_cards(filterset, typed, authors) if ranked else []
+    results.filters = _named_filters(filterset, typed) if ranked else []
     results.named_authors, results.corrected_query = authors, subject
     if ranked and facets.total <= RARE_WORD and not literal:
         matches = fixed.filter(*conditions.values()).matching(text)
@@ -210,6 +213,14 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     results.papers, results.partial = _cards(scored, partial, text)
     _explain_choices(results, filterset, fixed, text)
     return results
+
+
+def _named_filters(filterset: PaperFilterSet, typed: str) -> list:
+    """On the first page, the venues or year the query names, unless such a filter is on."""
+    active = filterset.active()
+    if filterset.page_number != 1 or active.get("venue") or active.get("year"):
+        return []
+    return filters_named(typed)
 
 
 def _respelled_authors(results: Results, filterset: PaperFilterSet, authors: list) -> list:

@@ -296,6 +296,46 @@ def test_a_name_query_offers_the_pages_with_middle_initials_too(client, corpus):
 
 
 @pytest.mark.parametrize(
+    ("typed", "offered"),
+    [
+        (
+            "kv cache EMNLP 2024",
+            [{"label": "EMNLP 2024", "query": "kv cache", "url": "/?q=kv+cache&venue=emnlp-2024"}],
+        ),
+        ("acl 2025", [{"label": "ACL 2025", "query": "", "url": "/venues/acl-2025/"}]),
+        (
+            "kv cache 2024",
+            [{"label": "2024", "query": "kv cache", "url": "/?q=kv+cache&year=2024"}],
+        ),
+        # A year that is part of a name or number is no year; two years name none.
+        ("GPT-2024 cache", []),
+        ("cache 2023 2024", []),
+        ("kv cache", []),
+    ],
+)
+def test_a_query_naming_a_venue_or_year_is_offered_the_filter(client, corpus, typed, offered):
+    Venue.objects.filter(slug="acl-2025").update(acronym="ACL")
+    Venue.objects.filter(slug="emnlp-2024").update(acronym="EMNLP")
+    body = client.get("/api/papers/?" + urlencode({"q": typed})).json()
+    assert body["filters"] == [
+        {**named, "url": "http://testserver" + named["url"]} for named in offered
+    ]
+    links = parse(client.get("/?" + urlencode({"q": typed}))).find_all("p", class_="named-filters")
+    assert [a.attrs["href"] for p in links for a in p.find_all("a")] == [
+        named["url"] for named in offered
+    ]
+    # Not where such a filter is chosen already.
+    chosen = client.get("/api/papers/?" + urlencode({"q": typed, "year": 2024})).json()
+    assert chosen["filters"] == []
+
+
+def test_the_filter_offered_reads_the_page_text(client, corpus):
+    Venue.objects.filter(slug="emnlp-2024").update(acronym="EMNLP")
+    named = parse(client.get("/?q=cache+emnlp+2024")).find("p", class_="named-filters")
+    assert named.text == "Search “cache” in EMNLP 2024 only"
+
+
+@pytest.mark.parametrize(
     ("typed", "location"),
     [
         ("https://aclanthology.org/people/a/ada-lovelace/", "/authors/ada-lovelace/"),
