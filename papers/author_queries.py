@@ -2,6 +2,7 @@
 author stands in the author lists of some papers, and the authors of a family name."""
 
 import re
+from collections import Counter
 
 from django.db import models
 from django.db.models import Count, Func, Q, Value
@@ -146,3 +147,10 @@ def describe_people(authors: list) -> None:
         else:
             author.active_years = str(first) if first == last else f"{first}–{last}"
         author.partner = partner or ""
+
+
+def namesakes_among(authors: list) -> list:
+    """The authors of the list whose name another of them has (two co-authors named Jing
+    Huang): those a list must tell apart."""
+    names = Counter(author.name for author in authors)
+    return [author for author in authors if names[author.name] > 1]

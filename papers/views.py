@@ -38,7 +38,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.http import urlencode
 
-from .author_queries import describe_people, places_of
+from .author_queries import describe_people, namesakes_among, places_of
 from .author_redirects import moved_author
 from .caching import cache_page_by_version
 from .citations import FORMATS
@@ -267,10 +267,12 @@ def author_detail(request, slug):
         return redirect(joined.get_absolute_url() + query, permanent=True)
     namesakes = list(Author.objects.namesakes_of(author))
     describe_people(namesakes)
+    coauthors = Author.objects.coauthors_of(author)
+    describe_people(namesakes_among(coauthors))
     context = {
         "author": author,
         "namesakes": namesakes,
-        "coauthors": Author.objects.coauthors_of(author),
+        "coauthors": coauthors,
         "feed_url": reverse("feed-author", args=[author.slug]),
     }
     return _render_list(

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from pytest_django.asserts import assertContains
 
-from papers.models import Paper, Topic, TopicRedirect, Venue
+from papers.models import Author, Authorship, Paper, Topic, TopicRedirect, Venue
 from papers.search_notices import (
     EXCLUDED_EVERYTHING,
     FILTERED_EVERYTHING,
@@ -885,6 +885,22 @@ def test_a_search_for_an_author_names_them_on_every_card(client, db):
     named, _ = count_queries(client, "/?q=Ada+Lovelace&page=2")
     unnamed, _ = count_queries(client, "/?q=Ada+parsing&page=2")
     assert named - unnamed == 2
+
+
+def test_co_authors_sharing_a_name_are_told_apart(client, corpus):
+    # Two people named Alan Turing wrote with Ada Lovelace: their chips said the same.
+    client.get("/authors/ada-lovelace/")  # what the first page after a change reads
+    alone, _ = count_queries(client, "/authors/ada-lovelace/")
+    namesake = Author.objects.create(name="Alan Turing", slug="alan-turing-2")
+    Authorship.objects.create(paper=corpus["retrieval"], author=namesake, position=3)
+    queries, response = count_queries(client, "/authors/ada-lovelace/")
+    assert queries == alone + 1  # what tells the namesakes apart
+    coauthors = parse(response).find("section", aria_labelledby="coauthors-heading")
+    assert [(a.text, a.attrs["href"]) for a in coauthors.find_all("a")] == [
+        ("Alan Turing (2025) 1", "/authors/alan-turing/"),
+        ("Alan Turing (2024) 1", "/authors/alan-turing-2/"),
+        ("Grace Hopper 1", "/authors/grace-hopper/"),
+    ]
 
 
 def test_an_authors_many_coauthors_fold_after_the_first_ten(client, db):
