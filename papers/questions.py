@@ -62,7 +62,6 @@ ASKING = frozenset(
         "articles",
         "publication",
         "publications",
-        "literature",
         "approach",
         "approaches",
         "method",
@@ -83,7 +82,6 @@ ASKING = frozenset(
         "i",
         "we",
         "you",
-        "am",
         "there",
         "that",
         "know",
@@ -174,28 +172,32 @@ def question_subject(text: str) -> str | None:
     has nothing but asking words, or nothing to leave out)."""
     terms = [_EDGES.sub("", term) for term in _TERM.findall(text)]
     terms = [term for term in terms if term]
-    if not _asks(terms):
+    asking = _asking_words(terms)
+    if asking is None:
         return None
-    kept = [term for term in terms if _subject_term(term)]
+    kept = [term for term in terms[asking:] if _subject_term(term)]
     if len(kept) == len(terms) or not any(not term.startswith("-") for term in kept):
         return None
     return " ".join(kept)
 
 
-def _asks(terms: list[str]) -> bool:
-    """Whether the query opens as a question or a request: with a question or request word,
-    or with words asking for papers before a word saying what about ("papers on …", "recent
-    work on …", "latest research about …", "I am looking for …")."""
+def _asking_words(terms: list[str]) -> int | None:
+    """How many of the query's first terms only ask, when the query opens as a question or a
+    request (0 after a question or request word, whose other asking words go as anywhere);
+    None when it does not. Words asking for papers before a word saying what about ("papers
+    on …", "recent work on …", "latest research about …", "I am looking for …") go with that
+    word, and only there: "literature" stays in "which papers study literature review"."""
     words = [term.lower() for term in terms]
     if words and words[0] in _OPENING:
-        return True
+        return 0
     about = next((n for n, word in enumerate(words) if word in _ABOUT), None)
     if not about or about == len(words) - 1:
-        return False
+        return None
     lead = words[:about]
-    return all(word in ASKING or word in _OPENING for word in lead) and any(
-        word in _ASKED_FOR for word in lead
-    )
+    asking = ASKING | _OPENING | _ASKED_FOR | {"am"}  # "I am looking for …"
+    if all(word in asking for word in lead) and any(word in _ASKED_FOR for word in lead):
+        return about + 1
+    return None
 
 
 def _subject_term(term: str) -> bool:

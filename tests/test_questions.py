@@ -34,6 +34,9 @@ from papers.questions import question_subject
         ("recent papers on speculative decoding", "speculative decoding"),
         ("latest research on speculative decoding", "speculative decoding"),
         ("literature about pragmatics", "pragmatics"),
+        # Asking words go where they ask: "literature" is a subject word further on.
+        ("which papers study literature review generation", "literature review generation"),
+        ("papers on scientific literature summarization", "scientific literature summarization"),
         (
             "I am looking for datasets for Bengali sentiment analysis",
             "datasets Bengali sentiment analysis",
