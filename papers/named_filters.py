@@ -16,7 +16,7 @@ from django.urls import reverse
 from .models import Venue
 
 # An acronym (letters, digits after the first) and a year, or a year alone; at most
-# MAX_NAMED of each query.
+# MAX_NAMED pairs of a query.
 _VENUE_WORDS = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]{1,15})\s+((?:19|20)[0-9]{2})(?![\w-])")
 _YEAR = re.compile(r"(?<![\w.-])((?:19|20)[0-9]{2})(?![\w.-])")
 MAX_NAMED = 2
@@ -25,43 +25,46 @@ MAX_NAMED = 2
 @dataclass(frozen=True)
 class NamedFilter:
     """A filter the query names: its ``label`` ("EMNLP 2023", "2021"), the ``rest`` of the
-    query, and the ``url`` of the list with the filter and the rest (the venue's page when
-    nothing rests)."""
+    query, and the ``url`` of the list with the filter, the rest and the other filters chosen
+    (the venue's page when nothing else is asked)."""
 
     label: str
     rest: str
     url: str
 
 
-def filters_named(text: str) -> list[NamedFilter]:
-    """The venues (a main volume, by acronym and year: 1 query, only when the text has such
-    words) and else the year the query's words name."""
+def filters_named(text: str, chosen: dict[str, list[str]]) -> list[NamedFilter]:
+    """The venues (a main volume, by acronym and year) and else the one year the query's
+    words name, among those the collection has (1 query, only when the text has a year);
+    ``chosen``: the other filters of the list, kept in the links."""
     pairs = _VENUE_WORDS.findall(text)[:MAX_NAMED]
-    named = []
-    if pairs:
-        wanted = {(acronym.lower(), int(year)) for acronym, year in pairs}
-        venues = Venue.objects.filter(parent=None, year__in={year for _, year in wanted})
-        found = {(v.acronym.lower(), v.year): v for v in venues if v.acronym}
-        for acronym, year in pairs:
-            venue = found.get((acronym.lower(), int(year)))
-            if venue is not None:
-                rest = _without(text, rf"{re.escape(acronym)}\s+{year}")
-                named.append(_filter(venue.name, rest, "venue", venue.slug, venue))
-    if named:
-        return named
     years = _YEAR.findall(text)
-    if len(years) == 1:
-        rest = _without(text, years[0])
-        named.append(_filter(years[0], rest, "year", years[0]))
-    return named
+    if not years:
+        return []
+    venues = list(Venue.objects.filter(year__in={int(year) for year in years}))
+    main = {(v.acronym.lower(), v.year): v for v in venues if v.acronym and v.parent_id is None}
+    named = []
+    for acronym, year in pairs:
+        venue = main.get((acronym.lower(), int(year)))
+        if venue is not None:
+            rest = _without(text, rf"{re.escape(acronym)}\s+{year}")
+            named.append(_filter(venue.name, rest, ("venue", venue.slug), chosen, venue))
+    if named or len(years) != 1 or int(years[0]) not in {v.year for v in venues}:
+        return named
+    rest = _without(text, years[0])
+    return [_filter(years[0], rest, ("year", years[0]), chosen)]
 
 
 def _without(text: str, words: str) -> str:
-    return " ".join(re.sub(rf"(?<![\w-]){words}(?![\w-])", " ", text, count=1).split())
+    """The text without the words, and nothing left but operators and empty quotes: ""."""
+    rest = " ".join(re.sub(rf"(?<![\w-]){words}(?![\w-])", " ", text, count=1).split())
+    return rest if re.search(r"\w", rest) else ""
 
 
-def _filter(label: str, rest: str, name: str, value: str, page=None) -> NamedFilter:
-    if not rest and page is not None:
+def _filter(label: str, rest: str, added: tuple[str, str], chosen: dict, page=None):
+    if not rest and not chosen and page is not None:
         return NamedFilter(label, rest, page.get_absolute_url())
-    query = urlencode({"q": rest, name: value} if rest else {name: value})
+    params = [("q", rest)] if rest else []
+    params += [(name, value) for name, values in chosen.items() for value in values]
+    query = urlencode([*params, added])
     return NamedFilter(label, rest, f"{reverse('paper-list')}?{query}")

@@ -148,8 +148,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     Otherwise: the authors the query names (1, only for a name-like query; the author card
     on the first page; when some are found, their papers are ranked first, +1, on every
     page; on the first page of a one-word query, the few authors of that family name, 1, +1
-    to count their papers when some are found), the venues its words name (1, only on the
-    first page of a query with an acronym and a year), compounds (1, only with two plain words
+    to count their papers when some are found), the venues or year its words name (1, only on
+    the first page of a query with a year), compounds (1, only with two plain words
     in a row or one of six letters or more; +1 for each quoted phrase of one content word and
     stop words), the query's words (1; +1 for words this process
     does not hold, papers/word_memory.py), facets and the total (counted in memory; +1 for a
@@ -216,11 +216,13 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
 
 
 def _named_filters(filterset: PaperFilterSet, typed: str) -> list:
-    """On the first page, the venues or year the query names, unless such a filter is on."""
+    """On the first page of the list of every paper, the venues or year the query names,
+    unless such a filter is on (a venue's, topic's or author's page offers none: its links
+    would leave it)."""
     active = filterset.active()
-    if filterset.page_number != 1 or active.get("venue") or active.get("year"):
+    if filterset.fixed or filterset.page_number != 1 or active.get("venue") or active.get("year"):
         return []
-    return filters_named(typed)
+    return filters_named(typed, active)
 
 
 def _respelled_authors(results: Results, filterset: PaperFilterSet, authors: list) -> list:

@@ -307,8 +307,11 @@ def test_a_name_query_offers_the_pages_with_middle_initials_too(client, corpus):
             "kv cache 2024",
             [{"label": "2024", "query": "kv cache", "url": "/?q=kv+cache&year=2024"}],
         ),
-        # A year that is part of a name or number is no year; two years name none.
+        ('"acl 2025"', [{"label": "ACL 2025", "query": "", "url": "/venues/acl-2025/"}]),
+        # A year that is part of a name or number is no year; two years name none, nor one no
+        # paper is of ("context length 2048").
         ("GPT-2024 cache", []),
+        ("context length 2048", []),
         ("cache 2023 2024", []),
         ("kv cache", []),
     ],
@@ -327,6 +330,17 @@ def test_a_query_naming_a_venue_or_year_is_offered_the_filter(client, corpus, ty
     # Not where such a filter is chosen already.
     chosen = client.get("/api/papers/?" + urlencode({"q": typed, "year": 2024})).json()
     assert chosen["filters"] == []
+
+
+def test_the_filter_offered_keeps_the_other_filters_and_its_page(client, corpus):
+    Venue.objects.filter(slug="emnlp-2024").update(acronym="EMNLP")
+    body = client.get("/api/papers/?q=cache+2024&author=ada-lovelace").json()
+    assert [named["url"] for named in body["filters"]] == [
+        "http://testserver/?q=cache&author=ada-lovelace&year=2024"
+    ]
+    # A venue's, topic's or author's page offers none: its links would leave it.
+    page = parse(client.get("/authors/ada-lovelace/?q=cache+EMNLP+2024"))
+    assert page.find_all("p", class_="named-filters") == []
 
 
 def test_the_filter_offered_reads_the_page_text(client, corpus):
