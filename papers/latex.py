@@ -166,8 +166,9 @@ _SCRIPT = re.compile(
 )
 # A letter standing alone with a one-character subscript, the underscore escaped or not:
 # "\mathcal{S}_t", the Anthology's "L\_2" (maths it writes without dollars); never inside a
-# word or an address ("snake_case", "lemma\_ce", "github.com/a\_b").
-_LETTER_SCRIPT = re.compile(r"(?<![\w\\/.-])([A-Za-z])(?:_([a-z0-9])|\\_([0-9]))(?!\w)")
+# word, an address or a parameter ("snake_case", "lemma\_ce", "github.com/a\_b", "?id=a_1",
+# "a_b@example.org").
+_LETTER_SCRIPT = re.compile(r"(?<![\w\\/.=?&#:@-])([A-Za-z])(?:_([a-z0-9])|\\_([0-9]))(?![\w@])")
 _ESCAPED = re.compile(r"\\([_%#${}]|&amp;|&)")
 _MATH = re.compile(r"(?<!\\)\$([^$]+)(?<!\\)\$")
 # \frac{a}{b} → a/b, \sqrt{x} → √x (innermost first, as the groups are).
@@ -215,8 +216,9 @@ def has_latex(text: str) -> bool:
 def convert(text: str, style: Style, dollars: bool = True) -> str:
     """The title's LaTeX bits written in ``style`` (for HTML, ``text`` is escaped already);
     ``dollars``: whether a pair of dollars delimits maths (an abstract's may be prices)."""
-    if not has_latex(text) and not _LETTER_SCRIPT.search(text):
-        return text
+    if not has_latex(text):
+        # Braces and the rest are the text's own here ("labels in {0, 1}").
+        return _LETTER_SCRIPT.sub(lambda m: m[1] + style.script("_", m[2] or m[3]), text)
     if dollars:
         text = _MATH.sub(r"\1", text)
     text = _SYMBOL.sub(lambda m: _SYMBOLS[m[1]], text)

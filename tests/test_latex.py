@@ -20,6 +20,7 @@ from papers.latex import plain_text
         # Maths written without dollars: "F_1", "x_1" are subscripts even with no other LaTeX.
         (r"Minimal Subsets \mathcal{S}_t of F_1 and x_i", "Minimal Subsets S_t of F₁ and x_i"),
         ("F_1 of x_1", "F₁ of x₁"),
+        ('JSON {"k": 1} for F_1 at x.org/?id=a_1', 'JSON {"k": 1} for F₁ at x.org/?id=a_1'),
         (r"snake_case and lemma\_ce\_coref stay", "snake_case and lemma_ce_coref stay"),
         (r"Code at \mathtt{github.com/a\_b}", "Code at github.com/a_b"),
         (

@@ -46,6 +46,12 @@ def test_latex_and_markdown_bits():
             "<p>a subset S<sub>t</sub>, the L<sub>2</sub> norm, F<sub>1</sub> of 0.8; code: "
             "<code>github.com/a_b</code></p>",
         ),
+        # Without other LaTeX, braces are the text's own; an address's or a parameter's
+        # letter is no subscript.
+        (
+            "labels y_i in {0, 1}; mail a_b@example.org",
+            "<p>labels y<sub>i</sub> in {0, 1}; mail a_b@example.org</p>",
+        ),
         # Dollars in an abstract may be prices; a link's underscore is no subscript.
         ("costs $5 and $10", "<p>costs $5 and $10</p>"),
         (
