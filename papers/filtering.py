@@ -7,7 +7,6 @@ AND-ed; unknown slugs match nothing (the filter stays shown so it can be removed
 they ask for is papers/search.py's.
 """
 
-import re
 from functools import cached_property
 
 import django_filters
@@ -27,12 +26,11 @@ from .text import (
     typed_query,
     whole_words,
 )
+from .typed_words import typed_words
 from .understanding import identified_paper, join_compounds
 
 MAX_QUERY_LENGTH = 500
 SORTS = [("relevance", "Relevance"), ("newest", "Newest venue first"), ("title", "Title A–Z")]
-# A query of excluded words and phrases alone (and "or"s between them).
-_EXCLUSIONS_ONLY = re.compile(r'\s*(?:(?:-(?:"[^"]*"|[^\s"]\S*)|or)(?:\s+|$))+', re.IGNORECASE)
 FACETS = ("venue", "topic", "author", "year", "country")
 INVALID = "Some of the parameters are not valid."
 # The parameters that take one value (venue and topic take several), as the page names them.
@@ -268,8 +266,9 @@ class PaperFilterSet(django_filters.FilterSet):
     @property
     def default_sort(self) -> str:
         """Relevance for a query with a word to look for; else newest venue first: a query
-        of exclusions alone ("-neural") ranked untitled, authorless records first."""
-        return "relevance" if self.text and not _EXCLUSIONS_ONLY.fullmatch(self.text) else "newest"
+        of exclusions alone ("-neural", "-neural -") ranked untitled, authorless records
+        first."""
+        return "relevance" if self.text and typed_words(self.text) else "newest"
 
     @property
     def sort_choices(self):

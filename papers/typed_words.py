@@ -28,6 +28,8 @@ def _typed(text: str) -> list[str]:
     """The query's words counted as written (not negated ones, nor the stop words of titles),
     each once (as first typed), in their case."""
     negated = {match.lower() for match in re.findall(r"(?:^|\s)-(\w+)", text)}
+    for phrase in re.findall(r'(?:^|\s)-"([^"]*)', text):  # an excluded phrase's words
+        negated.update(word.lower() for word in _TYPED_WORD.findall(phrase))
     first: dict[str, str] = {}
     for word in _TYPED_WORD.findall(websearch_text(text)):
         lowered = word.lower()

@@ -61,7 +61,7 @@ def test_a_query_of_exclusions_alone_lists_the_newest_first(corpus, client):
         body = client.get("/api/papers/?" + urlencode({"q": query, "sort": sort})).json()
         return [result["id"] for result in body["results"]], body["notices"]
 
-    for query in ["-quantising", "NOT quantising", '-"kv cache" or -yoruba']:
+    for query in ["-quantising", "NOT quantising", '-"kv cache" or -yoruba', "-cache -", '-x ""']:
         ids, notices = answer(query)
         assert (ids, notices) == answer(query, "newest")
         assert ids[0] != untitled.pk and untitled.pk in ids

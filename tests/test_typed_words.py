@@ -5,6 +5,8 @@ from papers.typed_words import acronyms, patterns, typed_words
 
 def test_the_words_counted_are_lowercased_once_without_stop_words_or_negations():
     assert typed_words("GLUE and the glue -pizza or BERT") == ["glue", "bert"]
+    # An excluded phrase's words too: they are no words of the papers wanted.
+    assert typed_words('cache -"kv store" or -"tea') == ["cache"]
 
 
 def test_a_word_of_two_capitals_or_more_is_an_acronym():
