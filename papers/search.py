@@ -321,7 +321,8 @@ def _cards(scored: list, partial: list, text: str) -> tuple[list, list]:
 def _respelled(results: Results, filterset: PaperFilterSet, asked, request):
     """For a query matching RARE_WORD papers at most: its respelling as ``join_compounds``
     gives it, and its matches matched in memory (query, words, matches), when the respelling
-    is sure (SHOWN_AT_ONCE_EDITS at most for a query matching nothing; for one matching a
+    is sure (SHOWN_AT_ONCE_EDITS at most for a query matching nothing, none of its words
+    replaced in more than RARE_WORD papers; for one matching a
     few, one edit, and no paper it matched naming a respelled word in its title: "taging",
     one paper's "tagE", is respelled, "SAPIENT", a paper's name, is not) and matches more: the
     results then count its matches and show it as typed. Otherwise None, and the respelling
@@ -329,12 +330,17 @@ def _respelled(results: Results, filterset: PaperFilterSet, asked, request):
     typed, matches = asked
     # A word of up to FEW_MATCHES papers beside a far commoner one is respelled, as for a
     # query matching up to FEW_MATCHES: "transfomer" (four papers) stayed in "transfomer
-    # language modles", whose "modles" alone was respelled, to two papers.
+    # language modles", whose "modles" alone was respelled, to two papers; now the whole
+    # respelling is offered.
     respelled = respelling(typed, FEW_MATCHES)
     if respelled is None:
         return None
     results.suggestion = respelled.text
     if respelled.edits > (1 if results.count else SHOWN_AT_ONCE_EDITS):
+        return None
+    # A query matching nothing has a word of more than RARE_WORD papers replaced only on
+    # request: "mentor" (four papers) in "mentor role llm" is a word, not "mention" misspelt.
+    if not results.count and respelled.known > RARE_WORD:
         return None
     if results.count and _titles_name(matches, respelled.replaced):
         return None

@@ -25,7 +25,8 @@ _CANDIDATE = """s.stem IS NOT NULL
           SELECT 1 FROM papers_lexeme k WHERE k.word = s.stem AND k.documents * %s > l.documents
       )"""
 _SPELLING_CANDIDATES_SQL = f"""
-SELECT t.word, s.stem, l.word, l.documents
+SELECT t.word, s.stem, l.word, l.documents,
+    COALESCE((SELECT k.documents FROM papers_lexeme k WHERE k.word = s.stem), 0) AS typed
 FROM unnest(%s::text[]) AS t(word)
 CROSS JOIN LATERAL (SELECT (ts_lexize('english_stem', t.word))[1] AS stem) AS s
 CROSS JOIN LATERAL (
@@ -117,22 +118,24 @@ def _query_words(text: str) -> list[str]:
     return words[:8]
 
 
-def _closest_lexemes(cursor, words: list[str], rare: int) -> dict[str, list[tuple]]:
+def _closest_lexemes(cursor, words: list[str], rare: int) -> dict[str, tuple[int, list]]:
     """For each word whose stem the collection lacks, or has in at most ``rare`` papers while
     a near lexeme is COMMONER_BY times commoner ("taging": tagE, one paper's name, beside
-    tagging): (distance, -documents, lexeme) of the NEAREST lexemes by edit distance from its
-    stem, the commoner first on ties. Stems are cut short ("mechanism": mechan), so a rare
+    tagging): the papers having its stem, and (distance, -documents, lexeme) of the NEAREST
+    lexemes by edit distance from its stem, the commoner first on ties. Stems are cut short ("mechanism": mechan), so a rare
     misspelling's stem can be nearer the typed stem than the word meant: the choice among
     them is made on the words as written (``did_you_mean``)."""
     near: dict[str, list[tuple]] = {}
+    known: dict[str, int] = {}
     cursor.execute(_SPELLING_CANDIDATES_SQL, [words, *[rare, COMMONER_BY] * 2])
-    for typed, stem, lexeme, documents in cursor.fetchall():
+    for typed, stem, lexeme, documents, typed_documents in cursor.fetchall():
         key = (edit_distance(stem, lexeme), -documents, lexeme)
         # One edit in a word of up to five letters ("cafe" is not "ca"), a third of a longer
         # one, and a stem cut short a few more.
         if key[0] <= max(1, len(stem) // 3) + STEM_SLACK:
             near.setdefault(typed, []).append(key)
-    return {typed: sorted(keys)[:NEAREST] for typed, keys in near.items()}
+            known[typed] = typed_documents
+    return {typed: (known[typed], sorted(keys)[:NEAREST]) for typed, keys in near.items()}
 
 
 def _surface_forms(cursor, lexemes: list[str]) -> dict[str, list[str]]:
@@ -161,12 +164,13 @@ def _respell(text: str, replacements: dict[str, str]) -> str:
 
 
 class Respelling(NamedTuple):
-    """A query respelled, the most edits one of its words took, and the words it replaced
-    (lowercased, as typed)."""
+    """A query respelled, the most edits one of its words took, the words it replaced
+    (lowercased, as typed), and the most papers one of those is in (0: none is known)."""
 
     text: str
     edits: int
     replaced: tuple[str, ...]
+    known: int = 0
 
 
 def did_you_mean(text: str, rare: int = RARE_WORD) -> str | None:
@@ -190,10 +194,10 @@ def respelling(text: str, rare: int = RARE_WORD) -> Respelling | None:
         near = _closest_lexemes(cursor, words, rare)
         if not near:
             return None
-        lexemes = {key[2] for keys in near.values() for key in keys}
+        lexemes = {key[2] for _, keys in near.values() for key in keys}
         forms = _surface_forms(cursor, sorted(lexemes))
-    replacements, edits = {}, 0
-    for typed, keys in near.items():
+    replacements, edits, known = {}, 0, 0
+    for typed, (documents_typed, keys) in near.items():
         # The nearest as written, the commoner on ties ("mechansim": mechanism, not the one
         # paper's "mechanims", whose stem is nearer).
         spelled = sorted(
@@ -204,6 +208,7 @@ def respelling(text: str, rare: int = RARE_WORD) -> Respelling | None:
         if spelled and spelled[0][0] <= max(1, len(typed) // 3) and spelled[0][2] != typed:
             replacements[typed] = spelled[0][2]
             edits = max(edits, spelled[0][0])
+            known = max(known, documents_typed)
     if not replacements:
         return None
-    return Respelling(_respell(text, replacements), edits, tuple(replacements))
+    return Respelling(_respell(text, replacements), edits, tuple(replacements), known)
