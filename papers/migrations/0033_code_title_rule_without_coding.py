@@ -1,7 +1,8 @@
 """Code Generation's title rule without "or coding" (fixtures/topics.json): "coding" is parsed
 to the lexeme of "code", so that alternative matched every title saying "code" and undid the
 rule's exclusions; 106 papers on code-switching and code-mixing were tagged Code Generation and
-Software Engineering. A titled "Coding …" still matches the rule's "code". A collection whose
+Software Engineering. A titled "Coding …" still matches the rule's "code"; "Code-Switchers"
+is excluded as "code-switching" is. A collection whose
 topic has the previous title rule, as migration 0016 gave it, gets the new one; what a curator
 changed stays. The next load (or apply_topic_rules) applies it."""
 
@@ -9,7 +10,9 @@ from django.db import migrations
 
 SLUG = "code-generation-and-software-engineering"
 PREVIOUS = 'code -"code-mixed" -"code-switched" -"code-switching" -"code mixing" -"z-code" or coding or programming -"dynamic programming" -"linear programming" or software or sql or "source code"'
-CURRENT = PREVIOUS.replace(" or coding or ", " or ")
+CURRENT = PREVIOUS.replace(" or coding or ", " or ").replace(
+    '-"code-switching"', '-"code-switching" -"code-switchers"'
+)
 
 
 def replace(previous: str, current: str):
