@@ -114,6 +114,9 @@ def _render_list(
         if (paper := filterset.identified) is not None:
             # The page opens the paper the query names: its export is that paper.
             return export_ids(format_name, [paper.pk], set() if paper.title else {paper.pk}, name)
+        if (page := filterset.anthology_page) is not None:
+            # The page opens the author's or venue's: its export is theirs.
+            return redirect(f"{page.get_absolute_url()}?{urlencode({'format': format_name})}")
         if filterset.text and filterset.ordering == "relevance":
             return export_ranked(format_name, filterset, name)
         return export_queryset(format_name, filterset.qs, name)

@@ -367,6 +367,20 @@ def test_an_anthology_page_address_opens_ours(client, corpus, typed, location):
     assert body["notices"][0].endswith(f"here: {location}")
 
 
+def test_an_anthology_page_address_exports_and_feeds_the_page_s_papers(client, corpus):
+    address = "https://aclanthology.org/people/a/ada-lovelace/"
+    response = client.get("/?" + urlencode({"q": address, "format": "bibtex"}))
+    assert (response.status_code, response["Location"]) == (
+        302,
+        "/authors/ada-lovelace/?format=bibtex",
+    )
+    assert b"".join(client.get(response["Location"]).streaming_content).count(b"@") == 3
+    response = client.get("/feeds/search/?" + urlencode({"q": address}))
+    assert (response.status_code, response["Location"]) == (302, "/feeds/authors/ada-lovelace/")
+    response = client.get("/feeds/search/?q=https://aclanthology.org/events/emnlp-2024/")
+    assert (response.status_code, response["Location"]) == (302, "/feeds/venues/emnlp-2024/")
+
+
 def test_an_anthology_page_address_of_nothing_here_is_searched_as_text(client, corpus):
     response = client.get("/?q=https://aclanthology.org/people/n/nobody-here/")
     assert response.status_code == 200
