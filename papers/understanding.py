@@ -110,9 +110,10 @@ def authors_named(text: str, limit: int = 30) -> list:
     # with the redirects' subquery, they made the planner read every author and authorship.
     named = (
         Author.objects.filter(Q(slug=slug) | namesakes | Q(key=key))
+        .order_by()
         .values("pk")
         .union(
-            Author.objects.filter(umlaut_key=key).exclude(umlaut_key="").values("pk"),
+            Author.objects.filter(umlaut_key=key).exclude(umlaut_key="").order_by().values("pk"),
             # A name merged into another author (its old slug) names that author.
             AuthorRedirect.objects.filter(old_slug=slug).values("author_id"),
         )
