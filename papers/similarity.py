@@ -39,7 +39,8 @@ tuning half, 0.457 held-out half, 0.434 on the 234 papers outside the training f
 0.388. All the labelled papers are of one year: a larger YEAR_BOOST fills the 100 with them
 and scores higher (0.627 at 0.15) without ordering them any better (P@5 of the labelled papers
 found: 0.629 at 0.15, 0.630 at 0.05), while 81% of a paper's first ten were of its year.
-A refresh (imports left out) costs about 5 s of CPU at 26,000 papers, 6 s wall, and 19-21 s of CPU at 100,000, 21-26 s wall on a shared 2-core machine (bench/run.py's
+A refresh (imports left out) costs about 5 s of CPU at 26,000 papers, 6 s wall, and 19-21 s
+of CPU at 100,000, 21-26 s wall on a shared 2-core machine (bench/run.py's
 collection: the Anthology grown by copies with a quarter of their words dropped): reading 1 s,
 TF-IDF 6 s (Python, one core), SVD 1 s, smoothing 2 s, the searches 4 s and the shared
 authors' scores 1 s (two threads), the merge 3 s (two threads), the COPY and the model 1 s plus

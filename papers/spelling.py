@@ -3,8 +3,8 @@ words.
 
 Bounded work: a word's candidates are the Lexeme words with its first letter (a range of the
 primary key's index, about a twentieth of the vocabulary), filtered by trigram similarity or
-equal to the word with two neighbouring letters swapped; a word misspelt in its first letter is
-not corrected. (A trigram index of the words read long
+equal to the word with two neighbouring letters swapped; a word misspelt in its first letter
+is not corrected. (A trigram index of the words read long
 posting lists for common trigrams, and the planner chose it for plain lookups by word too: the
 table has none, see Lexeme.)
 """
@@ -41,7 +41,8 @@ CROSS JOIN LATERAL (
     -- and one trigrams miss in a short word ("nueral" shares three of eleven with "neural").
     (SELECT l.word, l.documents FROM papers_lexeme l
      WHERE {_CANDIDATE} AND l.word = ANY(ARRAY(
-         SELECT overlay(s.stem PLACING substr(s.stem, i + 1, 1) || substr(s.stem, i, 1) FROM i FOR 2)
+         SELECT overlay(s.stem PLACING substr(s.stem, i + 1, 1) || substr(s.stem, i, 1)
+                        FROM i FOR 2)
          FROM generate_series(2, length(s.stem) - 1) AS i)))
 ) AS l
 """
@@ -122,9 +123,9 @@ def _closest_lexemes(cursor, words: list[str], rare: int) -> dict[str, tuple[int
     """For each word whose stem the collection lacks, or has in at most ``rare`` papers while
     a near lexeme is COMMONER_BY times commoner ("taging": tagE, one paper's name, beside
     tagging): the papers having its stem, and (distance, -documents, lexeme) of the NEAREST
-    lexemes by edit distance from its stem, the commoner first on ties. Stems are cut short ("mechanism": mechan), so a rare
-    misspelling's stem can be nearer the typed stem than the word meant: the choice among
-    them is made on the words as written (``did_you_mean``)."""
+    lexemes by edit distance from its stem, the commoner first on ties. Stems are cut short
+    ("mechanism": mechan), so a rare misspelling's stem can be nearer the typed stem than the
+    word meant: the choice among them is made on the words as written (``did_you_mean``)."""
     near: dict[str, list[tuple]] = {}
     known: dict[str, int] = {}
     cursor.execute(_SPELLING_CANDIDATES_SQL, [words, *[rare, COMMONER_BY] * 2])

@@ -1,10 +1,10 @@
 """Code Generation's title rule without "or coding" (fixtures/topics.json): "coding" is parsed
 to the lexeme of "code", so that alternative matched every title saying "code" and undid the
-rule's exclusions; 106 papers on code-switching and code-mixing were tagged Code Generation and
-Software Engineering. A titled "Coding …" still matches the rule's "code"; "Code-Switchers"
-is excluded as "code-switching" is. A collection whose
-topic has the previous title rule, as migration 0016 gave it, gets the new one; what a curator
-changed stays. The next load (or apply_topic_rules) applies it."""
+rule's exclusions; 107 papers on code-switching and code-mixing were tagged Code Generation and
+Software Engineering. A title "Coding …" still matches the rule's "code"; "Code-Switchers" is
+excluded as "code-switching" is. A collection whose topic has the previous title rule, as
+migration 0016 gave it, gets the new one; what a curator changed stays. The next load (or
+apply_topic_rules) applies it."""
 
 from django.db import migrations
 
