@@ -561,27 +561,27 @@ def test_a_query_of_a_few_matches_is_respelled_for_a_word_of_up_to_ten_papers(cl
     assert (body["count"], body["corrected_query"]) == (251, "transformer parses")
 
 
+def transfomer_modles(client, typos: int) -> dict:
+    """The API's answer to "transfomer modles" over 260 papers saying "transformer models"
+    and ``typos`` misspelling "transformer"."""
+    misspelt_beside_right(0, [f"A transfomer that parses {n}." for n in range(typos)])
+    for n in range(260):
+        make_paper(f"Transformer models for parsing {n}.", title=f"Transformers {n}")
+    finish()
+    return client.get("/api/papers/?q=transfomer+modles").json()
+
+
 def test_a_query_matching_nothing_is_offered_a_respelling_of_a_word_of_a_few_papers(client):
     # "transfomer" is in four papers (more than RARE_WORD), "modles" in none: both are
     # respelled, where "modles" alone was, to "transfomer models", which no paper has; offered,
     # not shown at once, since a word of four papers may be meant ("mentor", not "mention").
-    for n in range(260):
-        make_paper(f"Transformer models for parsing {n}.", title=f"Transformers {n}")
-    for n in range(4):
-        make_paper(f"A transfomer that parses {n}.", title=f"Typos {n}")
-    finish()
-    body = client.get("/api/papers/?q=transfomer+modles").json()
+    body = transfomer_modles(client, 4)
     assert (body["count"], body["corrected_query"]) == (0, None)
     assert body["suggestion"] == "transformer models"
 
 
 def test_a_query_matching_nothing_has_a_word_of_three_papers_replaced_at_once(client):
-    for n in range(260):
-        make_paper(f"Transformer models for parsing {n}.", title=f"Transformers {n}")
-    for n in range(3):
-        make_paper(f"A transfomer that parses {n}.", title=f"Typos {n}")
-    finish()
-    body = client.get("/api/papers/?q=transfomer+modles").json()
+    body = transfomer_modles(client, 3)
     assert (body["count"], body["corrected_query"]) == (260, "transformer models")
 
 
