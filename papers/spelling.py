@@ -14,21 +14,22 @@ from typing import NamedTuple
 
 from .tables import reading_cursor
 
-# What a candidate ``l`` of a word of stem ``s.stem`` must be: a word in more than the rare
-# papers is read no further (a test of the word alone, made once: a pasted title's common
-# words scanned a twentieth of the vocabulary each); a candidate is another word of letters a
-# to z, far commoner than the word.
-_CANDIDATE = """s.stem IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM papers_lexeme r WHERE r.word = s.stem AND r.documents > %s)
-      AND l.word ~ '^[a-z]+$' AND l.word <> s.stem
-      AND NOT EXISTS (
-          SELECT 1 FROM papers_lexeme k WHERE k.word = s.stem AND k.documents * %s > l.documents
-      )"""
+# What a candidate ``l`` of a word of stem ``s.stem``, in ``s.documents`` papers, must be: a
+# word in more than the rare papers is read no further (a pasted title's common words scanned
+# a twentieth of the vocabulary each); a candidate is another word of letters a to z, far
+# commoner than the word.
+_CANDIDATE = """s.stem IS NOT NULL AND s.documents <= %s
+      AND l.word ~ '^[a-z]+$' AND l.word <> s.stem AND s.documents * %s <= l.documents"""
 _SPELLING_CANDIDATES_SQL = f"""
-SELECT t.word, s.stem, l.word, l.documents,
-    COALESCE((SELECT k.documents FROM papers_lexeme k WHERE k.word = s.stem), 0) AS typed
+SELECT t.word, s.stem, l.word, l.documents, s.documents
 FROM unnest(%s::text[]) AS t(word)
-CROSS JOIN LATERAL (SELECT (ts_lexize('english_stem', t.word))[1] AS stem) AS s
+CROSS JOIN LATERAL (SELECT (ts_lexize('english_stem', t.word))[1] AS stem) AS w
+-- The papers having the stem (0 for a stem the collection lacks), read once per word.
+CROSS JOIN LATERAL (
+    SELECT w.stem,
+           COALESCE((SELECT k.documents FROM papers_lexeme k WHERE k.word = w.stem), 0)
+               AS documents
+) AS s
 CROSS JOIN LATERAL (
     -- The trigram test before the others: it leaves few of the range's thousands of words.
     (SELECT l.word, l.documents FROM papers_lexeme l
