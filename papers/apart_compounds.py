@@ -17,21 +17,25 @@ from .typed_words import typed_words
 _PHRASE = re.compile(r'"([^"]+)"')
 
 
-def apart_compounds(text: str, words: str) -> dict[str, str]:
-    """The values of the query's compounds written apart, one per compound i of ``words`` (as
-    typed, joined) that ``text`` (the websearch query) also searches as a phrase of its
-    parts: apart<i>, a regular expression finding the parts in a row, whatever spaces them,
-    and joined<i>, the compound."""
+def apart_compounds(text: str, words: str) -> list[tuple[str, str]]:
+    """(pattern, compound) of each compound of ``words`` (as typed, joined) that ``text`` (the
+    websearch query) also searches as a phrase of its parts: the pattern finds the parts in a
+    row, whatever spaces them."""
     own = set(typed_words(joined_hyphens(words)))
-    values, seen = {}, set()
+    found: dict[str, str] = {}
     for phrase in _PHRASE.findall(text):
         parts = phrase.lower().split()
         joined = "".join(parts)
-        if len(parts) > 1 and joined in own and joined not in seen:
-            seen.add(joined)
-            i = len(seen)
-            values[f"apart{i}"] = r"\m" + r"\s+".join(map(re.escape, parts)) + r"\M"
-            values[f"joined{i}"] = joined
+        if len(parts) > 1 and joined in own and joined not in found:
+            found[joined] = r"\m" + r"\s+".join(map(re.escape, parts)) + r"\M"
+    return [(pattern, joined) for joined, pattern in found.items()]
+
+
+def apart_values(compounds: list[tuple[str, str]]) -> dict[str, str]:
+    """The statement's values of ``compounds`` (apart_compounds): apart<i>, joined<i>."""
+    values = {}
+    for i, (pattern, joined) in enumerate(compounds, 1):
+        values[f"apart{i}"], values[f"joined{i}"] = pattern, joined
     return values
 
 

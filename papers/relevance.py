@@ -37,7 +37,7 @@ detoast each candidate's vector once per word).
 import re
 from typing import NamedTuple
 
-from .apart_compounds import apart_compounds, joined_apart
+from .apart_compounds import apart_compounds, apart_values, joined_apart
 from .compounds import websearch_text
 from .counts import COLLECTION_SIZE_SQL
 from .expressions import SEARCH_CONFIG
@@ -244,7 +244,7 @@ def _fill(
         **{f"word{i}": word for i, word in enumerate(typed_words(words), 1)},
         **patterns(words),
         **{f"own{i}": word for i, word in enumerate(own_words(words), 1)},
-        **apart_compounds(text, words),
+        **apart_values(apart_compounds(text, words)),
     }
     params: list = []
 
@@ -273,7 +273,7 @@ def relevance(table: str, text: str, in_title: str) -> tuple[str, list]:
     pass over the paper table, no TOASTed text). ``in_title``: SQL that is 1 when the row's
     title matches the whole query."""
     count = len(typed_words(text))
-    joins = len(apart_compounds(text, text)) // 2
+    joins = len(apart_compounds(text, text))
     abstract_own = joined_apart(ABSTRACT_OWN.format(text=f"{table}.abstract"), joins, "gi")
     abstract_parts = ABSTRACT_PARTS.format(text=f"{table}.abstract")
     own = joined_apart(OWN.format(text=f"{table}.title"), joins, "g")
@@ -376,7 +376,7 @@ def ranked_statement(
     reading no rows and [] for none)."""
     words = text if words is None else words
     count = len(typed_words(words))
-    template = _ranked_template(count, words, len(apart_compounds(text, words)) // 2)
+    template = _ranked_template(count, words, len(apart_compounds(text, words)))
     authored_rows, authored_ids = authored
     pieces = {
         "prefix": prefix,
