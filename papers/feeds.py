@@ -157,10 +157,12 @@ class SearchFeed(PaperFeed):
         # An author filter naming an author joined to another: that author's feed; a query
         # addressing an Anthology person's or venue's page: that author's or venue's feed.
         filterset = PaperFilterSet(request.GET)
-        moved = filter_redirect(request, filterset) if filterset.is_valid() else None
-        if moved is None and filterset.is_valid() and (page := filterset.anthology_page):
-            kind = "feed-author" if isinstance(page, Author) else "feed-venue"
-            moved = redirect(reverse(kind, args=[page.slug]))
+        moved = None
+        if filterset.is_valid():
+            moved = filter_redirect(request, filterset)
+            if moved is None and (page := filterset.anthology_page) is not None:
+                kind = "feed-author" if isinstance(page, Author) else "feed-venue"
+                moved = redirect(reverse(kind, args=[page.slug]))
         return moved if moved is not None else super().__call__(request, *args, **kwargs)
 
     def get_object(self, request):
