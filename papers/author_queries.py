@@ -9,8 +9,9 @@ from django.db.models import Count, Func, Q, Value
 from django.db.models.functions import Coalesce, NullIf
 
 from .expressions import family_key
+from .nicknames import given_name_forms
 from .tables import reading_cursor, sql
-from .text import latin_unaccented
+from .text import latin_unaccented, make_slug, name_key
 
 # The authors sharing papers with author %s, by shared papers then name, the first %s: the
 # authorships read from the indexes alone (authorship_author_paper, authorship_position_once)
@@ -35,8 +36,33 @@ ORDER BY shown.shared DESC, shown.name, a.id
 # ("Gurevych": Iryna Gurevych); a commoner one ("Zhang": 1,107 authors) names nobody.
 FAMILY_NAMESAKES = 5
 _ONE_NAME = re.compile(r"[^\W\d_][\w'’-]+")
+# A name: two to five words of letters (with . ' - inside), nothing a search operator uses.
+_NAME = re.compile(r"[^\W\d_][\w.'’-]*(?:\s+[^\W\d_][\w.'’-]*){1,4}")
+_OPERATORS = {"or", "and", "not"}
 # An umlaut written out ("ue" for "ü"), as text.umlaut_key writes it.
 _WRITTEN_OUT = re.compile(r"([aou])e")
+
+
+def _looks_like_name(text: str) -> bool:
+    words = text.split()
+    return bool(_NAME.fullmatch(text)) and not any(word.lower() in _OPERATORS for word in words)
+
+
+def _slugs_named(slug: str) -> Q:
+    """The slugs of a name's authors: the slug, its namesakes' (slug-2 …), and with one or two
+    middle initials the name leaves out ("noah-smith": noah-a-smith), for every form of the
+    given name ("dan-jurafsky": daniel-jurafsky too, papers/nicknames.py); each form read
+    through an index range of the slugs it begins."""
+    given, _, rest = slug.partition("-")
+    if not rest:
+        return Q(slug=slug) | Q(
+            slug__startswith=f"{slug}-", slug__regex=rf"^{re.escape(slug)}-[0-9]+$"
+        )
+    slugs = Q(slug=slug)
+    for form in given_name_forms(given):
+        pattern = rf"^{re.escape(form)}-([a-z]-){{0,2}}{re.escape(rest)}(-[0-9]+)?$"
+        slugs |= Q(slug__startswith=f"{form}-", slug__regex=pattern)
+    return slugs
 
 
 def family_forms(word: str) -> tuple[str, str]:
@@ -55,6 +81,37 @@ def _as_family_key(form: str):
 
 
 class AuthorQuerySet(models.QuerySet):
+    def named(self, text: str, limit: int = 30) -> list:
+        """The authors whose name is the text (_slugs_named: namesakes, middle initials,
+        short forms of the given name; the normalised name; a name merged into another
+        author), each with ``paper_count``, most papers first; [] without a query when not a
+        name. A name written family name first, with a comma ("Manning, Christopher"), is
+        that name."""
+        text = " ".join(text.split())
+        family, comma, given = text.partition(",")
+        if comma and given.strip():
+            text = f"{given.strip()} {family.strip()}"
+        if not _looks_like_name(text):
+            return []
+        slug = make_slug(text, "")
+        if not slug:
+            return []
+        key = name_key(text)
+        # Each way of naming read through its own index, the ids united: or-ed in one
+        # condition with the redirects' join, they made the planner read every author and
+        # authorship.
+        ids = (
+            self.filter(_slugs_named(slug) | Q(key=key))
+            .order_by()
+            .values("pk")
+            .union(
+                self.filter(umlaut_key=key).exclude(umlaut_key="").order_by().values("pk"),
+                self.filter(redirects__old_slug=slug).order_by().values("pk"),
+            )
+        )
+        counted = self.filter(pk__in=ids).annotate(paper_count=Count("authorships"))
+        return list(counted.order_by("-paper_count", "slug")[:limit])
+
     def of_family_name(self, text: str) -> list:
         """The authors whose family name is the text, a single word, each with
         ``paper_count``, most papers first; [] when more than FAMILY_NAMESAKES have it (one

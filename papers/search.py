@@ -34,7 +34,7 @@ from .search_notices import (
 )
 from .spelling import FEW_MATCHES, RARE_WORD, SHOWN_AT_ONCE_EDITS, did_you_mean, respelling
 from .text import CONTROL_CHARACTERS
-from .understanding import authors_named, join_compounds
+from .understanding import join_compounds
 from .word_memory import every_paper, matched_query
 
 
@@ -104,7 +104,7 @@ def ranked_order(filterset: PaperFilterSet, limit: int) -> list[int]:
     matched = matched_query(query[0], filterset.active(), filterset.fixed)
     papers = Paper.objects.filter(*filterset.fixed_conditions(), *filterset.conditions().values())
 
-    authored = _authored(papers, authors_named(filterset.searched), query[0])
+    authored = _authored(papers, Author.objects.named(filterset.searched), query[0])
 
     def best(cap: int) -> list[int]:
         return [pk for pk, _ in _ranked(filterset, papers, query, matched, (cap, 0, authored), cap)]
@@ -185,7 +185,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     # A question is searched for its subject, and the page says so (papers/questions.py).
     subject = filterset.subject
     typed = subject or text
-    authors = authors_named(typed) if ranked else []
+    authors = Author.objects.named(typed) if ranked else []
     text, words = join_compounds(typed)
     facets, matched = _matched(filterset, text, request)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
@@ -228,7 +228,7 @@ def _named_filters(filterset: PaperFilterSet, typed: str) -> list:
 def _respelled_authors(results: Results, filterset: PaperFilterSet, authors: list) -> list:
     """The authors a respelled query names, offered and ranked first as the query typed right
     would have them ("Neubg": Graham Neubig), where the query as typed named none."""
-    authors = authors or authors_named(results.corrected_query)
+    authors = authors or Author.objects.named(results.corrected_query)
     results.authors = _author_cards(filterset, results.corrected_query, authors)
     results.named_authors = authors
     return authors

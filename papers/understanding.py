@@ -3,29 +3,26 @@
 An Anthology ID (``2021.naacl-main.463``, old style ``P19-1001``), a DOI
 (``10.18653/v1/2021.naacl-main.463``, also as a doi.org link) or an Anthology URL (the paper's
 page or its PDF) names one paper: ``identified_paper`` finds it (one indexed query, run only
-when the text has an identifier's shape). A query that is a person's name, compared as slugs
-compare (case and accents folded) or as normalised names, offers that author's page:
-``authors_named`` lists each author of that name (the people the Anthology tells apart, and a
-second author of one name with the slug "name-2", and a name merged into another author)
-with a paper count; a single word that is a few authors' family name offers them too
-(``Author.objects.of_family_name``, papers/author_queries.py). Two words typed apart
-that the collection writes as one compound ("few shot") are searched joined, as "few-shot"
-and "fewshot" are (``join_compounds``).
+when the text has an identifier's shape). A query that is a person's name offers that author's
+pages (``Author.objects.named``), and a single word that is a few authors' family name offers
+them too (``Author.objects.of_family_name``; both in papers/author_queries.py). Two words
+typed apart that the collection writes as one compound ("few shot") are searched joined, as
+"few-shot" and "fewshot" are (``join_compounds``).
 """
 
 import re
 from itertools import pairwise, product
 from typing import NamedTuple
 
-from django.db.models import Count, Q
+from django.db.models import Q
 from django.db.models.functions import Lower
 
 from .anthology_metadata import ANTHOLOGY_ID
 from .compounds import content_words
 from .expressions import SEARCH_CONFIG
-from .models import Author, AuthorRedirect, MergedKey, Paper
+from .models import MergedKey, Paper
 from .tables import reading_cursor, sql
-from .text import QUOTED, make_slug, name_key
+from .text import QUOTED
 from .word_forms import excluded_in_every_form, other_form
 
 # An Anthology address as people paste it: with or without its scheme, the old aclweb.org
@@ -41,8 +38,6 @@ _IDENTIFIER = re.compile(
     re.IGNORECASE,
 )
 _ANTHOLOGY_DOI = re.compile(rf"10\.18653/v1/(?P<id>{ANTHOLOGY_ID})", re.IGNORECASE)
-# A name: two to five words of letters (with . ' - inside), nothing a search operator uses.
-_NAME = re.compile(r"[^\W\d_][\w.'’-]*(?:\s+[^\W\d_][\w.'’-]*){1,4}")
 _OPERATORS = {"or", "and", "not"}
 
 
@@ -78,51 +73,6 @@ def identified_paper(text: str):
         condition |= Q(doi_lower=doi)
     found = Paper.objects.annotate(doi_lower=Lower("doi")).filter(condition).order_by("pk")
     return found.first()
-
-
-def looks_like_name(text: str) -> bool:
-    words = text.split()
-    return bool(_NAME.fullmatch(text)) and not any(word.lower() in _OPERATORS for word in words)
-
-
-def authors_named(text: str, limit: int = 30) -> list:
-    """The authors whose name is the text (slug equal, or slug-2, slug-3 … for namesakes),
-    also with middle initials the text leaves out ("Noah Smith": Noah A. Smith), each with
-    ``paper_count``, most papers first; [] without a query when not a name. A name written
-    family name first, with a comma ("Manning, Christopher"), is that name."""
-    text = " ".join(text.split())
-    family, comma, given = text.partition(",")
-    if comma and given.strip():
-        text = f"{given.strip()} {family.strip()}"
-    if not looks_like_name(text):
-        return []
-    slug = make_slug(text, "")
-    if not slug:
-        return []
-    namesakes = Q(slug__startswith=f"{slug}-") & Q(slug__regex=rf"^{re.escape(slug)}-[0-9]+$")
-    given, _, rest = slug.partition("-")
-    if rest:
-        # Within the given name's authors (an index range), one or two initials before the rest.
-        initials = rf"^{re.escape(given)}-([a-z]-){{1,2}}{re.escape(rest)}(-[0-9]+)?$"
-        namesakes |= Q(slug__startswith=f"{given}-") & Q(slug__regex=initials)
-    key = name_key(text)
-    # Each way of naming read through its own index, the ids united: or-ed in one condition
-    # with the redirects' subquery, they made the planner read every author and authorship.
-    named = (
-        Author.objects.filter(Q(slug=slug) | namesakes | Q(key=key))
-        .order_by()
-        .values("pk")
-        .union(
-            Author.objects.filter(umlaut_key=key).exclude(umlaut_key="").order_by().values("pk"),
-            # A name merged into another author (its old slug) names that author.
-            AuthorRedirect.objects.filter(old_slug=slug).values("author_id"),
-        )
-    )
-    return list(
-        Author.objects.filter(pk__in=named)
-        .annotate(paper_count=Count("authorships"))
-        .order_by("-paper_count", "slug")[:limit]
-    )
 
 
 # Words typed apart or hyphenated that the collection writes as one compound ("few shot",

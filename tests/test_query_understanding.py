@@ -295,6 +295,25 @@ def test_a_name_query_offers_the_pages_with_middle_initials_too(client, corpus):
     ]
 
 
+def test_a_name_query_offers_the_pages_of_the_given_names_other_forms(client, corpus):
+    # The Anthology names Daniel Jurafsky "Dan Jurafsky": either name is his.
+    dan = Author.objects.create(name="Dan Brightwater", slug="dan-brightwater")
+    Authorship.objects.create(paper=corpus["speech"], author=dan, position=3)
+    samuel = Author.objects.create(name="Samuel R. Brightwater", slug="samuel-r-brightwater")
+    Authorship.objects.create(paper=corpus["kv"], author=samuel, position=3)
+
+    def offered(query):
+        body = client.get("/api/papers/", {"q": query}).json()
+        return [author["url"].removeprefix("http://testserver") for author in body["authors"]]
+
+    assert offered("Daniel Brightwater") == ["/authors/dan-brightwater/"]
+    assert offered("Danny Brightwater") == ["/authors/dan-brightwater/"]
+    assert offered("Sam Brightwater") == ["/authors/samuel-r-brightwater/"]
+    assert offered("Brightwater, Sam") == ["/authors/samuel-r-brightwater/"]
+    assert offered("Christopher Brightwater") == []
+    assert offered("Dana Brightwater") == []
+
+
 @pytest.mark.parametrize(
     ("typed", "offered"),
     [
