@@ -39,6 +39,8 @@ _ONE_NAME = re.compile(r"[^\W\d_][\w'’-]+")
 # A name: two to five words of letters (with . ' - inside), nothing a search operator uses.
 _NAME = re.compile(r"[^\W\d_][\w.'’-]*(?:\s+[^\W\d_][\w.'’-]*){1,4}")
 _OPERATORS = {"or", "and", "not"}
+# A generation suffix ending a name's slug ("Hal Daumé III", "Matthew C. Williams Jr.").
+_SUFFIX = "(-(jr|sr|ii|iii|iv))?"
 # An umlaut written out ("ue" for "ü"), as text.umlaut_key writes it.
 _WRITTEN_OUT = re.compile(r"([aou])e")
 
@@ -49,10 +51,11 @@ def _looks_like_name(text: str) -> bool:
 
 
 def _slugs_named(slug: str) -> Q:
-    """The slugs of a name's authors: the slug, its namesakes' (slug-2 …), and with one or two
-    middle initials the name leaves out ("noah-smith": noah-a-smith), for every form of the
-    given name ("dan-jurafsky": daniel-jurafsky too, papers/nicknames.py); each form read
-    through an index range of the slugs it begins."""
+    """The slugs of a name's authors: the slug, its namesakes' (slug-2 …), with one or two
+    middle initials the name leaves out ("noah-smith": noah-a-smith) and a suffix it leaves
+    out ("hal-daume": hal-daume-iii), for every form of the given name ("dan-jurafsky":
+    daniel-jurafsky too, papers/nicknames.py); each form read through an index range of the
+    slugs it begins."""
     given, _, rest = slug.partition("-")
     if not rest:
         return Q(slug=slug) | Q(
@@ -60,7 +63,7 @@ def _slugs_named(slug: str) -> Q:
         )
     slugs = Q(slug=slug)
     for form in given_name_forms(given):
-        pattern = rf"^{re.escape(form)}-([a-z]-){{0,2}}{re.escape(rest)}(-[0-9]+)?$"
+        pattern = rf"^{re.escape(form)}-([a-z]-){{0,2}}{re.escape(rest)}{_SUFFIX}(-[0-9]+)?$"
         slugs |= Q(slug__startswith=f"{form}-", slug__regex=pattern)
     return slugs
 

@@ -312,6 +312,11 @@ def test_a_name_query_offers_the_pages_of_the_given_names_other_forms(client, co
     assert offered("Brightwater, Sam") == ["/authors/samuel-r-brightwater/"]
     assert offered("Christopher Brightwater") == []
     assert offered("Dana Brightwater") == []
+    # A generation suffix the query leaves out ("Hal Daume": Hal Daumé III).
+    suffixed = Author.objects.create(name="Grace Brightwater III", slug="grace-brightwater-iii")
+    Authorship.objects.create(paper=corpus["kv"], author=suffixed, position=4)
+    assert offered("Grace Brightwater") == ["/authors/grace-brightwater-iii/"]
+    assert offered("Grace Brightwater III") == ["/authors/grace-brightwater-iii/"]
 
 
 @pytest.mark.parametrize(
