@@ -44,6 +44,10 @@ def test_saving_from_three_kinds_of_page_then_the_list_page(transactional_db, co
     row = page.locator(f"li[data-paper-id='{cache2.pk}']")
     row.get_by_role("button", name="Save “Quantised KV Cache Compression” to my list").click()
     expect(row.locator(".save-toggle")).to_have_attribute("aria-pressed", "true")
+    # Saved, it says so: "✓ Saved" in place of "Save".
+    mark = row.locator(".save-mark").evaluate("mark => getComputedStyle(mark, '::before').content")
+    assert mark == '"✓ Saved"'
+    expect(row.locator(".save-word")).to_be_hidden()
     expect(page.locator(".my-list-count")).to_have_text(" (1)")
     expect(page.locator("#announcer")).to_have_text(
         "Saved to your list: Quantised KV Cache Compression."
@@ -103,10 +107,9 @@ def test_saving_from_three_kinds_of_page_then_the_list_page(transactional_db, co
     expect(page).to_have_title(re.compile(r"^Reading list \(2\) "))
     page.reload()
     assert card_ids(page) == [similar_id, str(cache2.pk)]
-    # On one's own list, un-saving a paper takes its row off too.
-    page.locator(f"li[data-paper-id='{cache2.pk}'] .save-toggle").click()
-    assert card_ids(page) == [similar_id]
-    assert saved(page) == [similar_id]
+    # On one's own list a row offers Remove, not a second button doing the same ("✓ Saved").
+    expect(page.locator(f"li[data-paper-id='{cache2.pk}'] .save-toggle")).to_be_hidden()
+    expect(page.locator(f"li[data-paper-id='{cache2.pk}'] .remove")).to_be_visible()
     expect(page.locator(".adopt")).to_be_hidden()
 
 

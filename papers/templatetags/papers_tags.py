@@ -147,7 +147,8 @@ def save_toggle(pk, title) -> SafeString:
     script runs; ends in a newline, which separates it from the buttons that follow."""
     return mark_safe(  # every value in it is escaped
         f'<button type="button" class="save-toggle" data-save="{escape(pk)}" '
-        'aria-pressed="false" hidden><span class="save-mark" aria-hidden="true"></span>Save'
+        'aria-pressed="false" hidden><span class="save-mark" aria-hidden="true"></span>'
+        '<span class="save-word">Save</span>'
         f'<span class="visually-hidden"> “{escape(title)}” to my list</span></button>\n'
     )
 
