@@ -1,5 +1,5 @@
 """The filters a query's words name: "summarization EMNLP 2023" names the venue EMNLP 2023,
-"dependency parsing 2021" the year 2021.
+"dependency parsing 2021" the year 2021, "Findings of EMNLP 2023 sarcasm" that volume.
 
 Searched as words, "acl 2024" found the one paper saying both and nothing pointed at the
 venue; "dependency parsing 2021" found two papers, neither of 2021 (an outside tester). The
@@ -15,9 +15,6 @@ from django.urls import reverse
 
 from .models import Venue
 
-# An acronym (letters, digits after the first) and a year, or a year alone; at most
-# MAX_NAMED pairs of a query.
-_VENUE_WORDS = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]{1,15})\s+((?:19|20)[0-9]{2})(?![\w-])")
 _YEAR = re.compile(r"(?<![\w.-])((?:19|20)[0-9]{2})(?![\w.-])")
 MAX_NAMED = 2
 
@@ -34,30 +31,36 @@ class NamedFilter:
 
 
 def filters_named(text: str, chosen: dict[str, list[str]]) -> list[NamedFilter]:
-    """The venues (a main volume, by acronym and year) and else the one year the query's
-    words name, among those the collection has (1 query, only when the text has a year);
+    """The venues whose name the query's words write (case and spacing aside: "acl 2024",
+    "Findings of EMNLP 2023"; the longest name first, at most MAX_NAMED) and else the one year
+    they name, among those the collection has (1 query, only when the text has a year);
     ``chosen``: the other filters of the list, kept in the links."""
-    pairs = _VENUE_WORDS.findall(text)[:MAX_NAMED]
     years = _YEAR.findall(text)
     if not years:
         return []
     venues = list(Venue.objects.filter(year__in={int(year) for year in years}))
-    main = {(v.acronym.lower(), v.year): v for v in venues if v.acronym and v.parent_id is None}
-    named = []
-    for acronym, year in pairs:
-        venue = main.get((acronym.lower(), int(year)))
-        if venue is not None:
-            rest = _without(text, rf"{re.escape(acronym)}\s+{year}")
+    named, unnamed = [], text
+    for venue in sorted(venues, key=lambda venue: (-len(venue.name), venue.name)):
+        name = _written(r"\s+".join(re.escape(word) for word in venue.name.split()))
+        if len(named) < MAX_NAMED and name.search(unnamed):
+            # "Findings of EMNLP 2023" named, the "EMNLP 2023" in it names nothing more.
+            unnamed = name.sub(" ", unnamed, count=1)
+            rest = _without(text, name)
             named.append(_filter(venue.name, rest, ("venue", venue.slug), chosen, venue))
     if named or len(years) != 1 or int(years[0]) not in {v.year for v in venues}:
         return named
-    rest = _without(text, years[0])
+    rest = _without(text, _written(years[0]))
     return [_filter(years[0], rest, ("year", years[0]), chosen)]
 
 
-def _without(text: str, words: str) -> str:
+def _written(words: str) -> re.Pattern:
+    """The words (a pattern) written as words of a text, in any case."""
+    return re.compile(rf"(?<![\w-]){words}(?![\w-])", re.IGNORECASE)
+
+
+def _without(text: str, words: re.Pattern) -> str:
     """The text without the words, and nothing left but operators and empty quotes: ""."""
-    rest = " ".join(re.sub(rf"(?<![\w-]){words}(?![\w-])", " ", text, count=1).split())
+    rest = " ".join(words.sub(" ", text, count=1).split())
     return rest if re.search(r"\w", rest) else ""
 
 

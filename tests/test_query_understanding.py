@@ -367,6 +367,20 @@ def test_the_filter_offered_keeps_the_other_filters_and_its_page(client, corpus)
     assert page.find_all("p", class_="named-filters") == []
 
 
+def test_a_venue_named_in_full_is_offered_not_the_venue_inside_its_name(client, corpus):
+    # "Findings of EMNLP 2024" offered "Findings of" searched in EMNLP 2024 (an outside tester).
+    emnlp = Venue.objects.get(slug="emnlp-2024")
+    findings = make_venue("Findings of EMNLP 2024", 2024, parent=emnlp, acronym="EMNLP")
+    body = client.get("/api/papers/?" + urlencode({"q": "findings of EMNLP 2024  cache"})).json()
+    assert body["filters"] == [
+        {
+            "label": "Findings of EMNLP 2024",
+            "query": "cache",
+            "url": f"http://testserver/?q=cache&venue={findings.slug}",
+        }
+    ]
+
+
 def test_the_filter_offered_reads_the_page_text(client, corpus):
     Venue.objects.filter(slug="emnlp-2024").update(acronym="EMNLP")
     named = parse(client.get("/?q=cache+emnlp+2024")).find("p", class_="named-filters")
