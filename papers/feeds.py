@@ -58,7 +58,8 @@ class PaperFeed(Feed):
         # Each entry's authors in order: one more query for the feed's fifty entries.
         ordered = Authorship.objects.select_related("author").order_by("position")
         newest = newest.prefetch_related(Prefetch("authorships", ordered))
-        return newest.order_by(F("venue__year").desc(nulls_last=True), "-pk")[:FEED_SIZE]
+        held = F("venue__held_on").desc(nulls_last=True)
+        return newest.order_by(held, "-pk")[:FEED_SIZE]
 
     def item_extra_kwargs(self, paper):
         return {"authors": [authorship.author.name for authorship in paper.authorships.all()]}

@@ -139,6 +139,19 @@ def test_search_feed_takes_the_lists_parameters(client, newer):
     assert titles(read_feed(client, "/feeds/search/"))[0] == "Attention Sinks Revisited"
 
 
+def test_a_feed_puts_the_later_venue_of_a_year_first_whatever_was_loaded_first(client, db):
+    # Findings of ACL 2025 (July) came after NAACL 2025 (April) because it was loaded first.
+    july = make_venue("Findings of ACL 2025", 2025, month="July")
+    april = make_venue("NAACL 2025", 2025, month="April")
+    make_paper("Sarcasm in July.", title="July Sarcasm", venue=july)
+    make_paper("Sarcasm in April.", title="April Sarcasm", venue=april)
+    finish()
+    assert titles(read_feed(client, "/feeds/search/?q=sarcasm")) == [
+        "July Sarcasm",
+        "April Sarcasm",
+    ]
+
+
 @pytest.mark.parametrize(
     ("url", "status"),
     [
