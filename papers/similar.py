@@ -3,29 +3,30 @@
 Candidates come from the fitted model when the paper has a row in the similarity table
 (papers/similarity.py refreshes it after each load, and writes a row for a paper a curator
 saves): the paper's stored nearest neighbours, scored by their stored fused score (text cosine,
-same year, same conference, shared research areas, shared authors) plus SIMILAR_TOPIC_BOOST per
-shared topic that is not an area (at most three; the areas are in the fused score).
-``among`` (a bounded list of ids, e.g. from bench/quality.py) ranks exactly those papers
-instead, by the cosine of the stored embeddings. A paper without a row (no model fitted
+rare words shared, same year, same conference, shared research areas, shared authors) plus
+SIMILAR_TOPIC_BOOST per shared topic that is not an area (at most three; the areas are in the
+fused score). ``among`` (a bounded list of ids, e.g. from bench/quality.py) ranks exactly those
+papers instead, by the cosine of the stored embeddings. A paper without a row (no model fitted
 yet) gets the full-text "more like this" path: its SIMILAR_TERMS most distinctive lexemes of
 title and abstract (1 + ln of their weighted frequency, title ×3, times ln(N / document
-frequency) from the Lexeme table; lexemes in over a fifth of the collection are not
-distinctive, the paper's author names never count), candidates from two LIMITed GIN scans
-(papers sharing two of those lexemes, up to SIMILAR_CAP, and papers sharing one, up to a tenth
-of that), each scored by the share of the paper's term weight it contains, plus
-TEXT_TOPIC_BOOST per shared topic and TEXT_VENUE_BOOST for the same venue.
+frequency) from the Lexeme table; lexemes in over a fifth of the collection are not distinctive,
+the paper's author names never count), candidates from two LIMITed GIN scans (papers sharing two
+of those lexemes, up to SIMILAR_CAP, and papers sharing one, up to a tenth of that), each scored
+by the share of the paper's term weight it contains, plus TEXT_TOPIC_BOOST per shared topic and
+TEXT_VENUE_BOOST for the same venue.
 
 Every result carries what made it similar: the shared terms — lexemes of both papers' titles or
 abstracts (never of either paper's author names) found in at most SHOWN_TERM_SHARE of the
 collection (or SHOWN_TERM_FLOOR papers), most distinctive first, each with its share of their
-weight, spelled as the paper writes them — and the signals of the score: the text cosine, same
-year, same conference, the shared areas by name with the product of their confidences, the
-shared authors by name, the shared topics by name (explanation()).
+weight, spelled as the paper writes them — and the signals of the score: the text (cosine and
+rare words), same year, same conference, the shared areas by name with the product of their
+confidences, the shared authors by name, the shared topics by name (explanation()).
 """
 
 from dataclasses import dataclass, field
 
 from . import similarity
+from .rare_words import RARE_PAPERS, RARE_SHARE, RARE_WEIGHT
 from .tables import reading_cursor, sql
 
 SIMILAR_TERMS = 15
@@ -47,7 +48,7 @@ class SimilarRow:
     score: float
     fitted: bool
     terms: list[tuple[str, float]] = field(default_factory=list)
-    cosine: float | None = None
+    cosine: float | None = None  # ranking given papers (``among``): their cosine, the score
     same_year: int | None = None
     same_venue: str | None = None
     authors: list[str] = field(default_factory=list)
@@ -163,7 +164,7 @@ surface AS MATERIALIZED (
 # the share of the query terms' weight the paper contains (computed only there: CASE is lazy).
 _SCORED = """
 scored AS (
-    SELECT p.id, cand.base IS NOT NULL AS fitted, shared_topics.names AS topics,
+    SELECT p.id, cand.base IS NOT NULL AS fitted, cand.base, shared_topics.names AS topics,
            CASE WHEN cand.base IS NOT NULL THEN
                cand.base + %(topic_boost)s * LEAST(cardinality(shared_topics.names), 3)
            ELSE
@@ -183,7 +184,9 @@ scored AS (
     ) AS shared_topics
     WHERE p.id <> %(pk)s
 ),
-top AS (SELECT id, fitted, topics, score FROM scored ORDER BY score DESC, id LIMIT %(limit)s),
+top AS (
+    SELECT id, fitted, base, topics, score FROM scored ORDER BY score DESC, id LIMIT %(limit)s
+),
 -- The shown terms of the results only: distinctive, and never either paper's author names.
 explained AS (
     SELECT top.*, shared.lexemes, shared.weights
@@ -209,9 +212,7 @@ SELECT top.id, top.score, top.fitted,
              LEFT JOIN surface s ON s.stem = w.lexeme
              ORDER BY w.ord) AS words,
        top.weights,
-       (SELECT sum(x * y)::float8 FROM {similarity} a, {similarity} b,
-               unnest(a.embedding, b.embedding) AS e(x, y)
-        WHERE a.paper_id = src.id AND b.paper_id = top.id) AS cosine,
+       CASE WHEN %(among)s::bigint[] IS NOT NULL THEN top.base END AS cosine,
        CASE WHEN v.year = src.year THEN v.year END AS same_year,
        CASE WHEN COALESCE(v.parent_id, v.id) = src.event
             THEN COALESCE(parent.name, v.name) END AS same_venue,
@@ -304,6 +305,9 @@ def method() -> dict:
         "author_max": similarity.AUTHOR_MAX_PAPERS,
         "topic": SIMILAR_TOPIC_BOOST,
         "title_repeat": similarity.TITLE_REPEAT,
+        "rare": RARE_WEIGHT,
+        "rare_share": f"{RARE_SHARE:.0%}",
+        "rare_papers": RARE_PAPERS,
     }
 
 
@@ -323,7 +327,9 @@ def explanation(row: SimilarRow) -> list[dict]:
     areas = row.areas if row.fitted else []
     areas_weight = round(similarity.AREA_BOOST * row.area_weight, 4) if areas else 0.0
     rest = topics_weight + authors_weight + year_weight + venue_weight + areas_weight
-    text_weight = row.cosine if row.fitted and row.cosine is not None else row.score - rest
+    # Ranking given papers, the cosine alone; else the fitted path's cosine and rare words'
+    # part (papers/rare_words.py), or the text path's share of the paper's terms.
+    text_weight = row.cosine if row.cosine is not None else row.score - rest
     signals.append(text_signal(text_weight, row.terms))
     if authors:
         signals.append({"signal": "authors", "weight": authors_weight, "authors": authors})

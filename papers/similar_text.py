@@ -1,8 +1,9 @@
 """Papers like a text: the form the page and the API validate with, and the ranked papers.
 
 The text is projected into the fitted model (papers/similarity_model.py) and compared with
-every paper's stored embedding by cosine; the venue and year filters keep the papers of that
-venue (or its volumes) and year. Each result carries its explanation: the cosine, and the
+every paper's stored embedding by cosine, plus the share of its rare words each paper uses
+(papers/rare_words.py); the venue and year filters keep the papers of that venue (or its
+volumes) and year. Each result carries its explanation: that score, and the
 distinctive words of the text found in the paper's title or abstract, with their weights.
 """
 

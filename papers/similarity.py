@@ -11,41 +11,38 @@ fit (``fit``, which reads only the texts) started before its commit, in a forked
 (papers/fit_ahead.py), and the refresh takes the model when it was fitted on the same texts.
 
 A pair's score fuses that text cosine with the signals a reader can check: ``YEAR_BOOST`` when
-the papers appeared the same year, ``VENUE_BOOST`` when at the same conference (a volume and
-its parent count as one), ``AREA_BOOST`` times the product of the two papers' confidences in
-each research area they share (the ACL areas of papers/tagging.py, linked by the topic model,
-a curator or a dump; an area rule's link is a word match, not a paper's area, and is left
-out), ``AUTHOR_BOOST`` per shared author (at most ``AUTHOR_CAP``). Each paper's ``NEIGHBOURS``
-best papers under that score are stored in the Similarity table (plain real[] arrays, no
-pgvector, written by one binary COPY: papers/similarity_store.py) with the smoothed embedding,
-so the paper and similar pages read one row. The venue, year and area signals are appended to
-the vectors (scaled columns), so the nearest-neighbour search (papers/neighbours.py) ranks by
-the fused score directly; papers sharing authors are added as candidates from the authorship
-table.
+the papers appeared the same year, ``VENUE_BOOST`` when at the same conference (a volume and its
+parent count as one), ``AREA_BOOST`` times the product of the two papers' confidences in each
+research area they share (the ACL areas of papers/tagging.py, linked by the topic model, a
+curator or a dump; an area rule's link is a word match, not a paper's area, and is left out),
+``AUTHOR_BOOST`` per shared author (at most ``AUTHOR_CAP``), ``RARE_WEIGHT`` times the weight of
+the rare words both use, which the 128 dimensions have no room for (papers/rare_words.py). Each
+paper's ``NEIGHBOURS`` best papers under that score are stored in the Similarity table (plain
+real[] arrays, no pgvector, written by one binary COPY: papers/similarity_store.py) with the
+smoothed embedding, so the paper and similar pages read one row. The venue, year and area
+signals are appended to the vectors (scaled columns), so the nearest-neighbour search
+(papers/neighbours.py) ranks by the fused score directly; papers sharing authors are added as
+candidates from the authorship table, and those sharing the most rare words from the rare words'
+products.
 
-The fitted model itself (vocabulary, idf, SVD components, the embeddings and each paper's year
-and conference) is stored in SimilarityState.model, so that web processes can project a text
-or a newly saved paper into it (papers/similarity_model.py).
+The fitted model itself (vocabulary, idf, SVD components, the embeddings, each paper's year,
+conference and rare words' part) is stored in SimilarityState.model, so that web processes can
+project a text or a newly saved paper into it (papers/similarity_model.py).
 
 Measured in the app's own setting (bench/quality.py --only similar-app: the whole Anthology
 loaded, 26,014 papers; each labelled ACL 2020 paper's first five labelled papers among its 100
 similar papers, missing slots counted as misses), P@5 same-track on the 753 papers of
-tracks.csv: 0.614 (0.622 on the half the weights were chosen on, 0.606 on the other), P@10
-0.53; TF-IDF cosine in the same setting 0.32. Those figures are flattered: the area-topic model
+tracks.csv: 0.608 (0.617 on the half the weights were chosen on, 0.599 on the other), P@10 0.52;
+TF-IDF cosine in the same setting 0.32. Those figures are flattered: the area-topic model
 trained on the tracks of 519 of these papers, so their areas repeat their labels. With every
-labelled paper's areas from a topic model that never saw its label (bench/crossfit.py: each
-half's papers tagged by a model trained without that half's labels), P@5 is 0.472 (0.487
-tuning half, 0.457 held-out half, 0.434 on the 234 papers outside the training file), P@10
-0.388. All the labelled papers are of one year: a larger YEAR_BOOST fills the 100 with them
-and scores higher (0.627 at 0.15) without ordering them any better (P@5 of the labelled papers
-found: 0.629 at 0.15, 0.630 at 0.05), while 81% of a paper's first ten were of its year.
-A refresh (imports left out) costs about 5 s of CPU at 26,000 papers, 6 s wall, and 19-21 s
-of CPU at 100,000, 21-26 s wall on a shared 2-core machine (bench/run.py's
-collection: the Anthology grown by copies with a quarter of their words dropped): reading 1 s,
-TF-IDF 6 s (Python, one core), SVD 1 s, smoothing 2 s, the searches 4 s and the shared
-authors' scores 1 s (two threads), the merge 3 s (two threads), the COPY and the model 1 s plus
-3 s of the database's CPU; the area columns cost no measurable time. The wall time grows as
-the machine is loaded.
+labelled paper's areas from a topic model that never saw its label (bench/crossfit.py), P@5 is
+0.469 (0.485 tuning half, 0.454 held-out half, 0.432 on the 234 papers outside the training
+file). The rare words cost 0.003 of it (0.472 without) for narrow subjects: the share of a
+paper's first five using a narrow word of its title (ten words chosen on, "sarcas", "irony",
+"sign language" …) rose from 0.28 to 0.52, and on ten others ("poetry", "coreference" …) from
+0.60 to 0.68 (YEAR_BOOST tells why the same year counts little). A refresh (imports left out)
+takes about 6 s at 26,000 papers and 21-26 s at 100,000 on a shared 2-core machine
+(bench/run.py's collection), TF-IDF (one core) the most; the rare words' products about 1 s.
 
 A refresh is skipped when the collection's fingerprint (count and a hash of every id, title and
 abstract, and of every area link) is the one the stored rows were computed from. numpy, scipy
@@ -63,12 +60,13 @@ from dataclasses import dataclass
 from django.db import connection
 
 from .neighbours import SEED, merge_best, nearest, nearest_within, normalise, pair_scores
+from .rare_words import RARE_WEIGHT, rare_columns, rare_pairs, rare_part
 from .similarity_store import Rows, model_blob, store
 from .tables import sql
 
 log = logging.getLogger(__name__)
 
-MODEL_VERSION = "v4"  # v4: YEAR_BOOST 0.15 -> 0.05
+MODEL_VERSION = "v5"  # v5: the rare words' part (papers/rare_words.py)
 DIMENSIONS = 128
 TITLE_REPEAT = 2
 FIT_SAMPLE = 30_000
@@ -134,8 +132,14 @@ class Collection:
 
 
 def model_text(title: str, abstract: str) -> str:
-    """The text the model reads for a paper: the title TITLE_REPEAT times, then the abstract."""
-    return ". ".join([title] * TITLE_REPEAT + [abstract])
+    """The text the model reads for a paper: the title TITLE_REPEAT times, then the abstract,
+    one per line."""
+    return "\n".join([title] * TITLE_REPEAT + [abstract])
+
+
+def model_title(text: str) -> str:
+    """The title of a model text (a title is one line)."""
+    return text.split("\n", 1)[0]
 
 
 def area_slugs() -> list[str]:
@@ -234,9 +238,11 @@ def one_blas_thread():
 
 
 def fit(texts: list[str]) -> dict | None:
-    """The fitted model: {"terms", "idf", "components", "embeddings", "valid"}, or None when
-    the collection is too small or has no word in two papers. Embeddings are the normalised
-    smoothed LSA vectors (float32 [n, d]); ``valid`` marks the papers with any known word."""
+    """The fitted model: {"terms", "idf", "components", "embeddings", "valid", "rare",
+    "rare_columns"}, or None when the collection is too small or has no word in two papers.
+    Embeddings are the normalised smoothed LSA vectors (float32 [n, d]); ``valid`` marks the
+    papers with any known word; ``rare`` is each paper's rare part, on the words of the
+    columns ``rare_columns`` (papers/rare_words.py)."""
     import numpy as np
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.utils.extmath import randomized_svd
@@ -267,13 +273,28 @@ def fit(texts: list[str]) -> dict | None:
     valid = normalise(vectors) > 0
     if valid.sum() < 2:
         return None
+    rare, columns = _rare_parts(matrix, vectorizer, texts)
     return {
+        "rare": rare,
+        "rare_columns": columns,
         "terms": vectorizer.get_feature_names_out(),
         "idf": vectorizer.idf_.astype(np.float32),
         "components": components,
         "embeddings": smooth(vectors, valid),
         "valid": valid,
     }
+
+
+def _rare_parts(matrix, vectorizer, texts: list[str]):
+    """(the papers' rare parts, the rare words' columns): papers/rare_words.py."""
+    import numpy as np
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    columns = rare_columns(matrix)
+    titled = CountVectorizer(
+        vocabulary=vectorizer.vocabulary_, binary=True, stop_words="english", dtype=np.float32
+    ).transform([model_title(text) for text in texts])
+    return rare_part(matrix, titled, columns, vectorizer.idf_), columns
 
 
 def smooth(vectors, valid):
@@ -343,10 +364,13 @@ def neighbour_rows(collection: Collection, fitted: dict, shared) -> Rows:
 
     Candidates: the approximate search over the whole collection, the search within the paper's
     own year (exact up to EXACT_LIMIT papers a year: the same-year signal puts most of a
-    paper's best neighbours there, where the clusters of the whole collection miss some), and
-    the papers sharing its authors; each by its exact fused inner product (the searches' own
-    scores), merged over whole blocks of rows (papers/neighbours.py merge_best)."""
+    paper's best neighbours there, where the clusters of the whole collection miss some), the
+    papers sharing its authors and those sharing the most rare words with it
+    (papers/rare_words.py); each by its exact fused inner product (the searches' own scores;
+    plus the shared authors' or rare words' part), merged over whole blocks of rows
+    (papers/neighbours.py merge_best: a pair found twice keeps its best score)."""
     import numpy as np
+    from scipy import sparse
 
     valid = fitted["valid"]
     index = np.flatnonzero(valid)
@@ -361,13 +385,15 @@ def neighbour_rows(collection: Collection, fitted: dict, shared) -> Rows:
     )
     shared = shared[index][:, index].tocoo()
     k = min(NEIGHBOURS, len(index) - 1)
-    # papers sharing authors: their fused score plus AUTHOR_BOOST per shared author (capped)
-    coauthored = pair_scores(vectors, shared.row, shared.col)
-    coauthored += AUTHOR_BOOST * np.minimum(shared.data, AUTHOR_CAP)
-    found, fused = merge_best(
-        [nearest(vectors, k), nearest_within(vectors, years, k)],
-        (shared.row, shared.col, coauthored),
-        k,
-    )
+    # Papers sharing authors or rare words: their fused score plus AUTHOR_BOOST per shared
+    # author (capped) plus RARE_WEIGHT times the rare weight shared.
+    rows, columns, rare_shared = rare_pairs(fitted["rare"][index])
+    bonus = sparse.coo_matrix(
+        (AUTHOR_BOOST * np.minimum(shared.data, AUTHOR_CAP), (shared.row, shared.col)),
+        shape=shared.shape,
+    ) + sparse.coo_matrix((RARE_WEIGHT * rare_shared, (rows, columns)), shape=shared.shape)
+    bonus = bonus.tocoo()  # rows in order, each pair once
+    extra = (bonus.row, bonus.col, pair_scores(vectors, bonus.row, bonus.col) + bonus.data)
+    found, fused = merge_best([nearest(vectors, k), nearest_within(vectors, years, k)], extra, k)
     ids = np.asarray(collection.ids, dtype=np.int64)[index]
     return Rows(ids, fitted["embeddings"][index], np.where(found >= 0, ids[found], -1), fused)

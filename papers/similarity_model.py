@@ -24,12 +24,16 @@ from django.db import connection, transaction
 
 from . import similarity
 from .neighbours import normalise
+from .rare_words import RARE_WEIGHT, rare_coverage, rare_part, rare_scores
 from .similar import SHOWN_TERM_FLOOR, SHOWN_TERM_SHARE, SIMILAR_SHOWN_MAX
 from .tables import sql
 
 _cache: dict = {}
 
-_PROJECTED_SQL = "SELECT paper_id, embedding FROM {similarity} WHERE projected"
+_PROJECTED_SQL = """
+SELECT s.paper_id, s.embedding, p.title, p.abstract
+FROM {similarity} s JOIN {paper} p ON p.id = s.paper_id WHERE s.projected
+"""
 
 _PAPER_SQL = """
 SELECT p.title, p.abstract, COALESCE(v.year, 0), COALESCE(v.parent_id, v.id)
@@ -63,6 +67,7 @@ class Model:
     vocabulary: dict[str, int] = field(default_factory=dict)
     position: dict[int, int] = field(default_factory=dict)
     counter: object = None
+    rare: object = None  # each paper's rare part (papers/rare_words.py); None in older models
 
     @property
     def embeddings(self):
@@ -91,6 +96,7 @@ def current_model() -> Model | None:
 
 def _read(fingerprint: str, blob: bytes) -> Model:
     import numpy as np
+    from scipy import sparse
     from sklearn.feature_extraction.text import CountVectorizer
 
     with np.load(io.BytesIO(blob), allow_pickle=False) as archive:
@@ -98,7 +104,12 @@ def _read(fingerprint: str, blob: bytes) -> Model:
     if "areas" not in arrays:  # a model stored before the area signal: no paper has an area
         arrays["areas"] = np.zeros((len(arrays["ids"]), len(similarity.area_slugs())), np.float32)
     vocabulary = {term: column for column, term in enumerate(arrays["terms"].tolist())}
+    rare = None
+    if "rare_data" in arrays:
+        parts = (arrays["rare_data"], arrays["rare_indices"], arrays["rare_indptr"])
+        rare = sparse.csr_matrix(parts, shape=(len(arrays["ids"]), len(arrays["rare_columns"])))
     return Model(
+        rare=rare,
         fingerprint=fingerprint,
         arrays=arrays,
         vocabulary=vocabulary,
@@ -107,26 +118,61 @@ def _read(fingerprint: str, blob: bytes) -> Model:
     )
 
 
-def project(model: Model, text: str):
-    """The text's smoothed unit vector in the model (all zeros when no word is known)."""
+def _weighted(model: Model, texts: list[str]):
+    """The texts' TF-IDF vectors as the fit weighs them: sublinear, unit length (csr)."""
     import numpy as np
     from sklearn.preprocessing import normalize
 
-    counts = model.counter.transform([text]).tocsr()
+    counts = model.counter.transform(texts).tocsr()
     counts.data = 1 + np.log(counts.data)
-    weighted = normalize(counts.multiply(model.arrays["idf"]).tocsr())
+    return normalize(counts.multiply(model.arrays["idf"]).tocsr())
+
+
+def _rare_shared(model: Model, weighted, title: str):
+    """The rare weight a paper titled ``title``, of TF-IDF vector ``weighted``, shares with
+    each fitted paper (papers/rare_words.py); zeros from a model stored without rare parts."""
+    import numpy as np
+
+    if model.rare is None:
+        return np.zeros(len(model.arrays["ids"]), dtype=np.float32)
+    titled = model.counter.transform([title])
+    titled.data[:] = 1
+    columns, idf = model.arrays["rare_columns"], model.arrays["idf"]
+    return rare_scores(model.rare, rare_part(weighted, titled, columns, idf))
+
+
+def _rare_covered(model: Model, weighted, texts: list[str] | None = None):
+    """The share of a text's rare weight (its TF-IDF vector ``weighted``) each fitted paper
+    uses, or each of ``texts`` when given (papers/rare_words.py rare_coverage); zeros from a
+    model stored without the rare words' parts."""
+    import numpy as np
+
+    size = len(model.arrays["ids"]) if texts is None else len(texts)
+    if model.rare is None or not size:
+        return np.zeros(size, dtype=np.float32)
+    columns = model.arrays["rare_columns"]
+    rare = model.rare if texts is None else _weighted(model, texts).tocsc()[:, columns].tocsr()
+    return rare_coverage(rare, columns, weighted)
+
+
+def project(model: Model, text: str):
+    """(the text's smoothed unit vector in the model, all zeros when no word is known; its
+    TF-IDF vector, for the rare words' part)."""
+    import numpy as np
+
+    weighted = _weighted(model, [text])
     vector = np.asarray(weighted @ model.arrays["components"].T, dtype=np.float32)
     if not normalise(vector).any():
-        return vector[0]
+        return vector[0], weighted
     embeddings = model.embeddings
     near = np.argsort(-(embeddings @ vector[0]), kind="stable")[: similarity.SMOOTH_NEIGHBOURS]
     vector[0] += similarity.SMOOTH_WEIGHT * embeddings[near].mean(axis=0)
     normalise(vector)
-    return vector[0]
+    return vector[0], weighted
 
 
 def _projected_rows():
-    """(ids, embeddings) of the papers projected on save since the fit."""
+    """(ids, embeddings, model texts) of the papers projected on save since the fit."""
     import numpy as np
 
     with connection.cursor() as cursor:
@@ -134,28 +180,31 @@ def _projected_rows():
         rows = cursor.fetchall()
     ids = np.asarray([row[0] for row in rows], dtype=np.int64)
     embeddings = np.asarray([row[1] for row in rows], dtype=np.float32)
-    return ids, embeddings
+    return ids, embeddings, [similarity.model_text(title, abstract) for *_, title, abstract in rows]
 
 
 def similar_to_text(text: str, limit: int, allowed=None) -> list[tuple[int, float]] | None:
-    """[(paper id, cosine)] of the papers most like ``text``, best first, among ``allowed``
-    ids when given; None when no model has been fitted yet."""
+    """[(paper id, score)] of the papers most like ``text``, best first, among ``allowed``
+    ids when given; None when no model has been fitted yet. The score is the cosine plus
+    RARE_WEIGHT times the share of the text's rare weight the paper uses."""
     import numpy as np
 
     model = current_model()
     if model is None:
         return None
-    vector = project(model, text)
+    vector, weighted = project(model, text)
     if not vector.any():
         return []
     ids, embeddings = model.arrays["ids"], model.embeddings
-    extra_ids, extra_embeddings = _projected_rows()
-    scores = embeddings @ vector
+    extra_ids, extra_embeddings, extra_texts = _projected_rows()
+    scores = embeddings @ vector + RARE_WEIGHT * _rare_covered(model, weighted)
     if len(extra_ids):
         stale = [model.position[pk] for pk in extra_ids.tolist() if pk in model.position]
         scores[stale] = -np.inf  # their projected text replaces the fitted one
         ids = np.concatenate([ids, extra_ids])
-        scores = np.concatenate([scores, extra_embeddings @ vector])
+        extra_scores = extra_embeddings @ vector
+        extra_scores += RARE_WEIGHT * _rare_covered(model, weighted, extra_texts)
+        scores = np.concatenate([scores, extra_scores])
     if allowed is not None:
         scores = np.where(np.isin(ids, np.asarray(list(allowed), dtype=np.int64)), scores, -np.inf)
     take = min(limit, len(scores))
@@ -197,13 +246,13 @@ def project_paper(pk: int) -> bool:
     if model is None or row is None:
         return False
     title, abstract, year, event = row
-    vector = project(model, similarity.model_text(title, abstract))
+    vector, weighted = project(model, similarity.model_text(title, abstract))
     if not vector.any():
         with connection.cursor() as cursor:
             cursor.execute(sql("DELETE FROM {similarity} WHERE paper_id = %s"), [pk])
         return False
     arrays = model.arrays
-    scores = model.embeddings @ vector
+    scores = model.embeddings @ vector + RARE_WEIGHT * _rare_shared(model, weighted, title)
     scores += similarity.YEAR_BOOST * ((arrays["years"] == year) & (year > 0))
     scores += similarity.VENUE_BOOST * (arrays["events"] == event)
     scores += similarity.AREA_BOOST * (arrays["areas"] @ similarity.area_weights([pk])[0])

@@ -90,6 +90,7 @@ def model_blob(collection: Collection, fitted: dict) -> bytes:
 
     buffer = io.BytesIO()
     valid = fitted["valid"]
+    rare = fitted["rare"][valid]
     np.savez(
         buffer,
         terms=np.asarray(fitted["terms"], dtype=str),
@@ -100,5 +101,9 @@ def model_blob(collection: Collection, fitted: dict) -> bytes:
         years=np.asarray(collection.years, dtype=np.int64)[valid],
         events=np.asarray(collection.events, dtype=np.int64)[valid],
         areas=collection.areas[valid],
+        rare_data=rare.data,
+        rare_indices=rare.indices,
+        rare_indptr=rare.indptr,
+        rare_columns=fitted["rare_columns"],
     )
     return buffer.getvalue()

@@ -86,6 +86,8 @@ def test_the_model_is_taken_only_for_the_texts_it_was_fitted_on(seeds, any_size)
     with similarity.one_blas_thread():
         serial = similarity.fit(texts)
     assert fitted.keys() == serial.keys()
+    rare, serial_rare = fitted.pop("rare"), serial.pop("rare")  # sparse: compared apart
+    assert rare.shape == serial_rare.shape and (rare != serial_rare).nnz == 0
     assert all(np.array_equal(fitted[key], serial[key]) for key in serial)
     assert multiprocessing.active_children() == []
 

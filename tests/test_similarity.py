@@ -40,13 +40,14 @@ TEXT_PATH_TOP = [
     "AnchorAttention: Difference-Aware Sparse Attention with Stripe Granularity",
     "Large language models (LLMs) have made significant strides in code acceleration (CA) tasks",
 ]
+# The first shares the rare word of MLWQ's title, "deployment" (papers/rare_words.py).
 FITTED_PATH_TOP = [
-    "Large language models (LLMs) are increasingly used across research and industry…",
-    "AnchorAttention: Difference-Aware Sparse Attention with Stripe Granularity",
     "A Middle Path for On-Premises LLM Deployment: Preserving Privacy Without Sacrificing "
     "Model Confidentiality",
-    "Rethinking Token Reduction for State Space Models",
+    "Large language models (LLMs) are increasingly used across research and industry…",
+    "AnchorAttention: Difference-Aware Sparse Attention with Stripe Granularity",
     "A Generic Method for Fine-grained Category Discovery in Natural Language Texts",
+    "Rethinking Token Reduction for State Space Models",
 ]
 
 
@@ -85,8 +86,9 @@ def test_quantization_paper_finds_efficiency_papers(fitted):
     assert paper.pk not in [item.pk for item in similar]
     scores = [item.score for item in similar]
     assert scores == sorted(scores, reverse=True)
-    # first: TriTera (untitled in the dump), ternary LLMs trained with quantization-aware training
-    assert "ternary language models" in similar[0].abstract
+    # second, after the paper sharing its title's rare word "deployment": TriTera (untitled in
+    # the dump), ternary LLMs trained with quantization-aware training
+    assert "ternary language models" in similar[1].abstract
     efficiency = [
         item
         for item in similar
