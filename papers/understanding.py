@@ -17,6 +17,7 @@ from typing import NamedTuple
 from django.db.models import Q
 from django.db.models.functions import Lower
 
+from .acronyms import expansion
 from .anthology_metadata import ANTHOLOGY_ID
 from .compounds import content_words
 from .expressions import SEARCH_CONFIG
@@ -229,7 +230,8 @@ def _variants(text: str, edits: list, phrases: list) -> str:
         _edit(text, _phrased(edits, [pair for pair, on in zip(phrases, chosen, strict=True) if on]))
         for chosen in product([False, True], repeat=len(phrases))
     ]
-    return " or ".join(variants)
+    # Two phrases of one word (an acronym's other number and its words) make a variant twice.
+    return " or ".join(dict.fromkeys(variants))
 
 
 class _Group(NamedTuple):
@@ -311,8 +313,9 @@ def join_compounds(text: str) -> tuple[str, str]:
     experts" → 'mixtureofexperts or "mixture of experts"' (the query
     repeated for each of up to PHRASED such compounds, or acronyms searched in both numbers:
     "LLM" → 'LLM or LLMs', or words in both regional spellings: "summarisation" →
-    'summarisation or summarization'; an excluded one is excluded in both: "-LLM" →
-    "-LLM -LLMs"). Compounds typed apart take those places first; one typed apart that finds
+    'summarisation or summarization', or acronyms as their words too: "RAG" → 'RAG or
+    "retrieval augmented generation"', papers/acronyms.py; an excluded one is excluded in
+    every form: "-LLM" → '-LLM -LLMs -"large language model"'). Compounds typed apart take those places first; one typed apart that finds
     none is searched as typed.
     ``words``: the words a title is scored on as typed: a compound with a stop word part
     searched as its words in a row, as those words; any other joined, as a title writing it
@@ -339,8 +342,10 @@ def join_compounds(text: str) -> tuple[str, str]:
     # the joined word left "Lost in the Middle" seventh of the fourteen papers matching it.
     # One without is scored joined, as every spelling of it is (few shot, few-shot, fewshot).
     scored = _edit(text, _phrased(edits, with_stop_words))
-    for index, (begin, end, replacement) in enumerate(edits):
-        other = other_form(replacement) if replacement == text[begin:end] else None
-        if other and len(phrases) < PHRASED:
-            phrases.append((index, other))
+    as_typed = [replacement == text[begin:end] for begin, end, replacement in edits]
+    for form in (other_form, expansion):
+        for index, (_, _, replacement) in enumerate(edits):
+            other = form(replacement) if as_typed[index] else None
+            if other and len(phrases) < PHRASED:
+                phrases.append((index, other))
     return _variants(text, edits, phrases), scored

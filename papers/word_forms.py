@@ -1,9 +1,11 @@
 """A query word's other forms that a reader takes for the same word but the stemmer keeps
 apart: an acronym's other number ("LLM", "LLMs"), a word's other regional spelling; and
-an exclusion extended to them ("-LLM" also removes "LLMs"). Pure."""
+an exclusion extended to them and to an acronym's words ("-LLM" also removes "LLMs" and
+"large language model"). Pure."""
 
 import re
 
+from .acronyms import expansion
 from .regional_spelling import other_spelling
 
 # An acronym, singular or plural: typed in capitals, or in small letters without a vowel
@@ -21,15 +23,15 @@ _EXCLUDED = re.compile(r"(?<![\w\"-])-(\w+)(?![\w-])")
 
 
 def excluded_in_every_form(text: str) -> str:
-    """The text with an excluded acronym excluded in its other number too, a word in its
-    other spelling ("-LLM" did not remove the papers saying only "LLMs", where the page says
-    an exclusion removes each form of its word)."""
+    """The text with an excluded acronym excluded in its other number and as its words too
+    (papers/acronyms.py), a word in its other spelling ("-LLM" did not remove the papers
+    saying only "LLMs", where the page says an exclusion removes each form of its word)."""
 
-    def both(match: re.Match) -> str:
-        other = other_form(match[1])
-        return match[0] + (f" -{other}" if other else "")
+    def every(match: re.Match) -> str:
+        others = [other for other in (other_form(match[1]), expansion(match[1])) if other]
+        return " ".join([match[0], *(f"-{other}" for other in others)])
 
-    return _EXCLUDED.sub(both, text)
+    return _EXCLUDED.sub(every, text)
 
 
 def other_form(word: str) -> str | None:

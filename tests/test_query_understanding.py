@@ -1025,21 +1025,53 @@ def test_an_acronym_is_searched_in_both_numbers(client, db):
     plural = make_paper("We ask LLMs to plan.", title="Asking")
     graphs = make_paper("GNNs on molecules.", title="Molecules")
     finish()
-    assert join_compounds("LLM planning") == ("LLM planning or LLMs planning", "LLM planning")
+    assert join_compounds("LLM planning") == (
+        'LLM planning or "large language model" planning or LLMs planning',
+        "LLM planning",
+    )
     for query in ("LLM", "LLMs", "llm", "llms"):
         count, ids = api_answer(client, query)
         assert (count, sorted(ids)) == (2, sorted([singular.pk, plural.pk])), query
     assert api_answer(client, "gnn") == (1, [graphs.pk])
     # An excluded acronym is excluded in both numbers; a hyphen inside a word excludes
     # nothing, and a phrase is as typed.
-    assert join_compounds("-LLM plan") == ("-LLM -LLMs plan", "-LLM -LLMs plan")
-    assert join_compounds("plan -gnns") == ("plan -gnns -gnn", "plan -gnns -gnn")
+    excluded = '-LLM -LLMs -"large language model" plan'
+    assert join_compounds("-LLM plan") == (excluded, excluded)
+    excluded = 'plan -gnns -gnn -"graph neural network"'
+    assert join_compounds("plan -gnns") == (excluded, excluded)
     assert api_answer(client, "plan -LLM") == (0, [])
-    assert join_compounds("co-LLM") == ("co LLM or co LLMs", "co LLM")
+    assert join_compounds("co-LLM") == (
+        'co LLM or co "large language model" or co LLMs',
+        "co LLM",
+    )
     assert join_compounds('"LLM plan"') == ('"LLM plan"', '"LLM plan"')
     # A word with a vowel is left to the stemmer, which folds its plural (BERTs: bert).
     assert join_compounds("bert") == ("bert", "bert")
-    assert join_compounds("BERT NER LLM") == ("BERT NER LLM or BERT NER LLMs", "BERT NER LLM")
+    # Two phrases at most: the first acronym's other number, then its words.
+    assert join_compounds("BERT NER LLM") == (
+        'BERT NER LLM or BERT "named entity recognition" LLM or BERT NER LLMs'
+        ' or BERT "named entity recognition" LLMs',
+        "BERT NER LLM",
+    )
+
+
+def test_an_acronym_is_searched_as_its_words_too(client, db):
+    # "RAG" found none of the papers saying only "retrieval-augmented generation" (an outside
+    # tester).
+    acronym = make_paper("RAG for open questions.", title="Asking with RAG")
+    words = make_paper("Retrieval-augmented generation grounds answers.", title="Grounded Answers")
+    apart = make_paper("We study retrieval augmented generation.", title="Apart")
+    other_order = make_paper("Generation augmented by retrieval of documents.", title="Order")
+    finish()
+    assert join_compounds("rags") == ('rags or "retrieval augmented generation"', "rags")
+    found = sorted([acronym.pk, words.pk, apart.pk])
+    for query in ("RAG", "rag", "RAGs"):
+        count, ids = api_answer(client, query)
+        assert (count, sorted(ids)) == (3, found), query
+    # Its words are a phrase: in another order they are not it. An exclusion removes both.
+    assert api_answer(client, "documents -RAG") == (1, [other_order.pk])
+    assert api_answer(client, "answers -RAG") == (0, [])
+    assert join_compounds("ragout") == ("ragout", "ragout")
 
 
 def test_british_and_american_spellings_find_the_same_papers(client, db):
