@@ -34,6 +34,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from .anthology_metadata import is_anthology_id
+from .author_queries import describe_people
 from .caching import cache_page_by_version
 from .filtering import PaperFilterSet
 from .latex import plain_text
@@ -71,6 +72,9 @@ def _author(request, author) -> dict:
         "name": author.name,
         "url": request.build_absolute_uri(author.get_absolute_url()),
         "papers": author.paper_count,
+        # What tells namesakes apart, as the page's cards show it (describe_people).
+        "years": author.active_years,
+        "coauthor": author.partner,
     }
 
 
@@ -118,6 +122,7 @@ def paper_list(request):
     results = search_page(filterset, request)
     results.notices += unknown_parameters(request.GET, filterset.form.fields)
     _with_authors(results.papers + results.partial)
+    describe_people(results.authors)
     return JsonResponse(
         {
             "count": int(results.count),

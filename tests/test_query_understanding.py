@@ -264,9 +264,22 @@ def test_a_name_query_offers_the_authors_page(client, corpus):
     alone = parse(client.get("/?q=grace+hopper")).find("section", class_="author-cards")
     assert [card.text for card in alone.find_all("li")] == ["Grace Hopper 2 papers"]
     body = client.get("/api/papers/?q=Ada+Lovel%C3%A0ce").json()
+    # The API tells them apart as the cards do.
     assert body["authors"] == [
-        {"name": "Ada Lovelace", "url": "http://testserver/authors/ada-lovelace/", "papers": 3},
-        {"name": "Ada Lovelace", "url": "http://testserver/authors/ada-lovelace-2/", "papers": 1},
+        {
+            "name": "Ada Lovelace",
+            "url": "http://testserver/authors/ada-lovelace/",
+            "papers": 3,
+            "years": "2024–2025",
+            "coauthor": "Alan Turing",
+        },
+        {
+            "name": "Ada Lovelace",
+            "url": "http://testserver/authors/ada-lovelace-2/",
+            "papers": 1,
+            "years": "2025",
+            "coauthor": "Alan Turing",
+        },
     ]
     assert client.get("/api/papers/?q=kv+cache").json()["authors"] == []
 
