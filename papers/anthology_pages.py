@@ -1,9 +1,11 @@
-"""An Anthology address of a person, a volume or an event, pasted into the search box: the
-page of ours showing the same (an author's page, a venue's page).
+"""An address pasted into the search box: an Anthology person's, volume's or event's page is
+the page of ours showing the same (an author's page, a venue's page); another site's address
+is no search at all.
 
 Searched as words, "https://aclanthology.org/people/i/ivan-vulic/" found papers about
-something else and a "Did you mean anthology.org" besides. Paper addresses are identifiers
-(papers/understanding.py ``identified_paper``).
+something else and a "Did you mean anthology.org" besides; an arXiv or Semantic Scholar
+address found unrelated papers matching "abs" and "org" and was respelled (an outside
+tester). Paper addresses are identifiers (papers/understanding.py ``identified_paper``).
 """
 
 import re
@@ -33,3 +35,14 @@ def anthology_page(text: str) -> Author | Venue | None:
     if volume := match["volume"]:
         return Venue.objects.filter(external_id=volume.lower()).order_by("pk").first()
     return Venue.objects.filter(slug=match["event"].lower()).first()
+
+
+# A whole query that is a web address: a scheme or "www.", a host, then anything but spaces.
+_ADDRESS = re.compile(r"(?:https?://|www\.)(?P<host>[\w.-]+\.[a-z]{2,})(?:[/?#:]\S*)?", re.I)
+
+
+def address_host(text: str) -> str | None:
+    """The host of the web address the whole text is ("arxiv.org"), or None (an Anthology
+    page or paper's address is found before this is asked)."""
+    match = _ADDRESS.fullmatch(text.strip())
+    return match["host"].lower().removeprefix("www.") if match else None

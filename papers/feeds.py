@@ -176,6 +176,8 @@ class SearchFeed(PaperFeed):
     def papers(self, filterset):
         if (paper := filterset.identified) is not None:
             return Paper.objects.filter(pk=paper.pk)  # the paper the query names, as the page
+        if filterset.address_notice is not None:
+            return Paper.objects.none()  # an address naming nothing here: the page lists none
         papers = Paper.objects.filter(*filterset.conditions().values())
         return papers.matching(join_compounds(filterset.searched)[0]) if filterset.text else papers
 

@@ -13,10 +13,11 @@ import django_filters
 from django import forms
 from django.db.models import Q
 
-from .anthology_pages import anthology_page
+from .anthology_pages import address_host, anthology_page
 from .models import Authorship, Paper, PaperTopic, Venue
 from .questions import question_subject
 from .search_fields import PageField, SlugListFilter, slug_validator
+from .search_notices import ADDRESS_ELSEWHERE, UNKNOWN_ANTHOLOGY_ID, UNKNOWN_DOI
 from .text import (
     CONTROL_CHARACTERS,
     MAX_QUERY_WORDS,
@@ -27,7 +28,7 @@ from .text import (
     whole_words,
 )
 from .typed_words import typed_words
-from .understanding import identified_paper, join_compounds
+from .understanding import identified_paper, join_compounds, parse_identifier
 
 MAX_QUERY_LENGTH = 500
 SORTS = [("relevance", "Relevance"), ("newest", "Newest venue first"), ("title", "Title A–Z")]
@@ -235,6 +236,22 @@ class PaperFilterSet(django_filters.FilterSet):
         """The author or venue whose Anthology page q addresses (a person's, a volume's or an
         event's), or None: the page opens ours."""
         return anthology_page(self.text) if self.text else None
+
+    @cached_property
+    def address_notice(self) -> str | None:
+        """What the page says instead of searching when q is an identifier or an address that
+        names nothing here: an Anthology ID or DOI the collection lacks, another site's
+        address ("arxiv.org/abs/…": papers/anthology_pages.py). Searched as words, they found
+        unrelated papers and a respelling of the address."""
+        if not self.text or self.identified is not None or self.anthology_page is not None:
+            return None
+        anthology_id, doi = parse_identifier(self.text)
+        if anthology_id is not None:
+            return UNKNOWN_ANTHOLOGY_ID.format(id=anthology_id)
+        if doi is not None:
+            return UNKNOWN_DOI.format(doi=doi)
+        host = address_host(self.text)
+        return None if host is None else ADDRESS_ELSEWHERE.format(host=host)
 
     @property
     def searched(self) -> str:

@@ -178,6 +178,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
         return _identified(paper)
     if (page := filterset.anthology_page) is not None:
         return _anthology_page(page)
+    if (notice := filterset.address_notice) is not None:
+        return Results(facets=Facets(total=0), notices=[notice])
     fixed = Paper.objects.filter(*filterset.fixed_conditions())
     conditions = filterset.conditions()
     ranked = bool(text) and filterset.ordering == "relevance"

@@ -14,7 +14,6 @@ from .querysets import NEGATION
 from .results import PAGE_SIZE, Results
 from .tables import reading_cursor, sql
 from .text import QUOTED
-from .understanding import parse_identifier
 
 ONLY_STOP_WORDS_SQL = f"SELECT numnode({QUERY_SQL}) = 0"
 _WORD = re.compile(r"[^\W_]")
@@ -69,6 +68,13 @@ UNKNOWN_ANTHOLOGY_ID = (
     + ANTHOLOGY_URL
     + "{id}/"
 )
+# {doi}: the DOI the query names.
+UNKNOWN_DOI = "No paper with the DOI {doi} is in this collection: https://doi.org/{doi}"
+# {host}: the site the address pasted is of.
+ADDRESS_ELSEWHERE = (
+    "That is an address at {host}, which this site cannot read. Search for the paper's title, "
+    "or paste its Anthology ID, DOI or ACL Anthology address."
+)
 NO_PAPER_HERE_HAS_THE_WORDS = (
     "None of the papers of this page has these words. The search box at the top of the page "
     "searches all papers."
@@ -78,17 +84,14 @@ NO_PAPER_HERE_HAS_THE_WORDS = (
 def why_nothing(filterset, fixed, text: str) -> str:
     """The notice of a query that shows nothing, not even papers matching some of its words
     (``filterset``: the page's PaperFilterSet; ``fixed``: its papers under the page's own
-    conditions): it names a paper by an Anthology ID the collection lacks, its exclusions
-    removed every match, its filters did (papers outside them match: one EXISTS through the
+    conditions; an identifier the collection lacks is told before any search,
+    PaperFilterSet.address_notice): its exclusions removed every match, its filters did (papers outside them match: one EXISTS through the
     index), its words are all too common to be searched (one statement), or no paper of the
     page (a venue's, a topic's, an author's) or of the collection has its words.
 
     Bounded work: the pages used to offer the titles nearest the words typed instead, a
     trigram search whose cost grows with the titles sharing the words' trigrams (0.6 s at
     100,000 papers for "models" under a venue without it), for titles outside the filters."""
-    anthology_id, _ = parse_identifier(filterset.text)
-    if anthology_id is not None:
-        return UNKNOWN_ANTHOLOGY_ID.format(id=anthology_id)
     if NEGATION.search(text):
         return EXCLUDED_EVERYTHING
     if filterset.active() and fixed.matching(text).exists():

@@ -117,6 +117,8 @@ def _render_list(
         if (page := filterset.anthology_page) is not None:
             # The page opens the author's or venue's: its export is theirs.
             return redirect(f"{page.get_absolute_url()}?{urlencode({'format': format_name})}")
+        if filterset.address_notice is not None:
+            return export_ids(format_name, [], set(), name)  # the page lists none
         if filterset.text and filterset.ordering == "relevance":
             return export_ranked(format_name, filterset, name)
         return export_queryset(format_name, filterset.qs, name)

@@ -175,7 +175,7 @@ def test_an_identifier_opens_the_paper(client, identified, typed, key):
     assert [result["id"] for result in body["results"]] == [paper.pk]
 
 
-def test_an_unknown_identifier_is_searched_as_text(client, identified):
+def test_an_unknown_identifier_or_another_sites_address_is_told_not_searched(client, identified):
     response = client.get("/?q=2099.acl-main.1")
     assert response.status_code == 200
     assert "No papers found" in response.content.decode()
@@ -183,9 +183,32 @@ def test_an_unknown_identifier_is_searched_as_text(client, identified):
         "No paper with the Anthology ID 2099.acl-main.1 is in this collection. The ACL Anthology "
         "may have it: https://aclanthology.org/2099.acl-main.1/"
     ]
-    # Another site's address with an Anthology ID in it is not the Anthology's.
-    response = client.get("/?q=https://example.org/2021.naacl-main.463")
-    assert response.status_code == 200
+    # Searched as words, addresses found unrelated papers and a respelling of the address (an
+    # outside tester): they are told, with nothing listed, exported or fed.
+    told = {
+        "https://aclanthology.org/2099.acl-main.1/": (
+            "No paper with the Anthology ID 2099.acl-main.1 is in this collection. The ACL "
+            "Anthology may have it: https://aclanthology.org/2099.acl-main.1/"
+        ),
+        "https://doi.org/10.1234/xyz": (
+            "No paper with the DOI 10.1234/xyz is in this collection: https://doi.org/10.1234/xyz"
+        ),
+        # Another site's address with an Anthology ID in it is not the Anthology's.
+        "https://example.org/2021.naacl-main.463": (
+            "That is an address at example.org, which this site cannot read. Search for the "
+            "paper's title, or paste its Anthology ID, DOI or ACL Anthology address."
+        ),
+    }
+    for typed, notice in told.items():
+        body = client.get("/api/papers/?" + urlencode({"q": typed})).json()
+        assert (body["count"], body["results"], body["suggestion"]) == (0, [], None), typed
+        assert body["notices"] == [notice]
+        page = parse(client.get("/?" + urlencode({"q": typed})))
+        assert [p.text for p in page.find_all("p", class_="notice")] == [notice]
+        exported = downloaded(client, "/?" + urlencode({"q": typed, "format": "bibtex"}))
+        assert "@" not in exported
+        feed = client.get("/feeds/search/?" + urlencode({"q": typed})).content.decode()
+        assert "<entry>" not in feed
 
 
 def downloaded(client, url: str) -> str:
