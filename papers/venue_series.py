@@ -15,7 +15,7 @@ from django.utils.http import urlencode
 
 from .derived_models import FacetCount
 from .expressions import venue_order
-from .models import Venue
+from .models import Paper, Venue
 from .search_fields import MAX_VALUES
 
 
@@ -139,3 +139,11 @@ def venue_and_volumes(venue: Venue) -> tuple[int, list[Venue]]:
             row.label = volume_label(row.name, venue.name)
             volumes.append(row)
     return own, sorted(volumes, key=lambda volume: (-volume.paper_count, volume.label))
+
+
+def incomplete_records(venue: Venue) -> int:
+    """How many of the venue's own records lack a title or authors (Paper.complete), which
+    its page says: ACL 2025's 32 records, from its own pages, had abstracts alone, and
+    nothing told a reader the collection did not have its proceedings (an outside tester).
+    One count on the index paper_venue_complete."""
+    return Paper.objects.filter(venue=venue, complete=False).count()

@@ -56,7 +56,7 @@ from .rendering import bar_chart, render_abstract
 from .search import filtered_authors, search_page
 from .text import CONTROL_CHARACTERS
 from .trends import MAX_SERIES, comparison, topic_trend, venue_rows_with_totals
-from .venue_series import venue_and_volumes, venue_series
+from .venue_series import incomplete_records, venue_and_volumes, venue_series
 
 UNKNOWN_FORMAT = "format must be one of: " + ", ".join(FORMATS) + "."
 
@@ -196,6 +196,8 @@ def venue_detail(request, slug):
     own_papers, volumes = venue_and_volumes(venue)
     context = {
         "venue": venue,
+        "records": own_papers,
+        "incomplete": incomplete_records(venue) if own_papers else 0,
         "welcome_html": render_abstract(venue.welcome_text),
         "chart": chart,
         "volumes": volumes,

@@ -9,6 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from pytest_django.asserts import assertContains
 
+from papers.counts import refresh_counts
 from papers.models import Author, Authorship, Paper, Topic, TopicRedirect, Venue
 from papers.search_notices import (
     EXCLUDED_EVERYTHING,
@@ -681,8 +682,9 @@ def test_venue_pages(client, corpus):
     # reads the facet arrays (papers/facet_memory.py). +1: the query's words are read, then
     # their matches (papers/word_memory.py), in place of the facets' statement. +1: few
     # papers match, so a respelling to offer is looked for (papers/spelling.py FEW_MATCHES).
-    # +1: one word, looked up as a family name.
-    assert queries == 11
+    # +1: one word, looked up as a family name. +1: the venue's records without a title or
+    # authors, which the page tells.
+    assert queries == 12
     # Named within the conference, as the venue index names them.
     [volume] = parse(response).find("ul", class_="volumes-list").find_all("a")
     assert (volume.text, volume.attrs["href"]) == ("Findings", "/venues/findings-of-acl-2025/")
@@ -699,6 +701,21 @@ def test_venue_pages(client, corpus):
         "/venues/acl-2025/?topic=speech",
     ]
     assert "2 papers" in html
+    # A record without a title or authors (an untitled one): the page says so, as it lists it
+    # after the others.
+    told = parse(response).find("p", class_="incomplete-records")
+    assert told.text == (
+        "1 of the 3 records of ACL 2025 here has no title or no authors, as the source gave it; "
+        "it comes after the complete ones."
+    )
+    Paper.objects.filter(venue__slug="acl-2025").update(title="")
+    refresh_counts()
+    told = parse(client.get("/venues/acl-2025/")).find("p", class_="incomplete-records")
+    assert told.text == (
+        "All 3 records of ACL 2025 here have no title or no authors, as the source gave them: "
+        "the collection does not hold its proceedings."
+    )
+    assert parse(client.get("/venues/emnlp-2024/")).find_all("p", class_="incomplete-records") == []
     get(client, "/venues/nowhere/", status=404)
 
 
