@@ -705,15 +705,14 @@ def test_venue_pages(client, corpus):
     # after the others.
     told = parse(response).find("p", class_="incomplete-records")
     assert told.text == (
-        "1 of the 3 records of ACL 2025 here has no title or no authors, as the source gave it; "
-        "it comes after the complete ones."
+        "1 of these 3 records has no title or no authors, as the source gave it: listed last."
     )
     Paper.objects.filter(venue__slug="acl-2025").update(title="")
     refresh_counts()
     told = parse(client.get("/venues/acl-2025/")).find("p", class_="incomplete-records")
     assert told.text == (
-        "All 3 records of ACL 2025 here have no title or no authors, as the source gave them: "
-        "the collection does not hold its proceedings."
+        "None of these records has a title and authors, as the source gave them: the collection "
+        "does not hold these proceedings."
     )
     assert parse(client.get("/venues/emnlp-2024/")).find_all("p", class_="incomplete-records") == []
     get(client, "/venues/nowhere/", status=404)
