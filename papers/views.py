@@ -273,12 +273,14 @@ def author_detail(request, slug):
         query = f"?{request.GET.urlencode()}" if request.GET else ""
         return redirect(joined.get_absolute_url() + query, permanent=True)
     namesakes = list(Author.objects.namesakes_of(author))
-    describe_people(namesakes)
+    other_forms = Author.objects.other_forms_of(author)
+    describe_people(namesakes + other_forms)
     coauthors = Author.objects.coauthors_of(author)
     describe_people(namesakes_among(coauthors))
     context = {
         "author": author,
         "namesakes": namesakes,
+        "other_forms": other_forms,
         "coauthors": coauthors,
         "feed_url": reverse("feed-author", args=[author.slug]),
     }

@@ -816,10 +816,10 @@ def test_a_venues_and_a_topics_charts_are_disclosures_named_in_one_line(client, 
 
 def test_author_page(client, corpus):
     queries, response = count_queries(client, "/authors/ada-lovelace/")
-    # author, namesakes, co-authors, the list's 4 and the author's place in each paper; +1: the
-    # papers' facet values, read by the first page that counts since the data changed
-    # (papers/facet_memory.py)
-    assert queries == 9
+    # author, namesakes, the name's other forms, co-authors, the list's 4 and the author's place
+    # in each paper; +1: the papers' facet values, read by the first page that counts since the
+    # data changed (papers/facet_memory.py)
+    assert queries == 10
     assert "3 papers" in response.content.decode()
     page = parse(response)
     coauthors = page.find("section", aria_labelledby="coauthors-heading").find_all("a")
@@ -834,6 +834,27 @@ def test_author_page(client, corpus):
         ("EMNLP 2024 1", "?venue=emnlp-2024"),
     ]
     assert page.find("label", **{"for": "id_q"}).text == "Search these papers"
+
+
+def test_an_author_page_links_the_pages_of_its_name_written_otherwise(client, corpus):
+    # Christopher Manning's papers were on three pages, with and without his middle initial
+    # (an outside tester): each page links the others.
+    initialled = Author.objects.create(name="Ada K. Lovelace", slug="ada-k-lovelace")
+    Authorship.objects.create(paper=corpus["retrieval"], author=initialled, position=3)
+    Author.objects.create(name="Ada Lovelace", slug="ada-lovelace-2")  # a namesake: apart
+
+    def other_forms(slug):
+        section = parse(client.get(f"/authors/{slug}/")).find(
+            "section", aria_labelledby="other-forms-heading"
+        )
+        return [item.text for item in section.find_all("li")]
+
+    assert other_forms("ada-lovelace") == ["Ada K. Lovelace, 1 paper · 2024 · with Ada Lovelace"]
+    assert other_forms("ada-k-lovelace") == [
+        "Ada Lovelace, 3 papers · 2024–2025 · with Alan Turing"
+    ]
+    page = parse(client.get("/authors/grace-hopper/"))
+    assert page.find_all("section", aria_labelledby="other-forms-heading") == []
 
 
 def test_an_author_page_names_its_author_on_every_card(client, db):
