@@ -13,6 +13,8 @@ from papers.nicknames import given_name_forms
         ("bill", ["bill", "will", "william"]),
         ("chris", ["chris", "christian", "christina", "christine", "christopher", "tina"]),
         ("steve", ["steve", "stephen", "steven"]),
+        ("ed", ["ed", "eddie", "eduard", "edward", "ted"]),
+        ("kathy", ["kathy", "catherine", "cathy", "kate", "katherine", "kathleen", "katie"]),
         ("noah", ["noah"]),
     ],
 )
