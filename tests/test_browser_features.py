@@ -44,10 +44,15 @@ def test_saving_from_three_kinds_of_page_then_the_list_page(transactional_db, co
     row = page.locator(f"li[data-paper-id='{cache2.pk}']")
     row.get_by_role("button", name="Save “Quantised KV Cache Compression” to my list").click()
     expect(row.locator(".save-toggle")).to_have_attribute("aria-pressed", "true")
-    # Saved, it says so: "✓ Saved" in place of "Save".
-    mark = row.locator(".save-mark").evaluate("mark => getComputedStyle(mark, '::before').content")
-    assert mark == '"✓ Saved"'
-    expect(row.locator(".save-word")).to_be_hidden()
+    # Saved, it says so: "✓ Saved", seen and heard (the name holds the word seen).
+    seen = row.locator(".save-toggle").evaluate(
+        "b => [['.save-mark', '::before'], ['.save-word', null], ['.save-word', '::after']]"
+        ".map(([part, pseudo]) => pseudo ? getComputedStyle(b.querySelector(part), pseudo)"
+        ".content.replaceAll('\"', '') : b.querySelector(part).textContent).join('')"
+    )
+    assert seen == "✓ Saved"
+    button = row.get_by_role("button", name="Saved “Quantised KV Cache Compression” to my list")
+    expect(button).to_have_attribute("aria-pressed", "true")
     expect(page.locator(".my-list-count")).to_have_text(" (1)")
     expect(page.locator("#announcer")).to_have_text(
         "Saved to your list: Quantised KV Cache Compression."

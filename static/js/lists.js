@@ -84,7 +84,8 @@
     if (!button) { return; }
     var row = button.closest(".reading-list > li");
     if (row && isOwn()) {
-      // On the reader's own list, taking a paper off the list removes its row too.
+      // On the reader's own list (its buttons hidden there, pressed by the "s" key), taking a
+      // paper off the list removes its row too.
       removeRow(row, rowTitle(button));
       return;
     }
