@@ -6,8 +6,9 @@ folder where "retrieval augmented generation" finds 425, seventy of them never s
 is one of these acronyms is also searched as its words in a row (papers/understanding.py
 join_compounds), as a compound typed apart is. Pure.
 
-Only acronyms the field reads one way, and no English word, are listed: each is taken in any
-case and number ("rag", "LLMs"), as people type them.
+Only acronyms the field reads one way are listed, each taken in any case and number ("rag",
+"LLMs"), as people type them: "rag", "cot" and "moe" are English words too, which the papers
+of this collection hardly use.
 """
 
 EXPANSIONS = {

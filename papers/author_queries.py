@@ -11,7 +11,7 @@ from django.db.models.functions import Coalesce, NullIf
 from .expressions import family_key
 from .nicknames import given_name_forms
 from .tables import reading_cursor, sql
-from .text import latin_unaccented, make_slug, name_key
+from .text import OPERATORS, latin_unaccented, make_slug, name_key
 
 # The authors sharing papers with author %s, by shared papers then name, the first %s: the
 # authorships read from the indexes alone (authorship_author_paper, authorship_position_once)
@@ -38,7 +38,6 @@ FAMILY_NAMESAKES = 5
 _ONE_NAME = re.compile(r"[^\W\d_][\w'’-]+")
 # A name: two to five words of letters (with . ' - inside), nothing a search operator uses.
 _NAME = re.compile(r"[^\W\d_][\w.'’-]*(?:\s+[^\W\d_][\w.'’-]*){1,4}")
-_OPERATORS = {"or", "and", "not"}
 # A middle initial, with or without its period, between two words of a name.
 _INITIAL = re.compile(r"(?<=\s)[^\W\d_]\.?(?=\s)")
 # A generation suffix ending a name's slug ("Hal Daumé III", "Matthew C. Williams Jr.").
@@ -49,7 +48,7 @@ _WRITTEN_OUT = re.compile(r"([aou])e")
 
 def _looks_like_name(text: str) -> bool:
     words = text.split()
-    return bool(_NAME.fullmatch(text)) and not any(word.lower() in _OPERATORS for word in words)
+    return bool(_NAME.fullmatch(text)) and not any(word.lower() in OPERATORS for word in words)
 
 
 def _slugs_named(slug: str) -> Q:
@@ -123,7 +122,7 @@ class AuthorQuerySet(models.QuerySet):
         query on the family names' index, a second to count their papers when some are
         found)."""
         word = text.strip()
-        if not _ONE_NAME.fullmatch(word) or word.lower() in ("or", "and", "not"):
+        if not _ONE_NAME.fullmatch(word) or word.lower() in OPERATORS:
             return []
         typed, umlauts = (_as_family_key(form) for form in family_forms(word))
         # The form with umlauts only for names that have some: "Bauer" is not "Baur".

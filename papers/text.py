@@ -25,6 +25,8 @@ def collapse_negations(text: str) -> str:
 
 # A quoted phrase of a query, its closing quote optional (papers/understanding.py too).
 QUOTED = re.compile(r'"[^"]*"?')
+# The words a query reads as operators, never as words of a name or a compound.
+OPERATORS = {"or", "and", "not"}
 
 # Negative contractions typed without their apostrophe. The search vectors parse "don't" as
 # stop words and "doesn't" as doesn; "dont" is a word no paper has: "LLMs dont know" found

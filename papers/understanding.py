@@ -23,7 +23,7 @@ from .compounds import content_words
 from .expressions import SEARCH_CONFIG
 from .models import MergedKey, Paper
 from .tables import reading_cursor, sql
-from .text import QUOTED
+from .text import OPERATORS, QUOTED
 from .word_forms import excluded_in_every_form, other_form
 
 # An Anthology address as people paste it: with or without its scheme, the old aclweb.org
@@ -39,7 +39,6 @@ _IDENTIFIER = re.compile(
     re.IGNORECASE,
 )
 _ANTHOLOGY_DOI = re.compile(rf"10\.18653/v1/(?P<id>{ANTHOLOGY_ID})", re.IGNORECASE)
-_OPERATORS = {"or", "and", "not"}
 
 
 def canonical_anthology_id(raw: str) -> str:
@@ -142,7 +141,7 @@ def _runs(text: str) -> list[list[re.Match]]:
         negated = _NEGATED.search(text[max(0, word.start() - 2) : word.start()])
         if (
             negated
-            or word.group(0).lower() in _OPERATORS
+            or word.group(0).lower() in OPERATORS
             or any(a <= word.start() < b for a, b in quoted)
         ):
             previous = None

@@ -7,6 +7,7 @@ import re
 
 from .acronyms import expansion
 from .regional_spelling import other_spelling
+from .text import QUOTED
 
 # An acronym, singular or plural: typed in capitals, or in small letters without a vowel
 # ("llm", "gnns"). The stemmer folds a plural's "s" only after a vowel earlier in the word
@@ -31,7 +32,12 @@ def excluded_in_every_form(text: str) -> str:
         others = [other for other in (other_form(match[1]), expansion(match[1])) if other]
         return " ".join([match[0], *(f"-{other}" for other in others)])
 
-    return _EXCLUDED.sub(every, text)
+    # Not inside a quoted phrase: a word excluded there is part of the phrase as typed.
+    pieces, done = [], 0
+    for quoted in QUOTED.finditer(text):
+        pieces += [_EXCLUDED.sub(every, text[done : quoted.start()]), quoted[0]]
+        done = quoted.end()
+    return "".join(pieces) + _EXCLUDED.sub(every, text[done:])
 
 
 def other_form(word: str) -> str | None:

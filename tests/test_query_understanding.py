@@ -1107,6 +1107,8 @@ def test_an_acronym_is_searched_as_its_words_too(client, db):
     # Its words are a phrase: in another order they are not it. An exclusion removes both.
     assert api_answer(client, "documents -RAG") == (1, [other_order.pk])
     assert api_answer(client, "answers -RAG") == (0, [])
+    # Inside a quoted phrase a "-" is the phrase's, as typed: nothing is excluded there.
+    assert join_compounds('"answers with -RAG"') == ('"answers with -RAG"', '"answers with -RAG"')
     assert join_compounds("ragout") == ("ragout", "ragout")
 
 
