@@ -1,6 +1,7 @@
 """Atom feeds of a venue, a topic, an author or any search: the newest papers first.
 
-Newest means the latest venue year, then the highest id (the latest loaded). A search feed
+Newest is the list's "Newest venue first": complete records first, venues by the date they
+were held (a conference's volumes after its main one), each in proceedings order. A search feed
 takes the list's own parameters (``/feeds/search/?q=kv+cache&venue=acl-2024``), validated by
 the same PaperFilterSet, and answers 400 to what the list would refuse.
 """
@@ -10,7 +11,7 @@ from datetime import UTC, datetime, time
 
 from django.contrib.syndication.views import Feed
 from django.core.exceptions import BadRequest
-from django.db.models import F, Prefetch, Q
+from django.db.models import Prefetch, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
@@ -58,8 +59,7 @@ class PaperFeed(Feed):
         # Each entry's authors in order: one more query for the feed's fifty entries.
         ordered = Authorship.objects.select_related("author").order_by("position")
         newest = newest.prefetch_related(Prefetch("authorships", ordered))
-        held = F("venue__held_on").desc(nulls_last=True)
-        return newest.order_by(held, "-pk")[:FEED_SIZE]
+        return newest.in_order("newest")[:FEED_SIZE]
 
     def item_extra_kwargs(self, paper):
         return {"authors": [authorship.author.name for authorship in paper.authorships.all()]}

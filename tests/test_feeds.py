@@ -64,11 +64,16 @@ def test_venue_feed(client, corpus):
     root = read_feed(client, "/feeds/venues/acl-2025/")
     assert root.find(f"{ATOM}title").text == "New papers at ACL 2025 · Paper browser"
     assert root.find(f"{ATOM}id").text == "http://testserver/venues/acl-2025/"
-    # Same year: the latest loaded (highest id) first; the untitled paper says so.
+    # The list's "Newest venue first": one venue's papers in proceedings order, the untitled
+    # (incomplete) record last, saying so.
     assert titles(root) == [
+        "Evicting the KV Cache for Long-Context Inference",
         "Quantised KV Cache Compression",
         "[untitled] Speech recognition systems struggle with accented speech",
-        "Evicting the KV Cache for Long-Context Inference",
+    ]
+    listed = client.get("/api/papers/?venue=acl-2025&sort=newest").json()["results"]
+    assert [paper["display_title"] for paper in listed] == [
+        title.removeprefix("[untitled] ") for title in titles(root)
     ]
 
 
@@ -119,8 +124,8 @@ def test_author_feed(client, newer):
     root = read_feed(client, "/feeds/authors/ada-lovelace/")
     assert titles(root) == [
         "Attention Sinks Revisited",
-        "Quantised KV Cache Compression",
         "Evicting the KV Cache for Long-Context Inference",
+        "Quantised KV Cache Compression",
         "Noisy Retrieval Hurts Faithfulness",
     ]
 
@@ -133,8 +138,8 @@ def test_search_feed_takes_the_lists_parameters(client, newer):
     self_link = [link for link in root.findall(f"{ATOM}link") if link.get("rel") == "self"]
     assert self_link[0].get("href") == "http://testserver/feeds/search/?q=cache&venue=acl-2025"
     assert titles(root) == [
-        "Quantised KV Cache Compression",
         "Evicting the KV Cache for Long-Context Inference",
+        "Quantised KV Cache Compression",
     ]
     assert titles(read_feed(client, "/feeds/search/"))[0] == "Attention Sinks Revisited"
 
