@@ -26,7 +26,7 @@ confidences, the shared authors by name, the shared topics by name (explanation(
 from dataclasses import dataclass, field
 
 from . import similarity
-from .rare_words import RARE_PAPERS, RARE_SHARE, RARE_WEIGHT
+from .rare_words import RARE_PAIRS, RARE_PAPERS, RARE_SHARE, RARE_WEIGHT
 from .tables import reading_cursor, sql
 
 SIMILAR_TERMS = 15
@@ -308,6 +308,7 @@ def method() -> dict:
         "rare": RARE_WEIGHT,
         "rare_share": f"{RARE_SHARE:.0%}",
         "rare_papers": RARE_PAPERS,
+        "rare_pairs": RARE_PAIRS,
     }
 
 
