@@ -1,6 +1,6 @@
 """An address pasted into the search box: an Anthology person's, volume's or event's page is
 the page of ours showing the same (an author's page, a venue's page); another site's address
-is no search at all.
+is no search at all, nor an Anthology address of nothing here.
 
 Searched as words, "https://aclanthology.org/people/i/ivan-vulic/" found papers about
 something else and a "Did you mean anthology.org" besides; an arXiv or Semantic Scholar
@@ -37,6 +37,8 @@ def anthology_page(text: str) -> Author | Venue | None:
     return Venue.objects.filter(slug=match["event"].lower()).first()
 
 
+# The Anthology's hosts, the old one too.
+ANTHOLOGY_HOSTS = {"aclanthology.org", "aclweb.org"}
 # A whole query that is a web address: a scheme or "www.", a host, then anything but spaces.
 _ADDRESS = re.compile(r"(?:https?://|www\.)(?P<host>[\w.-]+\.[a-z]{2,})(?:[/?#:]\S*)?", re.I)
 

@@ -13,11 +13,16 @@ import django_filters
 from django import forms
 from django.db.models import Q
 
-from .anthology_pages import address_host, anthology_page
+from .anthology_pages import ANTHOLOGY_HOSTS, address_host, anthology_page
 from .models import Authorship, Paper, PaperTopic, Venue
 from .questions import question_subject
 from .search_fields import PageField, SlugListFilter, slug_validator
-from .search_notices import ADDRESS_ELSEWHERE, UNKNOWN_ANTHOLOGY_ID, UNKNOWN_DOI
+from .search_notices import (
+    ADDRESS_ELSEWHERE,
+    NOTHING_AT_ANTHOLOGY_ADDRESS,
+    UNKNOWN_ANTHOLOGY_ID,
+    UNKNOWN_DOI,
+)
 from .text import (
     CONTROL_CHARACTERS,
     MAX_QUERY_WORDS,
@@ -240,8 +245,9 @@ class PaperFilterSet(django_filters.FilterSet):
     @cached_property
     def address_notice(self) -> str | None:
         """What the page says instead of searching when q is an identifier or an address that
-        names nothing here: an Anthology ID or DOI the collection lacks, another site's
-        address ("arxiv.org/abs/…": papers/anthology_pages.py). Searched as words, they found
+        names nothing here: an Anthology ID or DOI the collection lacks, an Anthology address
+        of nothing here, another site's address ("https://arxiv.org/abs/…":
+        papers/anthology_pages.py). Searched as words, they found
         unrelated papers and a respelling of the address."""
         if not self.text or self.identified is not None or self.anthology_page is not None:
             return None
@@ -251,6 +257,8 @@ class PaperFilterSet(django_filters.FilterSet):
         if doi is not None:
             return UNKNOWN_DOI.format(doi=doi)
         host = address_host(self.text)
+        if host in ANTHOLOGY_HOSTS:
+            return NOTHING_AT_ANTHOLOGY_ADDRESS
         return None if host is None else ADDRESS_ELSEWHERE.format(host=host)
 
     @property

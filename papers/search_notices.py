@@ -70,6 +70,10 @@ UNKNOWN_ANTHOLOGY_ID = (
 )
 # {doi}: the DOI the query names.
 UNKNOWN_DOI = "No paper with the DOI {doi} is in this collection: https://doi.org/{doi}"
+NOTHING_AT_ANTHOLOGY_ADDRESS = (
+    "No paper, author, volume or event at that ACL Anthology address is in this collection. "
+    "Search for the paper's title or its author's name."
+)
 # {host}: the site the address pasted is of.
 ADDRESS_ELSEWHERE = (
     "That is an address at {host}, which this site cannot read. Search for the paper's title, "

@@ -13,6 +13,7 @@ from papers.compounds import fold_compounds, index_compounds
 from papers.loading import load_files
 from papers.models import Author, Authorship, Paper, Venue
 from papers.regional_spelling import other_spelling
+from papers.search_notices import NOTHING_AT_ANTHOLOGY_ADDRESS
 from papers.text import umlaut_key
 from papers.understanding import join_compounds
 from tests.factories import finish, make_paper, make_venue
@@ -193,6 +194,9 @@ def test_an_unknown_identifier_or_another_sites_address_is_told_not_searched(cli
         "https://doi.org/10.1234/xyz": (
             "No paper with the DOI 10.1234/xyz is in this collection: https://doi.org/10.1234/xyz"
         ),
+        # An Anthology address of nothing here, and the Anthology's front page.
+        "https://aclanthology.org/people/n/nobody-here/": NOTHING_AT_ANTHOLOGY_ADDRESS,
+        "https://aclanthology.org/": NOTHING_AT_ANTHOLOGY_ADDRESS,
         # Another site's address with an Anthology ID in it is not the Anthology's.
         "https://example.org/2021.naacl-main.463": (
             "That is an address at example.org, which this site cannot read. Search for the "
