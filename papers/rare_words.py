@@ -50,6 +50,8 @@ def rare_part(weighted, titled, columns, idf):
     from sklearn.preprocessing import normalize
 
     part = weighted.tocsc()[:, columns].tocsr().astype(np.float32)
+    if not len(columns):  # no word is rare (a collection of copies)
+        return part
     title = titled.tocsc()[:, columns] @ sparse.diags(idf[columns].astype(np.float32))
     leaning = normalize(part + TITLE_LEAN * normalize(title.tocsr()))
     length = np.sqrt(np.asarray(part.multiply(part).sum(axis=1), dtype=np.float32).ravel())

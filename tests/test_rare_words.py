@@ -29,6 +29,14 @@ def test_a_rare_part_turns_towards_the_titles_rare_words_and_keeps_its_length():
     assert [round(float(x), 4) for x in part] == [0.1048, 0.4889]
 
 
+def test_a_collection_without_a_rare_word_has_empty_rare_parts():
+    weighted = sparse.csr_matrix(np.full((30, 2), 0.5, dtype=np.float32))
+    columns = rare_words.rare_columns(weighted)
+    part = rare_words.rare_part(weighted, weighted, columns, np.ones(2))
+    assert (columns.tolist(), part.shape, part.nnz) == ([], (30, 0), 0)
+    assert [len(side) for side in rare_words.rare_pairs(part)] == [0, 0, 0]
+
+
 def test_each_paper_keeps_the_papers_sharing_the_most_rare_weight_best_first():
     rare = sparse.csr_matrix(
         np.array(
