@@ -14,7 +14,7 @@ from django import forms
 from django.db.models import Q
 
 from .anthology_pages import ANTHOLOGY_HOSTS, address_host, anthology_page
-from .models import Authorship, Paper, PaperTopic, Venue
+from .models import Author, Authorship, Paper, PaperTopic, Venue
 from .questions import question_subject
 from .search_fields import PageField, SlugListFilter, slug_validator
 from .search_notices import (
@@ -28,6 +28,7 @@ from .text import (
     MAX_QUERY_WORDS,
     SYMBOL_WORD,
     bounded_query,
+    name_key,
     typed_intent,
     typed_query,
     whole_words,
@@ -171,7 +172,7 @@ class PaperFilterSet(django_filters.FilterSet):
     # --- the filters ---------------------------------------------------------------------
 
     def filter_text(self, queryset, name, value):
-        return queryset.search(join_compounds(self.subject or value)[0])
+        return queryset.search(join_compounds(self.subject or self.renamed or value)[0])
 
     def filter_facet(self, queryset, name, value):
         return queryset.filter(self.condition(name, value))
@@ -230,6 +231,27 @@ class PaperFilterSet(django_filters.FilterSet):
         return None if opening and titled.exists() else subject
 
     @cached_property
+    def named_authors(self) -> list:
+        """The authors q names, most papers first (AuthorQuerySet.named: one query, only for
+        a q shaped as a name)."""
+        return Author.objects.named(self.text) if self.text else []
+
+    @cached_property
+    def renamed(self) -> str | None:
+        """The name of the author q names with another form of its words ("Daniel Jurafsky":
+        Dan Jurafsky, papers/nicknames.py), which the list, its exports and its feed search
+        in its place, as a question's subject: searched as typed, no paper had all its words,
+        or another Daniel's did (a reviewer). None where an author named has every word of q
+        (a middle initial or a suffix left out: "Noah Smith", "Hal Daume"), for
+        ``literal=1``, or when q names nobody."""
+        if self.value("literal") or not self.named_authors:
+            return None
+        typed = set(name_key(self.text.replace(",", " ")).split())
+        if any(typed <= set(name_key(author.name).split()) for author in self.named_authors):
+            return None
+        return self.named_authors[0].name
+
+    @cached_property
     def identified(self):
         """The paper q names by its Anthology ID, DOI or Anthology URL, or None: the page opens
         it, and its exports and feed are that paper (one indexed query, only for a q with an
@@ -263,8 +285,9 @@ class PaperFilterSet(django_filters.FilterSet):
 
     @property
     def searched(self) -> str:
-        """The text the list searches: a question's subject, else q."""
-        return self.subject or self.text
+        """The text the list searches: a question's subject, the name of the author q names
+        otherwise, else q."""
+        return self.subject or self.renamed or self.text
 
     @property
     def page_number(self) -> int:

@@ -144,7 +144,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
 
     An identifier names one paper (1 query; the pages redirect to it), an Anthology page's
     address an author or venue (1 or 2; the pages redirect there). A question is searched
-    for its subject (``corrected_query``; PaperFilterSet.subject: +1, whether it is a title).
+    for its subject (``corrected_query``; PaperFilterSet.subject: +1, whether it is a title),
+    a name written otherwise for its author's (PaperFilterSet.renamed: "Daniel Jurafsky").
     Otherwise: the authors the query names (1, only for a name-like query; the author card
     on the first page; when some are found, their papers are ranked first, +1, on every
     page; on the first page of a one-word query, the few authors of that family name, 1, +1
@@ -185,9 +186,12 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     ranked = bool(text) and filterset.ordering == "relevance"
     literal = filterset.value("literal")
     # A question is searched for its subject, and the page says so (papers/questions.py).
-    subject = filterset.subject
+    subject = filterset.subject or filterset.renamed
     typed = subject or text
-    authors = Author.objects.named(typed) if ranked else []
+    if not ranked:
+        authors = []
+    else:
+        authors = Author.objects.named(typed) if filterset.subject else filterset.named_authors
     text, words = join_compounds(typed)
     facets, matched = _matched(filterset, text, request)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))

@@ -359,6 +359,32 @@ def test_a_name_query_offers_the_pages_of_the_given_names_other_forms(client, co
     assert offered("Grace Brightwater III") == ["/authors/grace-brightwater-iii/"]
 
 
+def test_a_name_written_otherwise_searches_its_authors_name(client, corpus):
+    # "Daniel Jurafsky" found no paper with all its words, and "Daniel Roth" the papers of
+    # another Daniel writing with Dan Roth (a reviewer): the author's name is searched instead.
+    dan = Author.objects.create(name="Dan Brightwater", slug="dan-brightwater")
+    Authorship.objects.create(paper=corpus["retrieval"], author=dan, position=3)
+    daniel = Author.objects.create(name="Daniel Quill", slug="daniel-quill")
+    Authorship.objects.create(paper=corpus["kv"], author=daniel, position=3)
+    finish()
+    body = client.get("/api/papers/?q=Daniel+Brightwater").json()
+    assert (body["corrected_query"], body["count"]) == ("Dan Brightwater", 1)
+    assert [result["id"] for result in body["results"]] == [corpus["retrieval"].pk]
+    page = parse(client.get("/?q=Daniel+Brightwater"))
+    assert page.find("p", class_="corrected").text == (
+        "Showing results for “Dan Brightwater”. Search instead for “Daniel Brightwater”."
+    )
+    literal = client.get("/api/papers/?q=Daniel+Brightwater&literal=1").json()
+    assert (literal["corrected_query"], literal["count"]) == (None, 0)
+    bibtex = client.get("/?q=Daniel+Brightwater&format=bibtex")
+    assert b"".join(bibtex.streaming_content).decode().count("@") == 1
+    # Every word in an author's name: searched as typed ("Dan Quill" names Daniel Quill, whose
+    # name has no "dan"; "Daniel Quill" is his).
+    assert client.get("/api/papers/?q=Daniel+Quill").json()["corrected_query"] is None
+    assert client.get("/api/papers/?q=Dan+Quill").json()["corrected_query"] == "Daniel Quill"
+    assert client.get("/api/papers/?q=kv+cache").json()["corrected_query"] is None
+
+
 @pytest.mark.parametrize(
     ("typed", "offered"),
     [
