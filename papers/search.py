@@ -169,18 +169,14 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     matched there, papers/recall.py; else +1). Nothing at all shown under filters:
     whether papers outside them match (+1, papers/search_notices.py ``why_nothing``), and
     which of its venues, topics, author or year the collection does not know (+1, with such a
-    filter; also on a page with results whose venue or topic facet lacks a value chosen). With the response cache on, the data version is read first (+1; ``request`` keeps it for the
-    request) and the facets may come from the cache. The first page counted after each change
-    of the data reads this process's memory of the papers' facets again (+1, once,
-    papers/facet_memory.py).
+    filter; also on a page with results whose venue or topic facet lacks a value chosen). With
+    the response cache on, the data version is read first (+1; ``request`` keeps it) and the
+    facets may come from the cache; the first page counted after each change of the data reads
+    this process's memory of the papers' facets again (+1, once, papers/facet_memory.py).
     """
     text = filterset.text
-    if (paper := filterset.identified) is not None:
-        return _identified(paper)
-    if (page := filterset.anthology_page) is not None:
-        return _anthology_page(page)
-    if (notice := filterset.address_notice) is not None:
-        return Results(facets=Facets(total=0), notices=[notice])
+    if (answered := _unsearched(filterset)) is not None:
+        return answered
     fixed = Paper.objects.filter(*filterset.fixed_conditions())
     conditions = filterset.conditions()
     ranked = bool(text) and filterset.ordering == "relevance"
@@ -188,10 +184,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     # A question is searched for its subject, and the page says so (papers/questions.py).
     subject = filterset.subject or filterset.renamed
     typed = subject or text
-    if not ranked:
-        authors = []
-    else:
-        authors = Author.objects.named(typed) if filterset.subject else filterset.named_authors
+    named = Author.objects.named(typed) if filterset.subject else filterset.named_authors
+    authors = named if ranked else []  # q's read once, by the filters (PaperFilterSet.renamed)
     text, words = join_compounds(typed)
     facets, matched = _matched(filterset, text, request)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
@@ -219,6 +213,18 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     results.papers, results.partial = _cards(scored, partial, text)
     _explain_choices(results, filterset, fixed, text)
     return results
+
+
+def _unsearched(filterset: PaperFilterSet) -> Results | None:
+    """The results of a query naming a paper or an Anthology page (the pages redirect there),
+    or an identifier or address naming nothing here (told, not searched); else None."""
+    if (paper := filterset.identified) is not None:
+        return _identified(paper)
+    if (page := filterset.anthology_page) is not None:
+        return _anthology_page(page)
+    if (notice := filterset.address_notice) is not None:
+        return Results(facets=Facets(total=0), notices=[notice])
+    return None
 
 
 def _named_filters(filterset: PaperFilterSet, typed: str) -> list:
