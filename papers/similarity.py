@@ -238,11 +238,11 @@ def one_blas_thread():
 
 
 def fit(texts: list[str]) -> dict | None:
-    """The fitted model: {"terms", "idf", "components", "embeddings", "valid", "rare",
-    "rare_columns"}, or None when the collection is too small or has no word in two papers.
-    Embeddings are the normalised smoothed LSA vectors (float32 [n, d]); ``valid`` marks the
-    papers with any known word; ``rare`` is each paper's rare part, on the words of the
-    columns ``rare_columns`` (papers/rare_words.py)."""
+    """The fitted model, or None when the collection is too small or has no word in two
+    papers. "embeddings": the normalised smoothed LSA vectors (float32 [n, d]); "valid": the
+    papers with any known word; "rare": each paper's rare part on the words "rare_columns", and
+    "rare_pairs" the valid papers sharing the most (papers/rare_words.py; here, a load's fit
+    runs ahead of its commit); "terms", "idf" and "components" project a text."""
     import numpy as np
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.utils.extmath import randomized_svd
@@ -277,6 +277,7 @@ def fit(texts: list[str]) -> dict | None:
     return {
         "rare": rare,
         "rare_columns": columns,
+        "rare_pairs": rare_pairs(rare[np.flatnonzero(valid)]),
         "terms": vectorizer.get_feature_names_out(),
         "idf": vectorizer.idf_.astype(np.float32),
         "components": components,
@@ -387,7 +388,7 @@ def neighbour_rows(collection: Collection, fitted: dict, shared) -> Rows:
     k = min(NEIGHBOURS, len(index) - 1)
     # Papers sharing authors or rare words: their fused score plus AUTHOR_BOOST per shared
     # author (capped) plus RARE_WEIGHT times the rare weight shared.
-    rows, columns, rare_shared = rare_pairs(fitted["rare"][index])
+    rows, columns, rare_shared = fitted["rare_pairs"]
     bonus = sparse.coo_matrix(
         (AUTHOR_BOOST * np.minimum(shared.data, AUTHOR_CAP), (shared.row, shared.col)),
         shape=shared.shape,
