@@ -7,6 +7,9 @@
   (Paper.objects.similar_to) among the labelled papers themselves; the share of the first five
   that share its track, averaged. References on these papers: TF-IDF 0.43,
   all-MiniLM-L6-v2 0.47.
+- Similar papers on narrow subjects (bench/narrow_subjects.py): for papers whose title names
+  one of twenty narrow subjects, the share of their first five similar papers naming it, and
+  the same for the subject typed as a text.
 - Known-item search, MRR@10: 200 random titled papers (fixed seed), each searched for with 2–4
   words of its own title through the site's search (Paper.objects.search); the reciprocal
   rank of the paper in the first ten results (0 when absent), averaged. Reference: BM25 with
@@ -40,6 +43,7 @@ from bench.bench_database import (
 from bench.crossfit import crossfitted_ranking
 from bench.environment import DEFAULT_ANTHOLOGY, PROJECT_DIR, log  # puts site/ on sys.path
 from bench.known_item import known_item_lines, known_item_mrr
+from bench.narrow_subjects import narrow_lines
 from bench.run import load_corpus
 
 DEFAULT_TRACKS = PROJECT_DIR.parent / "shared" / "data" / "miniconf" / "tracks.csv"
@@ -317,9 +321,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reload", action="store_true", help="drop and reload the database")
     parser.add_argument(
         "--only",
-        choices=["similar", "similar-app", "search"],
+        choices=["similar", "similar-app", "narrow", "search"],
         help="one figure: similar (among the labelled papers), similar-app (through the API, "
-        "the whole collection), search",
+        "the whole collection), narrow (similar papers on narrow subjects, through the API), "
+        "search",
     )
     parser.add_argument("--output", type=Path, help="also write the figures (markdown) here")
     arguments = parser.parse_args(argv)
@@ -338,6 +343,8 @@ def main(argv: list[str] | None = None) -> int:
         ]
     if arguments.only in (None, "similar-app"):
         lines += app_lines(similar_in_app(arguments.tracks))
+    if arguments.only in (None, "narrow"):
+        lines += narrow_lines()
     if arguments.only in (None, "search"):
         lines += known_item_lines(known_item_mrr())
     report = "\n".join(lines) + "\n"

@@ -5,6 +5,7 @@ No timing is asserted: the benchmark measures, the suite only checks that it run
 
 import os
 import random
+import re
 import subprocess
 import sys
 import threading
@@ -17,6 +18,7 @@ from bench import acronym_queries, typo_queries
 from bench.corpus import build_corpus, scale_records, synthetic_records
 from bench.known_item import title_query
 from bench.name_queries import summary, theirs
+from bench.narrow_subjects import narrow_subjects
 from bench.quality import outside_topic_training
 from bench.report import (
     LoadTiming,
@@ -391,3 +393,21 @@ def test_a_typo_is_one_edit_inside_the_word_and_its_outcome_is_read_from_the_ans
     assert typo_queries.outcome("tagging", answer | {"corrected_query": "tapping"}) == (
         "another word"
     )
+
+
+def test_narrow_subjects_count_the_first_five_naming_the_subject(client, corpus):
+    from papers import similarity
+    from papers.models import Paper
+
+    similarity.refresh_embeddings(force=True)
+    [share] = narrow_subjects([("kv cache", r"\bcache")])
+    texts = {paper.pk: f"{paper.title} {paper.abstract}" for paper in Paper.objects.all()}
+    naming = {pk for pk, text in texts.items() if re.search(r"\bcache", text, re.IGNORECASE)}
+    titled = [pk for pk, title in Paper.objects.values_list("pk", "title") if "Cache" in title]
+    assert len(texts) <= 6 and len(titled) == 2
+    # Five papers or fewer besides it: its similar papers are all the others; a slot left
+    # empty counts as a paper not naming the subject.
+    expected = sum(len(naming - {pk}) / 5 for pk in titled) / len(titled)
+    assert (share.subject, share.papers) == ("kv cache", 2)
+    assert round(share.paper_share, 4) == round(expected, 4)
+    assert 0 < share.text_share <= len(naming) / 5
