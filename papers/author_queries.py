@@ -138,8 +138,9 @@ class AuthorQuerySet(models.QuerySet):
     def other_forms_of(self, author, limit: int = 10) -> list:
         """The authors named with another form of the author's name (a middle initial more
         or less, another form of the given name: ``named``), not the author nor a namesake,
-        with papers, each with ``paper_count``, most papers first: "Christopher Manning" has 24 papers,
-        "Christopher D. Manning" 9 and "Christopher D Manning" 4, perhaps all one person's."""
+        with papers, each with ``paper_count``, most papers first: "Christopher Manning" has
+        24 papers, "Christopher D. Manning" 9 and "Christopher D Manning" 4, perhaps all one
+        person's."""
         plain = _INITIAL.sub(" ", author.name)
         named = self.named(plain, limit + 3)
         others = [other for other in named if other.key != author.key and other.paper_count]

@@ -89,9 +89,10 @@ def why_nothing(filterset, fixed, text: str) -> str:
     """The notice of a query that shows nothing, not even papers matching some of its words
     (``filterset``: the page's PaperFilterSet; ``fixed``: its papers under the page's own
     conditions; an identifier the collection lacks is told before any search,
-    PaperFilterSet.address_notice): its exclusions removed every match, its filters did (papers outside them match: one EXISTS through the
-    index), its words are all too common to be searched (one statement), or no paper of the
-    page (a venue's, a topic's, an author's) or of the collection has its words.
+    PaperFilterSet.address_notice): its exclusions removed every match, its filters did (papers
+    outside them match: one EXISTS through the index), its words are all too common to be
+    searched (one statement), or no paper of the page (a venue's, a topic's, an author's) or of
+    the collection has its words.
 
     Bounded work: the pages used to offer the titles nearest the words typed instead, a
     trigram search whose cost grows with the titles sharing the words' trigrams (0.6 s at

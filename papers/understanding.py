@@ -314,8 +314,8 @@ def join_compounds(text: str) -> tuple[str, str]:
     "LLM" → 'LLM or LLMs', or words in both regional spellings: "summarisation" →
     'summarisation or summarization', or acronyms as their words too: "RAG" → 'RAG or
     "retrieval augmented generation"', papers/acronyms.py; an excluded one is excluded in
-    every form: "-LLM" → '-LLM -LLMs -"large language model"'). Compounds typed apart take those places first; one typed apart that finds
-    none is searched as typed.
+    every form: "-LLM" → '-LLM -LLMs -"large language model"'). Compounds typed apart take
+    those places first; one typed apart that finds none is searched as typed.
     ``words``: the words a title is scored on as typed: a compound with a stop word part
     searched as its words in a row, as those words; any other joined, as a title writing it
     hyphenated or joined has it (papers_compounds)."""
