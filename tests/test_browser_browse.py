@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from papers.models import Paper, Venue
+from papers.models import Author, Authorship, Paper, Venue
 from tests.conftest import CHROMIUM
 from tests.factories import finish, make_paper, make_topic, make_venue
 from tests.support import assert_accessible
@@ -172,6 +172,21 @@ def test_a_venues_and_a_topics_charts_fold_on_a_phone(
         summary.focus()
         wide.keyboard.press("Enter")
         assert folds.last.evaluate("fold => fold.open") is True
+
+
+def test_an_authors_name_written_otherwise_folds_on_a_phone(transactional_db, corpus, browsing):
+    initialled = Author.objects.create(name="Ada K. Lovelace", slug="ada-k-lovelace")
+    Authorship.objects.create(paper=corpus["retrieval"], author=initialled, position=3)
+    page = screen(browsing, PHONE, "light")
+    page.goto("/authors/ada-lovelace/")
+    # The papers first: the other pages of the name are a line, behind a tap.
+    title = page.locator(".result-list > li .card-title").first.bounding_box()
+    assert title["y"] + title["height"] <= PHONE["height"]
+    fold = page.locator("section.namesakes details")
+    expect(fold.locator("li")).to_be_hidden()
+    fold.locator("summary").click()
+    expect(fold.locator("li")).to_have_text("Ada K. Lovelace, 1 paper · 2024 · with Ada Lovelace")
+    assert_accessible(page)
 
 
 def venue_links(page) -> dict[str, tuple[str, int]]:
