@@ -237,6 +237,13 @@ class PaperFilterSet(django_filters.FilterSet):
         return Author.objects.named(self.text) if self.text else []
 
     @cached_property
+    def searched_authors(self) -> list:
+        """The authors the searched text names, whose papers a ranked list puts first: a
+        question's subject's (one query more), else q's (``named_authors``, q searched under
+        its author's name included)."""
+        return Author.objects.named(self.subject) if self.subject else self.named_authors
+
+    @cached_property
     def renamed(self) -> str | None:
         """The name of the author q names with another form of its words ("Daniel Jurafsky":
         Dan Jurafsky, papers/nicknames.py), which the list, its exports and its feed search

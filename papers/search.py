@@ -104,7 +104,7 @@ def ranked_order(filterset: PaperFilterSet, limit: int) -> list[int]:
     matched = matched_query(query[0], filterset.active(), filterset.fixed)
     papers = Paper.objects.filter(*filterset.fixed_conditions(), *filterset.conditions().values())
 
-    authored = _authored(papers, Author.objects.named(filterset.searched), query[0])
+    authored = _authored(papers, filterset.searched_authors, query[0])
 
     def best(cap: int) -> list[int]:
         return [pk for pk, _ in _ranked(filterset, papers, query, matched, (cap, 0, authored), cap)]
@@ -184,8 +184,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     # A question is searched for its subject, and the page says so (papers/questions.py).
     subject = filterset.subject or filterset.renamed
     typed = subject or text
-    named = Author.objects.named(typed) if filterset.subject else filterset.named_authors
-    authors = named if ranked else []  # q's read once, by the filters (PaperFilterSet.renamed)
+    authors = filterset.searched_authors if ranked else []
     text, words = join_compounds(typed)
     facets, matched = _matched(filterset, text, request)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
