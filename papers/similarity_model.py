@@ -8,9 +8,10 @@ checks it). A text is projected as the fit projected the papers — sublinear TF
 model's vocabulary, the SVD components, normalised — then smoothed towards its
 SMOOTH_NEIGHBOURS nearest stored embeddings; the score adds the share of the text's rare
 words each paper uses (papers/rare_words.py, from each fitted paper's stored rare part). Papers
-projected on save since the fit (Similarity.projected) are read with their embeddings and
-texts by each text search, so they are found too, with their new text; a paper projected on
-save gets its rare part from its title and abstract, as the fit gave the others theirs.
+projected on save since the fit (Similarity.projected) are read with their embeddings by each
+text search (their texts once per process while those rows are unchanged), so they are found
+too, with their new text; a paper projected on save gets its rare part from its title and
+abstract, as the fit gave the others theirs.
 
 numpy and scikit-learn are imported inside the functions, as in papers/similarity.py.
 """
