@@ -45,6 +45,7 @@ from .tables import sql, table_names
 from .title_match import (
     BASE,
     EXACT,
+    HEAD,
     LIKELIHOOD,
     NAME,
     NAMED,
@@ -306,6 +307,7 @@ def _title_term(in_title: str, own: str, words: str, count: str, text: str) -> s
         share=share(k, words),
         choices=ln_choices(count, k),
         name=NAME.format(own=own),
+        head=HEAD.format(name=NAME.format(own=own)),
     )
 
 

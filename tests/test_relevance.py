@@ -198,6 +198,30 @@ def test_a_title_naming_the_query_ranks_first(db):
     assert ranked("hie-bart")[0] == hie.pk
 
 
+def test_a_title_naming_the_query_before_its_setting_ranks_first(db):
+    # "dense passage retrieval" asks for the paper whose title names it before "for …"; the
+    # shorter titles ending with it, which the length term put first, are about something else
+    # done for it. A title naming more before its setting is not named by the query.
+    venue = make_venue("EMNLP 2020", 2020)
+    named = make_paper(
+        "We show that retrieval can be done with dense representations alone.",
+        title="Dense Passage Retrieval for Open-Domain Question Answering",
+        venue=venue,
+    )
+    ending = make_paper(
+        "We pre-train with the query as the passage's context.",
+        title="Query-as-context Pre-training for Dense Passage Retrieval",
+        venue=venue,
+    )
+    improving = make_paper(
+        "Entailment tuning helps.",
+        title="Improve Dense Passage Retrieval with Entailment Tuning",
+        venue=venue,
+    )
+    finish()
+    assert ranked("dense passage retrieval") == [named.pk, ending.pk, improving.pk]
+
+
 def test_a_word_inside_a_compound_is_not_the_word_typed(db):
     # "supervised" stands alone in one title, is part of "Semi-Supervised" in the other: both
     # match (the index holds a compound's parts too), and the shorter title used to win. A
