@@ -151,19 +151,22 @@ class AuthorFeed(PaperFeed):
         return author.get_absolute_url()
 
 
+# The feed of the page a query addresses (PaperFilterSet.addressed_page).
+_PAGE_FEEDS = {Author: "feed-author", Venue: "feed-venue", Topic: "feed-topic"}
+
+
 class SearchFeed(PaperFeed):
     """The list's search, filters and all, newest first whatever its sort."""
 
     def __call__(self, request, *args, **kwargs):
         # An author filter naming an author joined to another: that author's feed; a query
-        # addressing an Anthology person's or venue's page: that author's or venue's feed.
+        # addressing an author's, venue's or topic's page (the Anthology's or ours): its feed.
         filterset = PaperFilterSet(request.GET)
         moved = None
         if filterset.is_valid():
             moved = filter_redirect(request, filterset)
-            if moved is None and (page := filterset.anthology_page) is not None:
-                kind = "feed-author" if isinstance(page, Author) else "feed-venue"
-                moved = redirect(reverse(kind, args=[page.slug]))
+            if moved is None and (page := filterset.addressed_page) is not None:
+                moved = redirect(reverse(_PAGE_FEEDS[type(page)], args=[page.slug]))
         return moved if moved is not None else super().__call__(request, *args, **kwargs)
 
     def get_object(self, request):

@@ -15,6 +15,7 @@ from django.db.models import Q
 
 from .anthology_pages import ANTHOLOGY_HOSTS, address_host, anthology_page
 from .models import Author, Authorship, Paper, PaperTopic, Venue
+from .own_pages import own_page
 from .questions import question_subject
 from .search_fields import PageField, SlugListFilter, slug_validator
 from .search_notices import (
@@ -260,10 +261,13 @@ class PaperFilterSet(django_filters.FilterSet):
 
     @cached_property
     def identified(self):
-        """The paper q names by its Anthology ID, DOI or Anthology URL, or None: the page opens
-        it, and its exports and feed are that paper (one indexed query, only for a q with an
-        identifier's shape)."""
-        return identified_paper(self.text) if self.text else None
+        """The paper q names by its Anthology ID, DOI, Anthology URL or address here, or None:
+        the page opens it, and its exports and feed are that paper (one indexed query, only for
+        a q with an identifier's or an address's shape)."""
+        if not self.text:
+            return None
+        own = self.own_page
+        return (own if isinstance(own, Paper) else None) or identified_paper(self.text)
 
     @cached_property
     def anthology_page(self):
@@ -272,13 +276,26 @@ class PaperFilterSet(django_filters.FilterSet):
         return anthology_page(self.text) if self.text else None
 
     @cached_property
+    def own_page(self):
+        """The paper, author, venue or topic whose page of this site q addresses, or None
+        (papers/own_pages.py)."""
+        return own_page(self.text) if self.text else None
+
+    @property
+    def addressed_page(self):
+        """The author, venue or topic page q addresses, the Anthology's or ours, or None: the
+        page opens ours (a paper's address is ``identified``)."""
+        own = None if isinstance(self.own_page, Paper) else self.own_page
+        return self.anthology_page or own
+
+    @cached_property
     def address_notice(self) -> str | None:
         """What the page says instead of searching when q is an identifier or an address that
         names nothing here: an Anthology ID or DOI the collection lacks, an Anthology address
         of nothing here, another site's address ("https://arxiv.org/abs/…":
         papers/anthology_pages.py). Searched as words, they found
         unrelated papers and a respelling of the address."""
-        if not self.text or self.identified is not None or self.anthology_page is not None:
+        if not self.text or self.identified is not None or self.addressed_page is not None:
             return None
         anthology_id, doi = parse_identifier(self.text)
         if anthology_id is not None:

@@ -215,12 +215,12 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
 
 
 def _unsearched(filterset: PaperFilterSet) -> Results | None:
-    """The results of a query naming a paper or an Anthology page (the pages redirect there),
-    or an identifier or address naming nothing here (told, not searched); else None."""
+    """The results of a query naming a paper or an author's, venue's or topic's page (the pages
+    redirect there), or an identifier or address naming nothing here (told, not searched)."""
     if (paper := filterset.identified) is not None:
         return _identified(paper)
-    if (page := filterset.anthology_page) is not None:
-        return _anthology_page(page)
+    if (page := filterset.addressed_page) is not None:
+        return _addressed_page(page, anthology=filterset.anthology_page is not None)
     if (notice := filterset.address_notice) is not None:
         return Results(facets=Facets(total=0), notices=[notice])
     return None
@@ -308,10 +308,11 @@ def _identified(paper) -> Results:
     return Results(facets=Facets(total=1), count=1, papers=papers, identified=paper)
 
 
-def _anthology_page(page) -> Results:
-    """The results of a query addressing an Anthology person's, volume's or event's page:
-    none, and where the same is here (the list page opens it)."""
-    notice = f"That is the ACL Anthology's page of {page}; here: {page.get_absolute_url()}"
+def _addressed_page(page, anthology: bool) -> Results:
+    """The results of a query addressing an author's, venue's or topic's page (an Anthology
+    person's, volume's or event's, or ours): none, and where it is here (the page opens it)."""
+    whose = "the ACL Anthology's page" if anthology else "the page"
+    notice = f"That is {whose} of {page}; here: {page.get_absolute_url()}"
     return Results(facets=Facets(total=0), notices=[notice], identified=page)
 
 

@@ -114,8 +114,8 @@ def _render_list(
         if (paper := filterset.identified) is not None:
             # The page opens the paper the query names: its export is that paper.
             return export_ids(format_name, [paper.pk], set() if paper.title else {paper.pk}, name)
-        if (page := filterset.anthology_page) is not None:
-            # The page opens the author's or venue's: its export is theirs.
+        if (page := filterset.addressed_page) is not None:
+            # The page opens the author's, venue's or topic's: its export is theirs.
             return redirect(f"{page.get_absolute_url()}?{urlencode({'format': format_name})}")
         if filterset.address_notice is not None:
             return export_ids(format_name, [], set(), name)  # the page lists none
