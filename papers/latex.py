@@ -33,6 +33,7 @@ _FONT_COMMANDS = {
     "textsc": "",
     "mbox": "",
     "operatorname": "",
+    "url": "",  # an abstract's snippet: the address as text (the page links it)
 }
 # {\it X}: the old switches, inside their group.
 _SWITCHES = {"it": "em", "em": "em", "bf": "strong", "tt": "code", "rm": "", "sc": "", "sf": ""}

@@ -35,6 +35,12 @@ _RULES = [
     (re.compile(r"\\texttt" + _BRACED), r"<code>\1</code>"),
     (re.compile(r"\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*"), r"<strong>\1</strong>"),
     (re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])"), r"<em>\1</em>"),
+    # _emphasis_ as markdown writes it, never inside a word ("snake_case", "x_1") nor escaped.
+    (re.compile(r"(?<![\w\\])_(?=[^\s_])([^_\n]+?)(?<=[^\s_\\])_(?!\w)"), r"<em>\1</em>"),
+    # A footnote is read where it stands, in brackets; ~ is LaTeX's unbreakable space
+    # ("translation~(NAT)", "on~9"), after a letter only ("1~2" is a range).
+    (re.compile(r" ?\\footnote\{([^{}]*)\}"), r" (\1)"),
+    (re.compile(r"(?<=[A-Za-z.,])~(?=[\w(\[\\])"), "\u00a0"),
     (re.compile(r"\\%"), "%"),
     (re.compile(r"\\&amp;"), "&amp;"),
     (re.compile(r"\\_"), "_"),
@@ -48,7 +54,10 @@ _RULES = [
 # would backtrack quadratically over a run of dots).
 _URL = re.compile(r"\b(?P<scheme>https?://|www\.)[^\s<>\"']+")
 _URL_END = re.compile(r"&(?:lt|gt|quot|#x27);")
-_URL_TRAILING = ".,;:!?)]"
+_URL_TRAILING = ".,;:!?)]}"
+# \url{…} and \href{…}{text}, also as the Anthology sometimes keeps them, their backslash or
+# command lost ("{url{https://…}}", "{https://…}"): a link, braces and all.
+_LATEX_URL = re.compile(r"\{?(?:\\?(?:url|href))?\{(https?://[^{}\s]+)\}(?:\{([^{}]*)\})?\}?")
 # The link text stops at an opening bracket too, so that scans never overlap (linear time).
 _MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]+)\]\((https?://[^\s()]+)\)")
 _HEADING = re.compile(r"^#{1,6}\s+(.+)$")
@@ -77,6 +86,9 @@ def _inline(escaped: str) -> str:
     escaped = _MARKDOWN_LINK.sub(
         lambda m: kept(f'<a href="{m.group(2)}" rel="nofollow noopener">{m.group(1)}</a>'),
         escaped,
+    )
+    escaped = _LATEX_URL.sub(
+        lambda m: kept(f'<a href="{m[1]}" rel="nofollow noopener">{m[2] or m[1]}</a>'), escaped
     )
     escaped = _URL.sub(lambda m: kept(_link(m)), escaped)
     for pattern, replacement in _RULES:

@@ -60,6 +60,9 @@ CASES = {
     "affiliation marks and commas": "author_names('A' + '1,' * 495 + 'x')",
     "a header of many words before a year": "header('A a ' * 20_000 + '2024 Papers')",
     "letters with subscripts, escaped or not": "render_abstract('a_b x\\\\_1 ' * 30_000)",
+    "unclosed emphasis, addresses and footnotes": (
+        "render_abstract(' _a {https://x' * 20_000 + '\\\\footnote{' + ' ' * 100_000)"
+    ),
     "an Anthology address of many hyphens": (
         "anthology_page('aclanthology.org/people/a/' + 'a-' * 100_000 + '/?' + 'x' * 9)"
     ),

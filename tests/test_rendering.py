@@ -65,6 +65,40 @@ def test_an_abstracts_latex_is_rendered_as_a_titles(abstract, html):
     assert render_abstract(abstract) == html
 
 
+@pytest.mark.parametrize(
+    ("abstract", "html"),
+    [
+        (
+            r"code at \url{https://github.com/a/DCLOOS}.",
+            '<p>code at <a href="https://github.com/a/DCLOOS" rel="nofollow noopener">'
+            "https://github.com/a/DCLOOS</a>.</p>",
+        ),
+        # As the Anthology keeps some: the backslash or the command lost, braces left.
+        (
+            "code: href{https://x.org/r/a-9E}{x.org/r} and {url{https://y.de}}, at {https://z.io/b}.",
+            '<p>code: <a href="https://x.org/r/a-9E" rel="nofollow noopener">x.org/r</a> and '
+            '<a href="https://y.de" rel="nofollow noopener">https://y.de</a>, at '
+            '<a href="https://z.io/b" rel="nofollow noopener">https://z.io/b</a>.</p>',
+        ),
+        (
+            r"beats baselines.\footnote{Code will be released.} We also",
+            "<p>beats baselines. (Code will be released.) We also</p>",
+        ),
+        (
+            "autoregressive translation~(NAT) on~9 tasks in 1~2 hours, ~10% less",
+            "<p>autoregressive translation\u00a0(NAT) on\u00a09 tasks in 1~2 hours, ~10% less</p>",
+        ),
+        (
+            "(“_He pursues his dream_”), snake_case, x_1, file\\_a\\_b, _ alone _",
+            "<p>(“<em>He pursues his dream</em>”), snake_case, x<sub>1</sub>, file_a_b, _ alone _</p>",
+        ),
+    ],
+)
+def test_an_abstracts_links_footnotes_ties_and_underscores(abstract, html):
+    # Seen on the Anthology's abstracts: the braces, the command or the underscores were shown.
+    assert render_abstract(abstract) == html
+
+
 def test_paragraphs_and_links():
     html = render_abstract("First https://github.com/a/b?x=1&y=2.\n\nSecond www.example.org, end")
     assert html == (
