@@ -168,11 +168,18 @@ _TYPED_MARKS = str.maketrans(
 )
 
 
+# Superscript digits as the titles write them in LaTeX: "M³CoT" (copied from a page showing
+# the Anthology's "M^3CoT") is searched as that, not as "M3CoT", which NFKC would make of it.
+_SUPERSCRIPT_DIGITS = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
+_SUPERSCRIPT_VALUES = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+
+
 def typed_query(text: str) -> str:
-    """A query as it is searched, whatever the keyboard wrote: compatibility forms folded
-    (NFKC: full-width "ｔｒａｎｓｆｏｒｍｅｒ", the ligature "ﬁ", "naı̈ve" decomposed), hyphens,
-    dashes and curly quotes as the ASCII ones, invisible characters dropped, control
-    characters as spaces."""
+    """A query as it is searched, whatever the keyboard wrote: superscript digits as LaTeX
+    writes them ("M³CoT": "M^3CoT"), compatibility forms folded (NFKC: full-width
+    "ｔｒａｎｓｆｏｒｍｅｒ", the ligature "ﬁ", "naı̈ve" decomposed), hyphens, dashes and curly quotes
+    as the ASCII ones, invisible characters dropped, control characters as spaces."""
+    text = _SUPERSCRIPT_DIGITS.sub(lambda m: "^" + m[0].translate(_SUPERSCRIPT_VALUES), text)
     text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text)).translate(_TYPED_MARKS)
     return CONTROL_CHARACTERS.sub(" ", text)
 
