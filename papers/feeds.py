@@ -23,6 +23,7 @@ from .facet_display import all_venues, chip_labels
 from .facets import Facets
 from .filtering import PaperFilterSet
 from .latex import plain_text
+from .linked_addresses import LINKING_LIMIT
 from .models import Author, Authorship, Paper, PaperTopic, Topic, Venue
 from .moved_filters import filter_redirect
 from .rendering import plain_snippet, quoted
@@ -179,6 +180,8 @@ class SearchFeed(PaperFeed):
     def papers(self, filterset):
         if (paper := filterset.identified) is not None:
             return Paper.objects.filter(pk=paper.pk)  # the paper the query names, as the page
+        if filterset.linking:
+            return Paper.objects.filter(pk__in=filterset.linking[:LINKING_LIMIT])  # as the page
         if filterset.address_notice is not None:
             return Paper.objects.none()  # an address naming nothing here: the page lists none
         papers = Paper.objects.filter(*filterset.conditions().values())

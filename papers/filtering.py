@@ -13,17 +13,10 @@ import django_filters
 from django import forms
 from django.db.models import Q
 
-from .anthology_pages import ANTHOLOGY_HOSTS, address_host, anthology_page
+from .addressed_queries import AddressedQuery
 from .models import Author, Authorship, Paper, PaperTopic, Venue
-from .own_pages import own_page
 from .questions import question_subject
 from .search_fields import PageField, SlugListFilter, slug_validator
-from .search_notices import (
-    ADDRESS_ELSEWHERE,
-    NOTHING_AT_ANTHOLOGY_ADDRESS,
-    UNKNOWN_ANTHOLOGY_ID,
-    UNKNOWN_DOI,
-)
 from .text import (
     CONTROL_CHARACTERS,
     MAX_QUERY_WORDS,
@@ -35,7 +28,7 @@ from .text import (
     whole_words,
 )
 from .typed_words import typed_words
-from .understanding import identified_paper, join_compounds, parse_identifier
+from .understanding import join_compounds
 
 MAX_QUERY_LENGTH = 500
 SORTS = [("relevance", "Relevance"), ("newest", "Newest venue first"), ("title", "Title A–Z")]
@@ -78,7 +71,7 @@ class SearchForm(forms.Form):
         return text
 
 
-class PaperFilterSet(django_filters.FilterSet):
+class PaperFilterSet(AddressedQuery, django_filters.FilterSet):
     """The list's parameters. ``fixed``: conditions every count and result obeys (a venue,
     topic or author page); ``refuse_long_query``: the API's rule (a 400) instead of the
     pages' (the query cut, with a notice)."""
@@ -258,54 +251,6 @@ class PaperFilterSet(django_filters.FilterSet):
         if any(typed <= set(name_key(author.name).split()) for author in self.named_authors):
             return None
         return self.named_authors[0].name
-
-    @cached_property
-    def identified(self):
-        """The paper q names by its Anthology ID, DOI, Anthology URL or address here, or None:
-        the page opens it, and its exports and feed are that paper (one indexed query, only for
-        a q with an identifier's or an address's shape)."""
-        if not self.text:
-            return None
-        own = self.own_page
-        return (own if isinstance(own, Paper) else None) or identified_paper(self.text)
-
-    @cached_property
-    def anthology_page(self):
-        """The author or venue whose Anthology page q addresses (a person's, a volume's or an
-        event's), or None: the page opens ours."""
-        return anthology_page(self.text) if self.text else None
-
-    @cached_property
-    def own_page(self):
-        """The paper, author, venue or topic whose page of this site q addresses, or None
-        (papers/own_pages.py)."""
-        return own_page(self.text) if self.text else None
-
-    @property
-    def addressed_page(self):
-        """The author, venue or topic page q addresses, the Anthology's or ours, or None: the
-        page opens ours (a paper's address is ``identified``)."""
-        own = None if isinstance(self.own_page, Paper) else self.own_page
-        return self.anthology_page or own
-
-    @cached_property
-    def address_notice(self) -> str | None:
-        """What the page says instead of searching when q is an identifier or an address that
-        names nothing here: an Anthology ID or DOI the collection lacks, an Anthology address
-        of nothing here, another site's address ("https://arxiv.org/abs/…":
-        papers/anthology_pages.py). Searched as words, they found
-        unrelated papers and a respelling of the address."""
-        if not self.text or self.identified is not None or self.addressed_page is not None:
-            return None
-        anthology_id, doi = parse_identifier(self.text)
-        if anthology_id is not None:
-            return UNKNOWN_ANTHOLOGY_ID.format(id=anthology_id)
-        if doi is not None:
-            return UNKNOWN_DOI.format(doi=doi)
-        host = address_host(self.text)
-        if host in ANTHOLOGY_HOSTS:
-            return NOTHING_AT_ANTHOLOGY_ADDRESS
-        return None if host is None else ADDRESS_ELSEWHERE.format(host=host)
 
     @property
     def searched(self) -> str:

@@ -13,7 +13,7 @@ from django.db.models import BigIntegerField, F, Func, IntegerField, Q, Value
 
 from .caching import cached
 from .facet_rows import row_conditions
-from .facets import Facets, count_facets, kept_venue_counts
+from .facets import count_facets, kept_venue_counts
 from .filtering import PaperFilterSet
 from .models import Author, Authorship, Paper
 from .named_filters import filters_named
@@ -35,6 +35,7 @@ from .search_notices import (
 from .spelling import FEW_MATCHES, RARE_WORD, SHOWN_AT_ONCE_EDITS, did_you_mean, respelling
 from .text import CONTROL_CHARACTERS
 from .understanding import join_compounds
+from .unsearched import unsearched
 from .word_memory import every_paper, matched_query
 
 
@@ -175,7 +176,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     this process's memory of the papers' facets again (+1, once, papers/facet_memory.py).
     """
     text = filterset.text
-    if (answered := _unsearched(filterset)) is not None:
+    if (answered := unsearched(filterset)) is not None:
         return answered
     fixed = Paper.objects.filter(*filterset.fixed_conditions())
     conditions = filterset.conditions()
@@ -212,18 +213,6 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     results.papers, results.partial = _cards(scored, partial, text)
     _explain_choices(results, filterset, fixed, text)
     return results
-
-
-def _unsearched(filterset: PaperFilterSet) -> Results | None:
-    """The results of a query naming a paper or an author's, venue's or topic's page (the pages
-    redirect there), or an identifier or address naming nothing here (told, not searched)."""
-    if (paper := filterset.identified) is not None:
-        return _identified(paper)
-    if (page := filterset.addressed_page) is not None:
-        return _addressed_page(page, anthology=filterset.anthology_page is not None)
-    if (notice := filterset.address_notice) is not None:
-        return Results(facets=Facets(total=0), notices=[notice])
-    return None
 
 
 def _named_filters(filterset: PaperFilterSet, typed: str) -> list:
@@ -298,22 +287,6 @@ def _no_paper_in(filterset: PaperFilterSet) -> str:
     if len(chosen) == 1 and not filterset.fixed:
         return NO_PAPER_HAS_THE_FILTER.format(facet=chosen[0][0])
     return NO_PAPER_IN_EVERY_FILTER
-
-
-def _identified(paper) -> Results:
-    """The results of a query naming one paper (its Anthology ID, DOI or URL): that paper."""
-    papers = Paper.objects.cards([paper.pk])
-    for card in papers:
-        card.score = None
-    return Results(facets=Facets(total=1), count=1, papers=papers, identified=paper)
-
-
-def _addressed_page(page, anthology: bool) -> Results:
-    """The results of a query addressing an author's, venue's or topic's page (an Anthology
-    person's, volume's or event's, or ours): none, and where it is here (the page opens it)."""
-    whose = "the ACL Anthology's page" if anthology else "the page"
-    notice = f"That is {whose} of {page}; here: {page.get_absolute_url()}"
-    return Results(facets=Facets(total=0), notices=[notice], identified=page)
 
 
 def _cards(scored: list, partial: list, text: str) -> tuple[list, list]:

@@ -76,8 +76,13 @@ NOTHING_AT_ANTHOLOGY_ADDRESS = (
 )
 # {host}: the site the address pasted is of.
 ADDRESS_ELSEWHERE = (
-    "That is an address at {host}, which this site cannot read. Search for the paper's title, "
+    "No paper in this collection gives that address at {host}. Search for the paper's title, "
     "or paste its Anthology ID, DOI or ACL Anthology address."
+)
+# {count}: the papers whose abstracts give the address pasted (papers/linked_addresses.py).
+PAPERS_GIVING_THE_ADDRESS = "{count} papers give that address in their abstracts."
+MORE_PAPERS_GIVING_THE_ADDRESS = (
+    "More than {count} papers give that address in their abstracts: the {count} loaded last."
 )
 NO_PAPER_HERE_HAS_THE_WORDS = (
     "None of the papers of this page has these words. The search box at the top of the page "

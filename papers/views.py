@@ -48,6 +48,7 @@ from .facet_display import facet_context
 from .feeds import search_feed_url
 from .filtering import PaperFilterSet
 from .front_page import front_page
+from .linked_addresses import LINKING_LIMIT
 from .methods import lowercase_slug, read_only, with_query
 from .models import Author, Paper, PaperTopic, Topic, TopicRedirect, Venue
 from .moved_filters import filter_redirect
@@ -117,6 +118,9 @@ def _render_list(
         if (page := filterset.addressed_page) is not None:
             # The page opens the author's, venue's or topic's: its export is theirs.
             return redirect(f"{page.get_absolute_url()}?{urlencode({'format': format_name})}")
+        if filterset.linking:
+            # The page lists the papers giving the address the query is: its export is theirs.
+            return export_ids(format_name, *_linked(filterset), name)
         if filterset.address_notice is not None:
             return export_ids(format_name, [], set(), name)  # the page lists none
         if filterset.text and filterset.ordering == "relevance":
@@ -161,6 +165,14 @@ def _listed_params(request, results):
     if results.corrected_query:
         params["q"] = results.corrected_query
     return params
+
+
+def _linked(filterset) -> tuple[list[int], set[int]]:
+    """The papers the list shows for an address papers give (papers/unsearched.py), and the
+    untitled among them."""
+    ids = filterset.linking[:LINKING_LIMIT]
+    titles = dict(Paper.objects.filter(pk__in=ids).values_list("pk", "title"))
+    return ids, {pk for pk in ids if not titles.get(pk)}
 
 
 @read_only

@@ -199,7 +199,7 @@ def test_an_unknown_identifier_or_another_sites_address_is_told_not_searched(cli
         "https://aclanthology.org/": NOTHING_AT_ANTHOLOGY_ADDRESS,
         # Another site's address with an Anthology ID in it is not the Anthology's.
         "https://example.org/2021.naacl-main.463": (
-            "That is an address at example.org, which this site cannot read. Search for the "
+            "No paper in this collection gives that address at example.org. Search for the "
             "paper's title, or paste its Anthology ID, DOI or ACL Anthology address."
         ),
     }

@@ -1,0 +1,55 @@
+"""The results of a query that is not searched as words: an identifier or an address naming a
+paper, an author's, venue's or topic's page, the papers giving an address, or nothing here
+(told, not searched). What q names is PaperFilterSet's (papers/addressed_queries.py)."""
+
+from .facets import Facets
+from .filtering import PaperFilterSet
+from .linked_addresses import LINKING_LIMIT
+from .models import Paper
+from .results import Results
+from .search_notices import MORE_PAPERS_GIVING_THE_ADDRESS, PAPERS_GIVING_THE_ADDRESS
+
+
+def unsearched(filterset: PaperFilterSet) -> Results | None:
+    """The results of a query naming a paper or an author's, venue's or topic's page (the pages
+    redirect there), or an identifier or address naming nothing here (told, not searched)."""
+    if (paper := filterset.identified) is not None:
+        return _identified(paper)
+    if (page := filterset.addressed_page) is not None:
+        return _addressed_page(page, anthology=filterset.anthology_page is not None)
+    if filterset.linking:
+        return _linking(filterset.linking)
+    if (notice := filterset.address_notice) is not None:
+        return Results(facets=Facets(total=0), notices=[notice])
+    return None
+
+
+def _identified(paper) -> Results:
+    """The results of a query naming one paper (its Anthology ID, DOI or URL): that paper."""
+    papers = Paper.objects.cards([paper.pk])
+    for card in papers:
+        card.score = None
+    return Results(facets=Facets(total=1), count=1, papers=papers, identified=paper)
+
+
+def _linking(ids: list[int]) -> Results:
+    """The results of an address several papers give: those papers, the last loaded first, on
+    one page (ids holds one more than LINKING_LIMIT when more give it)."""
+    shown = ids[:LINKING_LIMIT]
+    papers = Paper.objects.cards(shown)
+    for card in papers:
+        card.score = None
+    if len(ids) > LINKING_LIMIT:
+        notice = MORE_PAPERS_GIVING_THE_ADDRESS.format(count=LINKING_LIMIT)
+    else:
+        notice = PAPERS_GIVING_THE_ADDRESS.format(count=len(ids))
+    count = len(shown)
+    return Results(facets=Facets(total=count), count=count, papers=papers, notices=[notice])
+
+
+def _addressed_page(page, anthology: bool) -> Results:
+    """The results of a query addressing an author's, venue's or topic's page (an Anthology
+    person's, volume's or event's, or ours): none, and where it is here (the page opens it)."""
+    whose = "the ACL Anthology's page" if anthology else "the page"
+    notice = f"That is {whose} of {page}; here: {page.get_absolute_url()}"
+    return Results(facets=Facets(total=0), notices=[notice], identified=page)
