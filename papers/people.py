@@ -6,7 +6,8 @@ its slug the id itself (``/authors/yang-liu-edinburgh/``), the other spellings i
 kept as ``variants``. A record without an id (every dump author, most Anthology authors) goes by
 its normalised name (case, spacing, apostrophes and Latin accents folded: "Andre Martins" is
 "André Martins"): to the one person known by that name, else to the name's own Author
-(``person_id`` empty; a new one is named by the load's most accented spelling), whose page
+(``person_id`` empty; a new one is named by the load's best spelling: the most accented, then
+the most capitalised), whose page
 lists the people of that name when there are several.
 
 Loads come in any order, so two repairs follow each write: a paper loaded before the Anthology
@@ -90,12 +91,26 @@ def merged_names(keys: set[str]) -> dict[str, int]:
     return {key: pks.pop() for key, pks in found.items() if len(pks) == 1}
 
 
-def _more_accented(record: AuthorRecord, than: AuthorRecord) -> bool:
-    """Whether ``record``'s name keeps more accents than ``than``'s, a spelling of the same
-    key: "André Martins" is the better of the two ways one person is written."""
-    if record.name.isascii():  # most names: nothing to count
+def _better_spelled(record: AuthorRecord, than: AuthorRecord) -> bool:
+    """Whether ``record``'s name is the better spelling of the same key than ``than``'s: it
+    keeps more accents ("André Martins"), or as many and more of its parts capitalised
+    ("David Alfonso-Hermelo", which the Anthology's first record of him wrote
+    "Alfonso-hermelo", where five others do not; a part in capitals alone does not count)."""
+    if record.name == than.name:
         return False
-    return sum(not c.isascii() for c in record.name) > sum(not c.isascii() for c in than.name)
+    accents, other_accents = _accents(record.name), _accents(than.name)
+    if accents != other_accents:
+        return accents > other_accents
+    return _capitalised_parts(record.name) > _capitalised_parts(than.name)
+
+
+def _accents(name: str) -> int:
+    return 0 if name.isascii() else sum(not c.isascii() for c in name)
+
+
+def _capitalised_parts(name: str) -> int:
+    parts = name.replace("-", " ").split()
+    return sum(part[:1].isupper() and not part[1:].isupper() for part in parts)
 
 
 def _with_details_of(record: AuthorRecord, other: AuthorRecord) -> AuthorRecord:
@@ -122,7 +137,7 @@ class AuthorWriter:
         for record, ref in refs.items():
             if ref not in first:
                 first[ref] = record
-            elif ref[0] == "name" and _more_accented(record, first[ref]):
+            elif ref[0] == "name" and _better_spelled(record, first[ref]):
                 first[ref] = _with_details_of(record, first[ref])
             if record.person_id and record.name not in spellings[record.person_id]:
                 spellings[record.person_id].append(record.name)

@@ -184,6 +184,18 @@ def test_a_name_with_and_without_its_accents_is_one_author(client, write_dump):
     assert Author.objects.get(slug="zoe-oneil").name == "Zoë O’Neil"
 
 
+def test_a_name_in_two_cases_is_named_by_its_capitalised_spelling(write_dump):
+    # The Anthology's first record of him wrote "Alfonso-hermelo", five others "Alfonso-Hermelo".
+    dump = dump_jsonl(
+        ("First Record", ["David Alfonso-hermelo"]),
+        ("Second Record", ["David Alfonso-Hermelo"]),
+        ("Shouted Record", ["DAVID ALFONSO-HERMELO"]),
+    )
+    load_files([write_dump("2024.jsonl", dump)])
+    assert list(Author.objects.values_list("name", flat=True)) == ["David Alfonso-Hermelo"]
+    assert authors_of("First Record") == ["david-alfonso-hermelo"]
+
+
 def test_an_unaccented_spelling_goes_to_the_person_the_anthology_names(write_dump):
     xml = anthology_xml(("Person Paper", [author("André Martins", "andre-martins-lisbon")]))
     load_files([write_dump("2024.acl.xml", xml)])
