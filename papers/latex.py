@@ -136,6 +136,15 @@ _SYMBOLS = {
     "min": "min",
     "arg": "arg",
 }
+# The command of each symbol pdflatex cannot set from UTF-8 text (Greek letters, operators,
+# arrows), for BibTeX: "SOTOPIA-π" is written "SOTOPIA-$\pi$" (papers/bibtex.py). Not those
+# it sets (×, ±, ·, …) nor ✓, whose command needs a package.
+_SET_AS_TEXT = {"×", "±", "·", "…", "✓"}
+SYMBOL_COMMANDS = {
+    symbol: name
+    for name, symbol in reversed(_SYMBOLS.items())
+    if len(symbol) == 1 and not symbol.isascii() and symbol not in _SET_AS_TEXT
+}
 # The commands a title's maths may keep as LaTeX (BibTeX, papers/bibtex.py): symbols and
 # maths fonts, fractions and roots. Any other command is read as text: a title must not bring
 # \input or \def into a reader's document.

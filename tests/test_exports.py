@@ -417,6 +417,10 @@ def test_page_ranges_and_names():
         # A maths command ends where its name does; font switches are text.
         ("\\inftyBench: Long Contexts", "{$\\infty$Bench}: Long Contexts"),
         ("360^\\circREA: Views", "{360$^\\circ${REA}}: Views"),
+        # Symbols written as characters, which pdflatex cannot set from UTF-8, as maths.
+        ("SOTOPIA-π: Interactive Learning", "{SOTOPIA}-{$\\pi$}: Interactive Learning"),
+        ("∞Bench and α-β Tuning", "{$\\infty{}$Bench} and {$\\alpha$}-{$\\beta$} Tuning"),
+        ("A × B ± C", "A × {B} ± {C}"),
         ("{\\rm SP^3}: Sums", "{{SP}$^3$}: Sums"),
         ("{\\it Time} Flies", "Time Flies"),
         # Not maths: an underscore before a letter, a lone caret or tilde (escaped for LaTeX).
