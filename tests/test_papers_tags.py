@@ -6,7 +6,7 @@ from types import SimpleNamespace
 import pytest
 from django.template.defaultfilters import floatformat
 
-from papers.templatetags.papers_tags import decimals, similar_why
+from papers.templatetags.papers_tags import decimals, page_span, similar_why
 
 
 def test_a_similar_paper_s_reasons_in_words_then_their_weights():
@@ -51,3 +51,11 @@ def test_a_similar_paper_without_shared_words_is_similar_in_wording():
 )
 def test_decimals_writes_what_floatformat_writes(value, places, written):
     assert decimals(value, places) == written == str(floatformat(value, places))
+
+
+@pytest.mark.parametrize(
+    ("pages", "shown"),
+    [("3521-3532", "3521–3532"), ("12912--12940", "12912–12940"), ("7 — 9", "7–9"), ("17", "17")],
+)
+def test_a_page_range_is_shown_with_one_dash_whatever_the_source_wrote(pages, shown):
+    assert page_span(pages) == shown

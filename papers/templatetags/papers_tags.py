@@ -11,6 +11,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from papers import rendering
+from papers.citation_fields import page_range
 from papers.latex import plain_text
 from papers.links import page_url
 from papers.querysets import CARD_AUTHORS
@@ -72,6 +73,14 @@ def bidi_isolated_text(value):
 def thousands(count) -> str:
     """A count with thousands separators: 26,093."""
     return f"{int(count):,}"
+
+
+@register.filter
+def page_span(pages) -> str:
+    """A paper's pages as a reader writes a range, whatever dash the source used: "3521–3532"
+    for "3521-3532", "3521--3532" or "3521–3532"."""
+    first, last = page_range(pages)
+    return f"{first}–{last}" if last else first
 
 
 @register.filter
