@@ -368,3 +368,38 @@ def test_a_sort_chosen_with_the_arrow_keys_applies_on_enter_not_on_each_key(
     with page.expect_navigation():
         page.locator("#id_sort").select_option("newest")
     assert "sort=newest" in page.url
+
+
+def test_a_list_emptied_on_its_page_shows_the_empty_list(transactional_db, corpus, browsing):
+    page = browsing.page()
+    page.goto(f"/list/?ids={corpus['translation'].pk},{corpus['kv'].pk}")
+    page.locator(".reading-list .remove").first.click()
+    page.locator(".reading-list .remove").first.click()
+    # As the server writes an empty list: no count, no link, no exports of nothing.
+    expect(page.locator(".list-empty")).to_be_visible()
+    for part in ["#list-status", ".share", ".exports", ".reading-list"]:
+        expect(page.locator(part)).to_be_hidden()
+    expect(page.locator("h1")).to_have_text("My list")
+    expect(page).to_have_title(re.compile(r"^My list"))
+    assert_accessible(page)
+
+
+def test_saving_to_a_full_list_says_so_beside_the_button(transactional_db, corpus, browsing):
+    page = browsing.page()
+    page.goto("/list/")
+    page.evaluate(
+        "localStorage.setItem('papers:list', JSON.stringify("
+        "Array.from({length: 500}, (_, i) => String(100000 + i))))"
+    )
+    page.goto("/?q=cache")
+    row = page.locator(f"li[data-paper-id='{corpus['kv'].pk}']")
+    row.locator(".save-toggle").click()
+    # Seen, not only heard: the button alone, unchanged, looked dead.
+    expect(row.locator(".save-note")).to_have_text(
+        "Your list is full: it holds at most 500 papers. Remove some on My list first."
+    )
+    expect(row.locator(".save-toggle")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#announcer")).to_have_text(
+        "Your list is full: it holds at most 500 papers."
+    )
+    assert len(saved(page)) == 500

@@ -62,14 +62,31 @@
     return link ? link.textContent.trim() : "this paper";
   }
 
+  // A note beside the button for a sighted reader, who hears no announcement: the button
+  // alone, unchanged, looked dead (the announcer says the same to a screen reader).
+  function noteBeside(button, text) {
+    var note = button.parentNode.querySelector(".save-note");
+    if (!note) {
+      note = document.createElement("span");
+      note.className = "save-note";
+      note.setAttribute("aria-hidden", "true");
+      button.insertAdjacentElement("afterend", note);
+    }
+    note.textContent = text;
+    window.clearTimeout(note.hideTimer);
+    note.hideTimer = window.setTimeout(function () { note.remove(); }, 8000);
+  }
+
   // Saves the paper or takes it off the list; true when it is saved afterwards.
-  function toggle(id, title) {
+  function toggle(id, title, button) {
     var ids = read();
     var at = ids.indexOf(id);
     if (at >= 0) {
       ids.splice(at, 1);
     } else if (ids.length >= MAX) {
-      announce("Your list is full: it holds at most " + MAX + " papers.");
+      var full = "Your list is full: it holds at most " + MAX + " papers.";
+      announce(full);
+      if (button) { noteBeside(button, full + " Remove some on My list first."); }
       return false;
     } else {
       ids.push(id);
@@ -89,7 +106,7 @@
       removeRow(row, rowTitle(button));
       return;
     }
-    toggle(button.getAttribute("data-save"), rowTitle(button));
+    toggle(button.getAttribute("data-save"), rowTitle(button), button);
   });
 
   // --- the list page ------------------------------------------------------------------------
@@ -141,7 +158,18 @@
     // The tab's title counts the papers the list holds now (it kept the first count).
     document.title = document.title.replace(/^Reading list \(\d+\)|^My list/, ids.length ? "Reading list (" + ids.length + ")" : "My list");
     if (isOwn()) { write(ids); }
+    if (!ids.length) { showEmpty(); }
     announce(message);
+  }
+
+  // A list emptied on its page reads as a list never filled: no count, link or exports of
+  // nothing, the same words the server writes for an empty list.
+  function showEmpty() {
+    var empty = document.getElementById("list-empty-text");
+    Array.prototype.forEach.call(page.children, function (child) { child.hidden = true; });
+    if (empty) { empty.hidden = false; }
+    var heading = document.querySelector("h1");
+    if (heading) { heading.textContent = "My list"; }
   }
 
   function removeRow(row, title) {
