@@ -21,6 +21,7 @@ from .text import fold_whitespace, typed_intent, typed_query
 from .understanding import join_compounds
 
 MAX_SERIES = 5
+TERM_BOXES = 2  # the search-term boxes of the /trends/ form with no term chosen
 _WIDTH, _HEIGHT = 640, 280
 _LEFT, _RIGHT, _TOP, _BOTTOM = 78, 34, 16, 40
 

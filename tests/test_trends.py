@@ -62,6 +62,22 @@ def test_trends_compares_topics_and_terms(client, corpus):
     assert page.find("input", id="trend-q-1").attrs["value"] == "cache"
 
 
+def test_the_trends_form_keeps_every_term_of_its_address(client, corpus):
+    # A shared address may hold five terms; a form of two boxes dropped three at "Compare".
+    page = parse(client.get("/trends/?q=cache&q=attention&q=yoruba&q=speech&q=retrieval"))
+    boxes = page.find("form", class_="trend-form").find_all("input", name="q")
+    assert [box.attrs.get("value") for box in boxes] == [
+        "cache",
+        "attention",
+        "yoruba",
+        "speech",
+        "retrieval",
+    ]
+    page = parse(client.get("/trends/"))
+    boxes = page.find("form", class_="trend-form").find_all("input", name="q")
+    assert [box.attrs.get("value") for box in boxes] == [None, None]
+
+
 def test_trends_notices(client, corpus):
     page = parse(client.get("/trends/?topic=nothing&q=cache"))
     assert [p.text for p in page.find_all("p", class_="notice")] == ["No topic named “nothing”."]
