@@ -44,7 +44,8 @@ def _linking(ids: list[int]) -> Results:
     else:
         notice = PAPERS_GIVING_THE_ADDRESS.format(count=len(ids))
     count = len(shown)
-    return Results(facets=Facets(total=count), count=count, papers=papers, notices=[notice])
+    # No filters to offer: the papers are the ones giving the address, whatever the filters.
+    return Results(facets=Facets(total=0), count=count, papers=papers, notices=[notice])
 
 
 def _addressed_page(page, anthology: bool) -> Results:
