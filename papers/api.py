@@ -45,7 +45,8 @@ from .moved_filters import filter_redirect
 from .rendering import plain_snippet, render_inline
 from .search import search_page
 from .serializers import paper_record
-from .similar_text import SimilarTextForm, papers_like_text
+from .similar_text import SORTS as SIMILAR_SORTS
+from .similar_text import SimilarTextForm, newest_first, papers_like_text
 from .understanding import canonical_anthology_id
 
 MAX_SIMILAR = 100
@@ -207,7 +208,12 @@ def paper_similar(request, pk: str):
     digits = raw.lstrip("0") if raw.isascii() and raw.isdigit() else ""
     if not digits or len(digits) > 3 or not 1 <= int(digits) <= MAX_SIMILAR:
         return error(f"limit must be a whole number from 1 to {MAX_SIMILAR}.", 400)
+    sort = request.GET.get("sort", "similar")
+    if sort not in SIMILAR_SORTS:
+        return error("sort must be similar or newest.", 400)
     similar = Paper.objects.similar_to(paper_id, int(digits))
+    if sort == "newest":  # as the page: the same papers, the newest first
+        newest_first(similar)
     return JsonResponse({"results": _similar_results(request, similar)})
 
 

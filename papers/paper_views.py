@@ -21,7 +21,7 @@ from .models import Paper
 from .querysets import CARD_FIELDS
 from .rendering import render_abstract
 from .similar import method
-from .similar_text import SORTS, SimilarTextForm, papers_like_text
+from .similar_text import SORTS, SimilarTextForm, newest_first, papers_like_text
 from .understanding import canonical_anthology_id
 
 SIMILAR_ON_PAPER = 5
@@ -98,7 +98,7 @@ def paper_similar(request, pk):
         return bad_request_page(request, "sort must be similar or newest.")
     similar = Paper.objects.similar_to(paper, SIMILAR_PAGE)
     if sort == "newest":
-        similar.sort(key=lambda item: -(item.venue.year or 0))  # stable: ties stay by score
+        newest_first(similar)
     context = {"paper": paper, "similar": similar, "sort": sort, "sorts": SORTS, "method": method()}
     return render(request, "papers/paper_similar.html", context)
 

@@ -78,6 +78,11 @@ def papers_like_text(text: str, limit: int, venue=None, year=None, sort="similar
         paper.score = score
         paper.explanation = [text_signal(score, shared_terms(model, text, paper))]
         results.append(paper)
-    if sort == "newest":
-        results.sort(key=lambda paper: -(paper.venue.year or 0))
-    return results
+    return newest_first(results) if sort == "newest" else results
+
+
+def newest_first(papers: list) -> list:
+    """Similar papers the newest first, those of one year in their order (by score), as every
+    similar list's "newest" sort gives them (the page, the API, papers like a text)."""
+    papers.sort(key=lambda paper: -(paper.venue.year or 0))
+    return papers

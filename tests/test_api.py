@@ -175,6 +175,23 @@ def test_similar(client, corpus):
     assert len(ids) == len(set(ids))
 
 
+def test_similar_newest_first_as_the_page(client, corpus):
+    pk = corpus["kv"].pk
+    by_score = client.get(f"/api/papers/{pk}/similar/").json()["results"]
+    newest = client.get(f"/api/papers/{pk}/similar/?sort=newest").json()["results"]
+    expected = sorted(by_score, key=lambda item: -(item["year"] or 0))
+    assert [item["id"] for item in newest] == [item["id"] for item in expected]
+    assert [item["year"] for item in newest] != [item["year"] for item in by_score]
+    page = parse(client.get(f"/papers/{pk}/similar/?sort=newest"))
+    shown = [node.find("a").attrs["href"] for node in page.find_all("h2", class_="card-title")]
+    assert shown == [f"/papers/{item['id']}/" for item in newest]
+    response = client.get(f"/api/papers/{pk}/similar/?sort=foo")
+    assert (response.status_code, response.json()) == (
+        400,
+        {"error": "sort must be similar or newest."},
+    )
+
+
 @pytest.mark.parametrize("limit", ["0", "101", "abc", "-5", "1e3", "２"])
 def test_similar_bad_limit(client, corpus, limit):
     response = client.get(f"/api/papers/{corpus['kv'].pk}/similar/?limit={limit}")
