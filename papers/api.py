@@ -195,7 +195,10 @@ def paper_detail(request, pk: str):
         "anthology_url": paper.anthology_url or None,
         "pdf_url": paper.pdf_url or None,
     }
-    return JsonResponse(paper_record(paper) | cited)
+    # The slugs the list's filters take, as the list's results give them (in the topics' order).
+    topics = sorted(paper.topics.all(), key=lambda topic: topic.name)
+    slugs = {"venue_slug": paper.venue.slug, "topic_slugs": [topic.slug for topic in topics]}
+    return JsonResponse(paper_record(paper) | slugs | cited)
 
 
 @read_only

@@ -121,6 +121,9 @@ def test_detail_record(client, corpus):
         "authors": ["Ada Lovelace", "Alan Turing"],
         "source": "000_x.txt",
         "related_titles": [],
+        # The slugs the list's filters take, as the list's results give them.
+        "venue_slug": "acl-2025",
+        "topic_slugs": ["attention", "efficiency"],
         "anthology_id": None,
         "doi": None,
         "pages": None,
