@@ -10,7 +10,6 @@ from collections import defaultdict
 from datetime import UTC, datetime, time
 
 from django.contrib.syndication.views import Feed
-from django.core.exceptions import BadRequest
 from django.db.models import Prefetch, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
@@ -19,6 +18,7 @@ from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import escape
 
 from .author_redirects import moved_author
+from .errors import bad_request_page
 from .facet_display import all_venues, chip_labels
 from .facets import Facets
 from .filtering import PaperFilterSet
@@ -163,17 +163,18 @@ class SearchFeed(PaperFeed):
         # An author filter naming an author joined to another: that author's feed; a query
         # addressing an author's, venue's or topic's page (the Anthology's or ours): its feed.
         filterset = PaperFilterSet(request.GET)
-        moved = None
-        if filterset.is_valid():
-            moved = filter_redirect(request, filterset)
-            if moved is None and (page := filterset.addressed_page) is not None:
-                moved = redirect(reverse(_PAGE_FEEDS[type(page)], args=[page.slug]))
+        if not filterset.is_valid():
+            # Answered here: raised, BadRequest wrote a traceback to the log for a mistyped
+            # address (an outside tester).
+            return bad_request_page(request, *filterset.error_summary())
+        moved = filter_redirect(request, filterset)
+        if moved is None and (page := filterset.addressed_page) is not None:
+            moved = redirect(reverse(_PAGE_FEEDS[type(page)], args=[page.slug]))
         return moved if moved is not None else super().__call__(request, *args, **kwargs)
 
     def get_object(self, request):
         filterset = PaperFilterSet(request.GET)
-        if not filterset.is_valid():
-            raise BadRequest(filterset.error_summary()[0])
+        filterset.is_valid()  # it is: ``__call__`` answered any other with a 400
         filterset.query_string = _feed_query(request.GET)
         return filterset
 

@@ -1,5 +1,6 @@
 """Atom feeds of venues, topics, authors and searches: valid Atom, newest papers first."""
 
+import logging
 import re
 import xml.etree.ElementTree as ET
 from datetime import date
@@ -167,8 +168,11 @@ def test_a_feed_puts_the_later_venue_of_a_year_first_whatever_was_loaded_first(c
         ("/feeds/search/?venue=not%20a%20slug", 400),
     ],
 )
-def test_feed_errors(client, corpus, url, status):
-    assert client.get(url).status_code == status
+def test_feed_errors(client, corpus, url, status, caplog):
+    with caplog.at_level(logging.WARNING, logger="django.request"):
+        assert client.get(url).status_code == status
+    # A mistyped address is logged in a line, without a traceback.
+    assert [record.exc_info for record in caplog.records] == [None]
 
 
 def test_pages_link_their_feeds(client, corpus):
