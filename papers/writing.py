@@ -95,8 +95,11 @@ class RecordWriter:
             with timed("topic and author links"):
                 changed_ids |= self.write_topic_links(records, papers, topics)
                 changed_ids |= self.write_authorships(records, papers)
-            self.summary.updated = len(changed_ids - self.new_ids)
-            self.summary.unchanged = len(papers) - self.summary.new - self.summary.updated
+            # Of the papers read: a paper the run changed without reading it (an author joined to
+            # the spelling with umlauts) made "-1 unchanged" (an outside tester).
+            read = {paper.pk for paper in papers.values()}
+            self.summary.updated = len((changed_ids - self.new_ids) & read)
+            self.summary.unchanged = len(read) - self.summary.new - self.summary.updated
             if len(self.new_ids) >= ANALYZE_AFTER:
                 with timed("statistics"):
                     analyze_tables((Author, Authorship, PaperTopic))

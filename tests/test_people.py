@@ -204,6 +204,15 @@ def test_an_unaccented_spelling_goes_to_the_person_the_anthology_names(write_dum
     assert Author.objects.count() == 1
 
 
+def test_a_load_counts_only_the_papers_it_read(write_dump):
+    # The second load's name joins the first paper's author (umlauts): that paper changed, but
+    # it was not read, and "1 new, 1 updated, -1 unchanged" counted it.
+    load_files([write_dump("first.jsonl", dump_jsonl(("Written Out", ["Hinrich Schuetze"])))])
+    later = load_files([write_dump("later.jsonl", dump_jsonl(("Umlauts", ["Hinrich Schütze"])))])
+    assert (later.new, later.updated, later.unchanged) == (1, 0, 0)
+    assert Author.objects.get().name == "Hinrich Schütze"
+
+
 @pytest.mark.parametrize("ascii_first", [False, True])
 def test_a_name_written_with_its_umlauts_written_out_is_one_author(client, write_dump, ascii_first):
     """German writes "Schütze" as "Schuetze" without the dots, and the Anthology writes eleven
