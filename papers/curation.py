@@ -33,6 +33,11 @@ FILLABLE_FIELDS = (
     "url",
     "bibkey",
 )
+# Paper fields a record carrying the paper's own external ID corrects when it says otherwise:
+# the source's current text (a corrected Anthology file, an updated export). A record known
+# only by its abstract or title fills empty fields alone: a lecture page's copy of an
+# Anthology paper does not replace the Anthology's text.
+CORRECTABLE_FIELDS = ("title", "abstract", "pages", "doi", "url", "bibkey")
 CURATOR = PaperTopic.Source.CURATOR
 # Paper fields whose change in the admin is not a curation of loaded data.
 NOT_CURATED = {"reviewed", "curated_fields"}
@@ -55,6 +60,18 @@ def fill_empty(target, source, names, protected=()) -> list[str]:
             setattr(target, name, value)
             filled.append(name)
     return filled
+
+
+def correct_fields(target, source, names, protected=()) -> list[str]:
+    """Copy the source's non-empty values that differ from the target's, leaving the protected
+    ones alone; returns the names changed, in the order given."""
+    corrected = []
+    for name in names:
+        value = getattr(source, name)
+        if value and value != getattr(target, name) and name not in protected:
+            setattr(target, name, value)
+            corrected.append(name)
+    return corrected
 
 
 # Recording a curator's edits -------------------------------------------------------------

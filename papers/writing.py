@@ -1,13 +1,16 @@
 """Write merged records into the database: bulk writes, curated fields kept.
 
 Papers are matched to the collection (papers/paper_matching.py); a match is
-merged — empty fields filled, topics and related titles added — and fields a curator set
+merged — empty fields filled, the fields a record with its own external ID says otherwise
+corrected, topics and related titles added — and fields a curator set
 (Paper.curated_fields) are never touched. New papers are staged (papers/staging.py) and written
 once, after the topic rules and the model, with their names and vectors; the derived data (name
 columns, topic rules, word statistics, facet counts) is refreshed for the papers touched. Once
 the papers are written the collection's texts are final, and the similarity model's fit starts
 ahead of the commit (papers/fit_ahead.py).
 """
+
+from dataclasses import replace
 
 from django.utils import timezone
 
@@ -20,7 +23,7 @@ from .bulk import (
     use_load_settings,
 )
 from .counts import counts_deferred, refresh_counts
-from .curation import FILLABLE_FIELDS, fill_empty
+from .curation import CORRECTABLE_FIELDS, FILLABLE_FIELDS, correct_fields, fill_empty
 from .deleted_keys import deleted_records
 from .denormalise import (
     refresh_author_names,
@@ -95,11 +98,13 @@ class RecordWriter:
             with timed("topic and author links"):
                 changed_ids |= self.write_topic_links(records, papers, topics)
                 changed_ids |= self.write_authorships(records, papers)
-            # Of the papers read: a paper the run changed without reading it (an author joined to
-            # the spelling with umlauts) made "-1 unchanged" (an outside tester).
+            # Updated: every paper the run changed, read or not (an author now the person the
+            # Anthology names); unchanged: of the papers read only, where a changed paper the
+            # run did not read (an author joined to the spelling with umlauts) made "-1".
+            updated = changed_ids - self.new_ids
             read = {paper.pk for paper in papers.values()}
-            self.summary.updated = len((changed_ids - self.new_ids) & read)
-            self.summary.unchanged = len(read) - self.summary.new - self.summary.updated
+            self.summary.updated = len(updated)
+            self.summary.unchanged = len(papers) - self.summary.new - len(updated & read)
             if len(self.new_ids) >= ANALYZE_AFTER:
                 with timed("statistics"):
                     analyze_tables((Author, Authorship, PaperTopic))
@@ -231,21 +236,11 @@ class RecordWriter:
             if paper is None:
                 paper = self.new_paper(record, abstract_keys[index], venues[record.venue])
                 new.append(paper)
-            else:
-                moved = self.takes_volume(paper, record, venues[record.venue])
-                filled = fill_empty(paper, record, FILLABLE_FIELDS, paper.curated_fields)
-                filled += ["venue"] if moved else []
-                if "abstract" in filled:
-                    paper.abstract_key = abstract_keys[index]
-                    filled.append("abstract_key")
-                extra = [t for t in record.related_titles if t not in paper.related_titles]
-                room = MAX_RELATED_TITLES - len(paper.related_titles)
-                if extra and room > 0 and "related_titles" not in paper.curated_fields:
-                    paper.related_titles = [*paper.related_titles, *extra[:room]]
-                    filled.append("related_titles")
-                if filled:
-                    changed[paper.pk] = paper
-                    changed_fields.update(filled)
+            elif filled := self.update_paper(
+                paper, record, venues[record.venue], abstract_keys[index]
+            ):
+                changed[paper.pk] = paper
+                changed_fields.update(filled)
             papers[index] = paper
         self.insert_papers(new)
         if changed:
@@ -257,6 +252,31 @@ class RecordWriter:
             Paper.objects.filter(pk__any_of=chunk).update(last_loaded=self.now)
         self.summary.new = len(new)
         return papers, set(changed)
+
+    def update_paper(
+        self, paper: Paper, record: PaperRecord, venue: Venue, key_of_abstract: str
+    ) -> list[str]:
+        """A known paper met again: its empty fields filled, the fields a record with its own
+        external ID says otherwise corrected (CORRECTABLE_FIELDS: a corrected source updates
+        the paper, where the summary called it unchanged), its volume taken, related titles
+        added; never a field a curator changed. Answers the fields changed."""
+        moved = self.takes_volume(paper, record, venue)
+        filled = fill_empty(paper, record, FILLABLE_FIELDS, paper.curated_fields)
+        if record.external_id and record.external_id == paper.external_id:
+            title = fold_whitespace(record.title)  # as a new paper's is written
+            protected = [*paper.curated_fields, *filled]
+            corrected = replace(record, title=title)
+            filled += correct_fields(paper, corrected, CORRECTABLE_FIELDS, protected)
+        filled += ["venue"] if moved else []
+        if "abstract" in filled:
+            paper.abstract_key = key_of_abstract
+            filled.append("abstract_key")
+        extra = [t for t in record.related_titles if t not in paper.related_titles]
+        room = MAX_RELATED_TITLES - len(paper.related_titles)
+        if extra and room > 0 and "related_titles" not in paper.curated_fields:
+            paper.related_titles = [*paper.related_titles, *extra[:room]]
+            filled.append("related_titles")
+        return filled
 
     @staticmethod
     def takes_volume(paper: Paper, record: PaperRecord, venue: Venue) -> bool:

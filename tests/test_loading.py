@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from papers import curation
 from papers.loading import load_files
 from papers.models import Author, Paper, PaperTopic, Topic, Venue
+from papers.text import abstract_key
 from tests.conftest import SEED_FILES
 from tests.factories import ABSTRACT_A, ABSTRACT_B, lecture_page, list_page
 from tests.support import run, snapshot
@@ -463,3 +464,38 @@ def test_a_renamed_venue_is_still_its_volume_on_the_next_load(write_dump):
         "Tutorial 2",
         "Tutorial 3",
     ]
+
+
+def identified_line(title: str, abstract: str, **fields) -> str:
+    record = {"title": title, "abstract": abstract, "venue": "ACL 2024", "external_id": "x-1"}
+    return json.dumps(record | fields) + "\n"
+
+
+@pytest.mark.django_db
+def test_a_corrected_source_updates_its_paper_but_not_what_a_curator_changed(write_dump):
+    load_files([write_dump("v1.jsonl", identified_line("Old Title", "Twelve tasks.", pages="1-5"))])
+    paper = Paper.objects.get()
+    paper.country = "Kenya"
+    paper.curated_fields = ["country"]
+    paper.save()
+    corrected = identified_line("New  Title", "Fourteen tasks.", pages="1-6", country="Peru")
+    summary = load_files([write_dump("v2.jsonl", corrected)])
+    # The summary said "1 unchanged" and the old text stayed (an outside tester).
+    assert (summary.new, summary.updated, summary.unchanged) == (0, 1, 0)
+    paper.refresh_from_db()
+    assert (paper.title, paper.abstract, paper.pages) == ("New Title", "Fourteen tasks.", "1-6")
+    assert paper.abstract_key == abstract_key("Fourteen tasks.")
+    assert paper.country == "Kenya"  # a curator's
+    assert list(Paper.objects.matching("fourteen").values_list("pk", flat=True)) == [paper.pk]
+    again = load_files([write_dump("v2.jsonl", corrected)])
+    assert (again.updated, again.unchanged) == (0, 1)
+
+
+@pytest.mark.django_db
+def test_a_copy_known_by_its_title_fills_but_does_not_correct(write_dump):
+    load_files([write_dump("v1.jsonl", identified_line("A Title", "The source's abstract."))])
+    # A lecture page's copy, no external ID, matched by its title at the venue.
+    copy = {"title": "A Title", "abstract": "A page's shorter abstract.", "venue": "ACL 2024"}
+    summary = load_files([write_dump("page.jsonl", json.dumps(copy) + "\n")])
+    assert (summary.new, summary.updated, summary.unchanged) == (0, 0, 1)
+    assert Paper.objects.get().abstract == "The source's abstract."
