@@ -22,9 +22,10 @@ from .anthology_metadata import ANTHOLOGY_ID
 from .compounds import content_words
 from .expressions import SEARCH_CONFIG
 from .models import MergedKey, Paper
+from .numbered_names import with_superscripts
 from .tables import reading_cursor, sql
 from .text import OPERATORS, QUOTED
-from .word_forms import excluded_in_every_form, other_form, superscript_number
+from .word_forms import excluded_in_every_form, other_form
 
 # An Anthology address as people paste it: with or without its scheme, the old aclweb.org
 # one too, a version ("v2"), a file ending, a query or fragment (tracking parameters).
@@ -317,7 +318,7 @@ def join_compounds(text: str) -> tuple[str, str]:
     every form: "-LLM" → '-LLM -LLMs -"large language model"'). Compounds typed apart take
     those places first; one typed apart that finds none is searched as typed. A rare name
     with a number is also searched with the number as a superscript: "M3CoT" → 'M3CoT or
-    M^3CoT' (``_superscripted``).
+    "M^3CoT"' (papers/numbered_names.py).
     ``words``: the words a title is scored on as typed: a compound with a stop word part
     searched as its words in a row, as those words; any other joined, as a title writing it
     hyphenated or joined has it (papers_compounds)."""
@@ -349,40 +350,4 @@ def join_compounds(text: str) -> tuple[str, str]:
             other = form(replacement) if as_typed[index] else None
             if other and len(phrases) < PHRASED:
                 phrases.append((index, other))
-    query = _variants(text, edits, phrases)
-    if (written := _superscripted(text)) is not None:
-        query += " or " + join_compounds(written)[0]
-    return query, scored
-
-
-# A name with a number after its letters ("M3CoT", "MC2"), outside quotes, not excluded:
-# titles often write the number as a superscript (the Anthology's "M^3CoT", shown M³CoT),
-# which the index holds as two words in a row ('m', '3cot'). Such a name is also searched so
-# when fewer than RARE_NUMBERED papers write it as typed: a common one (T5, GPT4) means what it
-# says, and its other form would be a phrase tested over thousands of papers.
-_NUMBERED = re.compile(r'(?<![\w^"-])[A-Za-z]{1,6}[0-9]{1,2}[A-Za-z]*(?![\w"^])')
-RARE_NUMBERED = 5
-_DOCUMENTS_SQL = f"""SELECT COALESCE(max(l.documents), 0) FROM {{lexeme}} AS l
-WHERE l.word = (tsvector_to_array(to_tsvector('{SEARCH_CONFIG}', %s)))[1]"""
-
-
-def _superscripted(text: str) -> str | None:
-    """The text with each rare numbered name's number written as a superscript ("M3CoT":
-    "M^3CoT"), or None when it has none (a query per numbered name, none for other texts)."""
-    quoted = [match.span() for match in QUOTED.finditer(text)]
-    names = [
-        name
-        for name in _NUMBERED.finditer(text)
-        if not any(a <= name.start() < b for a, b in quoted)
-        and not _NEGATED.search(text[max(0, name.start() - 2) : name.start()])
-    ]
-    if not names:
-        return None
-    rare = []
-    with reading_cursor() as cursor:
-        for name in names:
-            cursor.execute(sql(_DOCUMENTS_SQL), [name[0]])
-            if cursor.fetchone()[0] < RARE_NUMBERED:
-                rare.append(name)
-    edits = [(name.start(), name.end(), superscript_number(name[0])) for name in rare]
-    return _edit(text, edits) if edits else None
+    return with_superscripts(text, _variants(text, edits, phrases)), scored

@@ -42,22 +42,8 @@ def excluded_in_every_form(text: str) -> str:
 
 def other_form(word: str) -> str | None:
     """The form of the word the stemmer keeps apart that a reader takes for the same word: an
-    acronym's other number, a word's other regional spelling (papers/regional_spelling.py), a
-    name's number as a superscript."""
-    return acronym_number(word) or other_spelling(word) or superscript_number(word)
-
-
-# A name with a number after its letters ("M3CoT", "MC2"), which titles often write as a
-# superscript (the Anthology's "M^3CoT", shown M³CoT): parsed as two words in a row ('m',
-# '3cot'), the number's part of them, where the name typed is one ('m3cot', in no paper).
-_NUMBERED_NAME = re.compile(r"([A-Za-z]{1,6})([0-9]{1,2})([A-Za-z]*)")
-
-
-def superscript_number(word: str) -> str | None:
-    """The word with its number written as a superscript ("M3CoT": "M^3CoT"), or None for a
-    word of another shape."""
-    match = _NUMBERED_NAME.fullmatch(word)
-    return f"{match[1]}^{match[2]}{match[3]}" if match else None
+    acronym's other number, a word's other regional spelling (papers/regional_spelling.py)."""
+    return acronym_number(word) or other_spelling(word)
 
 
 def acronym_number(word: str) -> str | None:

@@ -1,14 +1,16 @@
 """Names with a number that titles write as a superscript ("M^3CoT", shown M³CoT): found as
-typed, as copied from the page and as usually written (papers/understanding.py
-``_superscripted``, papers/text.py ``typed_query``, papers/word_forms.py)."""
+typed, as copied from the page and as usually written (papers/numbered_names.py, papers/text.py
+``typed_query``)."""
 
 from urllib.parse import urlencode
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
+from papers.numbered_names import superscript_number
 from papers.text import typed_query
 from papers.understanding import join_compounds
-from papers.word_forms import superscript_number
 from tests.factories import finish, make_paper, make_venue
 
 pytestmark = pytest.mark.django_db
@@ -58,8 +60,24 @@ def test_a_name_written_with_a_superscript_is_found_however_typed(client, number
 
 
 def test_only_a_rare_numbered_name_is_searched_in_its_other_form(numbered):
-    assert join_compounds("M3CoT")[0] == "M3CoT or M^3CoT"
+    assert join_compounds("M3CoT")[0] == 'M3CoT or "M^3CoT"'
+    assert join_compounds("M3CoT few-shot")[0] == 'M3CoT few shot or "M^3CoT" few shot'
     # T5 is in five papers: it means what it says (its other form would be a phrase to test).
     assert join_compounds("T5")[0] == "T5"
+    # Letters the index does not keep: "S^5" would be the number alone, every paper with a 5.
+    assert join_compounds("S5 A2")[0] == "S5 A2"
+    # An acronym's letters are not expanded in the other form ("large language model" and 2).
+    assert join_compounds("LLM2")[0] == 'LLM2 or "LLM^2"'
     # Not inside a quoted phrase, not where it is excluded.
     assert join_compounds('"M3CoT"')[0] == '"M3CoT"'
+    assert join_compounds("benchmark -M3CoT")[0] == "benchmark -M3CoT"
+    assert join_compounds("model -T5")[0] == "model -T5"  # not "-T^5", every paper with a 5
+
+
+def test_the_numbered_names_of_a_query_cost_one_statement(numbered):
+    with CaptureQueriesContext(connection) as context:
+        join_compounds("M3CoT T5 MC2")
+    assert len(context.captured_queries) == 1
+    with CaptureQueriesContext(connection) as context:
+        join_compounds("cache")
+    assert len(context.captured_queries) == 0

@@ -1,0 +1,71 @@
+"""Names with a number after their letters ("M3CoT", "MC2"), which titles often write with the
+number as a superscript: the Anthology's "M^3CoT" (shown M³CoT) is parsed as two words in a row,
+'m' and '3cot', where the name typed is one word, 'm3cot', in no paper. Such a name is also
+searched as its superscript form, a phrase: "M3CoT" → 'M3CoT or "M^3CoT"'.
+
+Only where it can mean that name: the name must be rare as typed (fewer than RARE_NUMBERED
+papers write it so: a common one, T5 or GPT4, means what it says, and its other form would be
+a phrase tested over thousands of papers), its letters a word the index keeps ("T5" as "T^5" is
+the stop word 't' and the number alone: every paper with a 5), and it is neither excluded nor
+inside a quoted phrase. The other form is a quoted phrase added to the query as understood,
+never understood again: its letters are not an acronym to expand ("LLM^2" is not "large
+language model" and 2). One statement for all the names of a query, none for other queries.
+"""
+
+import re
+
+from .expressions import SEARCH_CONFIG
+from .tables import reading_cursor, sql
+from .text import QUOTED
+
+RARE_NUMBERED = 5
+_NUMBERED = re.compile(r'(?<![\w^"-])([A-Za-z]{1,6})([0-9]{1,2})([A-Za-z]*)(?![\w"^])')
+_NEGATED = re.compile(r"(?:^|[\s(])-$")
+# The ordinals of the names that are rare as typed and whose letters the index keeps.
+_RARE_SQL = f"""SELECT n.i FROM unnest(%s::text[], %s::text[]) WITH ORDINALITY AS n(word, letters, i)
+WHERE COALESCE((
+    SELECT l.documents FROM {{lexeme}} AS l
+    WHERE l.word = (tsvector_to_array(to_tsvector('{SEARCH_CONFIG}', n.word)))[1]
+), 0) < {RARE_NUMBERED}
+AND cardinality(tsvector_to_array(to_tsvector('{SEARCH_CONFIG}', n.letters))) > 0"""
+
+
+def superscript_number(word: str) -> str | None:
+    """The word with its number written as a superscript ("M3CoT": "M^3CoT"), or None for a
+    word of another shape."""
+    match = _NUMBERED.fullmatch(word)
+    return f"{match[1]}^{match[2]}{match[3]}" if match else None
+
+
+def _searched_names(text: str) -> list[re.Match]:
+    """The numbered names of the text outside quoted phrases, not excluded."""
+    quoted = [match.span() for match in QUOTED.finditer(text)]
+    return [
+        name
+        for name in _NUMBERED.finditer(text)
+        if not any(a <= name.start() < b for a, b in quoted)
+        and not _NEGATED.search(text[max(0, name.start() - 2) : name.start()])
+    ]
+
+
+def _rare(names: list[str]) -> set[str]:
+    """The names among these that may be written with a superscript (one statement)."""
+    letters = [_NUMBERED.fullmatch(name)[1] for name in names]
+    with reading_cursor() as cursor:
+        cursor.execute(sql(_RARE_SQL), [names, letters])
+        return {names[row[0] - 1] for row in cursor.fetchall()}
+
+
+def with_superscripts(text: str, query: str) -> str:
+    """The query (``text`` as understood, papers/understanding.py) or the same with each rare
+    numbered name of the text as its superscript phrase; the query alone for other texts."""
+    names = list(dict.fromkeys(name[0] for name in _searched_names(text)))
+    rare = _rare(names) if names else set()
+    if not rare:
+        return query
+    pieces, done = [], 0
+    for name in _searched_names(query):
+        if name[0] in rare:
+            pieces += [query[done : name.start()], f'"{superscript_number(name[0])}"']
+            done = name.end()
+    return f"{query} or {''.join(pieces)}{query[done:]}"
