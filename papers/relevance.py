@@ -46,6 +46,7 @@ from .title_match import (
     BASE,
     EXACT,
     HEAD,
+    HEADED,
     LIKELIHOOD,
     NAME,
     NAMED,
@@ -237,6 +238,7 @@ def _fill(
         "exact": EXACT,
         "likelihood": LIKELIHOOD,
         "named": NAMED,
+        "headed": HEADED,
         "name": " ".join(own_words(words)),
         "stopwords": TITLE_STOPWORDS,
         # For an ``in_title`` written with %(config)s and %(text)s (a websearch query).
@@ -307,7 +309,7 @@ def _title_term(in_title: str, own: str, words: str, count: str, text: str) -> s
         share=share(k, words),
         choices=ln_choices(count, k),
         name=NAME.format(own=own),
-        head=HEAD.format(name=NAME.format(own=own)),
+        head=HEAD.format(own=own, name=NAME.format(own=own)),
     )
 
 

@@ -7,8 +7,8 @@ fewer other words is the likelier one meant: the part counts −LIKELIHOOD × ln
 title's words as a reader counts them (a hyphenated compound one word; the stop words of
 TITLE_STOPWORDS not counted), k the query's. It also counts whether the title has the query's
 words as written (EXACT × their share), in the query's order (ORDER) and whether the query is
-the name the title gives its subject (NAMED: "BART" and "BART: Denoising …", "dense passage
-retrieval" and "Dense Passage Retrieval for Open-Domain …"), each word compared
+the name the title gives its subject (NAMED: "BART" and "BART: Denoising …"; HEADED, less:
+"dense passage retrieval" and "Dense Passage Retrieval for Open-Domain …"), each word compared
 with the title's own words: a word standing alone or a compound whole ("task-agnostic" as
 taskagnostic), never a part of one ("supervised" does not ask for "Semi-Supervised", nor
 "learning" for "Sequence-to-Sequence Learning" twice). All of it is bounded work on each
@@ -92,16 +92,23 @@ WORD_COUNT = (
 NAME = "btrim(regexp_replace(split_part({own}, ':', 1), '\\W+', ' ', 'g'))"
 # The subject a title without a colon names before the words giving its setting ("Dense
 # Passage Retrieval for Open-Domain Question Answering" names dense passage retrieval, which
-# "Query-as-context Pre-training for Dense Passage Retrieval", shorter, does not): in NAME's
-# words, those before the first of SETTING_WORDS.
+# "Query-as-context Pre-training for Dense Passage Retrieval", shorter, does not): the title's
+# words before the first of SETTING_WORDS, NULL for a title with a colon (the name before it
+# says its subject). Counted HEADED, less than a name before a colon: "Transformers: …" is
+# still the paper "transformers" names, before "Transformers with Learnable Activation …".
 SETTING_WORDS = ["for", "with", "via", "using", "in", "on", "through", "by", "from", "over"]
-HEAD = "btrim(regexp_replace({{name}}, '(^| )({})( .*)?$', ''))".format("|".join(SETTING_WORDS))
+HEAD = (
+    "CASE WHEN strpos({{own}}, ':') = 0 THEN btrim(regexp_replace({{name}}, '(^| )({})( .*)?$', ''))"
+    " END"
+).format("|".join(SETTING_WORDS))
+HEADED = 1.5
 # {in_title}: 1 when the title matches the whole query; {own}: its OWN text; {share}: the
 # share of the query's words among its own words; {choices}: ln C(n, k).
 TERM = """CASE WHEN {in_title} = 1 THEN GREATEST(0, %(title_base)s
     + %(order)s * ({own} ~ %(ordered)s)::int
     + %(exact)s * {share}
-    + %(named)s * (%(name)s IN ({name}, {head}))::int
+    + %(named)s * (%(name)s = {name})::int
+    + %(headed)s * COALESCE(%(name)s = {head} AND %(name)s <> {name}, false)::int
     - %(likelihood)s * {choices})
   ELSE 0 END"""
 

@@ -222,6 +222,24 @@ def test_a_title_naming_the_query_before_its_setting_ranks_first(db):
     assert ranked("dense passage retrieval") == [named.pk, ending.pk, improving.pk]
 
 
+def test_a_name_before_a_colon_outranks_a_name_before_a_setting(db):
+    # Counted as much, "Transformers with Learnable Activation Functions", shorter, came first
+    # (a reviewer).
+    venue = make_venue("EMNLP 2020", 2020)
+    colon = make_paper(
+        "A library of pretrained models.",
+        title="Transformers: State-of-the-Art Natural Language Processing",
+        venue=venue,
+    )
+    setting = make_paper(
+        "Activations learned.",
+        title="Transformers with Learnable Activation Functions",
+        venue=venue,
+    )
+    finish()
+    assert ranked("transformers") == [colon.pk, setting.pk]
+
+
 def test_a_word_inside_a_compound_is_not_the_word_typed(db):
     # "supervised" stands alone in one title, is part of "Semi-Supervised" in the other: both
     # match (the index holds a compound's parts too), and the shorter title used to win. A
