@@ -22,17 +22,25 @@ from .tables import reading_cursor, sql
 LINKING_LIMIT = PAGE_SIZE
 # Hosts whose addresses name a repository by their first two path segments.
 REPOSITORY_HOSTS = {"github.com", "gitlab.com", "bitbucket.org"}
+# An address: with its scheme or "www.", or a repository host's without ("github.com/a/b", as
+# people paste it); "GPT-3.5/GPT-4" or "0.5/1.0" is text, and costs no statement.
 _ADDRESS = re.compile(
-    r"(?:https?://)?(?:www\.)?(?P<host>[\w-]+(?:\.[\w-]+)+)(?P<path>/[^\s?#]{1,300})(?:[?#]\S*)?",
+    r"(?:(?:https?://)(?:www\.)?|www\.|(?=(?:github\.com|gitlab\.com|bitbucket\.org)/))"
+    r"(?P<host>[\w-]+(?:\.[\w-]+)+)(?P<path>/[^\s?#]{1,300})(?:[?#]\S*)?",
     re.IGNORECASE,
 )
 
-# The tsquery of the address's host and the start of its path, as the index parses them.
-_QUERY_SQL = f"""SELECT string_agg(
-    quote_literal(d.lexemes[1]) || CASE WHEN d.alias = 'url_path' THEN ':*' ELSE '' END, ' & '
-)::tsquery
-FROM ts_debug('{SEARCH_CONFIG}', papers_compounds(%s)) AS d
-WHERE d.alias IN ('host', 'url_path') AND cardinality(d.lexemes) > 0"""
+# The tsquery of the address's host, with or without "www." (an abstract may write either),
+# and the start of its path, as the index parses them; NULL when the parser reads no address.
+_QUERY_SQL = f"""SELECT CASE WHEN d.host IS NOT NULL AND d.path IS NOT NULL THEN format(
+    '(%%s | %%s) & %%s:*', quote_literal(d.host), quote_literal('www.' || d.host),
+    quote_literal(d.path)
+)::tsquery END
+FROM (
+    SELECT max(t.lexemes[1]) FILTER (WHERE t.alias = 'host') AS host,
+           max(t.lexemes[1]) FILTER (WHERE t.alias = 'url_path') AS path
+    FROM ts_debug('{SEARCH_CONFIG}', papers_compounds(%s)) AS t
+) AS d"""
 # The index finds the papers whose addresses begin so ("/pytorch/fairseq" also finds
 # "/pytorch/fairseq-extra"); the abstract, read for those few only, tells the address whole.
 _LINKING_SQL = f"""SELECT p.id FROM {{paper}} AS p

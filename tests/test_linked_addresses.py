@@ -4,8 +4,10 @@ linked_addresses.py): the one paper giving it opens, several are listed, none is
 from urllib.parse import urlencode
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from papers.linked_addresses import LINKING_LIMIT, searched_address
+from papers.linked_addresses import LINKING_LIMIT, linking_papers, searched_address
 from papers.search_notices import (
     ADDRESS_ELSEWHERE,
     MORE_PAPERS_GIVING_THE_ADDRESS,
@@ -27,6 +29,10 @@ pytestmark = pytest.mark.django_db
         ("https://github.com/facebookresearch", None),  # an owner, not a repository
         ("https://aclanthology.org/2021.naacl-main.463/", None),  # an identifier
         ("accuracy 0.5/1.0", None),
+        # Text with a dot and a slash is no address without a scheme or "www.".
+        ("GPT-3.5/GPT-4", None),
+        ("node.js/express", None),
+        ("www.example.org/data/set1", "example.org/data/set1"),
     ],
 )
 def test_the_address_searched(typed, address):
@@ -90,6 +96,23 @@ def test_more_papers_than_a_page_giving_an_address(client, db):
     assert body["count"] == LINKING_LIMIT
     assert body["results"][0]["title"] == f"Study {LINKING_LIMIT + 1}"
     assert body["notices"] == [MORE_PAPERS_GIVING_THE_ADDRESS.format(count=LINKING_LIMIT)]
+
+
+def test_an_address_is_found_with_or_without_www(client, db):
+    venue = make_venue("ACL 2024", 2024)
+    paper = make_paper(
+        "Data at https://www.example.org/data/set1 for all.", title="Set One", venue=venue
+    )
+    finish()
+    for typed in ["https://www.example.org/data/set1", "http://example.org/data/set1/"]:
+        response = client.get("/?" + urlencode({"q": typed}))
+        assert (response.status_code, response["Location"]) == (302, paper.get_absolute_url())
+
+
+def test_text_shaped_like_an_address_costs_no_statement(linked):
+    with CaptureQueriesContext(connection) as context:
+        assert linking_papers("GPT-3.5/GPT-4") == []
+    assert context.captured_queries == []
 
 
 def test_an_address_no_paper_gives_is_told(client, linked):
