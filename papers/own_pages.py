@@ -2,14 +2,16 @@
 bar ("https://papers.example.org/papers/2021.naacl-main.463/", "http://localhost:8000/authors/
 dan-jurafsky/"): the paper, author, venue or topic its page shows. Searched as words, such an
 address found papers matching "papers" or "localhost", or was told to be another site's (an
-outside tester). The host must be one this site answers to (ALLOWED_HOSTS, as Django reads it);
-an address of another page of ours (a list, the API) is searched as typed.
+outside tester). The host must be one ALLOWED_HOSTS names outright (a wildcard, "*" or
+".example.org", would make any site's "/authors/…" ours); an address of another page of ours
+(a list, the API) opens nothing, as another site's address does not.
 """
 
 import re
+from urllib.parse import unquote
 
 from django.conf import settings
-from django.http.request import split_domain_port, validate_host
+from django.http.request import split_domain_port
 from django.urls import Resolver404, resolve
 
 from .author_models import Author
@@ -30,13 +32,19 @@ def own_page(text: str) -> Paper | Author | Venue | Topic | None:
     if match is None:
         return None
     domain, _port = split_domain_port(match["host"].lower())
-    if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
+    if not domain or domain not in _named_hosts():
         return None
     try:
-        found = resolve(match["path"])
+        # As the address bar copies it: a slug in another script percent-encoded.
+        found = resolve(unquote(match["path"]))
     except Resolver404:
         return None
     return _shown(found.url_name, found.route, found.kwargs)
+
+
+def _named_hosts() -> set[str]:
+    """The hosts ALLOWED_HOSTS names outright, lowercased (no wildcard)."""
+    return {host.lower() for host in settings.ALLOWED_HOSTS if host != "*" and host[:1] != "."}
 
 
 def _shown(name: str | None, route: str, kwargs: dict) -> Paper | Author | Venue | Topic | None:

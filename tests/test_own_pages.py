@@ -1,13 +1,14 @@
 """An address of this site pasted into the search box (papers/own_pages.py): it opens the page
 it addresses, in the list, the API, the exports and the feed."""
 
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 import pytest
 
 from papers.merged_keys import PAPER
 from papers.models import MergedKey, TopicRedirect
 from papers.search_notices import ADDRESS_ELSEWHERE
+from tests.factories import make_author
 
 pytestmark = pytest.mark.django_db
 
@@ -73,6 +74,19 @@ def test_an_address_here_exports_and_feeds_its_page_s_papers(client, corpus):
     feed = client.get(f"/feeds/search/?q=http://testserver/papers/{paper.pk}/")
     assert feed.content.decode().count("<entry>") == 1
     assert paper.title in feed.content.decode()
+
+
+def test_an_address_with_a_slug_in_another_script_opens_it(client, db):
+    author = make_author("王小明")
+    typed = "http://testserver/authors/" + quote(author.slug) + "/"
+    response = client.get("/?" + urlencode({"q": typed}))
+    assert (response.status_code, response["Location"]) == (302, author.get_absolute_url())
+
+
+def test_a_wildcard_host_makes_no_other_site_ours(client, corpus, settings):
+    settings.ALLOWED_HOSTS = ["*"]
+    response = client.get("/?q=https://example.com/authors/ada-lovelace/")
+    assert response.status_code == 200
 
 
 def test_another_host_or_another_page_here_is_not_opened(client, corpus):
