@@ -185,6 +185,11 @@ _MATH = re.compile(r"(?<!\\)\$([^$]+)(?<!\\)\$")
 _FRACTION = re.compile(r"\\frac\s*" + _GROUP + r"\s*" + _GROUP)
 _ROOT = re.compile(r"\\sqrt\s*" + _GROUP)
 _BRACES = re.compile(r"(?<!\\)" + _GROUP)
+# An abstract's link, footnote and unbreakable space read as text (a card's snippet, a feed):
+# \href's text, a footnote in brackets, ~ as a space after a letter ("1~2" is a range).
+_HREF = re.compile(r"\\href\s*" + _GROUP + r"\s*" + _GROUP)
+_FOOTNOTE = re.compile(r" ?\\footnote\s*" + _GROUP)
+_TIE = re.compile(r"(?<=[A-Za-z.,])~(?=[\w(\[\\])")
 
 
 @dataclass(frozen=True)
@@ -226,11 +231,13 @@ def has_latex(text: str) -> bool:
 def convert(text: str, style: Style, dollars: bool = True) -> str:
     """The title's LaTeX bits written in ``style`` (for HTML, ``text`` is escaped already);
     ``dollars``: whether a pair of dollars delimits maths (an abstract's may be prices)."""
+    text = _TIE.sub("\u00a0" if style.html else " ", text)
     if not has_latex(text):
         # Braces and the rest are the text's own here ("labels in {0, 1}").
         return _LETTER_SCRIPT.sub(lambda m: m[1] + style.script("_", m[2] or m[3]), text)
     if dollars:
         text = _MATH.sub(r"\1", text)
+    text = _FOOTNOTE.sub(r" (\1)", _HREF.sub(r"\2", text))
     text = _SYMBOL.sub(lambda m: _SYMBOLS[m[1]], text)
     for _ in range(4):  # nested groups, innermost first: RED^{\textrm{FM}}
         before = text

@@ -52,18 +52,34 @@ _RULES = [
 # After escaping, a URL ends at whitespace or at an escaped quote or angle bracket, and
 # punctuation just before that end is the sentence's (cut in _link: a pattern doing it
 # would backtrack quadratically over a run of dots).
-_URL = re.compile(r"\b(?P<scheme>https?://|www\.)[^\s<>\"']+")
+_URL = re.compile(r"\b(?P<scheme>https?://|www\.)[^\s<>\"'\x00]+")
 _URL_END = re.compile(r"&(?:lt|gt|quot|#x27);")
 _URL_TRAILING = ".,;:!?)]}"
 # \url{…} and \href{…}{text}, also as the Anthology sometimes keeps them, their backslash or
-# command lost ("{url{https://…}}", "{https://…}"): a link, braces and all.
-_LATEX_URL = re.compile(r"\{?(?:\\?(?:url|href))?\{(https?://[^{}\s]+)\}(?:\{([^{}]*)\})?\}?")
+# command lost ("{url{https://…}}", "href{https://…}{…}", "{https://…}"): a link. Braces around
+# it are taken only where no command owns them ("\footnote{Code: \url{…}}" keeps its own), and
+# nothing already kept aside (NUL) is taken in.
+_UNOWNED = r"(?<![A-Za-z\\])"  # a brace no command owns
+
+
+def _address_in_braces(n: int) -> str:
+    return rf"\{{(?P<url{n}>https?://[^{{}}\s\x00]+)\}}(?:\{{(?P<text{n}>[^{{}}\x00]*)\}})?"
+
+
+def _command_url(n: int) -> str:
+    return r"(?:\\|(?<![A-Za-z]))(?:url|href)" + _address_in_braces(n)
+
+
+_LATEX_URL = re.compile(
+    rf"{_UNOWNED}\{{{_command_url(1)}\}}|{_command_url(2)}|{_UNOWNED}{_address_in_braces(3)}"
+)
 # The link text stops at an opening bracket too, so that scans never overlap (linear time).
 _MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]+)\]\((https?://[^\s()]+)\)")
 _HEADING = re.compile(r"^#{1,6}\s+(.+)$")
 
 
-def _link(match: re.Match) -> str:
+def _link(match: re.Match) -> tuple[str, str]:
+    """(the link, the text after it: the sentence's punctuation, a closing brace)."""
     text = match.group(0)
     end = _URL_END.search(text)
     url = text[: end.start() if end else len(text)]
@@ -71,7 +87,16 @@ def _link(match: re.Match) -> str:
     url = url[:head] + url[head:].rstrip(_URL_TRAILING)
     rest = text[len(url) :]
     href = url if url.startswith("http") else "https://" + url
-    return f'<a href="{href}" rel="nofollow noopener">{url}</a>{rest}'
+    return f'<a href="{href}" rel="nofollow noopener">{url}</a>', rest
+
+
+def _latex_link(match: re.Match) -> str:
+    """A \\url or \\href as a link: its text, unless that is itself an address (a link must
+    not show one address and lead to another)."""
+    found = {name[:-1]: value for name, value in match.groupdict().items() if value}
+    url, text = found["url"], found.get("text", "")
+    shown = url if not text or re.match(r"(?:https?://|www\.)", text) else text
+    return f'<a href="{url}" rel="nofollow noopener">{shown}</a>'
 
 
 def _inline(escaped: str) -> str:
@@ -87,10 +112,9 @@ def _inline(escaped: str) -> str:
         lambda m: kept(f'<a href="{m.group(2)}" rel="nofollow noopener">{m.group(1)}</a>'),
         escaped,
     )
-    escaped = _LATEX_URL.sub(
-        lambda m: kept(f'<a href="{m[1]}" rel="nofollow noopener">{m[2] or m[1]}</a>'), escaped
-    )
-    escaped = _URL.sub(lambda m: kept(_link(m)), escaped)
+    escaped = _LATEX_URL.sub(lambda m: kept(_latex_link(m)), escaped)
+    # The text after a link stays in the text: "\texttt{https://…}" keeps its closing brace.
+    escaped = _URL.sub(lambda m: (lambda link, rest: kept(link) + rest)(*_link(m)), escaped)
     for pattern, replacement in _RULES:
         escaped = pattern.sub(replacement, escaped)
     # The LaTeX of an abstract (\underline{G}raph, O(k^{\frac{m}{2}}), \kappa) as a title's is.

@@ -6,6 +6,7 @@ import pytest
 
 from papers.bibtex import bibtex
 from papers.headlines import FRAGMENT_DELIMITER, MARK_START, MARK_STOP, elided
+from papers.latex import plain_text
 from papers.rendering import bar_chart, quoted, render_abstract, render_inline
 from tests.support import parse
 
@@ -97,6 +98,44 @@ def test_an_abstracts_latex_is_rendered_as_a_titles(abstract, html):
 def test_an_abstracts_links_footnotes_ties_and_underscores(abstract, html):
     # Seen on the Anthology's abstracts: the braces, the command or the underscores were shown.
     assert render_abstract(abstract) == html
+
+
+@pytest.mark.parametrize(
+    ("abstract", "html"),
+    [
+        # Braces a command owns stay its own (a reviewer).
+        (
+            r"(code\footnote{Code: \url{https://x.org/a}}) rest",
+            '<p>(code (Code: <a href="https://x.org/a" rel="nofollow noopener">'
+            "https://x.org/a</a>)) rest</p>",
+        ),
+        (
+            r"\texttt{https://github.com/a/b} and \textbf{Code: {https://x.org/a}}",
+            '<p><code><a href="https://github.com/a/b" rel="nofollow noopener">'
+            "https://github.com/a/b</a></code> and <strong>Code: "
+            '<a href="https://x.org/a" rel="nofollow noopener">https://x.org/a</a></strong></p>',
+        ),
+        # A link never shows another address than it leads to, nor a kept-aside stand-in.
+        (
+            r"\href{https://a.org}{https://b.org}",
+            '<p><a href="https://a.org" rel="nofollow noopener">https://a.org</a></p>',
+        ),
+        (
+            r"\url{https://a.com/[x](https://b.com/)}",
+            '<p><a href="https://a.com/" rel="nofollow noopener">https://a.com/</a>'
+            '<a href="https://b.com/" rel="nofollow noopener">x</a></p>',
+        ),
+    ],
+)
+def test_links_inside_latex_commands(abstract, html):
+    assert render_abstract(abstract) == html
+    assert "\x00" not in html
+
+
+def test_a_snippet_reads_links_footnotes_and_ties_as_text():
+    assert plain_text(r"Code: \href{https://x.org/a}{x.org/a}.") == "Code: x.org/a."
+    assert plain_text(r"methods.\footnote{Code.} Next") == "methods. (Code.) Next"
+    assert plain_text("translation~(NAT) on~9, 1~2") == "translation (NAT) on 9, 1~2"
 
 
 def test_paragraphs_and_links():
