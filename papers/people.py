@@ -108,8 +108,13 @@ def _accents(name: str) -> int:
     return 0 if name.isascii() else sum(not c.isascii() for c in name)
 
 
+# Particles a name writes in lower case or not ("van den Bosch", "Van Den Bosch"): not counted.
+_PARTICLES = {"van", "von", "den", "der", "de", "del", "della", "da", "di", "du", "la", "le"}
+_PARTICLES |= {"dos", "das", "do", "el", "al", "bin", "ibn", "ter", "ten", "zu", "y", "e"}
+
+
 def _capitalised_parts(name: str) -> int:
-    parts = name.replace("-", " ").split()
+    parts = [part for part in name.replace("-", " ").split() if part.lower() not in _PARTICLES]
     return sum(part[:1].isupper() and not part[1:].isupper() for part in parts)
 
 

@@ -25,7 +25,8 @@ def unsearched(filterset: PaperFilterSet) -> Results | None:
 
 
 def _identified(paper) -> Results:
-    """The results of a query naming one paper (its Anthology ID, DOI or URL): that paper."""
+    """The results of a query naming one paper (its Anthology ID, DOI or URL, its address
+    here, or an address only it gives): that paper."""
     papers = Paper.objects.cards([paper.pk])
     for card in papers:
         card.score = None

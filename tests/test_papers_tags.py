@@ -55,7 +55,15 @@ def test_decimals_writes_what_floatformat_writes(value, places, written):
 
 @pytest.mark.parametrize(
     ("pages", "shown"),
-    [("3521-3532", "3521–3532"), ("12912--12940", "12912–12940"), ("7 — 9", "7–9"), ("17", "17")],
+    [
+        ("3521-3532", "3521–3532"),
+        ("12912--12940", "12912–12940"),
+        ("7 — 9", "7–9"),
+        ("17", "17"),
+        # Not one range: as the source wrote it, not cut to its ends or to nothing.
+        ("1-2-3", "1-2-3"),
+        ("--", "--"),
+    ],
 )
 def test_a_page_range_is_shown_with_one_dash_whatever_the_source_wrote(pages, shown):
     assert page_span(pages) == shown

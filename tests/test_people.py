@@ -194,6 +194,10 @@ def test_a_name_in_two_cases_is_named_by_its_capitalised_spelling(write_dump):
     load_files([write_dump("2024.jsonl", dump)])
     assert list(Author.objects.values_list("name", flat=True)) == ["David Alfonso-Hermelo"]
     assert authors_of("First Record") == ["david-alfonso-hermelo"]
+    # A particle's case says nothing: the first spelling stays (a reviewer).
+    particles = dump_jsonl(("Lower", ["Antal van den Bosch"]), ("Upper", ["Antal Van Den Bosch"]))
+    load_files([write_dump("particles.jsonl", particles)])
+    assert Author.objects.get(key="antal van den bosch").name == "Antal van den Bosch"
 
 
 def test_an_unaccented_spelling_goes_to_the_person_the_anthology_names(write_dump):

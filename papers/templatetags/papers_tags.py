@@ -3,6 +3,7 @@ cards, their authors, the Save button, a similar paper's "Why:" line). The links
 a list's query are query_tags'."""
 
 import html
+import re
 from decimal import ROUND_HALF_UP, Decimal
 
 from django import template
@@ -11,7 +12,6 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from papers import rendering
-from papers.citation_fields import page_range
 from papers.latex import plain_text
 from papers.links import page_url
 from papers.querysets import CARD_AUTHORS
@@ -75,12 +75,17 @@ def thousands(count) -> str:
     return f"{int(count):,}"
 
 
+_PAGE_DASHES = re.compile(r"\s*(?:-+|–|—)\s*")
+
+
 @register.filter
 def page_span(pages) -> str:
     """A paper's pages as a reader writes a range, whatever dash the source used: "3521–3532"
     for "3521-3532", "3521--3532" or "3521–3532"."""
-    first, last = page_range(pages)
-    return f"{first}–{last}" if last else first
+    parts = [part for part in _PAGE_DASHES.split((pages or "").strip()) if part]
+    if len(parts) != 2:
+        return (pages or "").strip()  # one page, or a range written otherwise: as the source
+    return f"{parts[0]}–{parts[1]}"
 
 
 @register.filter

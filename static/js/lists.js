@@ -163,13 +163,16 @@
   }
 
   // A list emptied on its page reads as a list never filled: no count, link or exports of
-  // nothing, the same words the server writes for an empty list.
+  // nothing, the same words the server writes for an empty list. "My list" only when it is
+  // the reader's; the way back to a former list stays offered.
   function showEmpty() {
     var empty = document.getElementById("list-empty-text");
-    Array.prototype.forEach.call(page.children, function (child) { child.hidden = true; });
+    Array.prototype.forEach.call(page.children, function (child) {
+      if (!child.classList.contains("undo-adopt")) { child.hidden = true; }
+    });
     if (empty) { empty.hidden = false; }
     var heading = document.querySelector("h1");
-    if (heading) { heading.textContent = "My list"; }
+    if (heading && isOwn()) { heading.textContent = "My list"; }
   }
 
   function removeRow(row, title) {
