@@ -112,20 +112,7 @@ def _render_list(
     if format_name is not None:
         if format_name not in FORMATS:
             return bad_request_page(request, UNKNOWN_FORMAT)
-        if (paper := filterset.identified) is not None:
-            # The page opens the paper the query names: its export is that paper.
-            return export_ids(format_name, [paper.pk], set() if paper.title else {paper.pk}, name)
-        if (page := filterset.addressed_page) is not None:
-            # The page opens the author's, venue's or topic's: its export is theirs.
-            return redirect(f"{page.get_absolute_url()}?{urlencode({'format': format_name})}")
-        if filterset.linking:
-            # The page lists the papers giving the address the query is: its export is theirs.
-            return export_ids(format_name, *_linked(filterset), name)
-        if filterset.address_notice is not None:
-            return export_ids(format_name, [], set(), name)  # the page lists none
-        if filterset.text and filterset.ordering == "relevance":
-            return export_ranked(format_name, filterset, name)
-        return export_queryset(format_name, filterset.qs, name)
+        return _export(format_name, filterset, name)
     results = search_page(filterset, request)
     if results.identified is not None:
         return redirect(results.identified)
@@ -165,6 +152,24 @@ def _listed_params(request, results):
     if results.corrected_query:
         params["q"] = results.corrected_query
     return params
+
+
+def _export(format_name: str, filterset: PaperFilterSet, name: str):
+    """The list's citation file: the papers the page lists, or the page it opens."""
+    if (paper := filterset.identified) is not None:
+        # The page opens the paper the query names: its export is that paper.
+        return export_ids(format_name, [paper.pk], set() if paper.title else {paper.pk}, name)
+    if (page := filterset.addressed_page) is not None:
+        # The page opens the author's, venue's or topic's: its export is theirs.
+        return redirect(f"{page.get_absolute_url()}?{urlencode({'format': format_name})}")
+    if filterset.linking:
+        # The page lists the papers giving the address the query is: its export is theirs.
+        return export_ids(format_name, *_linked(filterset), name)
+    if filterset.address_notice is not None:
+        return export_ids(format_name, [], set(), name)  # the page lists none
+    if filterset.text and filterset.ordering == "relevance":
+        return export_ranked(format_name, filterset, name)
+    return export_queryset(format_name, filterset.qs, name)
 
 
 def _linked(filterset) -> tuple[list[int], set[int]]:

@@ -98,9 +98,8 @@ class RecordWriter:
             with timed("topic and author links"):
                 changed_ids |= self.write_topic_links(records, papers, topics)
                 changed_ids |= self.write_authorships(records, papers)
-            # Updated: every paper the run changed, read or not (an author now the person the
-            # Anthology names); unchanged: of the papers read only, where a changed paper the
-            # run did not read (an author joined to the spelling with umlauts) made "-1".
+            # Updated: every paper the run changed, read or not; unchanged: of those read only
+            # (a paper changed unread, its author joined to a spelling, made "-1 unchanged").
             updated = changed_ids - self.new_ids
             read = {paper.pk for paper in papers.values()}
             self.summary.updated = len(updated)
