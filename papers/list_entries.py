@@ -55,8 +55,9 @@ _NOT_NAME_WORDS |= {"inc.", "ltd", "corporation", "umass", "technology", "scienc
 # Kana, Han and Hangul: a name in them has no spaces, a line of them no words to count.
 _CJK_LETTERS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 _CJK_NAME = re.compile(rf"^[{_CJK_LETTERS}·]{{2,8}}$")
-# The line is folded first: no run of spaces for these to scan again and again.
-_SEPARATORS = re.compile(r",|;|·| and |&")
+# The line is folded first: no run of spaces for these to scan again and again. The full-width
+# and ideographic commas of Chinese and Japanese lists ("王小明，李娜") separate names too.
+_SEPARATORS = re.compile(r",|;|·|，|；|、| and |&")
 # What follows a name on some sites: affiliation marks ("Ada Lovelace1,2*", "¹", "♠") and the
 # affiliation in brackets ("Ada Lovelace (Vienna)").
 _MARK = r"[\d¹²³\u2070-\u2079*†‡§¶♠♣♥♦♡♢♤♧]+"
@@ -102,7 +103,17 @@ def _is_name_word(word: str) -> bool:
         (word[0].isupper() and bool(_CAPITALISED.match(word)))
         or word.lower() in _PARTICLES
         or bool(_ELIDED_PARTICLE.match(word))
-        or (word.isalpha() and word.lower() == word.upper())
+        or _uncased_word(word)
+    )
+
+
+def _uncased_word(word: str) -> bool:
+    """A word of a script without capitals: letters and the marks they carry ("राहुल", whose
+    vowel signs are marks, not letters: such an author line was dropped), a letter first."""
+    return (
+        unicodedata.category(word[0]).startswith("L")
+        and all(unicodedata.category(char)[0] in "LM" for char in word)
+        and word.lower() == word.upper()
     )
 
 
@@ -124,7 +135,8 @@ def _is_name(text: str, alone: bool) -> bool:
 def author_names(line: str) -> list[str]:
     """The names an author line lists ("Ada Lovelace, Alan Turing and Grace Hopper"), or []
     when the line is not one: each part must be a person's name."""
-    line = _AUTHORS_LABEL.sub("", _clean_title(line[:1001]))
+    # Composed first: a decomposed "Nguyễn" is letters and marks, which no name word matched.
+    line = _AUTHORS_LABEL.sub("", _clean_title(unicodedata.normalize("NFC", line[:1001])))
     if line.endswith((".", ":", "?", "!")) or len(line) > 1000:
         return []
     parts = (part.strip() for part in _SEPARATORS.split(_MARKS.sub("", line)))

@@ -194,7 +194,10 @@ DIRECTION_MARKS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def clean_name(name: str) -> str:
-    """A person's name as it is kept: whitespace folded, without direction marks."""
+    """A person's name as it is kept: composed (NFC: "Nguyễn" of 6 letters, not of the 9
+    code points a decomposed source writes), whitespace folded, without direction marks or
+    invisible characters (a zero-width space made "Seán O'Brien" a second author)."""
+    name = unicodedata.normalize("NFC", _INVISIBLE.sub("", name or ""))
     return fold_whitespace(DIRECTION_MARKS.sub("", name))
 
 

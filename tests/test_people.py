@@ -184,6 +184,21 @@ def test_a_name_with_and_without_its_accents_is_one_author(client, write_dump):
     assert Author.objects.get(slug="zoe-oneil").name == "Zoë O’Neil"
 
 
+def test_names_are_kept_composed_and_without_invisible_characters(write_dump):
+    # A decomposed "Nguyễn" was kept as 17 code points; a zero-width space made a second
+    # "Seán O'Brien", whose address held it (an outside tester).
+    dump = dump_jsonl(
+        ("Decomposed", ["Nguye\u0302\u0303n Va\u0306n Anh", "Sea\u0301n O'Brien\u200b"]),
+        ("Composed", ["Nguyễn Văn Anh", "Seán O'Brien"]),
+    )
+    load_files([write_dump("2024.jsonl", dump)])
+    assert sorted(Author.objects.values_list("name", "slug")) == [
+        ("Nguyễn Văn Anh", "nguyen-van-anh"),
+        ("Seán O'Brien", "sean-obrien"),
+    ]
+    assert authors_of("Decomposed") == authors_of("Composed") == ["nguyen-van-anh", "sean-obrien"]
+
+
 def test_a_name_in_two_cases_is_named_by_its_capitalised_spelling(write_dump):
     # The Anthology's first record of him wrote "Alfonso-hermelo", five others "Alfonso-Hermelo".
     dump = dump_jsonl(
