@@ -3,6 +3,7 @@
 import json
 from collections.abc import Iterable
 from datetime import date
+from difflib import get_close_matches
 
 from .records import AuthorRecord, DumpError, PaperRecord, ParsedFile, VenueRecord
 from .text import fold_whitespace
@@ -26,6 +27,12 @@ VENUE_DETAILS = (
 VENUE_TEXTS = (*(name for name in VENUE_DETAILS if name not in VENUE_DATES), "parent")
 # Links a load makes itself: a line's topics from these sources are not loaded as its own.
 DERIVED = {"rule", "model"}
+# Every field an export line has (serializers.export_record); another is told, not read in
+# silence: "abstarct" left a paper without its abstract and no warning (an outside tester).
+PAPER_FIELDS = ("id", "external_id", "title", "display_title", "abstract", "venue", "year")
+PAPER_FIELDS += ("topics", "country", "authors", "source", "related_titles")
+KNOWN_FIELDS = {*PAPER_FIELDS, *CITATION_FIELDS, "author_details", "topic_sources"}
+KNOWN_FIELDS.add("venue_details")
 
 
 def _text(entry: dict, key: str, source: str, line: int) -> str:
@@ -48,6 +55,7 @@ def parse_export(lines: Iterable[str], source: str) -> ParsedFile:
     """Records from export lines (an open text file or a list of strings)."""
     parsed = ParsedFile(source=source)
     venues: dict[str, VenueRecord] = {}
+    unknown: dict[str, int] = {}  # field: the first line having it
     for number, line in enumerate(lines, start=1):
         raw = line.lstrip("\ufeff") if number == 1 else line
         if not raw.strip():
@@ -57,12 +65,26 @@ def parse_export(lines: Iterable[str], source: str) -> ParsedFile:
         except json.JSONDecodeError as error:
             raise DumpError(source, f"not valid JSON ({error.msg})", number) from None
         paper, venue = paper_from_entry(entry, source, number)
+        for key in entry.keys() - KNOWN_FIELDS:
+            unknown.setdefault(key, number)
         venues.setdefault(venue.name, venue)
         parsed.papers.append(paper)
     if not parsed.papers:
         raise DumpError(source, "no paper found")
     parsed.venues = list(venues.values())
+    if unknown:
+        parsed.warnings.append(_unknown_fields(source, unknown))
     return parsed
+
+
+def _unknown_fields(source: str, unknown: dict[str, int]) -> str:
+    """The warning naming the fields no export has, each at its first line, with the known
+    field it may be a misspelling of."""
+    told = []
+    for key, line in sorted(unknown.items(), key=lambda item: (item[1], item[0])):
+        close = get_close_matches(key, sorted(KNOWN_FIELDS), n=1)
+        told.append(f"{key!r} (line {line}" + (f"; did you mean {close[0]!r}?)" if close else ")"))
+    return f"{source}: fields a load does not read, ignored: {', '.join(told)}"
 
 
 def _object(entry: dict, key: str, source: str, line: int) -> dict:

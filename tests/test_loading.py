@@ -370,6 +370,7 @@ def test_export_round_trip(seeds, tmp_path):
     Topic.objects.all().delete()
     out, _ = run("load_papers", str(exported))
     assert "79 new" in out
+    assert "; 0 warnings" in out  # every field an export writes is one a load reads
 
     def without_ids(text):
         return [
@@ -499,3 +500,15 @@ def test_a_copy_known_by_its_title_fills_but_does_not_correct(write_dump):
     summary = load_files([write_dump("page.jsonl", json.dumps(copy) + "\n")])
     assert (summary.new, summary.updated, summary.unchanged) == (0, 0, 1)
     assert Paper.objects.get().abstract == "The source's abstract."
+
+
+@pytest.mark.django_db
+def test_fields_a_load_does_not_read_are_named_in_a_warning(write_dump):
+    line = {"title": "Typos", "abstarct": "Twelve tasks.", "autors": ["Ada"], "venue": "ACL 2024"}
+    fine = {"title": "Fine", "abstract": "Fourteen tasks.", "venue": "ACL 2024", "mood": "ok"}
+    path = write_dump("typos.jsonl", json.dumps(line) + "\n" + json.dumps(fine) + "\n")
+    summary = load_files([path])
+    assert [warning.rsplit("/", 1)[-1] for warning in summary.warnings] == [
+        "typos.jsonl: fields a load does not read, ignored: 'abstarct' (line 1; did you mean "
+        "'abstract'?), 'autors' (line 1; did you mean 'authors'?), 'mood' (line 2)"
+    ]
