@@ -154,6 +154,36 @@ def test_lecture_page_of_another_venue_with_furniture_for_other_events():
     assert venues["NAACL 2025"].end_date == date(2025, 5, 4)
 
 
+@pytest.mark.parametrize(
+    "edit",
+    [
+        # Lines labelled as a form's fields (an outside tester's page: "Venue: EMNLP 2024" was
+        # no venue line, and the furniture up to "COLING 2025" became the paper).
+        lambda page: (
+            page.replace("Germany\n", "Country: Germany\n", 1)
+            .replace("\n\nNAACL 2025\n", "\n\nVenue: NAACL 2025\n", 1)
+            .replace("Parallel Data for", "Title: Parallel Data for", 1)
+            .replace("\n\nmachine translation\n", "\n\nTopics: machine translation\n", 1)
+        ),
+        # The page's own paper saved without its blank lines.
+        lambda page: page.replace("\n\n", "\n", 5),
+    ],
+    ids=["labelled", "compact"],
+)
+def test_a_lecture_page_labelled_or_compact_reads_as_the_plain_one(edit):
+    plain = parse_dump(lecture_page(), "naacl.txt")
+    page = edit(lecture_page())
+    assert page != lecture_page()
+    parsed = parse_dump(page, "naacl.txt")
+    fields = ("title", "venue", "country", "topics", "abstract", "related_titles")
+
+    def described(records):
+        return [tuple(getattr(paper, name) for name in fields) for paper in records.papers]
+
+    assert described(parsed) == described(plain)
+    assert parsed.warnings == plain.warnings == []
+
+
 def test_lecture_page_without_furniture_or_footer():
     parsed = parse_dump(
         lecture_page(furniture=False, footer=False, untitled_last=False), "bare.txt"
