@@ -193,3 +193,29 @@ def is_topic_like(block: Block) -> bool:
         return False
     line = block.lines[0]
     return len(line) <= TOPIC_MAX_LENGTH and len(line.split()) <= TOPIC_MAX_WORDS
+
+
+# A lecture page's line labelled as a form's field ("Venue: EMNLP 2024", "Title: …"): read as
+# the field's line. Unread, "Venue: EMNLP 2024" was no venue line, and the page's furniture up
+# to the next one ("ACL 2025") became its abstract and venue (an outside tester).
+_FIELD_LABEL = re.compile(
+    r"^(?:country|venue|conference|title|topics?|keywords?|authors?)\s*[:：]\s*(?=\S)",
+    re.IGNORECASE,
+)
+
+
+def lecture_blocks(blocks: list[Block]) -> list[Block]:
+    """A lecture page's blocks as the parser reads them: its first block split into its lines
+    when one of them is a venue line (a page saved without its blank lines, its own paper one
+    block, was read all as the abstract: an outside tester), each labelled field's line
+    without its label."""
+    first = blocks[0]
+    lines = [Block(first.line + n, (line,)) for n, line in enumerate(first.lines)]
+    if not first.is_single_line and any(is_venue_line(line) for line in lines[1:]):
+        blocks = [*lines, *blocks[1:]]
+    return [
+        Block(block.line, (_FIELD_LABEL.sub("", block.lines[0]),))
+        if block.is_single_line and _FIELD_LABEL.match(block.lines[0])
+        else block
+        for block in blocks
+    ]

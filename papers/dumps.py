@@ -17,8 +17,6 @@ relative to the page's paper and the abstract + title pairs, and for prose what 
 (papers/dump_evidence.py). Prose about the event is never joined to an abstract.
 """
 
-import re
-
 from .dump_blocks import (
     COUNTRY_MAX_LENGTH,
     FOOTER_NEXT,
@@ -29,6 +27,7 @@ from .dump_blocks import (
     is_title_like,
     is_topic_like,
     is_venue_line,
+    lecture_blocks,
     split_blocks,
     venue_line_name,
 )
@@ -241,37 +240,8 @@ def _author_line(reader: _PageReader, position: int) -> list[AuthorRecord]:
     return [AuthorRecord(name=name) for name in names]
 
 
-# A lecture page's line labelled as a form's field ("Venue: EMNLP 2024", "Title: …"): read as
-# the field's line. Unread, "Venue: EMNLP 2024" was no venue line, and the page's furniture up
-# to the next one ("ACL 2025") became its abstract and venue (an outside tester).
-_FIELD_LABEL = re.compile(
-    r"^(?:country|venue|conference|title|topics?|keywords?|authors?)\s*[:：]\s*(?=\S)",
-    re.IGNORECASE,
-)
-
-
-def _unlabelled(blocks: list[Block]) -> list[Block]:
-    return [
-        Block(block.line, (_FIELD_LABEL.sub("", block.lines[0]),))
-        if block.is_single_line and _FIELD_LABEL.match(block.lines[0])
-        else block
-        for block in blocks
-    ]
-
-
-def _first_block_apart(blocks: list[Block]) -> list[Block]:
-    """The blocks, the first split into its lines when one of them is a venue line: a page
-    saved without its blank lines ("United States" / abstract / "EMNLP 2024" / title / topics
-    as one block) read it all as the abstract (an outside tester)."""
-    first = blocks[0]
-    lines = [Block(first.line + n, (line,)) for n, line in enumerate(first.lines)]
-    if first.is_single_line or not any(is_venue_line(line) for line in lines[1:]):
-        return blocks
-    return [*lines, *blocks[1:]]
-
-
 def parse_lecture_page(reader: _PageReader) -> ParsedFile:
-    reader.blocks = blocks = _unlabelled(_first_block_apart(reader.blocks))
+    reader.blocks = blocks = lecture_blocks(reader.blocks)
     position, country = 0, ""
     first = blocks[0]
     if is_venue_line(first):
