@@ -1,5 +1,6 @@
 """load_papers and export_papers against real PostgreSQL."""
 
+import hashlib
 import json
 from datetime import date
 
@@ -12,8 +13,9 @@ from django.test.utils import CaptureQueriesContext
 
 from papers import curation
 from papers.loading import load_files
-from papers.models import Author, Paper, PaperTopic, Topic, Venue
-from papers.text import abstract_key
+from papers.merged_keys import ABSTRACT
+from papers.models import Author, MergedKey, Paper, PaperTopic, Topic, Venue
+from papers.text import abstract_key, legacy_normalised
 from tests.conftest import SEED_FILES
 from tests.factories import ABSTRACT_A, ABSTRACT_B, lecture_page, list_page
 from tests.support import run, snapshot
@@ -512,3 +514,29 @@ def test_fields_a_load_does_not_read_are_named_in_a_warning(write_dump):
         "typos.jsonl: fields a load does not read, ignored: 'abstarct' (line 1; did you mean "
         "'abstract'?), 'autors' (line 1; did you mean 'authors'?), 'mood' (line 2)"
     ]
+
+
+@pytest.mark.django_db
+def test_a_copy_differing_in_quotes_and_dashes_is_the_same_paper(write_dump):
+    # A page saved with straight apostrophes, or "--" for "—", loaded its papers again.
+    curly = {"abstract": "We don’t use “quotes” — really.", "venue": "ACL 2024"}
+    straight = {"abstract": 'We don\'t use "quotes" -- really.', "venue": "ACL 2024"}
+    # Their titles differ too (the same apostrophes), so neither key matched.
+    curly["title"], straight["title"] = "We Don’t Quote Much", "We Don't Quote Much"
+    load_files([write_dump("curly.jsonl", json.dumps(curly) + "\n")])
+    again = load_files([write_dump("plain.jsonl", json.dumps(straight) + "\n")])
+    assert (again.new, again.unchanged) == (0, 1)
+    assert Paper.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_merge_kept_before_quotes_were_folded_still_finds_its_survivor(write_dump):
+    # A MergedKey written before migration 0034 holds the abstract's key of the old form.
+    load_files([write_dump("a.jsonl", identified_line("Survivor", "The survivor's text."))])
+    survivor = Paper.objects.get()
+    merged_away = "We don’t use “quotes” — really."
+    old_key = hashlib.sha256(legacy_normalised(merged_away).encode("utf-8")).hexdigest()
+    MergedKey.objects.create(paper=survivor, kind=ABSTRACT, key=old_key)
+    record = {"title": "Copy", "abstract": merged_away, "venue": "ACL 2024"}
+    summary = load_files([write_dump("copy.jsonl", json.dumps(record) + "\n")])
+    assert (summary.new, Paper.objects.count()) == (0, 1)

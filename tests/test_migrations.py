@@ -2,6 +2,8 @@
 on a database at 0001 (as released) gives the papers their search vectors (compounds joined),
 exact counts and portable sources."""
 
+import hashlib
+
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -12,6 +14,7 @@ from papers.denormalise import refresh_lexemes, refresh_topic_names
 from papers.facets import count_facets
 from papers.models import Author, Paper, PaperFacets
 from papers.querysets import web_query
+from papers.text import abstract_key, legacy_normalised
 from tests.factories import finish, make_paper
 
 RELEASED = [("papers", "0001_initial")]
@@ -223,3 +226,28 @@ def test_names_with_umlauts_get_their_second_key_at_0027():
     migrate(before)
     assert Paper.objects.filter(search_vector="schuetze").count() == 0
     migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_abstract_keys_fold_quotes_and_dashes_at_0034():
+    before = [("papers", "0033_code_title_rule_without_coding")]
+    finish()  # the tables exist: the papers below come from the model as it stands
+    curly = make_paper("We don’t use “quotes” — really.", title="Curly")
+    plain = make_paper("No typography here.", title="Plain")
+    executor = migrate(before)
+    old_paper = executor.loader.project_state(before).apps.get_model("papers", "Paper")
+    # Keys as written before 0034, and a copy loaded then that differs only in its quotes.
+    for paper in (curly, plain):
+        old_paper.objects.filter(pk=paper.pk).update(abstract_key=legacy(paper.abstract))
+    copy = make_paper('We don\'t use "quotes" -- really.', title="Straight")
+    old_paper.objects.filter(pk=copy.pk).update(abstract_key=legacy(copy.abstract))
+    migrate(executor.loader.graph.leaf_nodes())
+    keys = dict(Paper.objects.values_list("title", "abstract_key"))
+    assert keys["Curly"] == abstract_key(curly.abstract) == abstract_key(copy.abstract)
+    assert keys["Plain"] == abstract_key(plain.abstract) == legacy(plain.abstract)
+    # The copy keeps its old key: the two are one paper for a curator to merge.
+    assert keys["Straight"] == legacy(copy.abstract)
+
+
+def legacy(abstract: str) -> str:
+    return hashlib.sha256(legacy_normalised(abstract).encode("utf-8")).hexdigest()
