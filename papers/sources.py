@@ -134,6 +134,9 @@ def _parse_stream(stream: BinaryIO, source: str) -> ParsedFile:
         )
     if start.startswith(b"{"):
         return parse_export(_export_lines(stream, source), source)
+    if start.startswith(b"[") and source.lower().endswith(".jsonl"):
+        # JSON Lines holds an object per line: told so, not that the file is no page.
+        raise DumpError(source, "each line must be a JSON object, not an array", 1)
     size = _fingerprint(stream)[0]
     if size > MAX_DUMP_BYTES:
         raise DumpError(

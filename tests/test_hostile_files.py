@@ -58,6 +58,12 @@ HOSTILE_FILES = [
         b'{"title": "x", "venue": "ACL 2025"}\n[1, 2]\n',
         "line 2: each line must be a JSON object",
     ),
+    # An array on the first line: told as JSON, not as a page without its header.
+    (
+        "array.jsonl",
+        b'[{"title": "x", "venue": "ACL 2025"}]\n',
+        "line 1: each line must be a JSON object, not an array",
+    ),
     (
         "type.jsonl",
         b'{"title": 5, "venue": "ACL 2025"}\n',
