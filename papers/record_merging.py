@@ -24,6 +24,7 @@ class MergedRecords(NamedTuple):
     venues: dict[str, VenueRecord]
     papers: list[PaperRecord]
     abstract_keys: list[str]
+    warnings: list[str]
 
 
 def merge_records(parsed_files: list[ParsedFile]) -> MergedRecords:
@@ -32,6 +33,7 @@ def merge_records(parsed_files: list[ParsedFile]) -> MergedRecords:
     by_key: dict[tuple, int] = {}
     papers: list[PaperRecord] = []
     abstract_keys: list[str] = []
+    warnings: list[str] = []
     for parsed in parsed_files:
         for venue in parsed.venues:
             known = venues.setdefault(venue.name, VenueRecord(name=venue.name))
@@ -56,8 +58,10 @@ def merge_records(parsed_files: list[ParsedFile]) -> MergedRecords:
                 kept = len(papers)
                 papers.append(paper)
                 abstract_keys.append(key_of_abstract)
-            elif "abstract" in _merge_record(papers[kept], paper):
-                abstract_keys[kept] = key_of_abstract
+            else:
+                warnings += _conflicts(papers[kept], paper)
+                if "abstract" in _merge_record(papers[kept], paper):
+                    abstract_keys[kept] = key_of_abstract
             for key in keys:
                 by_key.setdefault(key, kept)
             venues.setdefault(paper.venue, VenueRecord(name=paper.venue))
@@ -65,7 +69,35 @@ def merge_records(parsed_files: list[ParsedFile]) -> MergedRecords:
         if venue.parent:
             venues.setdefault(venue.parent, VenueRecord(name=venue.parent))
     _date_undated_conferences(venues)
-    return MergedRecords(venues, papers, abstract_keys)
+    return MergedRecords(venues, papers, abstract_keys, warnings)
+
+
+def _conflicts(kept: PaperRecord, other: PaperRecord) -> list[str]:
+    """The warning of a second record of one identified paper (its external ID) saying another
+    title, abstract, venue or author list than the first, which is kept: the second's were
+    dropped without a word (an outside tester). Copies without the ID (a page's copy of an
+    Anthology paper) differ in their wording as a rule, and are not told."""
+    if not other.external_id or other.external_id != kept.external_id:
+        return []
+    fields = [
+        name
+        for name in ("title", "abstract", "venue")
+        if getattr(other, name)
+        and getattr(kept, name)
+        and getattr(other, name) != getattr(kept, name)
+    ]
+    names = [author.name for author in other.authors]
+    if names and kept.authors and names != [author.name for author in kept.authors]:
+        fields.append("author list")
+    if not fields:
+        return []
+    same_file = kept.source_file == other.source_file
+    where = f"line {kept.line}" if same_file else f"{kept.source_file}, line {kept.line}"
+    what = " and ".join(fields) + (" differs and is" if len(fields) == 1 else " differ and are")
+    return [
+        f"{other.source_file}, line {other.line}: the record of {other.external_id} at {where} "
+        f"is kept; this one's {what} not loaded"
+    ]
 
 
 def _date_undated_conferences(venues: dict[str, VenueRecord]) -> None:

@@ -88,6 +88,7 @@ class RecordWriter:
         with staging():
             with timed("match and write papers"):
                 merged = merge_records(parsed_files)
+                self.summary.warnings.extend(merged.warnings)
                 records = merged.papers
                 venues = self.write_venues(merged.venues)
                 topics = self.write_topics(records)
@@ -255,10 +256,9 @@ class RecordWriter:
     def update_paper(
         self, paper: Paper, record: PaperRecord, venue: Venue, key_of_abstract: str
     ) -> list[str]:
-        """A known paper met again: its empty fields filled, the fields a record with its own
-        external ID says otherwise corrected (CORRECTABLE_FIELDS: a corrected source updates
-        the paper, where the summary called it unchanged), its volume taken, related titles
-        added; never a field a curator changed. Answers the fields changed."""
+        """A known paper met again: its empty fields filled, those a record with its own
+        external ID says otherwise corrected (a corrected source), its volume taken, related
+        titles added; never a field a curator changed. Answers the fields changed."""
         moved = self.takes_volume(paper, record, venue)
         filled = fill_empty(paper, record, FILLABLE_FIELDS, paper.curated_fields)
         if record.external_id and record.external_id == paper.external_id:

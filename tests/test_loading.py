@@ -540,3 +540,20 @@ def test_a_merge_kept_before_quotes_were_folded_still_finds_its_survivor(write_d
     record = {"title": "Copy", "abstract": merged_away, "venue": "ACL 2024"}
     summary = load_files([write_dump("copy.jsonl", json.dumps(record) + "\n")])
     assert (summary.new, Paper.objects.count()) == (0, 1)
+
+
+@pytest.mark.django_db
+def test_a_second_record_of_one_paper_saying_otherwise_is_told(write_dump):
+    first = {"external_id": "x-9", "title": "Cross", "abstract": "Twelve.", "venue": "EMNLP 2024"}
+    second = first | {"venue": "ACL 2025", "authors": ["Bo Dup"]}
+    same = dict(first)
+    lines = [json.dumps(record) + "\n" for record in (first, second, same)]
+    summary = load_files([write_dump("two.jsonl", "".join(lines))])
+    assert [warning.rsplit("/", 1)[-1] for warning in summary.warnings] == [
+        "two.jsonl, line 2: the record of x-9 at line 1 is kept; this one's venue differs and "
+        "is not loaded"
+    ]
+    paper = Paper.objects.get()
+    # The first record's venue; the second's authors, which the first lacked (merged, not told).
+    assert paper.venue.name == "EMNLP 2024"
+    assert [a.author.name for a in paper.authorships.select_related("author")] == ["Bo Dup"]
