@@ -4,9 +4,10 @@ evidence at -v 2, and warnings in a warning's style."""
 import io
 
 import pytest
-from django.core.management.base import OutputWrapper
+from django.core.management.base import CommandError, OutputWrapper
 from django.core.management.color import color_style
 
+from papers.management.commands import load_papers
 from papers.progress import LineProgress, TerminalProgress
 from papers.records import Decision, PaperRecord, ParsedFile
 from tests.conftest import SEED_FILES
@@ -86,3 +87,22 @@ def test_warnings_are_written_in_a_warnings_style_not_an_errors(write_dump):
         "the page's venue line NAACL 2025"
     )
     assert err == style.WARNING(warning + "\n")
+
+
+@pytest.mark.django_db
+def test_a_failed_load_ends_its_bar_before_the_error(tmp_path, monkeypatch):
+    # The error was printed on the bar's line ("… mixed/z_bad.jsonl CommandError: …").
+    out = io.StringIO()
+    monkeypatch.setattr(
+        load_papers.Command,
+        "progress",
+        lambda self, verbosity: TerminalProgress(OutputWrapper(out)),
+    )
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "a.txt").write_text(lecture_page(), encoding="utf-8")
+    (folder / "z_bad.jsonl").write_text('{"title": \n', encoding="utf-8")
+    with pytest.raises(CommandError, match=r"z_bad\.jsonl, line 1: not valid JSON"):
+        run("load_papers", str(folder))
+    assert "reading files" in out.getvalue()
+    assert out.getvalue().endswith("\n")

@@ -34,13 +34,14 @@ class Command(BaseCommand):
 
     def handle(self, *args, paths, dry_run, verbosity, **options):
         paths = paths or [settings.FIXTURES_DIR]
+        progress = self.progress(verbosity)
         try:
             if not dry_run:
                 check_schema()
             summary = load_files(
                 paths,
                 dry_run=dry_run,
-                progress=self.progress(verbosity),
+                progress=progress,
                 on_wait=lambda: self.stderr.write(
                     "another load is running; waiting…", style_func=self.style.WARNING
                 ),
@@ -55,6 +56,9 @@ class Command(BaseCommand):
             # Outside the write itself (reaching the database, refitting similar papers).
             reason = str(error).strip().splitlines()[0] if str(error).strip() else "no detail"
             raise CommandError(f"the database failed during the load: {reason}") from None
+        finally:
+            # The bar's line ends before any message: an error was printed after the bar.
+            progress.finish()
         for warning in summary.warnings:
             self.stderr.write(f"warning: {warning}", style_func=self.style.WARNING)
         if verbosity >= 1:
