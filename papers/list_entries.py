@@ -239,6 +239,10 @@ def list_entries(blocks: list[Block]) -> tuple[list[ListEntry], bool]:
     and whether the page's headings could not be paired with its abstracts."""
     headings = [_heading(block) for block in blocks]
     count = sum(heading is not None for heading in headings)
+    if _one_paper(blocks, headings):
+        # One paper alone, its title above its abstract as a page writes it: read as two
+        # papers' paragraphs, the title became a paper, or was dropped (an outside tester).
+        return _paired(blocks, headings, above=True), False
     if count < 2 or count * 2 < len(blocks) - count:
         return [ListEntry(block) for block in blocks], False
     if sum(bool(heading and heading[1]) for heading in headings) * 2 > count:
@@ -253,6 +257,15 @@ def list_entries(blocks: list[Block]) -> tuple[list[ListEntry], bool]:
         entries, unpaired = _pair_page([blocks[i] for i in kept], [headings[i] for i in kept])
         return _with_strays(entries, blocks, kept), unpaired
     return _pair_page(blocks, headings)
+
+
+def _one_paper(blocks: list[Block], headings: list) -> bool:
+    """Whether the paragraphs are one paper's: a heading of a title alone, or over one line of
+    its authors' names, then prose (not two paragraphs of lines, a CJK abstract's first)."""
+    if len(blocks) != 2 or headings[0] is None or headings[1] is not None:
+        return False
+    lines = len(blocks[0].lines)
+    return lines == 1 or (lines == 2 and bool(headings[0][1]))
 
 
 def _with_strays(entries: list[ListEntry], blocks: list[Block], kept: list[int]):

@@ -562,6 +562,26 @@ def test_a_lecture_pages_findings_venue_line_names_the_findings_volume():
     )
 
 
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "## Detecting Hallucinations via Entailment Alignment\nAnna Smith, Bob Jones",
+        "Detecting Hallucinations via Entailment Alignment\n\nAnna Smith, Bob Jones",
+    ],
+)
+def test_a_list_of_one_paper_keeps_its_title_and_authors(heading):
+    # Read as two papers' paragraphs, the title became a paper of its own, or was dropped with
+    # its authors (an outside tester).
+    parsed = parse_dump(f"EMNLP 2024 Papers\n\n{heading}\n\n{ABSTRACT_A}\n", "one.txt")
+    assert [(p.title, [a.name for a in p.authors], p.abstract) for p in parsed.papers] == [
+        (
+            "Detecting Hallucinations via Entailment Alignment",
+            ["Anna Smith", "Bob Jones"],
+            ABSTRACT_A,
+        )
+    ]
+
+
 def test_a_short_abstract_among_abstracts_alone_is_not_read_as_a_title():
     blocks = [ABSTRACT_A, "A short abstract that ends without a period", ABSTRACT_B, ABSTRACT_C]
     parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
