@@ -211,8 +211,13 @@ def lecture_blocks(blocks: list[Block]) -> list[Block]:
     without its label."""
     first = blocks[0]
     lines = [Block(first.line + n, (line,)) for n, line in enumerate(first.lines)]
-    if not first.is_single_line and any(is_venue_line(line) for line in lines[1:]):
-        blocks = [*lines, *blocks[1:]]
+    venue = next((n for n, line in enumerate(lines) if n and is_venue_line(line)), None)
+    if venue is not None:
+        # The country line alone, the abstract's lines (however wrapped) one block, the rest
+        # a block each.
+        country = 1 if len(first.lines[0]) <= COUNTRY_MAX_LENGTH and venue > 1 else 0
+        abstract = Block(first.line + country, first.lines[country:venue])
+        blocks = [*lines[:country], abstract, *lines[venue:], *blocks[1:]]
     return [
         Block(block.line, (_FIELD_LABEL.sub("", block.lines[0]),))
         if block.is_single_line and _FIELD_LABEL.match(block.lines[0])

@@ -113,6 +113,9 @@ def paper_from_entry(entry, source: str, number: int) -> tuple[PaperRecord, Venu
         external_id=_text(entry, "external_id", source, number),
         source_file=_text(entry, "source", source, number),
         line=number,
+        # A line export_papers wrote (its "id" and "source") is a copy of a collection: it
+        # fills, never corrects (an old export undid the Anthology's corrections: a reviewer).
+        corrects=not ("id" in entry and "source" in entry),
         **citation,
     )
     return paper, _venue_record(entry, venue, source, number)

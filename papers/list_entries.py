@@ -27,31 +27,14 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from .dump_blocks import PRESENTATION_FORMATS, TITLE_MAX_LENGTH, Block, is_title_like
+from .name_words import NOT_NAME_WORDS, PARTICLES
 from .text import fold_whitespace
 
 _NAME_WORDS = 5
 # A word of a name: capitalised ("Ana", "O'Connor", "J.", "Hakkani-Tür"), a particle ("de",
 # "van", "d'Almeida"), in a script without capitals ("محمد"), or a name in Han, kana or Hangul.
 _CAPITALISED = re.compile(r"^[^\W\d_][\w'’.-]*$")
-_PARTICLES = {"de", "del", "della", "der", "di", "da", "dos", "du", "la", "le", "van", "von"}
-_PARTICLES |= {"den", "ter", "bin", "al", "el", "y", "e"}
 _ELIDED_PARTICLE = re.compile(r"^(?:d|l|dell|dall)['’][^\W\d_][\w'’.-]*$")
-# Words of titles and programme headings, never of a person's name ("Large Language Models").
-_NOT_NAME_WORDS = {"models", "model", "language", "languages", "learning", "neural", "network"}
-_NOT_NAME_WORDS |= {"networks", "translation", "machine", "data", "evaluation", "analysis"}
-_NOT_NAME_WORDS |= {"generation", "detection", "retrieval", "reasoning", "benchmark", "dataset"}
-_NOT_NAME_WORDS |= {"revisited", "towards", "survey", "system", "systems", "abstract", "session"}
-_NOT_NAME_WORDS |= {"available", "track", "oral", "poster", "workshop", "tutorial", "keynote"}
-_NOT_NAME_WORDS |= {"paper", "papers", "et", "al", "al.", "computational", "science", "social"}
-_NOT_NAME_WORDS |= {"analytics", "cultural", "processing", "semantics", "syntax", "speech"}
-_NOT_NAME_WORDS |= {"discourse", "pragmatics", "dialogue", "multimodality", "morphology"}
-_NOT_NAME_WORDS |= {"phonology", "segmentation", "resources", "ethics", "interpretability"}
-_NOT_NAME_WORDS |= {"summarization", "extraction", "information", "question", "answering"}
-_NOT_NAME_WORDS |= {"sentiment", "linguistics", "linguistic", "natural", "lexical", "theory"}
-# … nor of an affiliation's ("UMass Amherst" under the authors one per line).
-_NOT_NAME_WORDS |= {"university", "institute", "lab", "labs", "laboratory", "research"}
-_NOT_NAME_WORDS |= {"college", "school", "academy", "center", "centre", "department", "inc"}
-_NOT_NAME_WORDS |= {"inc.", "ltd", "corporation", "umass", "technology", "sciences"}
 # Kana, Han and Hangul: a name in them has no spaces, a line of them no words to count.
 _CJK_LETTERS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 _CJK_NAME = re.compile(rf"^[{_CJK_LETTERS}·]{{2,8}}$")
@@ -101,7 +84,7 @@ class ListEntry:
 def _is_name_word(word: str) -> bool:
     return (
         (word[0].isupper() and bool(_CAPITALISED.match(word)))
-        or word.lower() in _PARTICLES
+        or word.lower() in PARTICLES
         or bool(_ELIDED_PARTICLE.match(word))
         or _uncased_word(word)
     )
@@ -128,7 +111,7 @@ def _is_name(text: str, alone: bool) -> bool:
     return (
         len(words) <= _NAME_WORDS
         and all(_is_name_word(word) for word in words)
-        and not any(word.casefold() in _NOT_NAME_WORDS for word in words)
+        and not any(word.casefold() in NOT_NAME_WORDS for word in words)
     )
 
 

@@ -24,6 +24,7 @@ from .author_redirects import redirect_authors
 from .bulk import allocate_ids, batched, copy_rows
 from .models import Author, Authorship
 from .name_forms import learn_family_names, learn_umlauts, written_with_umlauts
+from .name_words import PARTICLES
 from .records import AuthorRecord
 from .text import make_slug, name_key, umlaut_key
 
@@ -108,13 +109,8 @@ def _accents(name: str) -> int:
     return 0 if name.isascii() else sum(not c.isascii() for c in name)
 
 
-# Particles a name writes in lower case or not ("van den Bosch", "Van Den Bosch"): not counted.
-_PARTICLES = {"van", "von", "den", "der", "de", "del", "della", "da", "di", "du", "la", "le"}
-_PARTICLES |= {"dos", "das", "do", "el", "al", "bin", "ibn", "ter", "ten", "zu", "y", "e"}
-
-
 def _capitalised_parts(name: str) -> int:
-    parts = [part for part in name.replace("-", " ").split() if part.lower() not in _PARTICLES]
+    parts = [part for part in name.replace("-", " ").split() if part.lower() not in PARTICLES]
     return sum(part[:1].isupper() and not part[1:].isupper() for part in parts)
 
 

@@ -162,6 +162,10 @@ def _merge_record(kept: PaperRecord, other: PaperRecord) -> list[str]:
     if other.external_id and not kept.external_id and other.venue != kept.venue:
         kept.venue = other.venue
     filled = fill_empty(kept, other, FILLABLE_FIELDS)
+    if "external_id" in filled:
+        # The ID is another copy's, the text the page's: it fills, it does not correct (the
+        # Anthology's text and a page's replaced each other load after load: a reviewer).
+        kept.corrects = False
     kept.topics.extend(topic for topic in other.topics if topic not in kept.topics)
     kept.related_titles.extend(t for t in other.related_titles if t not in kept.related_titles)
     if not kept.authors:

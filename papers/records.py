@@ -70,6 +70,10 @@ class PaperRecord:
     bibkey: str = ""
     source_file: str = ""
     line: int | None = None
+    # Whether its text is its source's own, to correct the paper carrying its external ID
+    # with: not a copy of a collection (an export), nor a page's text merged with an ID another
+    # record brought (papers/record_merging.py).
+    corrects: bool = True
 
 
 @dataclass(frozen=True)

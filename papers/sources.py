@@ -136,7 +136,8 @@ def _parse_stream(stream: BinaryIO, source: str) -> ParsedFile:
         return parse_export(_export_lines(stream, source), source)
     if start.startswith(b"[") and source.lower().endswith(".jsonl"):
         # JSON Lines holds an object per line: told so, not that the file is no page.
-        raise DumpError(source, "each line must be a JSON object, not an array", 1)
+        line = head[: head.index(b"[")].count(b"\n") + 1
+        raise DumpError(source, "each line must be a JSON object, not an array", line)
     size = _fingerprint(stream)[0]
     if size > MAX_DUMP_BYTES:
         raise DumpError(

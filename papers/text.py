@@ -253,9 +253,9 @@ def abstract_key(abstract: str) -> str:
 def legacy_abstract_key(abstract: str) -> str | None:
     """The abstract's key before migration 0034, where it differs from ``abstract_key`` (its
     quotes or dashes folded now); None where it does not."""
-    if not abstract or not _typography(abstract):
+    legacy = legacy_normalised(abstract or "")
+    if not _typography(legacy):  # the normalised text: NFKC makes "－" a dash
         return None
-    legacy = legacy_normalised(abstract)
     return _hashed(legacy) if legacy != normalise_abstract(abstract) else None
 
 

@@ -261,7 +261,7 @@ class RecordWriter:
         titles added; never a field a curator changed. Answers the fields changed."""
         moved = self.takes_volume(paper, record, venue)
         filled = fill_empty(paper, record, FILLABLE_FIELDS, paper.curated_fields)
-        if record.external_id and record.external_id == paper.external_id:
+        if record.corrects and record.external_id and record.external_id == paper.external_id:
             title = fold_whitespace(record.title)  # as a new paper's is written
             protected = [*paper.curated_fields, *filled]
             corrected = replace(record, title=title)

@@ -167,8 +167,10 @@ def test_lecture_page_of_another_venue_with_furniture_for_other_events():
         ),
         # The page's own paper saved without its blank lines.
         lambda page: page.replace("\n\n", "\n", 5),
+        # … its abstract wrapped over lines besides (a reviewer).
+        lambda page: page.replace("\n\n", "\n", 5).replace(". ", ".\n", 2),
     ],
-    ids=["labelled", "compact"],
+    ids=["labelled", "compact", "compact and wrapped"],
 )
 def test_a_lecture_page_labelled_or_compact_reads_as_the_plain_one(edit):
     plain = parse_dump(lecture_page(), "naacl.txt")

@@ -61,8 +61,8 @@ HOSTILE_FILES = [
     # An array on the first line: told as JSON, not as a page without its header.
     (
         "array.jsonl",
-        b'[{"title": "x", "venue": "ACL 2025"}]\n',
-        "line 1: each line must be a JSON object, not an array",
+        b'\n\n[{"title": "x", "venue": "ACL 2025"}]\n',
+        "line 3: each line must be a JSON object, not an array",
     ),
     (
         "type.jsonl",

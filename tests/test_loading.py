@@ -492,6 +492,31 @@ def test_a_corrected_source_updates_its_paper_but_not_what_a_curator_changed(wri
     assert list(Paper.objects.matching("fourteen").values_list("pk", flat=True)) == [paper.pk]
     again = load_files([write_dump("v2.jsonl", corrected)])
     assert (again.updated, again.unchanged) == (0, 1)
+    # A title a curator changed stays, whatever the source says (the abstract is corrected).
+    Paper.objects.filter(pk=paper.pk).update(title="Curated Title", curated_fields=["title"])
+    load_files([write_dump("v3.jsonl", identified_line("Source Title", "Fifteen tasks."))])
+    paper.refresh_from_db()
+    assert (paper.title, paper.abstract) == ("Curated Title", "Fifteen tasks.")
+
+
+@pytest.mark.django_db
+def test_a_page_s_copy_merged_with_the_record_of_the_id_does_not_correct(write_dump):
+    # The page's copy first in the run kept its text and took the ID from the Anthology's
+    # record: it replaced the Anthology's text, which the next load put back (a reviewer).
+    load_files([write_dump("v1.jsonl", identified_line("A Title", "The source's abstract."))])
+    page = {"title": "A Title", "abstract": "A page's shorter abstract.", "venue": "ACL 2024"}
+    lines = json.dumps(page) + "\n" + identified_line("A Title", "The source's abstract.")
+    summary = load_files([write_dump("both.jsonl", lines)])
+    assert (summary.updated, Paper.objects.get().abstract) == (0, "The source's abstract.")
+
+
+@pytest.mark.django_db
+def test_an_export_fills_but_does_not_correct(write_dump):
+    # An old export undid the Anthology's later corrections (a reviewer).
+    load_files([write_dump("v1.jsonl", identified_line("A Title", "The corrected abstract."))])
+    exported = identified_line("A Title", "The old abstract.", id=7, source="2024.acl.xml")
+    summary = load_files([write_dump("export.jsonl", exported)])
+    assert (summary.updated, Paper.objects.get().abstract) == (0, "The corrected abstract.")
 
 
 @pytest.mark.django_db

@@ -42,9 +42,7 @@ def fold_keys(apps, schema_editor):
     for pk, abstract, old in keyed.values_list("pk", "abstract", "abstract_key").iterator(
         chunk_size=2000
     ):
-        if not _typography(abstract):
-            continue
-        new = _key(abstract)
+        new = _key(abstract)  # decided on the normalised text: NFKC makes "－" a dash
         if new and new != old and new not in taken:
             taken.add(new)
             changed.append(Paper(pk=pk, abstract_key=new))

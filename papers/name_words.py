@@ -1,0 +1,22 @@
+"""Words of names and words never of a person's name, for telling an author line from a title
+(papers/list_entries.py) and for a name's spelling (papers/people.py)."""
+
+# Particles a name writes in lower case or not ("van den Bosch", "Van Den Bosch").
+PARTICLES = {"de", "del", "della", "der", "di", "da", "dos", "du", "la", "le", "van", "von"}
+PARTICLES |= {"den", "ter", "ten", "bin", "ibn", "al", "el", "y", "e", "do", "das", "zu"}
+# Words of titles and programme headings, never of a person's name ("Large Language Models").
+NOT_NAME_WORDS = {"models", "model", "language", "languages", "learning", "neural", "network"}
+NOT_NAME_WORDS |= {"networks", "translation", "machine", "data", "evaluation", "analysis"}
+NOT_NAME_WORDS |= {"generation", "detection", "retrieval", "reasoning", "benchmark", "dataset"}
+NOT_NAME_WORDS |= {"revisited", "towards", "survey", "system", "systems", "abstract", "session"}
+NOT_NAME_WORDS |= {"available", "track", "oral", "poster", "workshop", "tutorial", "keynote"}
+NOT_NAME_WORDS |= {"paper", "papers", "et", "al", "al.", "computational", "science", "social"}
+NOT_NAME_WORDS |= {"analytics", "cultural", "processing", "semantics", "syntax", "speech"}
+NOT_NAME_WORDS |= {"discourse", "pragmatics", "dialogue", "multimodality", "morphology"}
+NOT_NAME_WORDS |= {"phonology", "segmentation", "resources", "ethics", "interpretability"}
+NOT_NAME_WORDS |= {"summarization", "extraction", "information", "question", "answering"}
+NOT_NAME_WORDS |= {"sentiment", "linguistics", "linguistic", "natural", "lexical", "theory"}
+# … nor of an affiliation's ("UMass Amherst" under the authors one per line).
+NOT_NAME_WORDS |= {"university", "institute", "lab", "labs", "laboratory", "research"}
+NOT_NAME_WORDS |= {"college", "school", "academy", "center", "centre", "department", "inc"}
+NOT_NAME_WORDS |= {"inc.", "ltd", "corporation", "umass", "technology", "sciences"}
