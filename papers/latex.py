@@ -185,8 +185,9 @@ _MATH = re.compile(r"(?<!\\)\$([^$]+)(?<!\\)\$")
 _FRACTION = re.compile(r"\\frac\s*" + _GROUP + r"\s*" + _GROUP)
 _ROOT = re.compile(r"\\sqrt\s*" + _GROUP)
 _BRACES = re.compile(r"(?<!\\)" + _GROUP)
-# An abstract's link, footnote and unbreakable space read as text (a card's snippet, a feed):
-# \href's text, a footnote in brackets, ~ as a space after a letter ("1~2" is a range).
+# An abstract's link, footnote and unbreakable space, on its page (papers/rendering.py links
+# \href first), in a card's snippet and in a feed: \href's text, a footnote in brackets, ~ as
+# a space after a letter ("translation~(NAT)", "on~9"; "1~2" is a range).
 _HREF = re.compile(r"\\href\s*" + _GROUP + r"\s*" + _GROUP)
 _FOOTNOTE = re.compile(r" ?\\footnote\s*" + _GROUP)
 _TIE = re.compile(r"(?<=[A-Za-z.,])~(?=[\w(\[\\])")

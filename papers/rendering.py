@@ -37,10 +37,6 @@ _RULES = [
     (re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])"), r"<em>\1</em>"),
     # _emphasis_ as markdown writes it, never inside a word ("snake_case", "x_1") nor escaped.
     (re.compile(r"(?<![\w\\])_(?=[^\s_])([^_\n]+?)(?<=[^\s_\\])_(?!\w)"), r"<em>\1</em>"),
-    # A footnote is read where it stands, in brackets; ~ is LaTeX's unbreakable space
-    # ("translation~(NAT)", "on~9"), after a letter only ("1~2" is a range).
-    (re.compile(r" ?\\footnote\{([^{}]*)\}"), r" (\1)"),
-    (re.compile(r"(?<=[A-Za-z.,])~(?=[\w(\[\\])"), "\u00a0"),
     (re.compile(r"\\%"), "%"),
     (re.compile(r"\\&amp;"), "&amp;"),
     (re.compile(r"\\_"), "_"),
