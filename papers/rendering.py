@@ -144,10 +144,46 @@ def render_inline(text: str) -> SafeString:
     ts_headline placed; an unpaired mark is closed at the end.
     """
     # escaped before any markup
-    return mark_safe(_marks(convert(escape(spaced_sentences(text or "")), HTML)))
+    text = _marks_around_scripts(escape(spaced_sentences(text or "")))
+    return mark_safe(_marks(convert(text, HTML)))
 
 
 _MARK = re.compile(f"([{MARK_START}{MARK_STOP}])")
+# Marks at a script as papers/latex.py reads one (^ before anything, _ before a digit, the
+# Anthology's "L\\_2" too): marks either side of it that join, a mark opening after ^, a marked
+# digit after _ (its base must stand just before the _ to be read: "L_2", not "snake_case").
+_JOINED_SCRIPT = re.compile(f"{MARK_STOP}(\\^|\\\\?_(?={MARK_START}[0-9])){MARK_START}")
+_MARKED_SUPERSCRIPT = re.compile(f"(?<!\\\\)\\^{MARK_START}")
+_MARKED_SUBSCRIPT = re.compile(f"(\\\\?_){MARK_START}([0-9]){MARK_STOP}")
+_BRACED_SCRIPT = re.compile(r"([\^_])\{([^{}]*)\}")
+_MARK_SEAM = re.compile(f"{MARK_STOP}{MARK_START}|{MARK_START}{MARK_STOP}")
+
+
+def _marks_around_scripts(text: str) -> str:
+    """The marks of a headline placed where LaTeX's superscripts and subscripts keep them:
+    ts_headline marks "M^3CoT" word by word (M, 3, CoT), and a mark between ^ and its 3
+    left "M^3CoT" unread. Marks either side of a script join across it; a mark opening after
+    ^ opens before it; a lone marked subscript digit, and marks inside a braced script
+    (x^{2}, as a mark cannot open in a <sup> and close outside it), are dropped; marks that
+    touch are one."""
+    text = _JOINED_SCRIPT.sub(lambda script: script[1], text)
+    text = _MARKED_SUPERSCRIPT.sub(MARK_START + "^", text)
+    text = _MARKED_SUBSCRIPT.sub(lambda script: script[1] + script[2], text)
+    text = _BRACED_SCRIPT.sub(_unmarked_script, text)
+    return _MARK_SEAM.sub("", text)
+
+
+def _unmarked_script(script: re.Match) -> str:
+    inside = script[2]
+    marks = "".join(character for character in inside if character in (MARK_START, MARK_STOP))
+    if not marks:
+        return script[0]
+    bare = inside.replace(MARK_START, "").replace(MARK_STOP, "")
+    # A mark opened before the script and closed in it closes before it, and one opened in
+    # it and left open opens after it.
+    before = MARK_STOP if marks[0] == MARK_STOP else ""
+    after = MARK_START if marks[-1] == MARK_START else ""
+    return f"{before}{script[1]}{{{bare}}}{after}"
 
 
 def _marks(escaped: str) -> str:

@@ -2,6 +2,7 @@
 typed, as copied from the page and as usually written (papers/numbered_names.py, papers/text.py
 ``typed_query``)."""
 
+import re
 from urllib.parse import urlencode
 
 import pytest
@@ -81,3 +82,11 @@ def test_the_numbered_names_of_a_query_cost_one_statement(numbered):
     with CaptureQueriesContext(connection) as context:
         join_compounds("cache")
     assert len(context.captured_queries) == 0
+
+
+def test_a_found_numbered_name_is_shown_with_its_superscript_highlighted(client, numbered):
+    page = client.get("/?" + urlencode({"q": "M3CoT"})).content.decode()
+    titles = re.findall(r'<h3 class="card-title"><a href="/papers/\d+/">(.*?)</a>', page)
+    assert titles == [
+        "<mark>M<sup>3</sup>CoT</mark>: A Novel Benchmark for Multi-Domain Chain-of-Thought"
+    ]

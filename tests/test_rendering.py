@@ -198,6 +198,26 @@ def test_highlight_escapes_everything_but_the_marks():
     )
 
 
+@pytest.mark.parametrize(
+    "headline, html",
+    [
+        # ts_headline marks a name's pieces one by one ([ ] stand for its marks here): the
+        # superscript is read all the same.
+        ("[M]^[3][CoT]: A [Bench]", "<mark>M<sup>3</sup>CoT</mark>: A <mark>Bench</mark>"),
+        ("M^[3][CoT]", "M<mark><sup>3</sup>CoT</mark>"),
+        ("[L]\\_[2] and L_[2]", "<mark>L<sub>2</sub></mark> and L<sub>2</sub>"),
+        ("snake_[case]", "snake_<mark>case</mark>"),
+        # No mark opens in a <sup> and closes outside it.
+        ("[O](k^{[2]})", "<mark>O</mark>(k<sup>2</sup>)"),
+        ("[x^{2]} y", "<mark>x</mark><sup>2</sup> y"),
+        ("x^{[2} y]", "x<sup>2</sup><mark> y</mark>"),
+    ],
+)
+def test_highlight_marks_keep_superscripts_and_subscripts_readable(headline, html):
+    marked = headline.replace("[", MARK_START).replace("]", MARK_STOP)
+    assert render_inline(marked) == html
+
+
 def test_bibtex():
     venue = SimpleNamespace(
         year=2025,
