@@ -120,21 +120,24 @@ _RANKED_SQL = """
 WITH %(prefix)s idfs AS MATERIALIZED (%(idfs_sql)s),
 titles AS MATERIALIZED (%(titles)s),
 candidates AS MATERIALIZED (
-    SELECT DISTINCT ON (m.id) m.id, m.in_title, m.title, f.own, {own_words} AS own_words,
+    SELECT m.id, m.in_title, m.title, f.own, {own_words} AS own_words,
            {parts} AS parts, m.size,
            (SELECT v.held_on FROM {venue} AS v WHERE v.id = m.venue_id) AS held_on,
            m.id = ANY(%(authored_ids)s::bigint[]) AS authored
     FROM (
-        SELECT t.id, 1 AS in_title, t.title, t.size, t.venue_id FROM titles AS t
-        UNION ALL
-        SELECT v.id, 0 AS in_title, v.title, v.size, v.venue_id FROM (%(vectors)s) AS v
-        WHERE (SELECT count(*) FROM titles) < %(enough)s
-        UNION ALL
-        SELECT a.id, 0 AS in_title, a.title, a.size, a.venue_id FROM (%(authored)s) AS a
+        -- Each paper once before its title is read (the vector matches hold the titles').
+        SELECT DISTINCT ON (u.id) u.* FROM (
+            SELECT t.id, 1 AS in_title, t.title, t.size, t.venue_id FROM titles AS t
+            UNION ALL
+            SELECT v.id, 0 AS in_title, v.title, v.size, v.venue_id FROM (%(vectors)s) AS v
+            WHERE (SELECT count(*) FROM titles) < %(enough)s
+            UNION ALL
+            SELECT a.id, 0 AS in_title, a.title, a.size, a.venue_id FROM (%(authored)s) AS a
+        ) AS u
+        ORDER BY u.id, u.in_title DESC
     ) AS m
     -- The title's own text once: its words and the word-order test both read it.
     CROSS JOIN LATERAL (SELECT {own_title} AS own) AS f
-    ORDER BY m.id, m.in_title DESC
 ),
 scored AS MATERIALIZED (
     -- The times each word is in the title, counted once (both stages read them).
