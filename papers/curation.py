@@ -107,11 +107,19 @@ def record_paper_links_edit(paper: Paper, curated) -> None:
     project_paper(paper.pk)
 
 
-def record_venue_edit(venue, changed_fields) -> None:
-    """Before a venue is saved: record the fields the curator changed as curated."""
+def record_venue_edit(venue, changed_fields, old_name: str = "") -> None:
+    """Before a venue is saved: record the fields the curator changed as curated. A renamed
+    venue keeps its old name (``old_name``) among its former names, so that a load naming it
+    the old way (a page's dump, which gives no volume ID) finds it rather than making an empty
+    namesake and putting the venue's new papers there."""
     changed = set(changed_fields) - VENUE_NOT_CURATED
     if changed:
         venue.curated_fields = add_curated(venue.curated_fields, changed)
+    if "name" in changed_fields:
+        former = [name for name in venue.former_names if name != venue.name]
+        if old_name and old_name != venue.name and old_name not in former:
+            former.append(old_name)
+        venue.former_names = former
 
 
 def record_topic_edit(topic: Topic, old_slug: str | None = None, renamed: bool = False) -> None:

@@ -75,6 +75,14 @@ class Venue(models.Model):
         help_text="The conference a Findings, demo or workshop volume belongs to.",
     )
     curated_fields = ArrayField(models.CharField(max_length=40), default=list, blank=True)
+    # db_default too: code of the release before still writes venues during a deploy.
+    former_names = ArrayField(
+        models.CharField(max_length=200),
+        default=list,
+        db_default=[],
+        blank=True,
+        help_text="The names a curator renamed it from: a load naming it so finds it.",
+    )
     # What "newest venue first" orders by (expressions.venue_order).
     held_on = models.GeneratedField(
         expression=venue_held_on(), output_field=models.DateField(), db_persist=True

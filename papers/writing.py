@@ -46,24 +46,11 @@ from .text import fold_whitespace, make_slug, name_key
 from .topic_resolver import TopicResolver
 from .topic_rules import apply_topic_rules
 from .validation import MAX_RELATED_TITLES
+from .venue_lookup import known_venues
 
 # After this many new papers the planner's statistics are refreshed before the statements
 # that join the new rows: on a fresh database, stale statistics make them quadratic.
 ANALYZE_AFTER = 1000
-
-
-def known_venues(records: dict[str, VenueRecord]) -> dict[str, Venue]:
-    """{record's name: the venue it is}: by name, else by its volume ID (a venue a curator
-    renamed is still its volume: a load naming it as its source does made a second one)."""
-    venues = {venue.name: venue for venue in Venue.objects.filter(name__in=records)}
-    volumes = {
-        record.external_id: name
-        for name, record in records.items()
-        if name not in venues and record.external_id
-    }
-    for venue in Venue.objects.filter(external_id__in=volumes).order_by("pk"):
-        venues.setdefault(volumes[venue.external_id], venue)
-    return venues
 
 
 class RecordWriter:

@@ -654,6 +654,24 @@ def test_a_renamed_dump_topic_is_not_recreated_by_a_reload(staff, seeded):
     assert set(topic.papers.values_list("pk", flat=True)) == papers
 
 
+def test_a_venue_renamed_in_the_admin_is_not_recreated_by_a_reload(staff, seeded):
+    venue = Venue.objects.get(name="ACL 2025")
+    papers = set(venue.papers.values_list("pk", flat=True))
+    url = reverse("admin:papers_venue_change", args=[venue.pk])
+    data = form_data(staff.get(url), "venue_form")
+    data.update(name=["ACL 2025 (Vienna)"], _save=["Save"])
+    assert staff.post(url, data).status_code == 302
+    venue.refresh_from_db()
+    assert (venue.name, venue.former_names, venue.curated_fields) == (
+        "ACL 2025 (Vienna)",
+        ["ACL 2025"],
+        ["name"],
+    )
+    call_command("load_papers", str(settings.FIXTURES_DIR), verbosity=0)
+    assert not Venue.objects.filter(name="ACL 2025").exists()
+    assert set(venue.papers.values_list("pk", flat=True)) == papers
+
+
 def test_adding_a_paper_in_the_admin_curates_what_was_filled_in(staff, seeded):
     venue = Venue.objects.get(name="ACL 2025")
     topic = Topic.objects.get(name="Reasoning")

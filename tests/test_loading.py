@@ -450,23 +450,45 @@ def tutorials(*numbers: int) -> str:
     )
 
 
+def workshop_lines(*numbers: int) -> str:
+    return "".join(
+        json.dumps({"title": f"Paper {n}", "abstract": f"We study task {n}.", "venue": "WNLP 2024"})
+        + "\n"
+        for n in numbers
+    )
+
+
 @pytest.mark.django_db
-def test_a_renamed_venue_is_still_its_volume_on_the_next_load(write_dump):
-    # A curator renamed the volume; reloading its file made a second venue of the same volume,
-    # and a new paper of the volume went there.
-    load_files([write_dump("2025.naacl.xml", tutorials(1, 2))])
-    venue = Venue.objects.get(external_id="2025.naacl-tutorial")
-    venue.name = "NAACL 2025 Tutorial Abstracts"
+@pytest.mark.parametrize(
+    "file_name, source, new_name, remembered",
+    [
+        # The Anthology's volume is known by its volume ID alone.
+        ("2025.naacl.xml", tutorials, "NAACL 2025 Tutorial Abstracts", False),
+        # A page's dump gives no volume ID: the venue is known by the name it was renamed from.
+        ("wnlp.jsonl", workshop_lines, "Workshop on NLP 2024", True),
+    ],
+)
+def test_a_renamed_venue_is_itself_on_the_next_load(
+    write_dump, file_name, source, new_name, remembered
+):
+    # Reloading a source after a curator's rename made an empty namesake of the venue, and
+    # the venue's new paper went there.
+    load_files([write_dump(file_name, source(1, 2))])
+    venue = Paper.objects.earliest("pk").venue
+    old_name, venue.name = venue.name, new_name
+    curation.record_venue_edit(venue, ["name"], old_name if remembered else "")
     venue.save()
-    curation.record_venue_edit(venue, ["name"])
-    load_files([write_dump("2025.naacl.xml", tutorials(1, 2, 3))])
-    assert list(Venue.objects.filter(external_id="2025.naacl-tutorial")) == [venue]
-    assert Venue.objects.get(pk=venue.pk).name == "NAACL 2025 Tutorial Abstracts"
-    assert sorted(Paper.objects.filter(venue=venue).values_list("title", flat=True)) == [
-        "Tutorial 1",
-        "Tutorial 2",
-        "Tutorial 3",
-    ]
+    load_files([write_dump(file_name, source(1, 2, 3))])
+    assert not Venue.objects.filter(name=old_name).exists()
+    assert Venue.objects.get(pk=venue.pk).former_names == ([old_name] if remembered else [])
+    assert set(Paper.objects.values_list("venue", flat=True)) == {venue.pk}
+    assert Paper.objects.count() == 3
+
+
+def test_a_venue_renamed_back_keeps_no_former_name_of_its_own():
+    venue = Venue(name="WNLP 2024", former_names=["WNLP 2024", "WNLP"])
+    curation.record_venue_edit(venue, ["name"], "Workshop on NLP 2024")
+    assert venue.former_names == ["WNLP", "Workshop on NLP 2024"]
 
 
 def identified_line(title: str, abstract: str, **fields) -> str:

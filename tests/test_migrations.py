@@ -234,13 +234,17 @@ def test_abstract_keys_fold_quotes_and_dashes_at_0034():
     finish()  # the tables exist: the papers below come from the model as it stands
     curly = make_paper("We don’t use “quotes” — really.", title="Curly")
     plain = make_paper("No typography here.", title="Plain")
+    # A copy, made here (the model as it stands cannot write at 0033) and given its text below.
+    copy = make_paper("To be replaced.", title="Straight")
     executor = migrate(before)
     old_paper = executor.loader.project_state(before).apps.get_model("papers", "Paper")
-    # Keys as written before 0034, and a copy loaded then that differs only in its quotes.
+    # Keys as written before 0034, and the copy as loaded then: it differs only in its quotes.
     for paper in (curly, plain):
         old_paper.objects.filter(pk=paper.pk).update(abstract_key=legacy(paper.abstract))
-    copy = make_paper('We don\'t use "quotes" -- really.', title="Straight")
-    old_paper.objects.filter(pk=copy.pk).update(abstract_key=legacy(copy.abstract))
+    copy.abstract = 'We don\'t use "quotes" -- really.'
+    old_paper.objects.filter(pk=copy.pk).update(
+        abstract=copy.abstract, abstract_key=legacy(copy.abstract)
+    )
     migrate(executor.loader.graph.leaf_nodes())
     keys = dict(Paper.objects.values_list("title", "abstract_key"))
     assert keys["Curly"] == abstract_key(curly.abstract) == abstract_key(copy.abstract)

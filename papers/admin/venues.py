@@ -25,13 +25,13 @@ class VenueAdmin(NoteChangesMixin, admin.ModelAdmin):
     list_filter = ("year", "acronym")
     search_fields = ("name", "acronym", "full_name", "location")
     prepopulated_fields = {"slug": ("name",)}
-    readonly_fields = ("curated_fields",)
+    readonly_fields = ("curated_fields", "former_names")
     autocomplete_fields = ("parent",)
     fieldsets = (
         (None, {"fields": ("name", "slug", "acronym", "year", "full_name", "parent")}),
         ("Event", {"fields": ("location", "start_date", "end_date", "month", "welcome_text")}),
         ("Anthology", {"fields": ("booktitle", "publisher", "editors", "external_id")}),
-        ("Curation", {"fields": ("curated_fields",)}),
+        ("Curation", {"fields": ("curated_fields", "former_names")}),
     )
 
     def get_queryset(self, request):
@@ -43,7 +43,7 @@ class VenueAdmin(NoteChangesMixin, admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         if change:
-            curation.record_venue_edit(obj, form.changed_data)
+            curation.record_venue_edit(obj, form.changed_data, form.initial.get("name", ""))
         super().save_model(request, obj, form, change)
 
 

@@ -1,0 +1,26 @@
+"""The venues a load's records name, as the collection knows them: a venue a curator renamed
+is still itself."""
+
+from django.db.models import Q
+
+from .models import Venue
+from .records import VenueRecord
+
+
+def known_venues(records: dict[str, VenueRecord]) -> dict[str, Venue]:
+    """{record's name: the venue it is}: by name, else by its volume ID, else by a name a
+    curator renamed it from (a venue a curator renamed is still itself: a load naming it as
+    its source does made a second one). One query, and one more for volume IDs."""
+    names = list(records)
+    found = list(
+        Venue.objects.filter(Q(name__in=names) | Q(former_names__overlap=names)).order_by("pk")
+    )
+    venues = {venue.name: venue for venue in found if venue.name in records}
+    unknown = [name for name in records if name not in venues]
+    volumes = {records[name].external_id: name for name in unknown if records[name].external_id}
+    for venue in Venue.objects.filter(external_id__in=volumes).order_by("pk"):
+        venues.setdefault(volumes[venue.external_id], venue)
+    for venue in found:
+        for name in set(venue.former_names).intersection(unknown):
+            venues.setdefault(name, venue)
+    return venues
