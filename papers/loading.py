@@ -23,6 +23,7 @@ from django.db import DatabaseError, transaction
 from .fit_ahead import FitAhead
 from .load_guard import load_lock, refused_write
 from .progress import Progress
+from .record_merging import merge_records
 from .records import LoadSummary, ParsedFile
 from .similarity import refresh_embeddings
 from .sources import collect_files, read_source
@@ -82,6 +83,9 @@ def load_files(
         summary.papers_read += len(parsed.papers)
         summary.warnings.extend(parsed.warnings)
     if dry_run:
+        # The run's own copies of a paper are merged (no database needed): what they
+        # disagree on is told as a load would tell it.
+        summary.warnings.extend(merge_records(parsed_files).warnings)
         return summary
     with load_lock(on_wait), FitAhead() as fit_ahead:
         try:

@@ -590,6 +590,18 @@ def test_a_merge_kept_before_quotes_were_folded_still_finds_its_survivor(write_d
 
 
 @pytest.mark.django_db
+def test_a_dry_run_tells_what_a_second_record_of_one_paper_says_otherwise(write_dump):
+    first = {"external_id": "x-9", "title": "Cross", "abstract": "Twelve.", "venue": "EMNLP 2024"}
+    lines = [json.dumps(record) + "\n" for record in (first, first | {"title": "Crossed"})]
+    summary = load_files([write_dump("two.jsonl", "".join(lines))], dry_run=True)
+    assert [warning.rsplit("/", 1)[-1] for warning in summary.warnings] == [
+        "two.jsonl, line 2: the record of x-9 at line 1 is kept; this one's title differs and "
+        "is not loaded"
+    ]
+    assert Paper.objects.count() == 0
+
+
+@pytest.mark.django_db
 def test_a_second_record_of_one_paper_saying_otherwise_is_told(write_dump):
     first = {"external_id": "x-9", "title": "Cross", "abstract": "Twelve.", "venue": "EMNLP 2024"}
     second = first | {"venue": "ACL 2025", "authors": ["Bo Dup"]}
