@@ -8,6 +8,7 @@ from django.db.models import Q
 from .author_queries import AuthorQuerySet
 from .expressions import family_key
 from .links import page_url
+from .slugs import SlugField
 from .text import name_key, umlaut_key
 
 
@@ -29,7 +30,7 @@ class Author(models.Model):
         help_text='The normalised name with its umlauts written out ("ü" as "ue"); empty '
         "without umlauts.",
     )
-    slug = models.SlugField(max_length=300, unique=True, allow_unicode=True)
+    slug = SlugField(max_length=300, unique=True)
     orcid = models.CharField(max_length=40, blank=True)
     person_id = models.CharField(
         max_length=100,
@@ -85,7 +86,7 @@ class AuthorRedirect(models.Model):
     """The slug of an author joined to another (a curator's merge, or a name written without
     its umlauts, papers/name_forms.py), so old links keep working."""
 
-    old_slug = models.SlugField(max_length=300, unique=True, allow_unicode=True)
+    old_slug = SlugField(max_length=300, unique=True)
     author = models.ForeignKey(Author, on_delete=models.CASCADE, related_name="redirects")
 
     def __str__(self):

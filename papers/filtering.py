@@ -16,7 +16,8 @@ from django.db.models import Q
 from .addressed_queries import AddressedQuery
 from .models import Author, Authorship, Paper, PaperTopic, Venue
 from .questions import question_subject
-from .search_fields import PageField, SlugListFilter, slug_validator
+from .search_fields import PageField, SlugListFilter
+from .slugs import validate_slug
 from .text import (
     CONTROL_CHARACTERS,
     MAX_QUERY_WORDS,
@@ -80,7 +81,7 @@ class PaperFilterSet(AddressedQuery, django_filters.FilterSet):
     venue = SlugListFilter(method="filter_facet", label="Venue")
     topic = SlugListFilter(method="filter_facet", label="Topic")
     author = django_filters.CharFilter(
-        method="filter_facet", label="Author", max_length=300, validators=[slug_validator]
+        method="filter_facet", label="Author", max_length=300, validators=[validate_slug]
     )
     year = django_filters.NumberFilter(
         method="filter_facet", label="Year", min_value=1900, max_value=2100, decimal_places=0

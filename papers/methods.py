@@ -35,7 +35,7 @@ def lowercase_slug(view):
             try:
                 address = reverse(match.view_name, kwargs={**match.kwargs, "slug": slug.lower()})
             except NoReverseMatch:
-                # "İvan" lowercased has a combining dot no slug has: no page has that address.
+                # A slug lowercased into one no route takes: no page has that address.
                 raise Http404("No page at this address.") from None
             return HttpResponsePermanentRedirect(with_query(request, address))
         return view(request, *args, slug=slug, **kwargs)

@@ -32,6 +32,7 @@ from .link_models import PaperTopic as PaperTopic
 from .link_models import RemovedTopic as RemovedTopic
 from .links import page_url
 from .querysets import PaperQuerySet
+from .slugs import SlugField
 from .text import derive_title, make_slug
 
 
@@ -39,7 +40,7 @@ class Venue(models.Model):
     name = models.CharField(
         max_length=200, unique=True, help_text='As the dumps write it: "ACL 2025".'
     )
-    slug = models.SlugField(max_length=200, unique=True, allow_unicode=True)
+    slug = SlugField(max_length=200, unique=True)
     acronym = models.CharField(max_length=100, blank=True)
     year = models.PositiveSmallIntegerField(null=True, blank=True, db_index=True)
     full_name = models.CharField(max_length=300, blank=True)
@@ -127,7 +128,7 @@ class Topic(models.Model):
     name = models.CharField(
         max_length=200, unique=True, help_text='As the dumps write it: "llm safety".'
     )
-    slug = models.SlugField(max_length=200, unique=True, allow_unicode=True)
+    slug = SlugField(max_length=200, unique=True)
     description = models.TextField(blank=True)
     rule = models.TextField(
         blank=True,
@@ -164,7 +165,7 @@ class Topic(models.Model):
 class TopicRedirect(models.Model):
     """The slug of a topic merged into another, so old links keep working."""
 
-    old_slug = models.SlugField(max_length=200, unique=True, allow_unicode=True)
+    old_slug = SlugField(max_length=200, unique=True)
     topic = models.ForeignKey(Topic, on_delete=models.CASCADE, related_name="redirects")
 
     def __str__(self):

@@ -5,13 +5,11 @@ import re
 
 import django_filters
 from django import forms
-from django.core.validators import RegexValidator
+
+from .slugs import validate_slug
 
 MAX_VALUES = 20
 MAX_PAGE_DIGITS = 12
-slug_validator = RegexValidator(
-    r"^[-\w]+\Z", "“%(value)s” is not a valid slug: use letters, digits, - and _."
-)
 
 
 class SlugListField(forms.Field):
@@ -34,7 +32,7 @@ class SlugListField(forms.Field):
         for item in value:
             if len(item) > 200:
                 raise forms.ValidationError("A slug is at most 200 characters.")
-            slug_validator(item)
+            validate_slug(item)
 
 
 class SlugListFilter(django_filters.Filter):

@@ -6,6 +6,8 @@ import unicodedata
 
 from django.utils.text import slugify
 
+from .slugs import script_slug
+
 DERIVED_TITLE_LIMIT = 90
 # websearch_to_tsquery fails ("tsquery stack too small") on 33 or more "-" in a row, even
 # with spaces or operators between them; a single "-" excludes just the same.
@@ -329,12 +331,12 @@ def umlaut_key(name: str) -> str:
 
 def make_slug(name: str, fallback: str = "item") -> str:
     """A URL slug for any script: Latin letters lose their accents ("José" → "jose", "Łukasz"
-    → "lukasz"), other scripts stay as written ("王小明", "иван-петров"); the fallback when
-    nothing is left."""
+    → "lukasz"), other scripts stay as written, their marks too ("王小明", "иван-петров",
+    "हिन्दी-शर्मा"); the fallback when nothing is left."""
     unaccented = latin_unaccented(name)
     if unaccented.isascii():
         return slugify(unaccented) or fallback
-    return slugify(name, allow_unicode=True) or fallback
+    return script_slug(name) or fallback
 
 
 def has_bidi_controls(text: str) -> bool:

@@ -4,12 +4,25 @@ from django.urls.converters import SlugConverter
 from . import api, api_index, feeds, paper_views, views
 from .anthology_metadata import ANTHOLOGY_ID
 from .methods import lowercase_slug, read_only
+from .slugs import is_slug
 
 
 class UnicodeSlugConverter(SlugConverter):
-    """Slugs in any script ("王小明", "иван-петров"): Django's <slug:> takes ASCII only."""
+    """Slugs in any script, their marks too ("王小明", "иван-петров", "हिन्दी-शर्मा"): Django's
+    <slug:> takes ASCII only, and no class of Python's regular expressions holds the marks. The
+    route takes any letter beyond ASCII; papers/slugs.py says which make a slug."""
 
-    regex = r"[-\w]+"
+    regex = r"(?:[-\w]|[^\x00-\x7f\s])+"
+
+    def to_python(self, value):
+        if not is_slug(value):
+            raise ValueError(value)  # the address is no page's
+        return value
+
+    def to_url(self, value):
+        if not is_slug(str(value)):
+            raise ValueError(value)  # no page has this address
+        return str(value)
 
 
 class AnthologyIdConverter:

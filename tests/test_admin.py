@@ -35,7 +35,7 @@ from papers.models import (
 from papers.querysets import web_query
 from papers.search import search_page
 from papers.text import abstract_key
-from tests.factories import finish, make_paper
+from tests.factories import finish, make_author, make_paper
 from tests.support import parse
 
 TOPICS_FIXTURE = settings.FIXTURES_DIR / "topics.json"
@@ -670,6 +670,19 @@ def test_a_venue_renamed_in_the_admin_is_not_recreated_by_a_reload(staff, seeded
     call_command("load_papers", str(settings.FIXTURES_DIR), verbosity=0)
     assert not Venue.objects.filter(name="ACL 2025").exists()
     assert set(venue.papers.values_list("pk", flat=True)) == papers
+
+
+def test_an_author_whose_slug_keeps_its_script_s_marks_can_be_saved(staff, db):
+    # Django's unicode slugs refuse combining marks: the form said "Enter a valid slug".
+    author = make_author("हिन्दी शर्मा")
+    url = reverse("admin:papers_author_change", args=[author.pk])
+    data = form_data(staff.get(url), "author_form")
+    assert data["slug"] == ["हिन्दी-शर्मा"]
+    data.update(orcid=["0000-0002-1825-0097"], _save=["Save"])
+    assert staff.post(url, data).status_code == 302
+    assert Author.objects.get(pk=author.pk).orcid == "0000-0002-1825-0097"
+    data.update(slug=["हिन्दी शर्मा।"])
+    assert "not a valid slug" in staff.post(url, data).content.decode()
 
 
 def test_adding_a_paper_in_the_admin_curates_what_was_filled_in(staff, seeded):
