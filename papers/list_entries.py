@@ -27,7 +27,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from .dump_blocks import PRESENTATION_FORMATS, TITLE_MAX_LENGTH, Block, is_title_like
-from .name_words import NOT_NAME_WORDS, PARTICLES
+from .name_words import LINE_PARTICLES, NOT_NAME_WORDS
 from .text import fold_whitespace
 
 _NAME_WORDS = 5
@@ -84,7 +84,7 @@ class ListEntry:
 def _is_name_word(word: str) -> bool:
     return (
         (word[0].isupper() and bool(_CAPITALISED.match(word)))
-        or word.lower() in PARTICLES
+        or word.lower() in LINE_PARTICLES
         or bool(_ELIDED_PARTICLE.match(word))
         or _uncased_word(word)
     )

@@ -4,6 +4,9 @@
 # Particles a name writes in lower case or not ("van den Bosch", "Van Den Bosch").
 PARTICLES = {"de", "del", "della", "der", "di", "da", "dos", "du", "la", "le", "van", "von"}
 PARTICLES |= {"den", "ter", "ten", "bin", "ibn", "al", "el", "y", "e", "do", "das", "zu"}
+# Those an author line is told from a title by: not "do", "das", "ten", "zu", "ibn", which
+# titles write too ("Corpus do Português", "da Variação do Português" read as a name).
+LINE_PARTICLES = PARTICLES - {"do", "das", "ten", "zu", "ibn"}
 # Words of titles and programme headings, never of a person's name ("Large Language Models").
 NOT_NAME_WORDS = {"models", "model", "language", "languages", "learning", "neural", "network"}
 NOT_NAME_WORDS |= {"networks", "translation", "machine", "data", "evaluation", "analysis"}

@@ -465,6 +465,18 @@ def test_a_titles_wrapping_and_an_abstracts_label_are_read_past():
     ]
 
 
+def test_a_title_wrapped_before_a_portuguese_particle_stays_whole():
+    # "do" and "das" are particles of names, but titles write them too: the title's second
+    # line was read as an author ("da Variação do Português").
+    title = "Um Corpus Anotado para o Estudo\nda Variação do Português"
+    blocks = [f"{title}\nAna Silva, João Souza", ABSTRACT_A, TITLES[1], ABSTRACT_B]
+    parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
+    assert [(p.title, [a.name for a in p.authors]) for p in parsed.papers] == [
+        (title.replace("\n", " "), ["Ana Silva", "João Souza"]),
+        (TITLES[1], []),
+    ]
+
+
 def test_pictographs_are_taken_off_a_titles_ends_only():
     blocks = ["📄 Holmes ⌕ A Benchmark", ABSTRACT_A, "♫ MuSiQue 🎉", ABSTRACT_B]
     parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
