@@ -7,6 +7,12 @@ Answering", most of them) lacked the word, so the fourteen titles writing "Quest
 ranked above every one writing it apart (an outside tester; scores 8.7 against 2.3). Where
 the query also searches the compound as a phrase of its parts, the texts it is scored on
 (title_match.OWN, word_counts.ABSTRACT_OWN) write those parts joined too, however spaced.
+
+The other way round, a compound with a stop word part is scored on its words, a phrase ("chain
+of thought", papers/understanding.py join_compounds), and the texts write it joined where they
+hyphenate it ("Chain-of-Thought" → chainofthought): they write those words apart again, or
+every title hyphenating it ranked below every one writing it apart (an outside tester:
+"chain-of-thought" put the first "Chain-of-Thought" title 17th, scored 3.7 against 7.4-10.5).
 """
 
 import re
@@ -31,17 +37,40 @@ def apart_compounds(text: str, words: str) -> list[tuple[str, str]]:
     return [(pattern, joined) for joined, pattern in found.items()]
 
 
-def apart_values(compounds: list[tuple[str, str]]) -> dict[str, str]:
-    """The statement's values of ``compounds`` (apart_compounds): apart<i>, joined<i>."""
+def spaced_compounds(words: str) -> list[tuple[str, str]]:
+    """(pattern, words apart) of each phrase of ``words`` (the words a title is scored on):
+    the pattern finds the phrase's words joined, as a text hyphenating them is written."""
+    found: dict[str, str] = {}
+    for phrase in _PHRASE.findall(words):
+        parts = phrase.lower().split()
+        if len(parts) > 1:
+            found.setdefault(r"\m" + re.escape("".join(parts)) + r"\M", " ".join(parts))
+    return list(found.items())
+
+
+def compound_forms(text: str, words: str) -> tuple[int, int]:
+    """How many compounds of the query ``text`` are joined where written apart, and how many
+    of its ``words`` are spaced where written joined (the ``forms`` of ``joined_apart``)."""
+    return len(apart_compounds(text, words)), len(spaced_compounds(words))
+
+
+def compound_values(text: str, words: str) -> dict[str, str]:
+    """The statement's values of those compounds: apart<i>, joined<i>, spaced<i>, words<i>."""
     values = {}
-    for i, (pattern, joined) in enumerate(compounds, 1):
+    for i, (pattern, joined) in enumerate(apart_compounds(text, words), 1):
         values[f"apart{i}"], values[f"joined{i}"] = pattern, joined
+    for i, (pattern, apart) in enumerate(spaced_compounds(words), 1):
+        values[f"spaced{i}"], values[f"words{i}"] = pattern, apart
     return values
 
 
-def joined_apart(own: str, count: int, flags: str) -> str:
-    """SQL of the text ``own`` with the query's ``count`` compounds written apart joined
-    (%(apart<i>)s → %(joined<i>)s, regexp_replace with ``flags``)."""
-    for i in range(1, count + 1):
+def joined_apart(own: str, forms: tuple[int, int], flags: str) -> str:
+    """SQL of the text ``own`` with the query's compounds written apart joined
+    (%(apart<i>)s → %(joined<i>)s) and those scored as words spaced (%(spaced<i>)s →
+    %(words<i>)s), regexp_replace with ``flags``; ``forms``: compound_forms's counts."""
+    joins, spaces = forms
+    for i in range(1, joins + 1):
         own = f"regexp_replace({own}, %(apart{i})s, %(joined{i})s, '{flags}')"
+    for i in range(1, spaces + 1):
+        own = f"regexp_replace({own}, %(spaced{i})s, %(words{i})s, '{flags}')"
     return own

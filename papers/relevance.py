@@ -37,7 +37,7 @@ detoast each candidate's vector once per word).
 import re
 from typing import NamedTuple
 
-from .apart_compounds import apart_compounds, apart_values, joined_apart
+from .apart_compounds import compound_forms, compound_values, joined_apart
 from .compounds import websearch_text
 from .counts import COLLECTION_SIZE_SQL
 from .expressions import SEARCH_CONFIG
@@ -250,7 +250,7 @@ def _fill(
         **{f"word{i}": word for i, word in enumerate(typed_words(words), 1)},
         **patterns(words),
         **{f"own{i}": word for i, word in enumerate(own_words(words), 1)},
-        **apart_values(apart_compounds(text, words)),
+        **compound_values(text, words),
     }
     params: list = []
 
@@ -279,7 +279,7 @@ def relevance(table: str, text: str, in_title: str) -> tuple[str, list]:
     pass over the paper table, no TOASTed text). ``in_title``: SQL that is 1 when the row's
     title matches the whole query."""
     count = len(typed_words(text))
-    joins = len(apart_compounds(text, text))
+    joins = compound_forms(text, text)
     abstract_own = joined_apart(ABSTRACT_OWN.format(text=f"{table}.abstract"), joins, "gi")
     abstract_parts = ABSTRACT_PARTS.format(text=f"{table}.abstract")
     own = joined_apart(OWN.format(text=f"{table}.title"), joins, "g")
@@ -316,9 +316,9 @@ def _title_term(in_title: str, own: str, words: str, count: str, text: str) -> s
     )
 
 
-def _ranked_template(count: int, words: str, joins: int) -> str:
+def _ranked_template(count: int, words: str, joins: tuple[int, int]) -> str:
     """_RANKED_SQL for a query of ``count`` words (``words``, as typed), written out word by
-    word, and ``joins`` compounds written apart (papers/apart_compounds.py)."""
+    word, and ``joins`` its compound forms (papers/apart_compounds.py compound_forms)."""
     idfs = "(SELECT idfs FROM idfs)"
     written = written_so(words, "candidates")
     misses = case_misses(written, "c.title")
@@ -383,7 +383,7 @@ def ranked_statement(
     reading no rows and [] for none)."""
     words = text if words is None else words
     count = len(typed_words(words))
-    template = _ranked_template(count, words, len(apart_compounds(text, words)))
+    template = _ranked_template(count, words, compound_forms(text, words))
     authored_rows, authored_ids = authored
     pieces = {
         "prefix": prefix,

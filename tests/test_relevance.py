@@ -343,3 +343,21 @@ def test_a_compound_written_apart_is_the_compound_the_query_joins(client, db):
     for typed in ["question answering", "Question-Answering"]:
         body = client.get("/api/papers/?" + urlencode({"q": typed})).json()
         assert [r["id"] for r in body["results"]] == [exact.pk, visual.pk, hyphenated.pk]
+
+
+def test_a_compound_with_a_stop_word_hyphenated_is_the_compound_written_apart(client, db):
+    # "chain-of-thought" is scored on its words, chain and thought: a title hyphenating them
+    # had them only as parts, and lost the whole-title and word-order terms, so every
+    # "Chain-of-Thought" title ranked below every "Chain of Thought" one (an outside tester).
+    venue = make_venue("ACL 2024", 2024)
+    apart = make_paper("We reason in steps.", title="Chain of Thought Reasoning", venue=venue)
+    hyphenated = make_paper("We reason in turns.", title="Chain-of-Thought Reasoning", venue=venue)
+    longer = make_paper(
+        "We verify each step.", title="Verified Chain of Thought for Tables", venue=venue
+    )
+    finish()
+    for typed in ["chain-of-thought", "chain of thought"]:
+        body = client.get("/api/papers/?" + urlencode({"q": typed})).json()
+        scores = {r["id"]: r["score"] for r in body["results"]}
+        assert sorted(scores, key=scores.get, reverse=True)[2] == longer.pk
+        assert scores[hyphenated.pk] == pytest.approx(scores[apart.pk], abs=0.01)
