@@ -8,20 +8,36 @@ from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Length
+from django.db.models.lookups import GreaterThan
+
+_OCTETS = models.Func("word", function="octet_length", output_field=models.IntegerField())
 
 
 class Lexeme(models.Model):
     """Document frequencies of the collection's words (from ts_stat), refreshed by each load.
 
     They spell "did you mean" suggestions and weigh a paper's distinctive words for similarity.
-    Every lookup is by word, through the primary key (spelling reads a range of it): a trigram
-    index here was chosen for equality lookups whose word the planner could not see, and read
-    thousands of posting-list pages for one common word.
+    Every lookup is by word, through the primary key (spelling reads a range of it), or by a
+    word's spelling without accents: a trigram index here was chosen for equality lookups whose
+    word the planner could not see, and read thousands of posting-list pages for one common
+    word.
     """
 
     word = models.TextField(primary_key=True)
     documents = models.PositiveIntegerField()
     occurrences = models.PositiveIntegerField()
+
+    class Meta:
+        indexes = [
+            # A word's spellings with accents, looked up by its spelling without (papers/
+            # accents.py): only the words beyond ASCII (a seventh), which each load rewrites.
+            models.Index(
+                models.Func("word", function="papers_unaccented", output_field=models.TextField()),
+                name="lexeme_unaccented",
+                condition=Q(GreaterThan(_OCTETS, Length("word"))),
+            )
+        ]
 
     def __str__(self):
         return self.word

@@ -9,20 +9,20 @@ a phrase tested over thousands of papers), its letters a word the index keeps ("
 the stop word 't' and the number alone: every paper with a 5), and it is neither excluded nor
 inside a quoted phrase. The other form is a quoted phrase added to the query as understood,
 never understood again: its letters are not an acronym to expand ("LLM^2" is not "large
-language model" and 2). One statement for all the names of a query, none for other queries.
+language model" and 2). The names are looked up with the query's other words, in one
+statement (papers/word_lookups.py).
 """
 
 import re
 
 from .expressions import SEARCH_CONFIG
-from .tables import reading_cursor, sql
 from .text import QUOTED
 
 RARE_NUMBERED = 5
 _NUMBERED = re.compile(r'(?<![\w^"-])([A-Za-z]{1,6})([0-9]{1,2})([A-Za-z]*)(?![\w"^])')
 _NEGATED = re.compile(r"(?:^|[\s(])-$")
 # The ordinals of the names that are rare as typed and whose letters the index keeps.
-_RARE_SQL = f"""SELECT n.i FROM unnest(%s::text[], %s::text[]) WITH ORDINALITY AS n(word, letters, i)
+RARE_SQL = f"""SELECT n.i FROM unnest(%s::text[], %s::text[]) WITH ORDINALITY AS n(word, letters, i)
 WHERE COALESCE((
     SELECT l.documents FROM {{lexeme}} AS l
     WHERE l.word = (tsvector_to_array(to_tsvector('{SEARCH_CONFIG}', n.word)))[1]
@@ -48,19 +48,19 @@ def _searched_names(text: str) -> list[re.Match]:
     ]
 
 
-def _rare(names: list[str]) -> set[str]:
-    """The names among these that may be written with a superscript (one statement)."""
-    letters = [_NUMBERED.fullmatch(name)[1] for name in names]
-    with reading_cursor() as cursor:
-        cursor.execute(sql(_RARE_SQL), [names, letters])
-        return {names[row[0] - 1] for row in cursor.fetchall()}
+def numbered_names(text: str) -> list[str]:
+    """The numbered names of the text that may be searched in their other form."""
+    return list(dict.fromkeys(name[0] for name in _searched_names(text)))
 
 
-def with_superscripts(text: str, query: str) -> str:
-    """The query (``text`` as understood, papers/understanding.py) or the same with each rare
-    numbered name of the text as its superscript phrase; the query alone for other texts."""
-    names = list(dict.fromkeys(name[0] for name in _searched_names(text)))
-    rare = _rare(names) if names else set()
+def rare_params(names: list[str]) -> list:
+    """RARE_SQL's parameters for these names."""
+    return [names, [_NUMBERED.fullmatch(name)[1] for name in names]]
+
+
+def with_superscripts(query: str, rare: set[str]) -> str:
+    """The query (the text as understood, papers/understanding.py) or the same with each of
+    its ``rare`` numbered names (those RARE_SQL found) as its superscript phrase."""
     if not rare:
         return query
     pieces, done = [], 0

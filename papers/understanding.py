@@ -22,10 +22,10 @@ from .anthology_metadata import ANTHOLOGY_ID
 from .compounds import content_words
 from .expressions import SEARCH_CONFIG
 from .models import MergedKey, Paper
-from .numbered_names import with_superscripts
 from .tables import reading_cursor, sql
 from .text import OPERATORS, QUOTED
 from .word_forms import excluded_in_every_form, other_form
+from .word_lookups import other_forms
 
 # An Anthology address as people paste it: with or without its scheme, the old aclweb.org
 # one too, a version ("v2"), a file ending, a query or fragment (tracking parameters).
@@ -318,7 +318,8 @@ def join_compounds(text: str) -> tuple[str, str]:
     every form: "-LLM" → '-LLM -LLMs -"large language model"'). Compounds typed apart take
     those places first; one typed apart that finds none is searched as typed. A rare name
     with a number is also searched with the number as a superscript: "M3CoT" → 'M3CoT or
-    "M^3CoT"' (papers/numbered_names.py).
+    "M^3CoT"' (papers/numbered_names.py), and a word the collection also writes with or without
+    accents in that spelling too: "naive bayes" → 'naive bayes or naïv bayes' (papers/accents.py).
     ``words``: the words a title is scored on as typed: a compound with a stop word part
     searched as its words in a row, as those words; any other joined, as a title writing it
     hyphenated or joined has it (papers_compounds)."""
@@ -350,4 +351,4 @@ def join_compounds(text: str) -> tuple[str, str]:
             other = form(replacement) if as_typed[index] else None
             if other and len(phrases) < PHRASED:
                 phrases.append((index, other))
-    return with_superscripts(text, _variants(text, edits, phrases)), scored
+    return other_forms(text, _variants(text, edits, phrases)), scored

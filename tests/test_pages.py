@@ -300,8 +300,9 @@ def test_list_query_count_is_fixed(client, corpus):
     # Each query reads its words' matches (+1: none is common enough to be held,
     # papers/word_memory.py) and counts them in memory. "kv cache" matches at most
     # FEW_MATCHES papers: its rare words are looked up for a respelling to offer (+1).
-    # "corpus", one word, is looked up as a family name (+1, first page).
-    assert (small, large, browse) == (9, 7, 4)
+    # "corpus", one word, is looked up as a family name (+1, first page). Each query's words
+    # are looked up for their other forms (+1, papers/word_lookups.py).
+    assert (small, large, browse) == (10, 8, 4)
     assert len(parse(response).find_all("li", class_="card")) == 25
     # A topic filter: +1, whether a value is a topic's old slug (papers/moved_filters.py).
     topic, _ = count_queries(client, "/?topic=attention&page=2")
@@ -320,8 +321,8 @@ def test_a_literal_misspelt_query_shows_the_papers_matching_some_of_its_words(cl
     assert page.find_all("p", class_="notice") == []
     # Joined compounds, the query's words, their matches (counted in memory; +1: the facet
     # arrays, read on the first query since the data changed), the venues, the cards (those
-    # matching some words found in memory, papers/recall.py).
-    assert queries == 6
+    # matching some words found in memory, papers/recall.py), the words' other forms.
+    assert queries == 7
 
 
 def test_an_exclusion_that_removes_every_match_says_so(client, corpus):
@@ -332,8 +333,8 @@ def test_an_exclusion_that_removes_every_match_says_so(client, corpus):
     notices = [p.text for p in page.find_all("p", class_="notice")]
     assert notices == [EXCLUDED_EVERYTHING]
     # The query's words, their matches (counted in memory), the facet arrays (first query
-    # since the data changed), the venues; no papers matching some words.
-    assert queries == 4
+    # since the data changed), the venues, the words' other forms; no papers matching some words.
+    assert queries == 5
     body = client.get("/api/papers/?q=cache+-caching&literal=1").json()
     assert (body["count"], body["notices"]) == (0, [EXCLUDED_EVERYTHING])
 
@@ -428,8 +429,8 @@ def test_filters_that_remove_every_match_say_that_papers_outside_them_match(clie
     # Joined compounds, the query's words, their matches (counted in memory), the facet
     # arrays, did-you-mean (1: "yoruba" is spelt as the collection spells it), whether the
     # venue chosen is known, whether papers outside the filters match, the venues, the
-    # authors of that family name (one word).
-    assert queries == 9
+    # authors of that family name (one word), the words' other forms.
+    assert queries == 10
     # No paper anywhere has the word: the notice says so, and no empty facets are shown.
     page = parse(client.get("/?q=zzqqxv&venue=acl-2025&literal=1"))
     assert [p.text for p in page.find_all("p", class_="notice")] == [NO_PAPER_HAS_THE_WORDS]
@@ -683,8 +684,8 @@ def test_venue_pages(client, corpus):
     # their matches (papers/word_memory.py), in place of the facets' statement. +1: few
     # papers match, so a respelling to offer is looked for (papers/spelling.py FEW_MATCHES).
     # +1: one word, looked up as a family name. +1: the venue's records without a title or
-    # authors, which the page tells.
-    assert queries == 12
+    # authors, which the page tells. +1: the words' other forms (papers/word_lookups.py).
+    assert queries == 13
     # Named within the conference, as the venue index names them.
     [volume] = parse(response).find("ul", class_="volumes-list").find_all("a")
     assert (volume.text, volume.attrs["href"]) == ("Findings", "/venues/findings-of-acl-2025/")

@@ -1,0 +1,67 @@
+"""Words written with and without their accents ("Québec" and "Quebec", "Bokmål" and "Bokmal",
+"naïve" and "naive"): one word to a reader, two to the index, so each spelling found only the
+papers written the same way ("Québec" found none of the two papers on Quebec; an outside
+tester). A query word one spelling of which the collection has is also searched in the other:
+"naive bayes" → 'naive bayes or naïv bayes' (the other spelling as the index holds it, which
+it parses to itself).
+
+Only plain words: neither excluded nor inside a quoted phrase (a phrase asks for what it says).
+A word typed without accents takes its commonest accented spelling in the collection; one
+typed with them, its spelling without (papers_unaccented, the translation names use). The
+words are looked up with the query's other words, in one statement (papers/word_lookups.py),
+through the index on the lexemes' unaccented spellings.
+"""
+
+import re
+
+from .expressions import SEARCH_CONFIG
+from .text import QUOTED
+
+_WORD = re.compile(r"(?<![\w^\"'-])[^\W\d_]{3,}(?![\w\"'^])")
+_NEGATED = re.compile(r"(?:^|[\s(])-$")
+_OPERATORS = {"or", "and", "not"}
+# Each word's other spelling in the collection, one that the index parses to itself: for a
+# word without accents, its commonest accented spelling; for one with, the spelling without.
+OTHER_SQL = f"""SELECT n.i, COALESCE(
+    (SELECT v.word FROM {{lexeme}} AS v
+     WHERE papers_unaccented(v.word) = s.lexeme AND octet_length(v.word) > length(v.word)
+     AND papers_unaccented(s.lexeme) = ''
+     AND (tsvector_to_array(to_tsvector('{SEARCH_CONFIG}', v.word)))[1] = v.word
+     ORDER BY v.documents DESC, v.word LIMIT 1),
+    (SELECT u.word FROM {{lexeme}} AS u WHERE u.word = papers_unaccented(s.lexeme)
+     AND (tsvector_to_array(to_tsvector('{SEARCH_CONFIG}', u.word)))[1] = u.word))
+FROM unnest(%s::text[]) WITH ORDINALITY AS n(word, i)
+CROSS JOIN LATERAL (
+    SELECT (tsvector_to_array(to_tsvector('{SEARCH_CONFIG}', n.word)))[1] AS lexeme
+) AS s"""
+
+
+def _searched_words(text: str) -> list[re.Match]:
+    """The words of the text outside quoted phrases, not excluded, not operators."""
+    quoted = [match.span() for match in QUOTED.finditer(text)]
+    return [
+        word
+        for word in _WORD.finditer(text)
+        if not any(a <= word.start() < b for a, b in quoted)
+        and not _NEGATED.search(text[max(0, word.start() - 2) : word.start()])
+        and word[0].lower() not in _OPERATORS
+    ]
+
+
+def spelled_words(text: str) -> list[str]:
+    """The plain words of the text, lowercased, that may have another spelling (OTHER_SQL's
+    parameter)."""
+    return list(dict.fromkeys(word[0].lower() for word in _searched_words(text)))
+
+
+def with_accents(query: str, others: dict[str, str]) -> str:
+    """The query (the text as understood, papers/understanding.py), or it "or" the same with
+    each plain word that has another spelling (``others``, from OTHER_SQL) written so."""
+    if not others:
+        return query
+    pieces, done = [], 0
+    for word in _searched_words(query):
+        if word[0].lower() in others:
+            pieces += [query[done : word.start()], others[word[0].lower()]]
+            done = word.end()
+    return f"{query} or {''.join(pieces)}{query[done:]}" if pieces else query
