@@ -225,6 +225,30 @@ def _script(style: Style):
     return write
 
 
+def _argument(match: re.Match) -> str:
+    """A command's braced argument, maybe empty ("\\textbf{}" wrote "None"), else its letter."""
+    return match[2] if match[2] is not None else match[3]
+
+
+# Operator names set apart from their operands as LaTeX sets them: "L\log L" is "L log L".
+_OPERATORS = {"log", "exp", "max", "min", "arg"}
+
+
+def _symbol(match: re.Match) -> str:
+    name, text = match[1], match.string
+    symbol = _SYMBOLS[name]
+    if name not in _OPERATORS:
+        return symbol
+    before, after = text[match.start() - 1 : match.start()], text[match.end() : match.end() + 1]
+    space_before = " " if before.isalnum() or (before and before in ")]}") else ""
+    return space_before + symbol + (" " if after.isalnum() else "")
+
+
+def untied(text: str, style: Style) -> str:
+    """The text with its unbreakable spaces (~ after a letter) as spaces."""
+    return _TIE.sub("\u00a0" if style.html else " ", text)
+
+
 def has_latex(text: str) -> bool:
     return "\\" in text or "$" in text or "^" in text or "_{" in text
 
@@ -232,19 +256,19 @@ def has_latex(text: str) -> bool:
 def convert(text: str, style: Style, dollars: bool = True) -> str:
     """The title's LaTeX bits written in ``style`` (for HTML, ``text`` is escaped already);
     ``dollars``: whether a pair of dollars delimits maths (an abstract's may be prices)."""
-    text = _TIE.sub("\u00a0" if style.html else " ", text)
+    text = untied(text, style)
     if not has_latex(text):
         # Braces and the rest are the text's own here ("labels in {0, 1}").
         return _LETTER_SCRIPT.sub(lambda m: m[1] + style.script("_", m[2] or m[3]), text)
     if dollars:
         text = _MATH.sub(r"\1", text)
     text = _FOOTNOTE.sub(r" (\1)", _HREF.sub(r"\2", text))
-    text = _SYMBOL.sub(lambda m: _SYMBOLS[m[1]], text)
+    text = _SYMBOL.sub(_symbol, text)
     for _ in range(4):  # nested groups, innermost first: RED^{\textrm{FM}}
         before = text
         text = _FRACTION.sub(r"\1/\2", text)
         text = _ROOT.sub(r"√\1", text)
-        text = _FONT.sub(lambda m: style.tag(_FONT_COMMANDS[m[1]], m[2] or m[3]), text)
+        text = _FONT.sub(lambda m: style.tag(_FONT_COMMANDS[m[1]], _argument(m)), text)
         text = _SWITCH.sub(lambda m: style.tag(_SWITCHES[m[1]], m[2]), text)
         text = _SWITCH_COMMAND.sub(lambda m: style.tag(_SWITCHES[m[1]], m[2]), text)
         text = _LETTER_SCRIPT.sub(lambda m: f"{m[1]}_{{{m[2] or m[3]}}}", text)

@@ -10,7 +10,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from .headlines import MARK_START, MARK_STOP
-from .latex import HTML, convert, plain_text
+from .latex import HTML, convert, plain_text, untied
 from .text import QUOTED, spaced_sentences
 
 
@@ -111,6 +111,8 @@ def _inline(escaped: str) -> str:
     escaped = _LATEX_URL.sub(lambda m: kept(_latex_link(m)), escaped)
     # The text after a link stays in the text: "\texttt{https://…}" keeps its closing brace.
     escaped = _URL.sub(lambda m: (lambda link, rest: kept(link) + rest)(*_link(m)), escaped)
+    # Ties first: the rules write "~" (\sim) and take the backslash a tie is read before.
+    escaped = untied(escaped, HTML)
     for pattern, replacement in _RULES:
         escaped = pattern.sub(replacement, escaped)
     # The LaTeX of an abstract (\underline{G}raph, O(k^{\frac{m}{2}}), \kappa) as a title's is.
@@ -149,40 +151,53 @@ def render_inline(text: str) -> SafeString:
 
 
 _MARK = re.compile(f"([{MARK_START}{MARK_STOP}])")
-# Marks at a script as papers/latex.py reads one (^ before anything, _ before a digit, the
-# Anthology's "L\\_2" too): marks either side of it that join, a mark opening after ^, a marked
-# digit after _ (its base must stand just before the _ to be read: "L_2", not "snake_case").
-_JOINED_SCRIPT = re.compile(f"{MARK_STOP}(\\^|\\\\?_(?={MARK_START}[0-9])){MARK_START}")
-_MARKED_SUPERSCRIPT = re.compile(f"(?<!\\\\)\\^{MARK_START}")
-_MARKED_SUBSCRIPT = re.compile(f"(\\\\?_){MARK_START}([0-9]){MARK_STOP}")
+_S, _E = MARK_START, MARK_STOP
+# Marks at a superscript: either side of ^ they join, and one opening after ^ opens before it.
+_JOINED_SUPERSCRIPT = re.compile(f"{_E}\\^{_S}")
+_MARKED_SUPERSCRIPT = re.compile(f"(?<!\\\\)\\^{_S}")
+# A letter's subscript of one letter or digit where papers/latex.py reads one (_LETTER_SCRIPT:
+# "L_2", "h_t", the Anthology's "L\\_2"; never "snake_case", an address or a parameter), marks
+# anywhere in it.
+_MARKED_LETTER_SCRIPT = re.compile(
+    rf"(?<![\w\\/.=?&#:@-]){_S}?[A-Za-z]{_E}?{_S}?\\?_{_S}?[a-z0-9]{_E}?(?![\w@])"
+)
 _BRACED_SCRIPT = re.compile(r"([\^_])\{([^{}]*)\}")
-_MARK_SEAM = re.compile(f"{MARK_STOP}{MARK_START}|{MARK_START}{MARK_STOP}")
+_MARK_SEAM = re.compile(f"{_E}{_S}|{_S}{_E}")
 
 
 def _marks_around_scripts(text: str) -> str:
     """The marks of a headline placed where LaTeX's superscripts and subscripts keep them:
     ts_headline marks "M^3CoT" word by word (M, 3, CoT), and a mark between ^ and its 3
-    left "M^3CoT" unread. Marks either side of a script join across it; a mark opening after
-    ^ opens before it; a lone marked subscript digit, and marks inside a braced script
-    (x^{2}, as a mark cannot open in a <sup> and close outside it), are dropped; marks that
-    touch are one."""
-    text = _JOINED_SCRIPT.sub(lambda script: script[1], text)
-    text = _MARKED_SUPERSCRIPT.sub(MARK_START + "^", text)
-    text = _MARKED_SUBSCRIPT.sub(lambda script: script[1] + script[2], text)
+    left "M^3CoT" unread. Marks either side of ^ join across it, and one opening after ^ opens
+    before it; a letter's one-character subscript is marked whole or not at all; a mark
+    opening in a braced script and closing outside it (or the other way) stops at its edge,
+    as a mark cannot open in a <sup> and close outside it; marks that touch are one."""
+    text = _JOINED_SUPERSCRIPT.sub("^", text)
+    text = _MARKED_SUPERSCRIPT.sub(_S + "^", text)
+    text = _MARKED_LETTER_SCRIPT.sub(_marked_whole, text)
     text = _BRACED_SCRIPT.sub(_unmarked_script, text)
     return _MARK_SEAM.sub("", text)
 
 
+def _marked_whole(script: re.Match) -> str:
+    text = script[0]
+    bare = text.replace(_S, "").replace(_E, "")
+    subscript = bare[-1].isdigit() or bare[1] == "_"  # "\\_" takes a digit only
+    if bare == text or text.count(_S) != text.count(_E) or not subscript:
+        return text
+    return _S + bare + _E
+
+
 def _unmarked_script(script: re.Match) -> str:
     inside = script[2]
-    marks = "".join(character for character in inside if character in (MARK_START, MARK_STOP))
-    if not marks:
-        return script[0]
-    bare = inside.replace(MARK_START, "").replace(MARK_STOP, "")
+    marks = "".join(character for character in inside if character in (_S, _E))
+    if not marks or marks == (_S + _E) * (len(marks) // 2):
+        return script[0]  # none, or pairs that open and close inside
+    bare = inside.replace(_S, "").replace(_E, "")
     # A mark opened before the script and closed in it closes before it, and one opened in
     # it and left open opens after it.
-    before = MARK_STOP if marks[0] == MARK_STOP else ""
-    after = MARK_START if marks[-1] == MARK_START else ""
+    before = _E if marks[0] == _E else ""
+    after = _S if marks[-1] == _S else ""
     return f"{before}{script[1]}{{{bare}}}{after}"
 
 

@@ -89,6 +89,11 @@ def test_an_abstracts_latex_is_rendered_as_a_titles(abstract, html):
             "autoregressive translation~(NAT) on~9 tasks in 1~2 hours, ~10% less",
             "<p>autoregressive translation\u00a0(NAT) on\u00a09 tasks in 1~2 hours, ~10% less</p>",
         ),
+        # A tie before a command the rules write otherwise (\sim, \%, \&) is a space still.
+        (
+            r"of~\sim 100, by~\%5, Smith~\&~Jones",
+            "<p>of\u00a0~ 100, by\u00a0%5, Smith\u00a0&amp;~Jones</p>",
+        ),
         (
             "(“_He pursues his dream_”), snake_case, x_1, file\\_a\\_b, _ alone _",
             "<p>(“<em>He pursues his dream</em>”), snake_case, x<sub>1</sub>, file_a_b, _ alone _</p>",
@@ -130,6 +135,21 @@ def test_an_abstracts_links_footnotes_ties_and_underscores(abstract, html):
 def test_links_inside_latex_commands(abstract, html):
     assert render_abstract(abstract) == html
     assert "\x00" not in html
+
+
+@pytest.mark.parametrize(
+    ("latex", "text"),
+    [
+        # An operator's name is set apart from its operands ("Llog L" was shown).
+        (r"$\mathcal{O}(L\log L)$", "O(L log L)"),
+        (r"O(d\log N), (x)\exp y", "O(d log N), (x) exp y"),
+        (r"\log_2 n", "log₂ n"),
+        # An empty argument is nothing (it wrote "None").
+        (r"CoT\textbf{}", "CoT"),
+    ],
+)
+def test_operators_and_empty_arguments_read_as_latex_sets_them(latex, text):
+    assert plain_text(latex) == text
 
 
 def test_a_snippet_reads_links_footnotes_and_ties_as_text():
@@ -205,10 +225,22 @@ def test_highlight_escapes_everything_but_the_marks():
         # superscript is read all the same.
         ("[M]^[3][CoT]: A [Bench]", "<mark>M<sup>3</sup>CoT</mark>: A <mark>Bench</mark>"),
         ("M^[3][CoT]", "M<mark><sup>3</sup>CoT</mark>"),
-        ("[L]\\_[2] and L_[2]", "<mark>L<sub>2</sub></mark> and L<sub>2</sub>"),
-        ("snake_[case]", "snake_<mark>case</mark>"),
-        # No mark opens in a <sup> and closes outside it.
-        ("[O](k^{[2]})", "<mark>O</mark>(k<sup>2</sup>)"),
+        # A letter's subscript is marked whole, where it is one.
+        ("[L]\\_[2] and L_[2]", "<mark>L<sub>2</sub></mark> and <mark>L<sub>2</sub></mark>"),
+        ("Learning [h]_t states", "Learning <mark>h<sub>t</sub></mark> states"),
+        ("[x]_[t]", "<mark>x<sub>t</sub></mark>"),
+        ("snake_[case] and file_[2]", "snake_<mark>case</mark> and file_<mark>2</mark>"),
+        (
+            "www.a.org/[x]_[2] id=[a]_[1]",
+            "www.a.org/<mark>x</mark>_<mark>2</mark> id=<mark>a</mark>_<mark>1</mark>",
+        ),
+        # Marks inside a braced script stay where they close inside it; none opens in a
+        # <sup> and closes outside it.
+        (
+            "RED^{[FM]} KV_{[cache]}",
+            "RED<sup><mark>FM</mark></sup> KV<sub><mark>cache</mark></sub>",
+        ),
+        ("[O](k^{[2]})", "<mark>O</mark>(k<sup><mark>2</mark></sup>)"),
         ("[x^{2]} y", "<mark>x</mark><sup>2</sup> y"),
         ("x^{[2} y]", "x<sup>2</sup><mark> y</mark>"),
     ],
