@@ -95,6 +95,13 @@ ASKING = frozenset(
         "better",
         "vs",
         "versus",
+        # "what methods exist for …", "how to handle …": the subject is what follows.
+        "exist",
+        "exists",
+        "available",
+        "handle",
+        "deal",
+        "tackle",
     ]
 )
 # What a query asks for when it opens with it, before a word saying what about.

@@ -18,6 +18,12 @@ from papers.questions import question_subject
         ),
         ("how to evaluate summarization factuality", "evaluate summarization factuality"),
         ("Is there a dataset for Yoruba NER?", "dataset Yoruba NER"),
+        # Verbs that ask whether something exists or how to cope (an outside tester).
+        ("what methods exist for detecting sarcasm", "detecting sarcasm"),
+        (
+            "how to handle class imbalance in text classification",
+            "class imbalance text classification",
+        ),
         ("papers on code-switching", "code-switching"),
         ("papers by Luis Espinosa Anke?", "Luis Espinosa Anke"),
         # Phrases and exclusions are kept whole; "or" is the search's own.
