@@ -1,5 +1,6 @@
 """The filters a query's words name: "summarization EMNLP 2023" names the venue EMNLP 2023,
-"dependency parsing 2021" the year 2021, "Findings of EMNLP 2023 sarcasm" that volume.
+"dependency parsing 2021" the year 2021, "Findings of EMNLP 2023 sarcasm" that volume, "summarization naacl" the NAACL conferences and
+their Findings of every year.
 
 Searched as words, "acl 2024" found the one paper saying both and nothing pointed at the
 venue; "dependency parsing 2021" found two papers, neither of 2021 (an outside tester). The
@@ -14,9 +15,13 @@ from urllib.parse import urlencode
 from django.urls import reverse
 
 from .models import Venue
+from .search_fields import MAX_VALUES
 
 _YEAR = re.compile(r"(?<![\w.-])((?:19|20)[0-9]{2})(?![\w.-])")
 MAX_NAMED = 2
+# A conference's main volume or its Findings, by name: its series ("NAACL 2024": NAACL).
+_SERIES_VOLUME = re.compile(r"(?:Findings of )?(?P<series>[A-Za-z][\w-]*) (?:19|20)[0-9]{2}")
+_WORD = re.compile(r"(?<![\w-])[A-Za-z][\w-]+(?![\w-])")
 
 
 @dataclass(frozen=True)
@@ -30,14 +35,16 @@ class NamedFilter:
     url: str
 
 
-def filters_named(text: str, chosen: dict[str, list[str]]) -> list[NamedFilter]:
+def filters_named(text: str, chosen: dict[str, list[str]], venues=None) -> list[NamedFilter]:
     """The venues whose name the query's words write (case and spacing aside: "acl 2024",
     "Findings of EMNLP 2023"; the longest name first, at most MAX_NAMED) and else the one year
-    they name, among those the collection has (1 query, only when the text has a year);
-    ``chosen``: the other filters of the list, kept in the links."""
+    they name, among those the collection has (1 query, only when the text has a year); for
+    a text without a year, the series a word names (``series_named``, from ``venues``, the
+    venue labels this process holds; none without them). ``chosen``: the other filters of the
+    list, kept in the links."""
     years = _YEAR.findall(text)
     if not years:
-        return []
+        return series_named(text, chosen, venues) if venues is not None else []
     venues = list(Venue.objects.filter(year__in={int(year) for year in years}))
     named, unnamed = [], text
     for venue in sorted(venues, key=lambda venue: (-len(venue.name), venue.name)):
@@ -46,11 +53,30 @@ def filters_named(text: str, chosen: dict[str, list[str]]) -> list[NamedFilter]:
             # "Findings of EMNLP 2023" named, the "EMNLP 2023" in it names nothing more.
             unnamed = name.sub(" ", unnamed, count=1)
             rest = _without(text, name)
-            named.append(_filter(venue.name, rest, ("venue", venue.slug), chosen, venue))
+            named.append(_filter(venue.name, rest, [("venue", venue.slug)], chosen, venue))
     if named or len(years) != 1 or int(years[0]) not in {v.year for v in venues}:
         return named
     rest = _without(text, _written(years[0]))
-    return [_filter(years[0], rest, ("year", years[0]), chosen)]
+    return [_filter(years[0], rest, [("year", years[0])], chosen)]
+
+
+def series_named(text: str, chosen: dict[str, list[str]], venues) -> list[NamedFilter]:
+    """The conference series the query's first word naming one names ("summarization naacl":
+    NAACL): its main volumes and Findings of every year, newest first (at most MAX_VALUES, a
+    filter's values). Searched as a word, "naacl" ranked the few papers saying it first, none
+    about summarization (an outside tester); ``venues``: papers/facet_memory.py's labels."""
+    series: dict[str, tuple[str, list[tuple[int, str]]]] = {}
+    for slug, name, year in zip(venues.slugs, venues.names, venues.years, strict=True):
+        if match := _SERIES_VOLUME.fullmatch(name):
+            written = match["series"]
+            series.setdefault(written.lower(), (written, []))[1].append((year or 0, slug))
+    word = next((w[0] for w in _WORD.finditer(text) if w[0].lower() in series), None)
+    if word is None:
+        return []
+    written, volumes = series[word.lower()]
+    newest = sorted(volumes, reverse=True)[:MAX_VALUES]
+    rest = _without(text, _written(re.escape(word)))
+    return [_filter(f"{written}, every year", rest, [("venue", s) for _, s in newest], chosen)]
 
 
 def _written(words: str) -> re.Pattern:
@@ -64,10 +90,10 @@ def _without(text: str, words: re.Pattern) -> str:
     return rest if re.search(r"\w", rest) else ""
 
 
-def _filter(label: str, rest: str, added: tuple[str, str], chosen: dict, page=None):
+def _filter(label: str, rest: str, added: list[tuple[str, str]], chosen: dict, page=None):
     if not rest and not chosen and page is not None:
         return NamedFilter(label, rest, page.get_absolute_url())
     params = [("q", rest)] if rest else []
     params += [(name, value) for name, values in chosen.items() for value in values]
-    query = urlencode([*params, added])
+    query = urlencode([*params, *added])
     return NamedFilter(label, rest, f"{reverse('paper-list')}?{query}")

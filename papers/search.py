@@ -151,9 +151,10 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     on the first page; when some are found, their papers are ranked first, +1, on every
     page; on the first page of a one-word query, the few authors of that family name, 1, +1
     to count their papers when some are found), the venues or year its words name (1, only on
-    the first page of a query with a year), compounds (1, only with two plain words
-    in a row or one of six letters or more; +1 for each quoted phrase of one content word and
-    stop words), the query's words (1; +1 for words this process
+    the first page of a query with a year; a series, from memory), compounds (1, only with two
+    plain words in a row or one of six letters or more; +1 for each quoted phrase of one content
+    word and stop words), the other forms of its words (1, for a query with words: rare
+    numbered names, other spellings, papers/word_lookups.py), the query's words (1; +1 for words this process
     does not hold, papers/word_memory.py), facets and the total (counted in memory; +1 for a
     phrase's papers in doubt, tested in SQL; a page without a query: 1, the
     filters' keys), then the page's ids (1; none sorted A–Z where the memory places the
@@ -190,7 +191,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     facets, matched = _matched(filterset, text, request)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
     results.authors = _author_cards(filterset, typed, authors) if ranked else []
-    results.filters = _named_filters(filterset, typed) if ranked else []
+    results.filters = _named_filters(filterset, typed, matched) if ranked else []
     results.named_authors, results.corrected_query = authors, subject
     if ranked and facets.total <= RARE_WORD and not literal:
         matches = fixed.filter(*conditions.values()).matching(text)
@@ -215,14 +216,14 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     return results
 
 
-def _named_filters(filterset: PaperFilterSet, typed: str) -> list:
-    """On the first page of the list of every paper, the venues or year the query names,
-    unless such a filter is on (a venue's, topic's or author's page offers none: its links
-    would leave it)."""
+def _named_filters(filterset: PaperFilterSet, typed: str, matched) -> list:
+    """On the first page of the list of every paper, the venues, series or year the query
+    names, unless such a filter is on (a venue's, topic's or author's page offers none: its
+    links would leave it); series from the venues of the memory the query was matched in."""
     active = filterset.active()
     if filterset.fixed or filterset.page_number != 1 or active.get("venue") or active.get("year"):
         return []
-    return filters_named(typed, active)
+    return filters_named(typed, active, matched.memory.venues if matched is not None else None)
 
 
 def _respelled_authors(results: Results, filterset: PaperFilterSet, authors: list) -> list:

@@ -404,6 +404,19 @@ def test_a_name_written_otherwise_searches_its_authors_name(client, corpus):
         ("context length 2048", []),
         ("cache 2023 2024", []),
         ("kv cache", []),
+        # A series named without a year: its conferences of every year ("naacl" as a word
+        # ranked the few papers saying it first).
+        (
+            "kv cache emnlp",
+            [
+                {
+                    "label": "EMNLP, every year",
+                    "query": "kv cache",
+                    "url": "/?q=kv+cache&venue=emnlp-2024",
+                }
+            ],
+        ),
+        ("ACL", [{"label": "ACL, every year", "query": "", "url": "/?venue=acl-2025"}]),
     ],
 )
 def test_a_query_naming_a_venue_or_year_is_offered_the_filter(client, corpus, typed, offered):
