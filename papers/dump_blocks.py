@@ -204,6 +204,11 @@ _FIELD_LABEL = re.compile(
 )
 
 
+def _country_line(line: Block, following: Block) -> bool:
+    continued = following.lines[0][:1].islower()
+    return is_title_like(line) and len(line.lines[0]) <= COUNTRY_MAX_LENGTH and not continued
+
+
 def lecture_blocks(blocks: list[Block]) -> list[Block]:
     """A lecture page's blocks as the parser reads them: its first block split into its lines
     when one of them is a venue line (a page saved without its blank lines, its own paper one
@@ -213,9 +218,10 @@ def lecture_blocks(blocks: list[Block]) -> list[Block]:
     lines = [Block(first.line + n, (line,)) for n, line in enumerate(first.lines)]
     venue = next((n for n, line in enumerate(lines) if n and is_venue_line(line)), None)
     if venue is not None:
-        # The country line alone, the abstract's lines (however wrapped) one block, the rest
-        # a block each.
-        country = 1 if len(first.lines[0]) <= COUNTRY_MAX_LENGTH and venue > 1 else 0
+        # The country line alone (as parse_lecture_page reads one, and not a line the next
+        # continues: an abstract wrapped early), the abstract's lines (however wrapped) one
+        # block, the rest a block each.
+        country = int(venue > 1 and _country_line(lines[0], lines[1]))
         abstract = Block(first.line + country, first.lines[country:venue])
         blocks = [*lines[:country], abstract, *lines[venue:], *blocks[1:]]
     return [

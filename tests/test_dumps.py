@@ -186,6 +186,29 @@ def test_a_lecture_page_labelled_or_compact_reads_as_the_plain_one(edit):
     assert parsed.warnings == plain.warnings == []
 
 
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda page: page.replace("\n\n", "\n", 4),
+        # Wrapped where a line is as short as a country's (the reviewer: "Machine translation
+        # for low-resource languages" became the country), or at its sentences.
+        lambda page: page.replace("\n\n", "\n", 4).replace("for ", "for\n", 1),
+        lambda page: page.replace("\n\n", "\n", 4).replace(". ", ".\n", 2),
+    ],
+    ids=["compact", "wrapped short", "wrapped at sentences"],
+)
+def test_a_compact_lecture_page_without_a_country_reads_as_the_plain_one(edit):
+    plain = parse_dump(lecture_page(country=""), "naacl.txt")
+    parsed = parse_dump(edit(lecture_page(country="")), "naacl.txt")
+    first = parsed.papers[0]
+    assert (first.title, first.country, first.abstract) == (
+        "Parallel Data for Yoruba Translation",
+        "",
+        plain.papers[0].abstract,
+    )
+    assert parsed.warnings == []
+
+
 def test_lecture_page_without_furniture_or_footer():
     parsed = parse_dump(
         lecture_page(furniture=False, footer=False, untitled_last=False), "bare.txt"
