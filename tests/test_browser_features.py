@@ -106,7 +106,7 @@ def test_saving_from_three_kinds_of_page_then_the_list_page(transactional_db, co
     assert card_ids(page) == [similar_id, str(cache2.pk)]
     assert saved(page) == [similar_id, str(cache2.pk)]
     assert page.locator("#share-url").input_value().endswith(f"/list/?ids={similar_id},{cache2.pk}")
-    expect(page.locator("#list-status")).to_have_text("2 papers, in the order saved.")
+    expect(page.locator("#list-status")).to_have_text("2 papers.")
     # The export links hold the two papers, and their label says so (it said "these 3").
     expect(page.locator(".exports-label")).to_have_text("Export these 2 papers:")
     expect(page).to_have_title(re.compile(r"^Reading list \(2\) "))
@@ -152,12 +152,22 @@ def test_shared_list_opens_in_a_fresh_browser(transactional_db, corpus, browsing
         "This list is now your list. It replaced your former list of 3 papers: "
         "“Bring back my former list” undoes it."
     )
+    # The way back outlives the page (it was lost as soon as the reader left it).
+    page.goto("/")
+    page.goto("/list/")
     page.get_by_role("button", name="Bring back my former list (3 papers)").click()
     assert saved(page) == former
     expect(page.locator(".undo-adopt")).to_be_hidden()
     assert page.evaluate("document.activeElement.tagName") == "H1"
     expect(page.locator(".adopt")).to_be_visible()
     expect(page.locator("#announcer")).to_have_text("Your former list of 3 papers is back.")
+    # Kept instead, the former list is let go: not offered again.
+    page.get_by_role("button", name="Make this my list").click()
+    page.get_by_role("button", name="Keep this one").click()
+    expect(page.locator("#announcer")).to_have_text("Your former list of 3 papers is let go.")
+    page.goto("/list/")
+    expect(page.locator(".list-page[data-own='true']")).to_have_count(1)
+    expect(page.locator(".undo-adopt")).to_be_hidden()
 
     # With no script at all the list is the same; the buttons that need a script stay hidden.
     plain = browsing.page(browsing.context(java_script_enabled=False))

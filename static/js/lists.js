@@ -6,13 +6,16 @@
   "use strict";
 
   var KEY = "papers:list";
+  // The list a shared one replaced, kept until brought back or let go (it was lost as soon as
+  // the reader left the page: an outside tester).
+  var FORMER = "papers:former-list";
   var MAX = 500;
   var ID = /^[0-9]{1,18}$/;
 
-  function read() {
+  function read(key) {
     var value;
     try {
-      value = JSON.parse(window.localStorage.getItem(KEY) || "[]");
+      value = JSON.parse(window.localStorage.getItem(key || KEY) || "[]");
     } catch (error) {
       return [];
     }
@@ -152,7 +155,7 @@
     }
     var status = document.getElementById("list-status");
     if (status) {
-      status.textContent = ids.length + (ids.length === 1 ? " paper" : " papers") + ", in the order saved.";
+      status.textContent = ids.length + (ids.length === 1 ? " paper." : " papers.");
     }
     page.setAttribute("data-list-ids", ids.join(","));
     // The tab's title counts the papers the list holds now (it kept the first count).
@@ -245,32 +248,47 @@
     if (add) { add.addEventListener("click", addToOwn); }
     var adopt = page.querySelector(".adopt-list");
     if (adopt) { adopt.addEventListener("click", adoptList); }
+    if (isOwn()) { offerFormer(read(FORMER)); }
   }
 
-  // Making a shared list one's own replaces the list saved: it can be brought back, once.
+  // Making a shared list one's own replaces the list saved: it is kept, and offered back on
+  // one's list, until brought back or let go.
   function adoptList() {
     var former = read();
     write(pageIds());
     markOwn();
     document.querySelector("h1").focus();
-    var undo = page.querySelector(".undo-adopt");
-    if (!former.length || former.join(",") === read().join(",") || !undo) {
-      announce("This list is now your list.");
-      return;
+    if (former.length && former.join(",") !== read().join(",")) {
+      window.localStorage.setItem(FORMER, JSON.stringify(former));
     }
+    var papers = offerFormer(former);
+    announce(papers ? "This list is now your list. It replaced your former list of " + papers + ": “Bring back my former list” undoes it." : "This list is now your list.");
+  }
+
+  // The way back to the list a shared one replaced: its size ("3 papers"), or "" for none.
+  function offerFormer(former) {
+    var undo = page.querySelector(".undo-adopt");
+    if (!undo || !former.length || former.join(",") === read().join(",")) { return ""; }
     var papers = former.length === 1 ? "1 paper" : former.length + " papers";
     var button = undo.querySelector(".bring-back");
     button.textContent = "Bring back my former list (" + papers + ")";
     undo.hidden = false;
-    button.onclick = function () {
-      write(former);
+    function settled(message) {
+      window.localStorage.removeItem(FORMER);
       undo.hidden = true;
       markOwn();
       // The button hides itself: the keyboard goes back to the page's heading, not to nowhere.
       document.querySelector("h1").focus();
-      announce("Your former list of " + papers + " is back.");
+      announce(message);
+    }
+    button.onclick = function () {
+      write(former);
+      settled("Your former list of " + papers + " is back.");
     };
-    announce("This list is now your list. It replaced your former list of " + papers + ": “Bring back my former list” undoes it.");
+    undo.querySelector(".keep-list").onclick = function () {
+      settled("Your former list of " + papers + " is let go.");
+    };
+    return papers;
   }
 
   function setUpCopyLink() {
