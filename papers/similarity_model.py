@@ -233,7 +233,8 @@ def similar_to_text(text: str, limit: int, allowed=None) -> list[tuple[int, floa
 
 def shared_terms(model: Model, text: str, paper) -> list[tuple[str, float]]:
     """The distinctive words ``text`` shares with the paper's title and abstract (never with its
-    author names), most distinctive first, each with its share of their weight."""
+    author names, nor a number: "both use '80'" said nothing), most distinctive first, each with
+    its share of their weight."""
     analyse = model.counter.build_analyzer()
     idf = model.arrays["idf"]
     papers = len(model.position)
@@ -245,7 +246,7 @@ def shared_terms(model: Model, text: str, paper) -> list[tuple[str, float]]:
     weights = {}
     for word, count in asked.items():
         word_idf = float(idf[model.vocabulary[word]])
-        if word in found and word not in names and word_idf >= least_idf:
+        if word in found and word not in names and word_idf >= least_idf and word[0].isalpha():
             weights[word] = (1 + math.log(count)) * (1 + math.log(found[word])) * word_idf**2
     best = sorted(weights.items(), key=lambda item: (-item[1], item[0]))[:SIMILAR_SHOWN_MAX]
     total = sum(weight for _, weight in best) or 1.0

@@ -94,6 +94,16 @@ def test_a_papers_own_abstract_finds_that_paper_first(client, fitted):
     assert scores == sorted(scores, reverse=True)
 
 
+def test_numbers_are_never_shared_terms(client, fitted):
+    # "Why: both use 'cache', '80'" (an outside tester): a number says nothing of a subject.
+    text = "A scalable vision language model evaluated on 18 benchmarks."
+    results = post_text(client, {"text": text, "limit": 3}).json()["results"]
+    assert [result["shared_terms"] for result in results[:2]] == [
+        ["scalable", "vision"],
+        ["evaluated"],
+    ]
+
+
 def test_the_limit_defaults_to_twenty(client, fitted):
     response = post_text(client, {"text": TOPICAL})
     assert len(response.json()["results"]) == 20
