@@ -120,10 +120,16 @@ def _inline(escaped: str) -> str:
     return re.sub(r"\x00(\d+)\x00", lambda m: links[int(m.group(1))], escaped)
 
 
+# A line break inside a sentence: after a word or a comma, before a word in lower case. A
+# page's text wrapped by hand ("from that first\nworkshop") showed a break mid-sentence.
+_WRAPPED = re.compile(r"(?<=[a-z,])[ \t]*\n[ \t]*(?=[a-z])")
+
+
 def render_abstract(text: str) -> SafeString:
-    """Paragraphs, links, and the LaTeX and markdown bits of abstracts, from escaped text."""
+    """Paragraphs, links, and the LaTeX and markdown bits of abstracts, from escaped text; a
+    line break is kept, but not inside a sentence."""
     text = (text or "").replace("\x00", "").replace("\r\n", "\n").replace("\r", "\n")
-    text = spaced_sentences(text)
+    text = _WRAPPED.sub(" ", spaced_sentences(text))
     paragraphs = [part.strip() for part in re.split(r"\n\s*\n", text) if part.strip()]
     html = []
     for paragraph in paragraphs:

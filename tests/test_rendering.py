@@ -89,6 +89,12 @@ def test_an_abstracts_latex_is_rendered_as_a_titles(abstract, html):
             "autoregressive translation~(NAT) on~9 tasks in 1~2 hours, ~10% less",
             "<p>autoregressive translation\u00a0(NAT) on\u00a09 tasks in 1~2 hours, ~10% less</p>",
         ),
+        # A line broken inside a sentence (a page's text wrapped by hand) is one line; a break
+        # after a sentence, or before a list's item, stays.
+        (
+            "from that first\nworkshop, with\n14 papers, and\nAI.\nWe thank\n- the chairs",
+            "<p>from that first workshop, with<br>\n14 papers, and<br>\nAI.<br>\nWe thank<br>\n- the chairs</p>",
+        ),
         # A tie before a command the rules write otherwise (\sim, \%, \&) is a space still.
         (
             r"of~\sim 100, by~\%5, Smith~\&~Jones",
