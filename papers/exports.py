@@ -60,10 +60,7 @@ def parse_export(lines: Iterable[str], source: str) -> ParsedFile:
         raw = line.lstrip("\ufeff") if number == 1 else line
         if not raw.strip():
             continue
-        try:
-            entry = json.loads(raw)
-        except json.JSONDecodeError as error:
-            raise DumpError(source, f"not valid JSON ({error.msg})", number) from None
+        entry = _json_line(raw, source, number)
         paper, venue = paper_from_entry(entry, source, number)
         for key in entry.keys() - KNOWN_FIELDS:
             unknown.setdefault(key, number)
@@ -92,6 +89,20 @@ def _object(entry: dict, key: str, source: str, line: int) -> dict:
     if not isinstance(value, dict):
         raise DumpError(source, f"field {key!r} must be an object", line)
     return value
+
+
+def _json_line(raw: str, source: str, number: int):
+    """The line's JSON value, or a DumpError saying why it has none (never a traceback)."""
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise DumpError(
+            source, f"not valid JSON ({error.msg}, character {error.pos + 1})", number
+        ) from None
+    except RecursionError:
+        raise DumpError(source, "not valid JSON here (nested too deeply)", number) from None
+    except ValueError:  # a number of over 4,300 digits, which Python refuses to read
+        raise DumpError(source, "not valid JSON here (a number too long to read)", number) from None
 
 
 def paper_from_entry(entry, source: str, number: int) -> tuple[PaperRecord, VenueRecord]:

@@ -51,7 +51,18 @@ HOSTILE_FILES = [
     (
         "bad.jsonl",
         b'{"title": "x", "venue": "ACL 2025"}\n{"title": \n',
-        "line 2: not valid JSON (Expecting value)",
+        "line 2: not valid JSON (Expecting value, character 12)",
+    ),
+    # A traceback each, before (an outside tester).
+    (
+        "deep.jsonl",
+        b'{"title": ' + b"[" * 100_000 + b"]" * 100_000 + b"}\n",
+        "line 1: not valid JSON here (nested too deeply)",
+    ),
+    (
+        "long-number.jsonl",
+        b'{"title": "x", "venue": "ACL 2025", "year": ' + b"9" * 5000 + b"}\n",
+        "line 1: not valid JSON here (a number too long to read)",
     ),
     (
         "list.jsonl",
