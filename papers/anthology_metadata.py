@@ -128,6 +128,21 @@ def is_anthology_id(text: str | None) -> bool:
     return bool(text and _PAPER_ID.fullmatch(text))
 
 
+def canonical_anthology_id(raw: str) -> str:
+    """The ID as papers store it: new style lowercase, old style with its capital letter."""
+    lowered = raw.lower()
+    return lowered if "." in lowered else lowered.upper()
+
+
+def canonical_external_id(raw: str) -> str:
+    """An external ID as given by hand (a JSON line's), as the collection writes it: without
+    the spaces around it, an Anthology ID in its own case ("2024.TACL-1.3 " is 2024.tacl-1.3:
+    either made a second paper)."""
+    stripped = raw.strip()
+    canonical = canonical_anthology_id(stripped)
+    return canonical if is_anthology_id(canonical) else stripped
+
+
 def anthology_id(collection_id: str, volume_id: str, paper_id: str | None = None) -> str:
     """The Anthology ID of a volume or paper: "2024.emnlp-main.3", or old-style "P19-1001"."""
     if _OLD_STYLE_ID.match(collection_id) and volume_id.isdigit():

@@ -33,7 +33,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from .anthology_metadata import is_anthology_id
+from .anthology_metadata import canonical_anthology_id, is_anthology_id
 from .author_queries import describe_people
 from .caching import cache_page_by_version
 from .filtering import PaperFilterSet
@@ -47,7 +47,6 @@ from .search import search_page
 from .serializers import paper_record
 from .similar_text import SORTS as SIMILAR_SORTS
 from .similar_text import SimilarTextForm, newest_first, papers_like_text
-from .understanding import canonical_anthology_id
 
 MAX_SIMILAR = 100
 MAX_ID = 2**63 - 1

@@ -5,6 +5,7 @@ from collections.abc import Iterable
 from datetime import date
 from difflib import get_close_matches
 
+from .anthology_metadata import canonical_external_id
 from .records import AuthorRecord, DumpError, PaperRecord, ParsedFile, VenueRecord
 from .text import fold_whitespace
 
@@ -121,7 +122,7 @@ def paper_from_entry(entry, source: str, number: int) -> tuple[PaperRecord, Venu
         country=_text(entry, "country", source, number),
         related_titles=_texts(entry, "related_titles", source, number),
         authors=_author_records(entry, source, number),
-        external_id=_text(entry, "external_id", source, number),
+        external_id=canonical_external_id(_text(entry, "external_id", source, number)),
         source_file=_text(entry, "source", source, number),
         line=number,
         # A line export_papers wrote (its "id" and "source") is a copy of a collection: it

@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from .anthology_metadata import canonical_anthology_id
 from .citation_fields import author_name
 from .citations import page_citations
 from .errors import bad_request_page
@@ -22,7 +23,6 @@ from .querysets import CARD_FIELDS
 from .rendering import render_abstract
 from .similar import method
 from .similar_text import SORTS, SimilarTextForm, newest_first, papers_like_text
-from .understanding import canonical_anthology_id
 
 SIMILAR_ON_PAPER = 5
 SIMILAR_PAGE = 20

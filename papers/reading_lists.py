@@ -7,10 +7,9 @@ from the URL, so a shared list opens anywhere, with no script.
 
 import re
 
-from .anthology_metadata import is_anthology_id
+from .anthology_metadata import canonical_anthology_id, is_anthology_id
 from .merged_keys import EXTERNAL_ID, PAPER, survivors_of
 from .models import Paper
-from .understanding import canonical_anthology_id
 
 MAX_IDS = 500
 _ID = re.compile(r"[0-9]{1,18}")

@@ -18,7 +18,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 
 from .acronyms import expansion
-from .anthology_metadata import ANTHOLOGY_ID
+from .anthology_metadata import ANTHOLOGY_ID, canonical_anthology_id
 from .compounds import content_words
 from .expressions import SEARCH_CONFIG
 from .models import MergedKey, Paper
@@ -40,12 +40,6 @@ _IDENTIFIER = re.compile(
     re.IGNORECASE,
 )
 _ANTHOLOGY_DOI = re.compile(rf"10\.18653/v1/(?P<id>{ANTHOLOGY_ID})", re.IGNORECASE)
-
-
-def canonical_anthology_id(raw: str) -> str:
-    """The ID as papers store it: new style lowercase, old style with its capital letter."""
-    lowered = raw.lower()
-    return lowered if "." in lowered else lowered.upper()
 
 
 def parse_identifier(text: str) -> tuple[str | None, str | None]:

@@ -590,6 +590,18 @@ def test_a_merge_kept_before_quotes_were_folded_still_finds_its_survivor(write_d
 
 
 @pytest.mark.django_db
+def test_an_external_id_is_read_without_its_spaces_and_in_its_own_case(write_dump):
+    # Typed by hand, " 2024.TACL-1.3 " made a second paper of 2024.tacl-1.3 (an outside tester).
+    load_files(
+        [write_dump("a.jsonl", identified_line("Cross", "Twelve.", external_id="2024.tacl-1.3"))]
+    )
+    again = identified_line("Cross", "Twelve.", external_id=" 2024.TACL-1.3 ")
+    summary = load_files([write_dump("b.jsonl", again)])
+    assert (summary.new, summary.unchanged) == (0, 1)
+    assert list(Paper.objects.values_list("external_id", flat=True)) == ["2024.tacl-1.3"]
+
+
+@pytest.mark.django_db
 def test_a_dry_run_tells_what_a_second_record_of_one_paper_says_otherwise(write_dump):
     first = {"external_id": "x-9", "title": "Cross", "abstract": "Twelve.", "venue": "EMNLP 2024"}
     lines = [json.dumps(record) + "\n" for record in (first, first | {"title": "Crossed"})]
