@@ -33,6 +33,7 @@ from .denormalise import (
 )
 from .dump_blocks import venue_in_line
 from .fit_ahead import FitAhead
+from .fresh_rows import locked_with_changes
 from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, Venue
 from .name_forms import fold_umlauts, learn_family_names_in_place
 from .paper_matching import find_existing
@@ -226,13 +227,13 @@ class RecordWriter:
             elif filled := self.update_paper(
                 paper, record, venues[record.venue], abstract_keys[index]
             ):
-                changed[paper.pk] = paper
+                changed[paper.pk] = (paper, filled)
                 changed_fields.update(filled)
             papers[index] = paper
         self.insert_papers(new)
-        if changed:
-            for chunk in batched(changed.values()):
-                Paper.objects.bulk_update(chunk, [*sorted(changed_fields), "last_loaded"])
+        for chunk in batched(sorted(changed)):
+            rows = locked_with_changes([changed[pk] for pk in chunk], self.now)
+            Paper.objects.bulk_update(rows, [*sorted(changed_fields), "last_loaded"])
         self.new_ids = {paper.pk for paper in new}
         seen = {p.pk for p in papers.values()} - self.new_ids - changed.keys()
         for chunk in batched(sorted(seen), 10000):

@@ -11,7 +11,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.models import Count
 from django.test.utils import CaptureQueriesContext
 
-from papers import curation
+from papers import curation, writing
 from papers.loading import load_files
 from papers.merged_keys import ABSTRACT
 from papers.models import Author, MergedKey, Paper, PaperTopic, Topic, Venue
@@ -162,6 +162,29 @@ def test_curated_fields_survive_a_reload(write_dump):
     load_files([path])
     paper.refresh_from_db()
     assert (paper.title, paper.country) == ("", "Nigeria")
+
+
+@pytest.mark.django_db
+def test_a_curators_save_while_a_load_runs_is_not_overwritten(write_dump, monkeypatch):
+    # The load read the paper, a curator saved it, the load wrote its stale copy over the save
+    # (an outside tester: the admin had said "changed successfully").
+    load_files([write_dump("v1.jsonl", identified_line("Old Title", "Twelve tasks.", pages="1-5"))])
+    paper = Paper.objects.get()
+    matched = writing.find_existing
+
+    def curator_saves_meanwhile(*args):
+        found = matched(*args)
+        Paper.objects.filter(pk=paper.pk).update(
+            title="Curated Title", doi="10.1/curated", curated_fields=["title", "doi"]
+        )
+        return found
+
+    monkeypatch.setattr(writing, "find_existing", curator_saves_meanwhile)
+    corrected = identified_line("New Title", "Twelve tasks.", pages="1-6", doi="10.1/source")
+    summary = load_files([write_dump("v2.jsonl", corrected)])
+    paper.refresh_from_db()
+    assert (paper.title, paper.doi, paper.pages) == ("Curated Title", "10.1/curated", "1-6")
+    assert summary.updated == 1
 
 
 BAD_FILES = [
