@@ -17,6 +17,7 @@ from .caching import bump_data_version
 from .counts import refresh_counts
 from .deleted_keys import remember_deleted
 from .denormalise import refresh_author_names, refresh_topic_names
+from .merged_keys import ABSTRACT, TITLE, remember_former, title_key
 from .models import Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect
 from .similarity_model import project_paper
 from .text import abstract_key, name_key
@@ -83,15 +84,23 @@ def note_change() -> None:
     bump_data_version()
 
 
-def record_paper_edit(paper: Paper, changed_fields) -> None:
+def record_paper_edit(paper: Paper, changed_fields, former: dict | None = None) -> None:
     """Before a paper is saved: record the fields the curator changed (or, on a new paper,
-    filled in) as curated, and give a changed abstract the key loads find the paper by."""
+    filled in) as curated, and give a changed abstract the key loads find the paper by; a
+    known paper keeps the keys of its former abstract and title (``former``: the fields as
+    the form had them) for the loads of sources that still say those."""
     concrete = {field.name for field in Paper._meta.concrete_fields}
     changed = (set(changed_fields) - NOT_CURATED) & concrete
     if changed:
         paper.curated_fields = add_curated(paper.curated_fields, changed)
+    former_abstract = paper.abstract_key
     if "abstract" in changed:
         paper.abstract_key = abstract_key(paper.abstract)
+    if paper.pk and former and changed & {"abstract", "title", "venue"}:
+        title = former.get("title", "")
+        venue = former.get("venue", paper.venue_id)
+        former_title = title_key(venue, title) if title else ""
+        remember_former(paper, {(ABSTRACT, former_abstract), (TITLE, former_title)})
 
 
 def record_paper_links_edit(paper: Paper, curated) -> None:

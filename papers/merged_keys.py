@@ -45,6 +45,19 @@ def remember_merged(survivor: Paper, others: list[Paper]) -> None:
     )
 
 
+def remember_former(paper: Paper, keys: set[tuple[str, str]]) -> None:
+    """Point keys the paper was known by before a curator corrected it (its abstract's, its
+    title's at its venue) at it: reloading the source that still says the old text found no
+    paper, and loaded the text again as a second one (an outside tester)."""
+    keys = {(kind, key) for kind, key in keys if key} - paper_keys(paper)
+    MergedKey.objects.bulk_create(
+        [MergedKey(kind=kind, key=key, paper=paper) for kind, key in sorted(keys)],
+        update_conflicts=True,
+        unique_fields=["kind", "key"],
+        update_fields=["paper"],
+    )
+
+
 def record_keys(record: PaperRecord, venue_id: int, key_of_abstract: str) -> list[tuple[str, str]]:
     keys = []
     if record.external_id:

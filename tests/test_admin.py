@@ -6,6 +6,7 @@ to change exactly what it says.
 """
 
 from html.parser import HTMLParser
+from io import StringIO
 
 import pytest
 from django.conf import settings
@@ -652,6 +653,32 @@ def test_a_renamed_dump_topic_is_not_recreated_by_a_reload(staff, seeded):
     call_command("load_papers", str(settings.FIXTURES_DIR), verbosity=0)
     assert not Topic.objects.filter(name="Question Answering").exists()
     assert set(topic.papers.values_list("pk", flat=True)) == papers
+
+
+def test_a_paper_corrected_in_the_admin_is_not_loaded_again_from_its_source(staff, seeded):
+    # The source still says the old abstract or title: its reload found no paper by them and
+    # loaded the old text as a second paper (an outside tester).
+    untitled = untitled_acl_paper("Steering methods")
+    post_change_form(
+        staff,
+        untitled,
+        lambda data: data.update(abstract=[data["abstract"][0].replace("have gained", "gained")]),
+    )
+    titled = Paper.objects.exclude(title="").order_by("pk").first()
+    post_change_form(staff, titled, lambda data: data.update(title=["A Title Put Right"]))
+    papers = Paper.objects.count()
+    summary = load_papers_quietly()
+    assert (Paper.objects.count(), summary.count(" 0 new,")) == (papers, 1)
+    untitled.refresh_from_db()
+    titled.refresh_from_db()
+    assert "gained traction" in untitled.abstract and "have gained" not in untitled.abstract
+    assert titled.title == "A Title Put Right"
+
+
+def load_papers_quietly() -> str:
+    out = StringIO()
+    call_command("load_papers", str(settings.FIXTURES_DIR), stdout=out)
+    return out.getvalue()
 
 
 def test_a_venue_renamed_in_the_admin_is_not_recreated_by_a_reload(staff, seeded):

@@ -205,7 +205,7 @@ class PaperAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         # On the add page, changed_data names the fields the curator filled in.
-        curation.record_paper_edit(obj, form.changed_data)
+        curation.record_paper_edit(obj, form.changed_data, form.initial if change else None)
         super().save_model(request, obj, form, change)
 
     def delete_model(self, request, obj):
