@@ -58,9 +58,8 @@ class _PageReader:
         self.parsed = ParsedFile(source=source)
 
     def decide(self, block: Block, kind: str, text: str | None = None, evidence: str = "") -> None:
-        self.parsed.decisions.append(
-            Decision(block.line, kind, _short(text or block.text), evidence)
-        )
+        decision = Decision(block.line, kind, _short(text or block.text), evidence)
+        self.parsed.decisions.append(decision)
 
     def warn(self, block: Block, message: str) -> None:
         self.parsed.warnings.append(f"{self.source}, line {block.line}: {message}")
@@ -142,9 +141,10 @@ def _add_list_paper(reader: _PageReader, entry: ListEntry, venue_name: str) -> N
         reader.add_paper([entry.abstract], venue_name, evidence="one paragraph of the list")
         return
     if entry.abstract is None:
-        reader.decide(
-            entry.heading, "stray line", evidence="a heading with no abstract beside it: no paper"
-        )
+        no_paper = "a heading with no abstract beside it: no paper"
+        reader.decide(entry.heading, "stray line", evidence=no_paper)
+        if entry.authors:  # a paper's title and authors, not a session's heading: told
+            reader.warn(entry.heading, f"“{entry.title}” has no abstract beside it: not loaded")
         return
     where = "above" if entry.heading.line < entry.abstract.line else "below"
     authors = [AuthorRecord(name=name) for name in entry.authors]

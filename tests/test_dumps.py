@@ -488,6 +488,18 @@ def test_a_titles_wrapping_and_an_abstracts_label_are_read_past():
     ]
 
 
+def test_a_paper_listed_without_its_abstract_is_told_not_dropped_unsaid():
+    # Its title and authors were left out with no warning (an outside tester).
+    blocks = [f"{TITLES[0]}\nAda Lovelace", ABSTRACT_A, f"{TITLES[1]}\nBo Chen, Cai Wu"]
+    blocks += [f"{TITLES[2]}\nDan Roth", ABSTRACT_C, "Oral Session 2"]
+    parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
+    assert [p.title for p in parsed.papers] == [TITLES[0], TITLES[2]]
+    # A heading without authors (a session's) is no paper to tell of.
+    assert parsed.warnings == [
+        f"list.txt, line 8: “{TITLES[1]}” has no abstract beside it: not loaded"
+    ]
+
+
 def test_a_title_wrapped_before_a_portuguese_particle_stays_whole():
     # "do" and "das" are particles of names, but titles write them too: the title's second
     # line was read as an author ("da Variação do Português").
