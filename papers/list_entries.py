@@ -51,6 +51,9 @@ _MARKS = re.compile(rf" ?\([^()]{{0,80}}\)|(?<![,{_MARK[1:-2]}]){_MARK}(?:,{_MAR
 _TITLE_WRAPPING = re.compile(r"^(?:\d{1,4}[.)] |[-•*] )?(?:\*\*|__)?(.*?)(?:\*\*|__)?$")
 # A label, not a paper's text: "Abstract", "Keywords: …", a row of link labels.
 _LABEL = re.compile(r"^(?:abstract|summary|tl;?dr)\s*[:：]?$|^key ?words?\s*[:：]", re.IGNORECASE)
+# An abstract's placeholder (it took a title, and the abstract above it the title below it: an
+# outside tester): a label, not a paper's text.
+_NO_ABSTRACT = re.compile(r"^(?:abstract (?:is )?(?:not available|n/a|tba)|no abstract)\.?$", re.I)
 _LINK_LABELS = {"paper", "pdf", "slides", "video", "code", "poster", "bib", "bibtex", "doi"}
 _LINK_LABELS |= {"arxiv", "openreview", "github", "data", "demo", "abstract", "presentation"}
 _HEADING_LINES = 4
@@ -147,7 +150,7 @@ def is_label(block: Block) -> bool:
     line = block.lines[0]
     words = line.casefold().split()
     return (
-        bool(_LABEL.match(line))
+        bool(_LABEL.match(line) or _NO_ABSTRACT.match(line))
         or line.casefold() in PRESENTATION_FORMATS
         or (bool(words) and set(words) <= _LINK_LABELS)
     )

@@ -500,6 +500,21 @@ def test_a_paper_listed_without_its_abstract_is_told_not_dropped_unsaid():
     ]
 
 
+def test_an_abstracts_placeholder_takes_no_title_nor_gives_its_own_to_another():
+    # "Abstract not available." paired with the title above it, and the abstract above with
+    # the title below: stored under another paper's title and authors (an outside tester).
+    blocks = [f"{TITLES[0]}\nAda Lovelace", f"{TITLES[1]}\nBo Chen", ABSTRACT_B]
+    blocks += [f"{TITLES[2]}\nDan Roth", "Abstract not available."]
+    parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
+    # Either neighbour may be its title: loaded without one, and said so.
+    assert [(p.title, p.authors, p.abstract) for p in parsed.papers] == [("", [], ABSTRACT_B)]
+    assert parsed.warnings == [
+        "list.txt, line 1: its titles could not be told apart from their neighbours' (neither "
+        "the paragraph before nor the one after each is clearly its abstract): the abstracts "
+        "are loaded without titles"
+    ]
+
+
 def test_a_title_wrapped_before_a_portuguese_particle_stays_whole():
     # "do" and "das" are particles of names, but titles write them too: the title's second
     # line was read as an author ("da Variação do Português").
