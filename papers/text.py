@@ -227,9 +227,18 @@ def _typography(text: str) -> bool:
     return "--" in text or " -" in text or "- " in text or any(c in text for c in _FOLDS)
 
 
+# Characters nothing shows, which a page's copy may carry and another not (a soft hyphen, a
+# zero-width space or joiner, a word joiner, a byte order mark): a copy with one was loaded as
+# a second paper (an outside tester). Removed with str methods, as the folds are.
+INVISIBLE = "\u00ad\u200b\u200c\u200d\u2060\ufeff"
+
+
 def normalise_abstract(abstract: str) -> str:
-    """The form two copies of one abstract share: NFKC, case-folded, whitespace folded, quotes
-    straight, each dash one hyphen without spaces around it."""
+    """The form two copies of one abstract share: nothing invisible, NFKC, case-folded,
+    whitespace folded, quotes straight, each dash one hyphen without spaces around it."""
+    for char in INVISIBLE:
+        if char in abstract:
+            abstract = abstract.replace(char, "")
     normalised = legacy_normalised(abstract)
     if not _typography(normalised):
         return normalised

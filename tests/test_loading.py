@@ -613,6 +613,16 @@ def test_a_merge_kept_before_quotes_were_folded_still_finds_its_survivor(write_d
 
 
 @pytest.mark.django_db
+def test_a_copy_with_characters_nothing_shows_is_the_same_paper(write_dump):
+    # A soft hyphen or a zero-width space in a page's copy made a second paper (an outside
+    # tester).
+    load_files([write_dump("a.txt", list_page("ACL 2025 Papers", [ABSTRACT_A, ABSTRACT_B]))])
+    hidden = [ABSTRACT_A.replace("trans", "trans\u00ad", 1), ABSTRACT_B.replace(" ", "\u200b ", 1)]
+    summary = load_files([write_dump("b.txt", list_page("ACL 2025 Papers", hidden))])
+    assert (summary.new, Paper.objects.count()) == (0, 2)
+
+
+@pytest.mark.django_db
 def test_an_external_id_is_read_without_its_spaces_and_in_its_own_case(write_dump):
     # Typed by hand, " 2024.TACL-1.3 " made a second paper of 2024.tacl-1.3 (an outside tester).
     load_files(

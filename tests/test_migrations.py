@@ -253,5 +253,23 @@ def test_abstract_keys_fold_quotes_and_dashes_at_0034():
     assert keys["Straight"] == legacy(copy.abstract)
 
 
+@pytest.mark.django_db(transaction=True)
+def test_abstract_keys_lose_characters_nothing_shows_at_0038():
+    before = [("papers", "0037_lexemes_by_unaccented_spelling")]
+    finish()
+    soft = make_paper("We use soft\u00adhyphens and zero\u200bwidth spaces.", title="Soft")
+    plain = make_paper("Nothing hidden here.", title="Plain")
+    executor = migrate(before)
+    old_paper = executor.loader.project_state(before).apps.get_model("papers", "Paper")
+    for paper in (soft, plain):  # keys as written before 0038
+        old_paper.objects.filter(pk=paper.pk).update(abstract_key=legacy(paper.abstract))
+    migrate(executor.loader.graph.leaf_nodes())
+    keys = dict(Paper.objects.values_list("title", "abstract_key"))
+    assert keys == {
+        "Soft": abstract_key("We use softhyphens and zerowidth spaces."),
+        "Plain": legacy("Nothing hidden here."),
+    }
+
+
 def legacy(abstract: str) -> str:
     return hashlib.sha256(legacy_normalised(abstract).encode("utf-8")).hexdigest()
