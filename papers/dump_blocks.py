@@ -118,11 +118,18 @@ class Block:
         return len(self.lines) == 1
 
 
+# A heading's underline ("ACL 2023 Papers" over "=========="), markdown's other way to write
+# one: it ends the heading's block, which is then a line of its own (the header was refused
+# as none, the page "not a list page": an outside tester).
+_UNDERLINE = re.compile(r"={3,}|-{3,}")
+
+
 def split_blocks(text: str) -> list[Block]:
+    """The text's runs of non-blank lines, an underline ending one and left out."""
     blocks, current, start = [], [], 0
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.strip()
-        if line:
+        if line and not _UNDERLINE.fullmatch(line):
             if not current:
                 start = number
             current.append(line)
@@ -207,6 +214,28 @@ _FIELD_LABEL = re.compile(
 def _country_line(line: Block, following: Block) -> bool:
     continued = following.lines[0][:1].islower()
     return is_title_like(line) and len(line.lines[0]) <= COUNTRY_MAX_LENGTH and not continued
+
+
+_TITLE_FIELD = re.compile(r"^title\s*[:：]\s*(?=\S)", re.IGNORECASE)
+_ABSTRACT_FIELD = re.compile(r"^abstract\s*[:：]\s*(?=\S)", re.IGNORECASE)
+
+
+def labelled_fields(blocks: list[Block]) -> list[Block]:
+    """A list page's blocks with each paper written as a form's fields in one block ("Title:
+    …", "Authors: …", "Abstract: …") as the two its layout writes: its heading (title and
+    authors, the title's label off) and its abstract (its label off). Read as one paragraph,
+    a page of such papers was one untitled paper (an outside tester)."""
+    read = []
+    for block in blocks:
+        lines = block.lines
+        at = next((n for n, line in enumerate(lines) if n and _ABSTRACT_FIELD.match(line)), 0)
+        if not at or not _TITLE_FIELD.match(lines[0]):
+            read.append(block)
+            continue
+        heading = (_TITLE_FIELD.sub("", lines[0]), *lines[1:at])
+        abstract = (_ABSTRACT_FIELD.sub("", lines[at]), *lines[at + 1 :])
+        read += [Block(block.line, heading), Block(block.line + at, abstract)]
+    return read
 
 
 def lecture_blocks(blocks: list[Block]) -> list[Block]:

@@ -27,6 +27,7 @@ from .dump_blocks import (
     is_title_like,
     is_topic_like,
     is_venue_line,
+    labelled_fields,
     lecture_blocks,
     split_blocks,
     venue_line_name,
@@ -85,7 +86,7 @@ class _PageReader:
 
 
 def parse_list_page(reader: _PageReader, venue_name: str) -> ParsedFile:
-    header, *paragraphs = reader.blocks
+    header, *paragraphs = labelled_fields(reader.blocks)
     reader.decide(header, "header", f"list of {venue_name}", "a '<venue> Papers' header")
     reader.parsed.venues.append(venue_record(venue_name))
     paper_blocks, in_markdown = _list_paragraphs(reader, paragraphs, venue_name)
@@ -171,9 +172,8 @@ def _take_while(blocks: list[Block], start: int, predicate) -> int:
 
 
 def _page_paper_lines(reader: _PageReader, position: int):
-    """The page's own paper: (abstract blocks, venue block, position after them).
-
-    A lecture page opens with the paper's abstract, then its venue line."""
+    """The page's own paper, its abstract then its venue line: (abstract blocks, venue block,
+    position after them)."""
     blocks = reader.blocks
     abstract_end = _take_while(blocks, position, lambda b: not is_venue_line(b))
     if abstract_end == len(blocks):

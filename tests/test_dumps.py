@@ -500,6 +500,28 @@ def test_a_paper_listed_without_its_abstract_is_told_not_dropped_unsaid():
     ]
 
 
+@pytest.mark.parametrize(
+    "page",
+    [
+        # The header underlined as markdown may (it was no header: "not a list page").
+        f"ACL 2025 Papers\n===============\n{TITLES[0]}\nAda Lovelace\n\n{ABSTRACT_A}\n\n"
+        f"{TITLES[1]}\nBo Chen, Cai Wu\n\n{ABSTRACT_B}\n",
+        # Each paper a form's labelled fields in one paragraph, apart by rules (it was one
+        # untitled paper of all the text).
+        f"ACL 2025 Papers\n\nTitle: {TITLES[0]}\nAuthors: Ada Lovelace\nAbstract: {ABSTRACT_A}\n"
+        f"---\nTitle: {TITLES[1]}\nAuthors: Bo Chen and Cai Wu\nAbstract: {ABSTRACT_B}\n---\n",
+    ],
+    ids=["underlined header", "labelled fields"],
+)
+def test_a_list_page_written_as_markdown_or_a_form_reads_as_the_plain_one(page):
+    parsed = parse_dump(page, "list.txt")
+    assert [(p.title, [a.name for a in p.authors], p.abstract) for p in parsed.papers] == [
+        (TITLES[0], ["Ada Lovelace"], ABSTRACT_A),
+        (TITLES[1], ["Bo Chen", "Cai Wu"], ABSTRACT_B),
+    ]
+    assert parsed.warnings == []
+
+
 def test_an_abstracts_placeholder_takes_no_title_nor_gives_its_own_to_another():
     # "Abstract not available." paired with the title above it, and the abstract above with
     # the title below: stored under another paper's title and authors (an outside tester).
