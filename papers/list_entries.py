@@ -27,7 +27,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from .dump_blocks import PRESENTATION_FORMATS, TITLE_MAX_LENGTH, Block, is_title_like
-from .name_words import LINE_PARTICLES, NOT_NAME_WORDS
+from .name_words import LINE_PARTICLES, NOT_NAME_WORDS, family_first_names
 from .text import fold_whitespace
 
 _NAME_WORDS = 5
@@ -40,7 +40,7 @@ _CJK_LETTERS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 _CJK_NAME = re.compile(rf"^[{_CJK_LETTERS}·]{{2,8}}$")
 # The line is folded first: no run of spaces for these to scan again and again. The full-width
 # and ideographic commas of Chinese and Japanese lists ("王小明，李娜") separate names too.
-_SEPARATORS = re.compile(r",|;|·|，|；|、| and |&")
+_SEPARATORS = re.compile(r",|;|·|，|；|、|،| and |&")
 # What follows a name on some sites: affiliation marks ("Ada Lovelace1,2*", "¹", "♠") and the
 # affiliation in brackets ("Ada Lovelace (Vienna)").
 _MARK = r"[\d¹²³\u2070-\u2079*†‡§¶♠♣♥♦♡♢♤♧]+"
@@ -123,6 +123,8 @@ def author_names(line: str) -> list[str]:
     when the line is not one: each part must be a person's name."""
     # Composed first: a decomposed "Nguyễn" is letters and marks, which no name word matched.
     line = _AUTHORS_LABEL.sub("", _clean_title(unicodedata.normalize("NFC", line[:1001])))
+    if listed := family_first_names(line):  # "Müller, J.; Schmidt, A."
+        return listed if all(_is_name(name, False) for name in listed) else []
     if line.endswith((".", ":", "?", "!")) or len(line) > 1000:
         return []
     parts = (part.strip() for part in _SEPARATORS.split(_MARKS.sub("", line)))
@@ -179,7 +181,8 @@ def _heading(block: Block) -> tuple[str, list[str]] | None:
     lines = block.lines
     if not is_title_like(Block(block.line, lines[:1])):
         return None
-    if any(len(line) > TITLE_MAX_LENGTH or line.endswith((".", ";")) for line in lines):
+    ends = [line for line in lines if line.endswith((".", ";")) and not family_first_names(line)]
+    if ends or any(len(line) > TITLE_MAX_LENGTH for line in lines):
         return None
     start = next((i for i in range(1, len(lines)) if _names_start(lines, i)), len(lines))
     authors, end = [], start

@@ -522,6 +522,16 @@ def test_a_list_page_written_as_markdown_or_a_form_reads_as_the_plain_one(page):
     assert parsed.warnings == []
 
 
+def test_a_paper_whose_authors_a_bibliography_lists_keeps_the_pages_titles():
+    blocks = [f"{TITLES[0]}\nAda Lovelace", ABSTRACT_A, f"{TITLES[1]}\nMüller, J.; Schmidt, A."]
+    blocks += [ABSTRACT_B]
+    parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
+    assert [(p.title, [a.name for a in p.authors]) for p in parsed.papers] == [
+        (TITLES[0], ["Ada Lovelace"]),
+        (TITLES[1], ["J. Müller", "A. Schmidt"]),
+    ]
+
+
 def test_an_abstracts_placeholder_takes_no_title_nor_gives_its_own_to_another():
     # "Abstract not available." paired with the title above it, and the abstract above with
     # the title below: stored under another paper's title and authors (an outside tester).
@@ -699,6 +709,11 @@ def test_a_short_abstract_among_abstracts_alone_is_not_read_as_a_title():
         ("राहुल शर्मा, प्रिया पटेल", ["राहुल शर्मा", "प्रिया पटेल"]),
         ("Nguye\u0302\u0303n Va\u0306n Anh, Ada Lovelace", ["Nguyễn Văn Anh", "Ada Lovelace"]),
         ("王小明，李娜、张伟", ["王小明", "李娜", "张伟"]),
+        # A bibliography's names, family first, and an Arabic list (an outside tester's: the
+        # first cost its page every title).
+        ("Müller, J.; Schmidt, A. B.; Li, X.-Y.", ["J. Müller", "A. B. Schmidt", "X.-Y. Li"]),
+        ("محمد علي، فاطمة حسن", ["محمد علي", "فاطمة حسن"]),
+        ("Müller, J.", []),
     ],
 )
 def test_author_lines(line, names):
