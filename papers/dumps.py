@@ -36,6 +36,7 @@ from .dump_evidence import evidence
 from .dump_venues import extract_venue_metadata, venue_record
 from .list_entries import ListEntry, author_names, is_label, list_entries, markdown_heading
 from .list_headers import HeaderError, list_header_venue
+from .name_words import one_person
 from .records import AuthorRecord, Decision, DumpError, PaperRecord, ParsedFile
 from .text import fold_whitespace
 
@@ -205,12 +206,9 @@ def _title_and_topics(reader: _PageReader, position: int, venue_name: str):
     """(title block or None, authors, topics, presentation format, position after them)."""
     blocks = reader.blocks
     title_block, authors = None, []
-    if (
-        position < len(blocks)
-        and is_title_like(blocks[position])
-        and not footer_label(blocks[position])
-    ):
-        title_block = blocks[position]
+    first = blocks[position] if position < len(blocks) else None
+    if first is not None and is_title_like(first) and not footer_label(first):
+        title_block = first
         position += 1
         authors = _author_line(reader, position)
         position += bool(authors)
@@ -230,11 +228,12 @@ def _title_and_topics(reader: _PageReader, position: int, venue_name: str):
 
 
 def _author_line(reader: _PageReader, position: int) -> list[AuthorRecord]:
-    """The authors a line of two names or more under the page's title lists (one name alone
-    could be a topic: "Question Answering")."""
-    block = reader.blocks[position] if position < len(reader.blocks) else None
+    """The authors a line of names under the page's title lists (one alone may be a topic)."""
+    blocks = reader.blocks
+    block = blocks[position] if position < len(blocks) else None
     names = author_names(block.lines[0]) if block and block.is_single_line else []
-    if len(names) < 2:
+    following = blocks[position + 1].lines[0] if position + 1 < len(blocks) else ""
+    if len(names) < 2 and not one_person(names, following):
         return []
     reader.decide(block, "authors", evidence="a line of names under the title")
     return [AuthorRecord(name=name) for name in names]

@@ -40,3 +40,16 @@ def family_first_names(line: str) -> list[str]:
     if len(parts) < 2 or not all(matches):
         return []
     return [f"{' '.join(match[2].split())} {match[1]}" for match in matches]
+
+
+def one_person(names: list[str], following: str) -> bool:
+    """Whether the one name a lecture page's line under its title lists is a person's, not a
+    topic's ("Question Answering"): words in capitals, none a title's or programme's word, and
+    the page's next line a topic in lower case, as such pages write them ("Jürgen
+    Müller-Lüdenscheidt" over "machine translation" was a topic: an outside tester)."""
+    if len(names) != 1 or len(names[0].split()) < 2 or following != following.lower():
+        return False
+    words = names[0].replace("-", " ").split()
+    return all(w[0].isupper() and w.lower() not in NOT_NAME_WORDS for w in words) and any(
+        c.isalpha() for c in following
+    )

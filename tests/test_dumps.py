@@ -209,6 +209,27 @@ def test_a_compact_lecture_page_without_a_country_reads_as_the_plain_one(edit):
     assert parsed.warnings == []
 
 
+@pytest.mark.parametrize(
+    ("line", "authors", "topics"),
+    [
+        # One name under the title, over the page's topics in lower case: its author (it was
+        # a topic, listed on /topics/: an outside tester).
+        ("Jürgen Müller-Lüdenscheidt", ["Jürgen Müller-Lüdenscheidt"], []),
+        # A topic written with capitals stays one.
+        ("Question Answering", [], ["Question Answering"]),
+    ],
+)
+def test_one_name_under_a_lecture_title_is_its_author_where_it_reads_as_one(line, authors, topics):
+    page = lecture_page(furniture=False).replace(
+        "Parallel Data for Yoruba Translation\n\n",
+        f"Parallel Data for Yoruba Translation\n\n{line}\n\n",
+        1,
+    )
+    paper = parse_dump(page, "naacl.txt").papers[0]
+    assert [author.name for author in paper.authors] == authors
+    assert paper.topics == [*topics, "machine translation", "multilinguality"]
+
+
 def test_lecture_page_without_furniture_or_footer():
     parsed = parse_dump(
         lecture_page(furniture=False, footer=False, untitled_last=False), "bare.txt"
