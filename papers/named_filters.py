@@ -76,7 +76,7 @@ def series_named(text: str, chosen: dict[str, list[str]], venues) -> list[NamedF
     written, volumes = series[word.lower()]
     newest = sorted(volumes, reverse=True)[:MAX_VALUES]
     rest = _without(text, _written(re.escape(word)))
-    return [_filter(f"{written}, every year", rest, [("venue", s) for _, s in newest], chosen)]
+    return [_filter(f"{written} (every year)", rest, [("venue", s) for _, s in newest], chosen)]
 
 
 def _written(words: str) -> re.Pattern:
