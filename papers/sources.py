@@ -28,7 +28,9 @@ def collect_files(paths: list[Path], skipped: list[str] | None = None) -> list[t
     its source name (see ``source_name``).
 
     Inside folders, symbolic links are skipped (and noted in `skipped`): a link can loop or
-    lead out of the folder. A file named on the command line is read even through a link.
+    lead out of the folder. A file named on the command line is read even through a link. A
+    file named twice (itself and in its folder, or twice over) is read once: it was counted
+    twice in the summary.
     """
     files: list[tuple[Path, str]] = []
     for path in paths:
@@ -44,7 +46,8 @@ def collect_files(paths: list[Path], skipped: list[str] | None = None) -> list[t
             raise DumpError(str(path), "a symbolic link that leads nowhere (broken or looping)")
         else:
             raise DumpError(str(path), "no such file or folder")
-    return files
+    once = {pair[0].resolve(): pair for pair in reversed(files)}
+    return [pair for pair in files if once[pair[0].resolve()] is pair]
 
 
 def _files_in_folder(folder: Path, skipped: list[str]) -> list[Path]:

@@ -236,6 +236,14 @@ def test_a_folder_with_nothing_to_load_is_a_clear_error(tmp_path):
     )
 
 
+@pytest.mark.django_db
+def test_a_file_named_twice_is_read_once(write_dump):
+    # Named twice, or with its folder, it was counted twice: "2 files, 4 papers read".
+    path = write_dump("list.txt", list_page("ACL 2025 Papers", [ABSTRACT_A, ABSTRACT_B]))
+    summary = load_files([path, path.parent, path])
+    assert (summary.files, summary.papers_read, summary.new) == (1, 2, 2)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_load_into_a_database_behind_the_code_asks_for_migrate_first():
     executor = MigrationExecutor(connection)
