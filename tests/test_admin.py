@@ -1076,6 +1076,31 @@ def test_action_pages_render(staff, seeded):
 # Authors ----------------------------------------------------------------------------------
 
 
+def test_an_author_is_not_renamed_as_a_co_author_of_theirs(staff, db):
+    # "Dana Scully" renamed "Fox Mulder" made one paper "Fox Mulder, Fox Mulder" (an outside
+    # tester); a namesake elsewhere may keep the name.
+    make_paper("We search for truth.", title="X Files", authors=["Dana Scully", "Fox Mulder"])
+    make_paper("We hunt.", title="Elsewhere", authors=["Ada Lovelace"])
+    refused = {}
+    for name in ("Dana Scully", "Ada Lovelace"):
+        url = reverse("admin:papers_author_change", args=[Author.objects.get(name=name).pk])
+        data = form_data(staff.get(url), "author_form")
+        data.update(name=["Fox  Mulder"], _save=["Save"])
+        response = staff.post(url, data)
+        refused[name] = (
+            response.context["adminform"].form.errors.get("name") if response.context else None
+        )
+    assert refused == {
+        "Dana Scully": [
+            "“Fox Mulder” is another author of this author's papers; if they are one person, "
+            "merge the two authors instead (“Merge the selected authors”)."
+        ],
+        "Ada Lovelace": None,
+    }
+    names = sorted(Author.objects.values_list("name", flat=True))
+    assert names == ["Dana Scully", "Fox Mulder", "Fox Mulder"]
+
+
 def test_merge_authors_through_the_admin(staff, db, client):
     make_paper("Parsing the web.", title="Web Parsing", authors=["Ann Lee", "Eva Park"])
     make_paper("Parsing the news.", title="News Parsing", authors=["Ann Lee"])

@@ -9,6 +9,7 @@ from django.contrib.postgres.forms import SimpleArrayField
 from django.forms.models import BaseInlineFormSet
 
 from ..models import (
+    Author,
     Authorship,
     Paper,
     PaperTopic,
@@ -17,7 +18,7 @@ from ..models import (
     TopicRedirect,
     Venue,
 )
-from ..text import abstract_key, collapse_negations
+from ..text import abstract_key, collapse_negations, name_key
 from ..topic_rules import rule_matches_by_absence, rule_matches_nothing
 
 # The years a curator may give a venue (the Anthology's first is 1952): a year outside is a
@@ -188,6 +189,32 @@ class VenueForm(forms.ModelForm):
             "booktitle",
             "external_id",
         )
+
+
+class AuthorForm(forms.ModelForm):
+    class Meta:
+        model = Author
+        fields = ("name", "slug", "orcid", "person_id", "variants", "family_name")
+
+    def clean_name(self):
+        """People share names, but not a paper: a name that another author of one of this
+        author's papers has is refused ("Fox Mulder, Fox Mulder" on one paper, and later loads
+        giving either the other's papers: an outside tester), with the way to say they are one."""
+        name = " ".join(self.cleaned_data["name"].split())
+        if self.instance.pk is None:
+            return name
+        papers = Authorship.objects.filter(author=self.instance.pk).values("paper")
+        clash = (
+            Author.objects.filter(key=name_key(name), authorships__paper__in=papers)
+            .exclude(pk=self.instance.pk)
+            .first()
+        )
+        if clash:
+            raise forms.ValidationError(
+                f"“{clash.name}” is another author of this author's papers; if they are one "
+                "person, merge the two authors instead (“Merge the selected authors”)."
+            )
+        return name
 
 
 class TopicForm(forms.ModelForm):

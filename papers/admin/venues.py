@@ -14,7 +14,7 @@ from ..models import (
 from ..text import name_key
 from .actions import IntermediateActionMixin
 from .changes import NoteChangesMixin
-from .forms import VenueForm
+from .forms import AuthorForm, VenueForm
 
 
 @admin.register(Venue)
@@ -49,6 +49,7 @@ class VenueAdmin(NoteChangesMixin, admin.ModelAdmin):
 
 @admin.register(Author)
 class AuthorAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
+    form = AuthorForm
     list_display = ("name", "slug", "orcid", "paper_count")
     actions = ("merge_authors",)
     ordering = ("name",)
