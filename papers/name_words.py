@@ -29,15 +29,17 @@ NOT_NAME_WORDS |= {"inc.", "ltd", "corporation", "umass", "technology", "science
 # A bibliography's author line, each name family first and its initials after, apart by
 # semicolons ("Müller, J.; Schmidt, A. B."): read as a line of no names (it ends with a full
 # stop), it cost the whole page its titles (an outside tester).
-_FAMILY_FIRST = re.compile(r"([^\W\d][^;,.]*?),\s*((?:[^\W\d_]\.\s*-?\s*)+)")
+_FAMILY_FIRST = re.compile(r"([^\W\d][^;,.]*?),\s*((?:[^\W\d_]\.(?:\s*-)?\s*)+)")
 
 
 def family_first_names(line: str) -> list[str]:
     """The names of a line written "Family, I.; Family, I.", given name first ("J. Müller"),
     or [] for any other line."""
     parts = [part.strip() for part in line.split(";")]
+    if len(parts) < 2 or len(line) > 1000:
+        return []
     matches = [_FAMILY_FIRST.fullmatch(part) for part in parts]
-    if len(parts) < 2 or not all(matches):
+    if not all(matches):
         return []
     return [f"{' '.join(match[2].split())} {match[1]}" for match in matches]
 

@@ -58,6 +58,11 @@ CASES = {
         "dump('ACL 2025 Papers', '### x\\n*a' + '*' * 100_000 + 'b', 'An abstract.')"
     ),
     "affiliation marks and commas": "author_names('A' + '1,' * 495 + 'x')",
+    # A bibliography's author line whose initials run on and fail at the end (a reviewer: 1 s
+    # at 22 initials, doubling with each).
+    "family-first initials that fail at the end": (
+        "author_names('Müller, ' + 'A. ' * 300 + 'Jr.; Schmidt, B.')"
+    ),
     "a header of many words before a year": "header('A a ' * 20_000 + '2024 Papers')",
     "letters with subscripts, escaped or not": "render_abstract('a_b x\\\\_1 ' * 30_000)",
     "unclosed emphasis, addresses and footnotes": (
