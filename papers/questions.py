@@ -95,12 +95,11 @@ ASKING = frozenset(
         "better",
         "vs",
         "versus",
-        # "what methods exist for …", "how to handle …": the subject is what follows.
+        # "what methods exist for …", "how to handle …": the subject is what follows ("deal"
+        # and "available" stay: "Deal or No Deal", "available data").
         "exist",
         "exists",
-        "available",
         "handle",
-        "deal",
         "tackle",
     ]
 )

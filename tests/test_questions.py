@@ -24,6 +24,7 @@ from papers.questions import question_subject
             "how to handle class imbalance in text classification",
             "class imbalance text classification",
         ),
+        ("what is the deal or no deal dialogue dataset", "deal or no deal dialogue dataset"),
         ("papers on code-switching", "code-switching"),
         ("papers by Luis Espinosa Anke?", "Luis Espinosa Anke"),
         # Phrases and exclusions are kept whole; "or" is the search's own.
