@@ -1,6 +1,6 @@
 """The filters a query's words name: "summarization EMNLP 2023" names the venue EMNLP 2023,
 "dependency parsing 2021" the year 2021, "Findings of EMNLP 2023 sarcasm" that volume, "summarization naacl" the NAACL conferences and
-their Findings of every year.
+their Findings, the years it holds named.
 
 Searched as words, "acl 2024" found the one paper saying both and nothing pointed at the
 venue; "dependency parsing 2021" found two papers, neither of 2021 (an outside tester). The
@@ -62,8 +62,8 @@ def filters_named(text: str, chosen: dict[str, list[str]], venues=None) -> list[
 
 def series_named(text: str, chosen: dict[str, list[str]], venues) -> list[NamedFilter]:
     """The conference series the query's first word naming one names ("summarization naacl":
-    NAACL): its main volumes and Findings of every year, newest first (at most MAX_VALUES, a
-    filter's values). Searched as a word, "naacl" ranked the few papers saying it first, none
+    NAACL): its main volumes and Findings, newest first (at most MAX_VALUES, a filter's values),
+    labelled with the years they span ("NAACL (2021–2025)"). Searched as a word, "naacl" ranked the few papers saying it first, none
     about summarization (an outside tester); ``venues``: papers/facet_memory.py's labels."""
     series: dict[str, tuple[str, list[tuple[int, str]]]] = {}
     for slug, name, year in zip(venues.slugs, venues.names, venues.years, strict=True):
@@ -75,8 +75,12 @@ def series_named(text: str, chosen: dict[str, list[str]], venues) -> list[NamedF
         return []
     written, volumes = series[word.lower()]
     newest = sorted(volumes, reverse=True)[:MAX_VALUES]
+    # The years it holds: a filter takes at most MAX_VALUES venues, ten years of two volumes.
+    years = sorted({year for year, _ in newest if year})
+    span = f"{years[0]}–{years[-1]}" if len(years) > 1 else (str(years[0]) if years else "")
+    label = f"{written} ({span})" if span else written
     rest = _without(text, _written(re.escape(word)))
-    return [_filter(f"{written} (every year)", rest, [("venue", s) for _, s in newest], chosen)]
+    return [_filter(label, rest, [("venue", s) for _, s in newest], chosen)]
 
 
 def _written(words: str) -> re.Pattern:

@@ -410,13 +410,13 @@ def test_a_name_written_otherwise_searches_its_authors_name(client, corpus):
             "kv cache emnlp",
             [
                 {
-                    "label": "EMNLP (every year)",
+                    "label": "EMNLP (2024)",
                     "query": "kv cache",
                     "url": "/?q=kv+cache&venue=emnlp-2024",
                 }
             ],
         ),
-        ("ACL", [{"label": "ACL (every year)", "query": "", "url": "/?venue=acl-2025"}]),
+        ("ACL", [{"label": "ACL (2025)", "query": "", "url": "/?venue=acl-2025"}]),
     ],
 )
 def test_a_query_naming_a_venue_or_year_is_offered_the_filter(client, corpus, typed, offered):
