@@ -1,6 +1,6 @@
 """The filters a query's words name: "summarization EMNLP 2023" names the venue EMNLP 2023,
-"dependency parsing 2021" the year 2021, "Findings of EMNLP 2023 sarcasm" that volume, "summarization naacl" the NAACL conferences and
-their Findings, the years it holds named.
+"dependency parsing 2021" the year 2021, "Findings of EMNLP 2023 sarcasm" that volume,
+"summarization naacl" the NAACL conferences and their Findings.
 
 Searched as words, "acl 2024" found the one paper saying both and nothing pointed at the
 venue; "dependency parsing 2021" found two papers, neither of 2021 (an outside tester). The
