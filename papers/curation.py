@@ -86,9 +86,12 @@ def note_change() -> None:
 
 def record_paper_edit(paper: Paper, changed_fields, former: dict | None = None) -> None:
     """Before a paper is saved: record the fields the curator changed (or, on a new paper,
-    filled in) as curated, and give a changed abstract the key loads find the paper by; a
-    known paper keeps the keys of its former abstract and title (``former``: the fields as
-    the form had them) for the loads of sources that still say those."""
+    filled in) as curated, and give a changed abstract the key loads find the paper by. A
+    known paper keeps its former title's key, and, untitled, its former abstract's (``former``:
+    the fields as the form had them), for the loads of sources that still say them (a load
+    finds a titled paper by its abstract only where the titles agree). A titled paper's former
+    abstract is no key of it: a wrong abstract corrected may be another paper's, whose record
+    it would then take (a reviewer)."""
     concrete = {field.name for field in Paper._meta.concrete_fields}
     changed = (set(changed_fields) - NOT_CURATED) & concrete
     if changed:
@@ -100,7 +103,9 @@ def record_paper_edit(paper: Paper, changed_fields, former: dict | None = None) 
         title = former.get("title", "")
         venue = former.get("venue", paper.venue_id)
         former_title = title_key(venue, title) if title else ""
-        remember_former(paper, {(ABSTRACT, former_abstract), (TITLE, former_title)})
+        remember_former(
+            paper, {(ABSTRACT, "" if title else former_abstract), (TITLE, former_title)}
+        )
 
 
 def record_paper_links_edit(paper: Paper, curated) -> None:

@@ -50,11 +50,10 @@ def remember_former(paper: Paper, keys: set[tuple[str, str]]) -> None:
     title's at its venue) at it: reloading the source that still says the old text found no
     paper, and loaded the text again as a second one (an outside tester)."""
     keys = {(kind, key) for kind, key in keys if key} - paper_keys(paper)
+    # A key kept for another paper (a merge's) stays that paper's.
     MergedKey.objects.bulk_create(
         [MergedKey(kind=kind, key=key, paper=paper) for kind, key in sorted(keys)],
-        update_conflicts=True,
-        unique_fields=["kind", "key"],
-        update_fields=["paper"],
+        ignore_conflicts=True,
     )
 
 

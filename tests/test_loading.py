@@ -621,6 +621,26 @@ def test_a_merge_kept_before_quotes_were_folded_still_finds_its_survivor(write_d
 
 
 @pytest.mark.django_db
+def test_a_titled_papers_corrected_abstract_is_no_key_of_it(write_dump):
+    # Paper A was loaded with B's abstract; a curator put A's right. Kept as A's key, B's
+    # abstract took B's record into A on the next load, and B was never loaded (a reviewer).
+    def line(title, abstract):
+        return json.dumps({"title": title, "abstract": abstract, "venue": "ACL 2024"}) + "\n"
+
+    load_files([write_dump("a.jsonl", line("Paper A", "The abstract of B."))])
+    paper = Paper.objects.get()
+    former = {"title": paper.title, "abstract": paper.abstract, "venue": paper.venue_id}
+    paper.abstract = "The abstract of A."
+    curation.record_paper_edit(paper, ["abstract"], former)
+    paper.save()
+    load_files([write_dump("b.jsonl", line("Paper B", "The abstract of B."))])
+    assert sorted(Paper.objects.values_list("title", "abstract")) == [
+        ("Paper A", "The abstract of A."),
+        ("Paper B", "The abstract of B."),
+    ]
+
+
+@pytest.mark.django_db
 def test_a_copy_with_characters_nothing_shows_is_the_same_paper(write_dump):
     # A soft hyphen or a zero-width space in a page's copy made a second paper (an outside
     # tester).
