@@ -16,7 +16,9 @@ _CURATED_AS = {"abstract_key": "abstract"}
 def locked_with_changes(changes: list[tuple[Paper, list[str]]], now) -> list[Paper]:
     """The rows of the papers of ``changes`` (each the paper as the load changed it, and the
     names of the fields it changed), read now and locked until the load commits, with those
-    fields set but the ones curated since, loaded ``now``; a paper deleted since is left out."""
+    fields set but the ones curated since, loaded ``now``. A paper deleted since is not
+    written again (its links then make the database refuse the load, which writes nothing:
+    load again); papers are not merged while a load runs (papers/merging.py)."""
     rows = Paper.objects.select_for_update().in_bulk([paper.pk for paper, _ in changes])
     fresh = []
     for paper, fields in changes:

@@ -55,10 +55,13 @@ def merge_papers(survivor: Paper, others: list[Paper]) -> Paper:
     moves unless the survivor's curator chose that topic, authors are appended, related titles
     joined; fields a curator set on a duplicate (and not on the survivor) are taken with their
     values, and the survivor's empty fields are filled from the duplicates. The duplicates'
-    keys (external ID, abstract, title) are kept, pointing at the survivor.
+    keys (external ID, abstract, title) are kept, pointing at the survivor. Raises
+    MergeRefused while a load runs: it may have read the papers, and would write its copy of
+    the survivor over the fields the merge filled (a reviewer).
     """
     other_ids = [paper.pk for paper in others]
     with transaction.atomic():
+        _refuse_during_load("papers")
         # So that a reload of a duplicate's source finds the survivor, not a gap.
         remember_merged(survivor, others)
         links = _move_paper_links(survivor, other_ids)
@@ -218,7 +221,16 @@ UPDATE {authorship} SET position = position - 1000 WHERE paper_id = ANY(%s) AND 
 
 
 class MergeRefused(ValueError):
-    """The authors cannot be merged now or ever: the message says why."""
+    """The papers or authors cannot be merged now or ever: the message says why."""
+
+
+def _refuse_during_load(noun: str) -> None:
+    """Hold the load lock to the end of the transaction, or raise MergeRefused: a load is
+    running (the merge waits for none, nor a load for it)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [LOAD_LOCK_ID])
+        if not cursor.fetchone()[0]:
+            raise MergeRefused(f"A load is running: merge the {noun} when it has ended.")
 
 
 def merge_authors(survivor: Author, others: list[Author]) -> Author:
@@ -231,10 +243,7 @@ def merge_authors(survivor: Author, others: list[Author]) -> Author:
     the merge waits for none, nor a load for it)."""
     group = [survivor.pk, *(other.pk for other in others)]
     with transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [LOAD_LOCK_ID])
-            if not cursor.fetchone()[0]:
-                raise MergeRefused("A load is running: merge the authors when it has ended.")
+        _refuse_during_load("authors")
         authors = list(Author.objects.select_for_update().filter(pk__in=group).order_by("pk"))
         people = sorted({author.person_id for author in authors if author.person_id})
         if len(people) > 1:

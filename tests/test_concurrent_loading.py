@@ -4,14 +4,16 @@ import subprocess
 import sys
 import time
 
+import psycopg
 import pytest
 from django.db import IntegrityError, connection, transaction
 
 from papers.load_guard import LOAD_LOCK_ID
 from papers.loading import load_files
+from papers.merging import MergeRefused, merge_papers
 from papers.models import Paper, Venue
 from papers.records import DumpError
-from tests.factories import make_venue
+from tests.factories import make_paper, make_venue
 from tests.test_hostile_loading import database_url, manage
 
 WAITING = "another load is running; waiting…"
@@ -138,3 +140,25 @@ def test_a_venue_created_meanwhile_ends_the_load_with_a_clear_message(tmp_path):
     )
     assert Paper.objects.count() == 0
     assert list(Venue.objects.values_list("name", flat=True)) == ["CONC 2031"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_papers_are_not_merged_while_a_load_runs():
+    # A load that has read the papers would write its copy of the survivor over what the merge
+    # filled in (a reviewer): the merge is refused until the load ends.
+    survivor = make_paper("The first copy.", title="One Paper", related_titles=["r1"])
+    copy = make_paper("The second copy.", title="One Paper (copy)", related_titles=["r2"])
+    db = connection.settings_dict
+    with psycopg.connect(
+        dbname=db["NAME"],
+        user=db["USER"],
+        password=db["PASSWORD"],
+        host=db["HOST"],
+        port=db["PORT"],
+    ) as load:
+        load.execute("SELECT pg_advisory_lock(%s)", [LOAD_LOCK_ID])
+        with pytest.raises(MergeRefused, match=r"^A load is running: merge the papers when it has"):
+            merge_papers(survivor, [copy])
+    assert Paper.objects.count() == 2
+    merge_papers(survivor, [copy])
+    assert list(Paper.objects.values_list("related_titles", flat=True)) == [["r1", "r2"]]
