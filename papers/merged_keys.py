@@ -10,7 +10,7 @@ address (a merged-away paper's id or Anthology ID).
 from .bulk import batched
 from .models import MergedKey, Paper
 from .records import PaperRecord
-from .text import fold_whitespace, legacy_abstract_key
+from .text import fold_whitespace, former_abstract_keys
 
 # MergedKey.Kind's values, as plain strings: the keys are compared with rows read back.
 EXTERNAL_ID, ABSTRACT, TITLE, PAPER = "id", "abstract", "title", "paper"
@@ -63,9 +63,8 @@ def record_keys(record: PaperRecord, venue_id: int, key_of_abstract: str) -> lis
         keys.append((EXTERNAL_ID, record.external_id))
     if key_of_abstract:
         keys.append((ABSTRACT, key_of_abstract))
-        # A key kept before quotes and dashes were folded (migration 0034) is of the old form.
-        if legacy := legacy_abstract_key(record.abstract):
-            keys.append((ABSTRACT, legacy))
+        # A key kept before migrations 0034 and 0038 changed the keys is of its old form.
+        keys += [(ABSTRACT, key) for key in former_abstract_keys(record.abstract)]
     if record.title:
         keys.append((TITLE, title_key(venue_id, record.title)))
     return keys

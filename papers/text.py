@@ -239,7 +239,11 @@ def normalise_abstract(abstract: str) -> str:
     for char in INVISIBLE:
         if char in abstract:
             abstract = abstract.replace(char, "")
-    normalised = legacy_normalised(abstract)
+    return _folded(legacy_normalised(abstract))
+
+
+def _folded(normalised: str) -> str:
+    """The normalised text with its quotes straight and each dash one hyphen."""
     if not _typography(normalised):
         return normalised
     for char, folded in _FOLDS.items():
@@ -261,13 +265,17 @@ def abstract_key(abstract: str) -> str:
     return _hashed(normalise_abstract(abstract))
 
 
-def legacy_abstract_key(abstract: str) -> str | None:
-    """The abstract's key before migration 0034, where it differs from ``abstract_key`` (its
-    quotes or dashes folded now); None where it does not."""
-    legacy = legacy_normalised(abstract or "")
-    if not _typography(legacy):  # the normalised text: NFKC makes "－" a dash
-        return None
-    return _hashed(legacy) if legacy != normalise_abstract(abstract) else None
+def former_abstract_keys(abstract: str) -> list[str]:
+    """The abstract's keys of before migrations 0034 (quotes and dashes as written) and 0038
+    (the characters nothing shows kept), where they differ from ``abstract_key``: the keys a
+    curator's merge or deletion kept then (MergedKey, DeletedKey) are of those forms."""
+    abstract = abstract or ""
+    legacy = legacy_normalised(abstract)
+    now = normalise_abstract(abstract)
+    # _typography reads the normalised text: NFKC makes "－" a dash.
+    forms = [legacy] if _typography(legacy) else []
+    forms += [_folded(legacy)] if any(char in abstract for char in INVISIBLE) else []
+    return list(dict.fromkeys(_hashed(form) for form in forms if form != now))
 
 
 def _hashed(normalised: str) -> str:

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from papers import curation, writing
 from papers.loading import load_files
 from papers.merged_keys import ABSTRACT
-from papers.models import Author, MergedKey, Paper, PaperTopic, Topic, Venue
+from papers.models import Author, DeletedKey, MergedKey, Paper, PaperTopic, Topic, Venue
 from papers.text import abstract_key, legacy_normalised
 from tests.conftest import SEED_FILES
 from tests.factories import ABSTRACT_A, ABSTRACT_B, lecture_page, list_page
@@ -618,6 +618,19 @@ def test_a_merge_kept_before_quotes_were_folded_still_finds_its_survivor(write_d
     record = {"title": "Copy", "abstract": merged_away, "venue": "ACL 2024"}
     summary = load_files([write_dump("copy.jsonl", json.dumps(record) + "\n")])
     assert (summary.new, Paper.objects.count()) == (0, 1)
+
+
+@pytest.mark.django_db
+def test_a_paper_deleted_before_0038_stays_deleted_though_its_abstract_hides_a_character(
+    write_dump,
+):
+    # Its kept key was made with the soft hyphen in: only the pre-0034 form was looked up too,
+    # and the deleted paper came back (a reviewer).
+    hidden = ABSTRACT_A.replace("trans", "trans\u00ad", 1)
+    old_key = hashlib.sha256(legacy_normalised(hidden).encode("utf-8")).hexdigest()
+    DeletedKey.objects.create(kind=ABSTRACT, key=old_key, title="")
+    summary = load_files([write_dump("a.txt", list_page("ACL 2025 Papers", [hidden, ABSTRACT_B]))])
+    assert (summary.new, summary.left_out) == (1, 1)
 
 
 @pytest.mark.django_db
