@@ -12,7 +12,7 @@ from papers import schema_sql
 from papers.counts import refresh_counts
 from papers.denormalise import refresh_lexemes, refresh_topic_names
 from papers.facets import count_facets
-from papers.models import Author, Paper, PaperFacets
+from papers.models import Author, MergedKey, Paper, PaperFacets
 from papers.querysets import web_query
 from papers.text import abstract_key, legacy_normalised
 from tests.factories import finish, make_paper
@@ -269,6 +269,30 @@ def test_abstract_keys_lose_characters_nothing_shows_at_0038():
         "Soft": abstract_key("We use softhyphens and zerowidth spaces."),
         "Plain": legacy("Nothing hidden here."),
     }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_external_ids_are_written_as_the_loader_reads_them_at_0039():
+    before = [("papers", "0038_abstract_keys_without_invisible_characters")]
+    finish()
+    written = {"Spaced": " 2024.TACL-1.3 ", "Old": "p19-1001", "Copy": "2024.TACL-1.4"}
+    written |= {"Kept": "2024.tacl-1.4", "Other": "arxiv:2401.00001"}
+    papers = {
+        title: make_paper(f"The abstract of {title}.", title=title, external_id=external_id)
+        for title, external_id in written.items()
+    }
+    MergedKey.objects.create(kind="id", key="2023.ACL-LONG.9", paper=papers["Kept"])
+    migrate(before)
+    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    assert dict(Paper.objects.values_list("title", "external_id")) == {
+        "Spaced": "2024.tacl-1.3",
+        "Old": "P19-1001",
+        # Its canonical ID is another paper's: it keeps its own, for a curator to merge.
+        "Copy": "2024.TACL-1.4",
+        "Kept": "2024.tacl-1.4",
+        "Other": "arxiv:2401.00001",
+    }
+    assert list(MergedKey.objects.values_list("key", flat=True)) == ["2023.acl-long.9"]
 
 
 def legacy(abstract: str) -> str:
