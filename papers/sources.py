@@ -84,7 +84,14 @@ def source_name(path: Path, folder: Path | None = None) -> str:
     return f"{folder_name}/{inside}" if folder_name else inside
 
 
+# A file saved as UTF-16 (a Windows editor's "Unicode") opens with one of these: told as such,
+# where its zero bytes called it a binary file (an outside tester).
+_UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+
+
 def _decode(data: bytes, source: str, first_line: int = 1) -> str:
+    if first_line == 1 and data.startswith(_UTF16_MARKS):
+        raise DumpError(source, "UTF-16 text, not UTF-8: save the file as UTF-8 and load that")
     if b"\x00" in data:
         raise DumpError(source, "a binary file, not a text dump")
     try:

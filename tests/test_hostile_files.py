@@ -47,6 +47,17 @@ HOSTILE_FILES = [
         "line 3: not UTF-8 text (byte 0xe9)",
     ),
     ("binary.txt", b"ACL 2025 Papers\n\n\x00\x01\x02\n", "a binary file, not a text dump"),
+    # Saved as UTF-16, it was "a binary file" (an outside tester).
+    (
+        "utf16.txt",
+        "ACL 2025 Papers\n\nAn abstract.\n".encode("utf-16"),
+        "UTF-16 text, not UTF-8: save the file as UTF-8 and load that",
+    ),
+    (
+        "utf16.jsonl",
+        '{"title": "x", "venue": "ACL 2025"}\n'.encode("utf-16"),
+        "UTF-16 text, not UTF-8: save the file as UTF-8 and load that",
+    ),
     ("empty.jsonl", b"\n \n", "the file is empty"),
     (
         "bad.jsonl",

@@ -97,7 +97,7 @@ def test_one_bad_file_in_a_folder_of_good_ones_loads_nothing(seeds, tmp_path):
     folder = tmp_path / "dumps"
     folder.mkdir()
     (folder / "a.txt").write_text(list_page("EACL 2024 Papers"), encoding="utf-8")
-    (folder / "b.txt").write_bytes(b"\xff\xfe garbage \x00")
+    (folder / "b.txt").write_bytes(b"\x89PNG garbage \x00")
     (folder / "c.txt").write_text(
         list_page("NAACL 2024 Papers", [ABSTRACT_A + " Again."]), encoding="utf-8"
     )
