@@ -15,11 +15,9 @@ through the index on the lexemes' unaccented spellings.
 import re
 
 from .expressions import SEARCH_CONFIG
-from .text import QUOTED
+from .text import OPERATORS, plain_matches
 
 _WORD = re.compile(r"(?<![\w^\"'-])[^\W\d_]{3,}(?![\w\"'^])")
-_NEGATED = re.compile(r"(?:^|[\s(])-$")
-_OPERATORS = {"or", "and", "not"}
 # Each word's other spelling in the collection, one that the index parses to itself: for a
 # word without accents, its commonest accented spelling; for one with, the spelling without.
 OTHER_SQL = f"""SELECT n.i, COALESCE(
@@ -38,14 +36,7 @@ CROSS JOIN LATERAL (
 
 def _searched_words(text: str) -> list[re.Match]:
     """The words of the text outside quoted phrases, not excluded, not operators."""
-    quoted = [match.span() for match in QUOTED.finditer(text)]
-    return [
-        word
-        for word in _WORD.finditer(text)
-        if not any(a <= word.start() < b for a, b in quoted)
-        and not _NEGATED.search(text[max(0, word.start() - 2) : word.start()])
-        and word[0].lower() not in _OPERATORS
-    ]
+    return [word for word in plain_matches(_WORD, text) if word[0].lower() not in OPERATORS]
 
 
 def spelled_words(text: str) -> list[str]:

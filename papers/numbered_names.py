@@ -16,11 +16,10 @@ statement (papers/word_lookups.py).
 import re
 
 from .expressions import SEARCH_CONFIG
-from .text import QUOTED
+from .text import plain_matches
 
 RARE_NUMBERED = 5
 _NUMBERED = re.compile(r'(?<![\w^"-])([A-Za-z]{1,6})([0-9]{1,2})([A-Za-z]*)(?![\w"^])')
-_NEGATED = re.compile(r"(?:^|[\s(])-$")
 # The ordinals of the names that are rare as typed and whose letters the index keeps.
 RARE_SQL = f"""SELECT n.i FROM unnest(%s::text[], %s::text[]) WITH ORDINALITY AS n(word, letters, i)
 WHERE COALESCE((
@@ -39,13 +38,7 @@ def superscript_number(word: str) -> str | None:
 
 def _searched_names(text: str) -> list[re.Match]:
     """The numbered names of the text outside quoted phrases, not excluded."""
-    quoted = [match.span() for match in QUOTED.finditer(text)]
-    return [
-        name
-        for name in _NUMBERED.finditer(text)
-        if not any(a <= name.start() < b for a, b in quoted)
-        and not _NEGATED.search(text[max(0, name.start() - 2) : name.start()])
-    ]
+    return plain_matches(_NUMBERED, text)
 
 
 def numbered_names(text: str) -> list[str]:

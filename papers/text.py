@@ -29,6 +29,20 @@ def collapse_negations(text: str) -> str:
 QUOTED = re.compile(r'"[^"]*"?')
 # The words a query reads as operators, never as words of a name or a compound.
 OPERATORS = {"or", "and", "not"}
+_NEGATED = re.compile(r"(?:^|[\s(])-$")
+
+
+def plain_matches(pattern: re.Pattern, text: str) -> list[re.Match]:
+    """The pattern's matches in a query outside its quoted phrases and not excluded ("-word"):
+    the words another form may be searched for (papers/numbered_names.py, papers/accents.py)."""
+    quoted = [match.span() for match in QUOTED.finditer(text)]
+    return [
+        match
+        for match in pattern.finditer(text)
+        if not any(a <= match.start() < b for a, b in quoted)
+        and not _NEGATED.search(text[max(0, match.start() - 2) : match.start()])
+    ]
+
 
 # Negative contractions typed without their apostrophe. The search vectors parse "don't" as
 # stop words and "doesn't" as doesn; "dont" is a word no paper has: "LLMs dont know" found
