@@ -15,6 +15,7 @@ named its people has the name's Author at that position replaced by the person (
 and a name whose only person arrived later is folded into that person (``fold_names``).
 """
 
+import re
 from collections import defaultdict
 from dataclasses import replace
 
@@ -27,6 +28,9 @@ from .name_forms import learn_family_names, learn_umlauts, written_with_umlauts
 from .name_words import PARTICLES
 from .records import AuthorRecord
 from .text import make_slug, name_key, umlaut_key
+
+# An initial written with its full stop ("D." in "Christopher D. Manning").
+_STOPPED_INITIAL = re.compile(r"\b\w\.")
 
 AUTHOR_COLUMNS = [
     *("id", "name", "key", "umlaut_key", "slug", "orcid", "person_id", "variants", "family_name")
@@ -96,13 +100,17 @@ def _better_spelled(record: AuthorRecord, than: AuthorRecord) -> bool:
     """Whether ``record``'s name is the better spelling of the same key than ``than``'s: it
     keeps more accents ("André Martins"), or as many and more of its parts capitalised
     ("David Alfonso-Hermelo", which the Anthology's first record of him wrote
-    "Alfonso-hermelo", where five others do not; a part in capitals alone does not count)."""
+    "Alfonso-hermelo", where five others do not; a part in capitals alone does not count), or
+    as many and more initials with their full stop ("Christopher D. Manning")."""
     if record.name == than.name:
         return False
     accents, other_accents = _accents(record.name), _accents(than.name)
     if accents != other_accents:
         return accents > other_accents
-    return _capitalised_parts(record.name) > _capitalised_parts(than.name)
+    capitalised, other_capitalised = _capitalised_parts(record.name), _capitalised_parts(than.name)
+    if capitalised != other_capitalised:
+        return capitalised > other_capitalised
+    return len(_STOPPED_INITIAL.findall(record.name)) > len(_STOPPED_INITIAL.findall(than.name))
 
 
 def _accents(name: str) -> int:

@@ -338,11 +338,18 @@ def latin_unaccented(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(kept)).translate(_LATIN_FOLDS)
 
 
+# An initial's full stop, and the space after it or none ("V.S."): the Anthology folder writes
+# 29 people both ways ("Christopher D. Manning", "Christopher D Manning").
+_INITIAL_STOP = re.compile(r"\b(\w)\.(?:\s+|(?=\w)|$)")
+
+
 def name_key(name: str) -> str:
     """What two spellings of one person's or topic's name share: NFKC, case-folded, Latin
     accents dropped (the Anthology writes "André Martins" and "Andre Martins" for one person),
+    an initial's full stop dropped ("Laks V.S. Lakshmanan" is "Laks V S Lakshmanan"),
     whitespace folded. The loader keys authors and topics by it, not by their slugs."""
-    return fold_whitespace(latin_unaccented(unicodedata.normalize("NFKC", name).casefold()))
+    folded = latin_unaccented(unicodedata.normalize("NFKC", name).casefold())
+    return fold_whitespace(_INITIAL_STOP.sub(r"\1 ", folded))
 
 
 # Umlauts written out, as German writes them without the dots. The Anthology folder writes

@@ -297,3 +297,38 @@ def test_external_ids_are_written_as_the_loader_reads_them_at_0039():
 
 def legacy(abstract: str) -> str:
     return hashlib.sha256(legacy_normalised(abstract).encode("utf-8")).hexdigest()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_authors_keyed_without_initials_stops_after_0040():
+    before = [("papers", "0039_external_ids_as_the_collection_writes_them")]
+    executor = migrate(before)
+    old_author = executor.loader.project_state(before).apps.get_model("papers", "Author")
+    for name, key, spelled, slug in [
+        ("Christopher D. Manning", "christopher d. manning", "", "christopher-d-manning"),
+        ("Christopher D Manning", "christopher d manning", "", "christopher-d-manning-2"),
+        ("Jürgen K. Müller", "jurgen k. muller", "juergen k. mueller", "jurgen-k-muller"),
+        ("Wm. Smith", "wm. smith", "", "wm-smith"),
+    ]:
+        old_author.objects.create(name=name, key=key, umlaut_key=spelled, slug=slug)
+    migrate(executor.loader.graph.leaf_nodes())
+
+    assert sorted(Author.objects.values_list("slug", "key", "umlaut_key")) == [
+        ("christopher-d-manning", "christopher d manning", ""),
+        ("christopher-d-manning-2", "christopher d manning", ""),
+        ("jurgen-k-muller", "jurgen k muller", "juergen k mueller"),
+        ("wm-smith", "wm. smith", ""),
+    ]
+    # Each of the two pages now lists the other among the people of that name.
+    stopped = Author.objects.get(slug="christopher-d-manning")
+    assert [a.slug for a in Author.objects.namesakes_of(stopped)] == ["christopher-d-manning-2"]
+    # And back: the keys keep their stops again.
+    executor = migrate(before)
+    old_keys = executor.loader.project_state(before).apps.get_model("papers", "Author").objects
+    assert sorted(old_keys.values_list("key", "umlaut_key")) == [
+        ("christopher d manning", ""),
+        ("christopher d. manning", ""),
+        ("jurgen k. muller", "juergen k. mueller"),
+        ("wm. smith", ""),
+    ]
+    migrate(executor.loader.graph.leaf_nodes())
