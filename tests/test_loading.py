@@ -583,6 +583,26 @@ def test_a_copy_known_by_its_title_fills_but_does_not_correct(write_dump):
 
 
 @pytest.mark.django_db
+def test_a_corrected_page_without_ids_is_told_its_papers_kept_their_text(write_dump):
+    # A curator fixed a typo in a saved page and loaded it again: "1 unchanged", nothing else.
+    page = lecture_page(furniture=False)
+    load_files([write_dump("lecture.txt", page)])
+    corrected = page.replace("4.2 BLEU", "4.3 BLEU").replace("Accent Adapters", "Accent adapters")
+    path = write_dump("lecture.txt", corrected)
+    summary = load_files([path])
+    assert (summary.new, summary.updated, summary.unchanged) == (0, 0, 3)
+    assert [warning.rsplit("/", 1)[-1] for warning in summary.warnings] == [
+        "lecture.txt: 1 paper differs here from the collection, whose text is kept (a record "
+        "without the paper's external ID only fills empty fields; correct the text in the "
+        "admin): line 3 “Parallel Data for Yoruba Translation”"
+    ]
+    assert "4.2 BLEU" in Paper.objects.get(title="Parallel Data for Yoruba Translation").abstract
+    # A curator's text is kept on purpose: nothing to tell.
+    Paper.objects.filter(title__startswith="Parallel").update(curated_fields=["abstract"])
+    assert load_files([path]).warnings == []
+
+
+@pytest.mark.django_db
 def test_fields_a_load_does_not_read_are_named_in_a_warning(write_dump):
     line = {"title": "Typos", "abstarct": "Twelve tasks.", "autors": ["Ada"], "venue": "ACL 2024"}
     fine = {"title": "Fine", "abstract": "Fourteen tasks.", "venue": "ACL 2024", "mood": "ok"}
