@@ -17,6 +17,7 @@ from .caching import bump_data_version
 from .counts import refresh_counts
 from .deleted_keys import remember_deleted
 from .denormalise import refresh_author_names, refresh_topic_names
+from .load_guard import refuse_during_load
 from .merged_keys import ABSTRACT, TITLE, remember_former, title_key
 from .models import Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect
 from .similarity_model import project_paper
@@ -161,8 +162,10 @@ def record_author_edit(author, changed_fields, old_name: str = "") -> None:
 
 
 def delete_topics(topics) -> None:
-    """Delete the topics (a queryset) and refresh the topic names of the papers they were on."""
+    """Delete the topics (a queryset) and refresh the topic names of the papers they were on.
+    Raises LoadRunning while a load runs (it would fail on its links to them)."""
     with transaction.atomic():
+        refuse_during_load("delete the topics")
         papers = list(
             PaperTopic.objects.filter(topic__in=topics).values_list("paper_id", flat=True)
         )
@@ -172,8 +175,10 @@ def delete_topics(topics) -> None:
 
 
 def delete_authors(authors) -> None:
-    """Delete the authors (a queryset) and refresh the papers they were on."""
+    """Delete the authors (a queryset) and refresh the papers they were on. Raises LoadRunning
+    while a load runs (it would fail on its links to them)."""
     with transaction.atomic():
+        refuse_during_load("delete the authors")
         papers = list(
             Authorship.objects.filter(author__in=authors).values_list("paper_id", flat=True)
         )
@@ -184,8 +189,10 @@ def delete_authors(authors) -> None:
 
 def delete_papers(papers) -> None:
     """Delete the papers (a queryset), keep their keys so that loads leave them out
-    (papers/deleted_keys.py), and take them out of the facet counts."""
+    (papers/deleted_keys.py), and take them out of the facet counts. Raises LoadRunning while
+    a load runs (one that had matched a paper failed whole on its links to it)."""
     with transaction.atomic():
+        refuse_during_load("delete the papers")
         deleted = list(papers)
         remember_deleted(deleted)
         ids = [paper.pk for paper in deleted]

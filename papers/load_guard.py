@@ -43,6 +43,21 @@ def load_lock(on_wait: Callable[[], None] | None = None):
             pass  # the connection is gone, and the server released its lock with it
 
 
+class LoadRunning(ValueError):
+    """A curation refused while a load runs: the load would undo it, or fail on it."""
+
+
+def refuse_during_load(action: str) -> None:
+    """Hold the load lock to the end of the transaction, or raise LoadRunning ("A load is
+    running: {action} when it has ended."). A merge or a deletion waits for no load, nor a
+    load for it: a load that had matched a paper deleted meanwhile failed whole, and one that
+    had read the papers of a merge wrote its copy over the merge."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [LOAD_LOCK_ID])
+        if not cursor.fetchone()[0]:
+            raise LoadRunning(f"A load is running: {action} when it has ended.")
+
+
 def refused_write(error: DatabaseError, parsed_files: list[ParsedFile]) -> DumpError:
     """A database error during the write, as the clear message a bad file gets: the paper's
     file and line when the error names the row (COPY does), else the files of the load."""

@@ -15,7 +15,7 @@ from .author_redirects import redirect_authors
 from .counts import refresh_counts
 from .curation import CURATOR, FILLABLE_FIELDS, fill_empty
 from .denormalise import refresh_author_names, refresh_topic_names
-from .load_guard import LOAD_LOCK_ID
+from .load_guard import refuse_during_load
 from .merged_keys import remember_merged
 from .models import (
     Author,
@@ -56,12 +56,12 @@ def merge_papers(survivor: Paper, others: list[Paper]) -> Paper:
     joined; fields a curator set on a duplicate (and not on the survivor) are taken with their
     values, and the survivor's empty fields are filled from the duplicates. The duplicates'
     keys (external ID, abstract, title) are kept, pointing at the survivor. Raises
-    MergeRefused while a load runs: it may have read the papers, and would write its copy of
+    LoadRunning while a load runs: it may have read the papers, and would write its copy of
     the survivor over the fields the merge filled (a reviewer).
     """
     other_ids = [paper.pk for paper in others]
     with transaction.atomic():
-        _refuse_during_load("papers")
+        refuse_during_load("merge the papers")
         # So that a reload of a duplicate's source finds the survivor, not a gap.
         remember_merged(survivor, others)
         links = _move_paper_links(survivor, other_ids)
@@ -149,9 +149,10 @@ def _take_fields(survivor: Paper, other: Paper) -> None:
 
 def merge_topics(survivor: Topic, others: list[Topic]) -> Topic:
     """Fold topics into the survivor: papers move over, old slugs redirect to it, rules (and
-    title rules) join."""
+    title rules) join. Raises LoadRunning while a load runs (it links papers to topics)."""
     other_ids = [topic.pk for topic in others]
     with transaction.atomic():
+        refuse_during_load("merge the topics")
         papers = set(
             PaperTopic.objects.filter(topic_id__in=[survivor.pk, *other_ids]).values_list(
                 "paper_id", flat=True
@@ -221,29 +222,20 @@ UPDATE {authorship} SET position = position - 1000 WHERE paper_id = ANY(%s) AND 
 
 
 class MergeRefused(ValueError):
-    """The papers or authors cannot be merged now or ever: the message says why."""
-
-
-def _refuse_during_load(noun: str) -> None:
-    """Hold the load lock to the end of the transaction, or raise MergeRefused: a load is
-    running (the merge waits for none, nor a load for it)."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [LOAD_LOCK_ID])
-        if not cursor.fetchone()[0]:
-            raise MergeRefused(f"A load is running: merge the {noun} when it has ended.")
+    """The authors cannot be merged, ever: the message says why."""
 
 
 def merge_authors(survivor: Author, others: list[Author]) -> Author:
-    """Fold authors who are one person into the survivor ("Daniel S Weld" and "Daniel Weld"
-    into "Daniel S. Weld"): their papers move to it (a paper naming two of them keeps the
+    """Fold authors who are one person into the survivor ("Dan Weld" and "Daniel Weld" into
+    "Daniel S. Weld"): their papers move to it (a paper naming two of them keeps the
     first place), their names become its variants, so that later loads give those names to
     it (but where the Anthology names a person), it takes an ORCID or family name it lacks,
     and their addresses redirect to it. Raises MergeRefused when two are people the
-    Anthology tells apart (a load would part them), or while a load runs (it writes authors:
-    the merge waits for none, nor a load for it)."""
+    Anthology tells apart (a load would part them), and LoadRunning while a load runs (it
+    writes authors)."""
     group = [survivor.pk, *(other.pk for other in others)]
     with transaction.atomic():
-        _refuse_during_load("authors")
+        refuse_during_load("merge the authors")
         authors = list(Author.objects.select_for_update().filter(pk__in=group).order_by("pk"))
         people = sorted({author.person_id for author in authors if author.person_id})
         if len(people) > 1:

@@ -1,15 +1,19 @@
-"""Helpers several test modules share: running a command, a snapshot of the paper rows, an
-independent count of an Anthology file, pages read as parsed HTML rather than as text, and the
-browser tests' session and axe check."""
+"""Helpers several test modules share: running a command, a load running elsewhere, a snapshot
+of the paper rows, an independent count of an Anthology file, pages read as parsed HTML rather
+than as text, and the browser tests' session and axe check."""
 
 import io
 import xml.etree.ElementTree as StdET
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
+import psycopg
 from django.core.management import call_command
+from django.db import connection
 
+from papers.load_guard import LOAD_LOCK_ID
 from papers.models import Paper
 
 
@@ -18,6 +22,21 @@ def run(*args) -> tuple[str, str]:
     out, err = io.StringIO(), io.StringIO()
     call_command(*args, stdout=out, stderr=err)
     return out.getvalue(), err.getvalue()
+
+
+@contextmanager
+def load_running():
+    """For the block, the load lock held by another connection, as a load running holds it."""
+    db = connection.settings_dict
+    with psycopg.connect(
+        dbname=db["NAME"],
+        user=db["USER"],
+        password=db["PASSWORD"],
+        host=db["HOST"],
+        port=db["PORT"],
+    ) as load:
+        load.execute("SELECT pg_advisory_lock(%s)", [LOAD_LOCK_ID])
+        yield
 
 
 def snapshot() -> list[tuple]:

@@ -37,7 +37,7 @@ from papers.querysets import web_query
 from papers.search import search_page
 from papers.text import abstract_key
 from tests.factories import finish, make_author, make_paper
-from tests.support import parse
+from tests.support import load_running, parse
 
 TOPICS_FIXTURE = settings.FIXTURES_DIR / "topics.json"
 LARF = "Layer-Aware Representation Filtering: Purifying Finetuning Data to Preserve LLM Safety Alignment"
@@ -1312,3 +1312,25 @@ def test_a_paper_deleted_in_the_admin_keeps_its_keys_for_loads(staff, seeded):
     assert listed.status_code == 200
     assert [row.text for row in parse(listed).find_all("th", class_="field-title")] == [MLWQ] * 2
     assert staff.get(reverse("admin:papers_deletedkey_add")).status_code == 403
+
+
+def test_a_deletion_while_a_load_runs_is_refused_with_a_message(staff, seeded):
+    paper = Paper.objects.get(title=MLWQ)
+    url = reverse("admin:papers_paper_delete", args=[paper.pk])
+    changelist = reverse("admin:papers_topic_changelist")
+    topic = paper.topics.order_by("pk").first()
+    with load_running():
+        refused = staff.post(url, {"post": "yes"}, follow=True)
+        selected = {"action": "delete_selected", "_selected_action": [topic.pk], "post": "yes"}
+        bulk = staff.post(changelist, selected, follow=True)
+    assert refused.redirect_chain == [(url, 302)]
+    assert [m.message for m in refused.context["messages"]] == [
+        "A load is running: delete the papers when it has ended."
+    ]
+    assert [m.message for m in bulk.context["messages"]] == [
+        "A load is running: delete the topics when it has ended."
+    ]
+    assert Paper.objects.filter(pk=paper.pk).exists() and not DeletedKey.objects.exists()
+    assert Topic.objects.filter(pk=topic.pk).exists()
+    assert staff.post(url, {"post": "yes"}).status_code == 302
+    assert not Paper.objects.filter(pk=paper.pk).exists()

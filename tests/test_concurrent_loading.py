@@ -4,16 +4,17 @@ import subprocess
 import sys
 import time
 
-import psycopg
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from papers.load_guard import LOAD_LOCK_ID
+from papers import curation
+from papers.load_guard import LOAD_LOCK_ID, LoadRunning
 from papers.loading import load_files
-from papers.merging import MergeRefused, merge_papers
-from papers.models import Paper, Venue
+from papers.merging import merge_papers
+from papers.models import Author, DeletedKey, Paper, Topic, Venue
 from papers.records import DumpError
-from tests.factories import make_paper, make_venue
+from tests.factories import finish, make_paper, make_venue
+from tests.support import load_running
 from tests.test_hostile_loading import database_url, manage
 
 WAITING = "another load is running; waiting…"
@@ -148,17 +149,32 @@ def test_papers_are_not_merged_while_a_load_runs():
     # filled in (a reviewer): the merge is refused until the load ends.
     survivor = make_paper("The first copy.", title="One Paper", related_titles=["r1"])
     copy = make_paper("The second copy.", title="One Paper (copy)", related_titles=["r2"])
-    db = connection.settings_dict
-    with psycopg.connect(
-        dbname=db["NAME"],
-        user=db["USER"],
-        password=db["PASSWORD"],
-        host=db["HOST"],
-        port=db["PORT"],
-    ) as load:
-        load.execute("SELECT pg_advisory_lock(%s)", [LOAD_LOCK_ID])
-        with pytest.raises(MergeRefused, match=r"^A load is running: merge the papers when it has"):
-            merge_papers(survivor, [copy])
+    refused = pytest.raises(LoadRunning, match=r"^A load is running: merge the papers when it has")
+    with load_running(), refused:
+        merge_papers(survivor, [copy])
     assert Paper.objects.count() == 2
     merge_papers(survivor, [copy])
     assert list(Paper.objects.values_list("related_titles", flat=True)) == [["r1", "r2"]]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_nothing_is_deleted_while_a_load_runs():
+    # A load that had matched a paper a curator deleted meanwhile failed whole, on its links to
+    # it (an outside curator): the deletion is refused until the load ends.
+    paper = make_paper("A paper to delete.", title="Doomed", authors=["Ada Lovelace"])
+    topic = Topic.objects.create(name="Doomed Topic", slug="doomed-topic")
+    finish()
+    deletions = [
+        (curation.delete_papers, Paper.objects.filter(pk=paper.pk), "papers"),
+        (curation.delete_topics, Topic.objects.filter(pk=topic.pk), "topics"),
+        (curation.delete_authors, Author.objects.filter(name="Ada Lovelace"), "authors"),
+    ]
+    with load_running():
+        for delete, queryset, noun in deletions:
+            with pytest.raises(LoadRunning, match=rf"^A load is running: delete the {noun} when"):
+                delete(queryset)
+    assert (Paper.objects.count(), Topic.objects.count(), Author.objects.count()) == (1, 1, 1)
+    assert DeletedKey.objects.count() == 0
+    for delete, queryset, _ in deletions:
+        delete(queryset)
+    assert (Paper.objects.count(), Topic.objects.count(), Author.objects.count()) == (0, 0, 0)

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.admin import helpers
 from django.template.response import TemplateResponse
 
+from ..load_guard import LoadRunning
 from ..merging import MergeRefused
 from .forms import ChooseSurvivorForm
 
@@ -65,7 +66,7 @@ class IntermediateActionMixin:
         others = list(queryset.exclude(pk=survivor.pk))
         try:
             merge(survivor, others)
-        except MergeRefused as refused:
+        except (MergeRefused, LoadRunning) as refused:
             self.message_user(request, str(refused), messages.ERROR)
             return None
         self.message_user(request, report(survivor, others), messages.SUCCESS)
