@@ -22,6 +22,7 @@ from .merged_keys import ABSTRACT, TITLE, remember_former, title_key
 from .models import Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect
 from .similarity_model import project_paper
 from .text import abstract_key, name_key
+from .topic_resolver import forget_deleted_topic, remember_deleted_topics
 
 # Paper fields a source (a load, or a merged duplicate) may fill when the paper has them empty.
 FILLABLE_FIELDS = (
@@ -139,7 +140,9 @@ def record_venue_edit(venue, changed_fields, old_name: str = "") -> None:
 
 def record_topic_edit(topic: Topic, old_slug: str | None = None, renamed: bool = False) -> None:
     """After a topic is saved: its old slug redirects to it, its live slug is no redirect,
-    and a renamed topic's papers get their topic names refreshed."""
+    a deleted topic of its name may be named by loads again, and a renamed topic's papers get
+    their topic names refreshed."""
+    forget_deleted_topic(topic)
     if old_slug and old_slug != topic.slug:
         TopicRedirect.objects.update_or_create(old_slug=old_slug, defaults={"topic": topic})
     TopicRedirect.objects.filter(old_slug=topic.slug).delete()
@@ -166,6 +169,7 @@ def delete_topics(topics) -> None:
     Raises LoadRunning while a load runs (it would fail on its links to them)."""
     with transaction.atomic():
         refuse_during_load("delete the topics")
+        remember_deleted_topics(topics)
         papers = list(
             PaperTopic.objects.filter(topic__in=topics).values_list("paper_id", flat=True)
         )

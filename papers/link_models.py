@@ -113,3 +113,18 @@ class DeletedKey(models.Model):
 
     def __str__(self):
         return f"{self.kind} {self.key[:40]} ({self.title[:60]})"
+
+
+class DeletedTopic(models.Model):
+    """A topic a curator deleted, kept so that no load brings it back: neither a dump naming
+    it (its links are left out, with a warning) nor the topic vocabulary (`load_topics`, which
+    `make run` runs at every start). A curator deletes the row to let loads bring it back, or
+    adds a topic of that name again."""
+
+    key = models.CharField(max_length=200, unique=True, help_text="The name's key (name_key).")
+    name = models.CharField(max_length=200)
+    slug = models.CharField(max_length=200)
+    deleted = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return self.name

@@ -27,6 +27,7 @@ from .expressions import is_complete, paper_number, venue_held_on
 from .expressions import title_vector as title_vector_expression
 from .link_models import Authorship as Authorship
 from .link_models import DeletedKey as DeletedKey
+from .link_models import DeletedTopic as DeletedTopic
 from .link_models import MergedKey as MergedKey
 from .link_models import PaperTopic as PaperTopic
 from .link_models import RemovedTopic as RemovedTopic

@@ -45,7 +45,7 @@ from .records import LoadSummary, PaperRecord, ParsedFile, VenueRecord
 from .staging import collection_size, move_staged, stage_papers, staging
 from .tagging import tag_papers
 from .text import fold_whitespace, make_slug, name_key
-from .topic_resolver import TopicResolver
+from .topic_resolver import TopicResolver, deleted_topics_warning
 from .topic_rules import apply_topic_rules
 from .validation import MAX_RELATED_TITLES
 from .venue_lookup import known_venues
@@ -186,7 +186,11 @@ class RecordWriter:
                 names.setdefault(name_key(name), name)
         resolver = TopicResolver()
         topics, new = {}, []
+        if deleted := [name for name in names.values() if resolver.deleted(name)]:
+            self.summary.warnings.append(deleted_topics_warning(deleted))
         for folded, name in names.items():
+            if name in deleted:
+                continue
             topic = resolver.find(name)
             if topic is None:
                 topic = resolver.add(Topic(name=name))
@@ -325,7 +329,7 @@ class RecordWriter:
             for index, record in enumerate(records)
             if index in papers
             for name in record.topics
-            if "topics" not in papers[index].curated_fields
+            if "topics" not in papers[index].curated_fields and name_key(name) in topics
         }
         if not wanted:
             return set()

@@ -1334,3 +1334,12 @@ def test_a_deletion_while_a_load_runs_is_refused_with_a_message(staff, seeded):
     assert Topic.objects.filter(pk=topic.pk).exists()
     assert staff.post(url, {"post": "yes"}).status_code == 302
     assert not Paper.objects.filter(pk=paper.pk).exists()
+
+
+def test_a_topic_deleted_in_the_admin_is_listed_for_loads_to_leave_out(staff, seeded):
+    topic = Topic.objects.get(slug="question-answering")
+    url = reverse("admin:papers_topic_delete", args=[topic.pk])
+    assert staff.post(url, {"post": "yes"}).status_code == 302
+    listed = parse(staff.get(reverse("admin:papers_deletedtopic_changelist")))
+    assert [row.text for row in listed.find_all("th", class_="field-name")] == [topic.name]
+    assert staff.get(reverse("admin:papers_deletedtopic_add")).status_code == 403

@@ -603,6 +603,43 @@ def test_a_corrected_page_without_ids_is_told_its_papers_kept_their_text(write_d
 
 
 @pytest.mark.django_db
+def test_a_topic_a_curator_deleted_stays_deleted(write_dump):
+    # A dump naming it created it again, and `make run` restored a deleted vocabulary topic at
+    # every start (an outside curator).
+    path = write_dump("lecture.txt", lecture_page(furniture=False))
+    load_files([path])
+    curation.delete_topics(Topic.objects.filter(name="multilinguality"))
+    summary = load_files([path])
+    assert summary.warnings == [
+        "topics a curator deleted, not linked to this load's papers: “multilinguality” (to "
+        "bring one back, delete its row under “Deleted topics” in the admin)"
+    ]
+    assert list(Topic.objects.values_list("name", flat=True)) == ["machine translation"]
+    vocabulary = write_dump(
+        "topics.json",
+        json.dumps([{"model": "papers.topic", "fields": {"name": name}} for name in VOCABULARY]),
+    )
+    out, _ = run("load_topics", str(vocabulary))
+    assert out == "1 new topics, 1 already present, 1 deleted by a curator and not restored\n"
+    assert sorted(Topic.objects.values_list("name", flat=True)) == [
+        "Summarization",
+        "machine translation",
+    ]
+    # A curator who adds a topic of that name again lets loads link it.
+    topic = Topic.objects.create(name="Multilinguality")
+    curation.record_topic_edit(topic)
+    assert load_files([path]).warnings == []
+    paper = Paper.objects.get(title="Parallel Data for Yoruba Translation")
+    assert sorted(paper.topics.values_list("name", flat=True)) == [
+        "Multilinguality",
+        "machine translation",
+    ]
+
+
+VOCABULARY = ["Machine Translation", "Multilinguality", "Summarization"]
+
+
+@pytest.mark.django_db
 def test_fields_a_load_does_not_read_are_named_in_a_warning(write_dump):
     line = {"title": "Typos", "abstarct": "Twelve tasks.", "autors": ["Ada"], "venue": "ACL 2024"}
     fine = {"title": "Fine", "abstract": "Fourteen tasks.", "venue": "ACL 2024", "mood": "ok"}

@@ -48,3 +48,14 @@ class NoteChangesMixin:
     def refused(self, request, running: LoadRunning):
         self.message_user(request, str(running), messages.ERROR)
         return HttpResponseRedirect(request.get_full_path())
+
+
+class KeptByDeletionsMixin:
+    """The rows deletions keep (a deleted paper's keys, a deleted topic's name): listed, and
+    deleted by a curator to let loads bring the paper or topic back; never added or changed."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -1,17 +1,15 @@
-"""The topic admin: rename (old addresses redirect), merge, apply rules; the redirects."""
+"""The topic admin: rename (old addresses redirect), merge, apply rules; the redirects; the
+deleted topics loads leave out."""
 
 from django.contrib import admin, messages
 from django.db.models import Count
 from django.utils.text import Truncator
 
 from .. import curation, merging
-from ..models import (
-    Topic,
-    TopicRedirect,
-)
+from ..models import DeletedTopic, Topic, TopicRedirect
 from ..topic_rules import run_topic_rules
 from .actions import IntermediateActionMixin
-from .changes import NoteChangesMixin
+from .changes import KeptByDeletionsMixin, NoteChangesMixin
 from .forms import TopicForm
 
 
@@ -86,3 +84,13 @@ class TopicRedirectAdmin(NoteChangesMixin, admin.ModelAdmin):
     list_select_related = ("topic",)
     search_fields = ("old_slug", "topic__name")
     autocomplete_fields = ("topic",)
+
+
+@admin.register(DeletedTopic)
+class DeletedTopicAdmin(KeptByDeletionsMixin, admin.ModelAdmin):
+    """The topics curators deleted, which loads leave out (papers/topic_resolver.py): deleting
+    a row here lets loads bring the topic back. Written by deletions only."""
+
+    list_display = ("name", "slug", "deleted")
+    search_fields = ("name", "slug")
+    ordering = ("-deleted", "name")

@@ -13,7 +13,7 @@ from ..models import (
 )
 from ..text import name_key
 from .actions import IntermediateActionMixin
-from .changes import NoteChangesMixin
+from .changes import KeptByDeletionsMixin, NoteChangesMixin
 from .forms import AuthorForm, VenueForm
 
 
@@ -120,7 +120,7 @@ class AuthorRedirectAdmin(NoteChangesMixin, admin.ModelAdmin):
 
 
 @admin.register(DeletedKey)
-class DeletedKeyAdmin(admin.ModelAdmin):
+class DeletedKeyAdmin(KeptByDeletionsMixin, admin.ModelAdmin):
     """The keys of the papers curators deleted, which loads leave out (papers/deleted_keys.py):
     deleting a paper's rows here lets loads bring it back. Written by deletions only."""
 
@@ -128,9 +128,3 @@ class DeletedKeyAdmin(admin.ModelAdmin):
     list_filter = ("kind",)
     search_fields = ("title", "key")
     ordering = ("-deleted", "title")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False

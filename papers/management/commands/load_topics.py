@@ -14,8 +14,8 @@ TOPIC_FIELDS = ("name", "slug", "description", "rule", "title_rule")
 class Command(BaseCommand):
     help = (
         "Create the topics of a vocabulary fixture that the collection lacks. Topics that exist "
-        "(by name, slug or a merge's redirect) are left as curators made them; `loaddata` would "
-        "overwrite them."
+        "(by name, slug or a merge's redirect) are left as curators made them, and those a "
+        "curator deleted stay deleted; `loaddata` would overwrite them."
     )
 
     def add_arguments(self, parser):
@@ -30,14 +30,20 @@ class Command(BaseCommand):
     def handle(self, *args, path, verbosity, **options):
         entries = self.read(path)
         resolver = TopicResolver()
-        new = []
+        new, deleted = [], []
         for entry in entries:
-            if resolver.find(entry["name"]) is None:
+            if resolver.deleted(entry["name"]):
+                deleted.append(entry["name"])
+            elif resolver.find(entry["name"]) is None:
                 new.append(resolver.add(Topic(**entry)))
         with transaction.atomic():
             Topic.objects.bulk_create(new)
         if verbosity >= 1:
-            self.stdout.write(f"{len(new)} new topics, {len(entries) - len(new)} already present")
+            present = len(entries) - len(new) - len(deleted)
+            told = f"{len(new)} new topics, {present} already present"
+            if deleted:
+                told += f", {len(deleted)} deleted by a curator and not restored"
+            self.stdout.write(told)
 
     def read(self, path: Path) -> list[dict]:
         try:
