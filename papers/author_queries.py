@@ -1,6 +1,7 @@
 """The authors' queries: the people sharing an author's name, their co-authors, where an
 author stands in the author lists of some papers, and the authors of a family name."""
 
+import itertools
 import re
 from collections import Counter
 
@@ -40,6 +41,8 @@ _ONE_NAME = re.compile(r"[^\W\d_][\w'’-]+")
 _NAME = re.compile(r"[^\W\d_][\w.'’-]*(?:\s+[^\W\d_][\w.'’-]*){1,4}")
 # A middle initial, with or without its period, between two words of a name.
 _INITIAL = re.compile(r"(?<=\s)[^\W\d_]\.?(?=\s)")
+# An initial's full stop with the next initial written against it ("C.D. Manning").
+_JOINED_INITIALS = re.compile(r"(?<![\w.])([^\W\d_])\.(?=[^\W\d_]\b)")
 # A generation suffix ending a name's slug ("Hal Daumé III", "Matthew C. Williams Jr.").
 _SUFFIX = "(-(jr|sr|ii|iii|iv))?"
 # An umlaut written out ("ue" for "ü"), as text.umlaut_key writes it.
@@ -55,18 +58,42 @@ def _slugs_named(slug: str) -> Q:
     """The slugs of a name's authors: the slug, its namesakes' (slug-2 …), with one or two
     middle initials the name leaves out ("noah-smith": noah-a-smith) and a suffix it leaves
     out ("hal-daume": hal-daume-iii), for every form of the given name ("dan-jurafsky":
-    daniel-jurafsky too, papers/nicknames.py); each form read through an index range of the
-    slugs it begins."""
+    daniel-jurafsky too, papers/nicknames.py), or every given name of its initials ("y-goldberg":
+    yoav-goldberg, ``_initialled``); each form read through an index range of the slugs it
+    begins."""
     given, _, rest = slug.partition("-")
     if not rest:
         return Q(slug=slug) | Q(
             slug__startswith=f"{slug}-", slug__regex=rf"^{re.escape(slug)}-[0-9]+$"
         )
+    if initialled := _initialled(slug):
+        return Q(slug=slug) | initialled
     slugs = Q(slug=slug)
     for form in given_name_forms(given):
         pattern = rf"^{re.escape(form)}-([a-z]-){{0,2}}{re.escape(rest)}{_SUFFIX}(-[0-9]+)?$"
         slugs |= Q(slug__startswith=f"{form}-", slug__regex=pattern)
     return slugs
+
+
+def _initialled(slug: str) -> Q | None:
+    """The slugs of a name written with its given names' initials ("y-goldberg", "c-d-manning",
+    family first "goldberg-y"): a given name of each initial's letter, the second and later
+    ones or a middle initial left out, and the family name as typed (christopher-d-manning,
+    christopher-manning); None for a name written otherwise. Read through the index range of
+    the slugs beginning with the first initial."""
+    words = slug.split("-")
+    if len(words[-1]) == 1 and len(words[0]) > 1:
+        family_words = list(itertools.takewhile(lambda word: len(word) > 1, words))
+        words = words[len(family_words) :] + family_words
+    initials = list(itertools.takewhile(lambda word: len(word) == 1, words))
+    family = "-".join(words[len(initials) :])
+    if not initials or not family or any(len(word) == 1 for word in words[len(initials) :]):
+        return None
+    given = f"{re.escape(initials[0])}[^-]*-" + "".join(
+        f"(?:{re.escape(initial)}[^-]*-)?" for initial in initials[1:]
+    )
+    pattern = rf"^{given}([a-z]-)?{re.escape(family)}{_SUFFIX}(-[0-9]+)?$"
+    return Q(slug__startswith=initials[0], slug__regex=pattern)
 
 
 def family_forms(word: str) -> tuple[str, str]:
@@ -91,7 +118,7 @@ class AuthorQuerySet(models.QuerySet):
         author), each with ``paper_count``, most papers first; [] without a query when not a
         name. A name written family name first, with a comma ("Manning, Christopher"), is
         that name."""
-        text = " ".join(text.split())
+        text = " ".join(_JOINED_INITIALS.sub(r"\1. ", text).split())
         family, comma, given = text.partition(",")
         if comma and given.strip():
             text = f"{given.strip()} {family.strip()}"

@@ -385,6 +385,33 @@ def test_a_name_written_otherwise_searches_its_authors_name(client, corpus):
     assert client.get("/api/papers/?q=kv+cache").json()["corrected_query"] is None
 
 
+def test_a_name_written_with_initials_searches_its_authors(client, corpus):
+    # "Y. Goldberg" and "C. D. Manning", as citations write them, offered no author and ranked
+    # papers by a "Y." Chen first (an outside researcher).
+    samuel = Author.objects.create(name="Samuel R. Brightwater", slug="samuel-r-brightwater")
+    Authorship.objects.create(paper=corpus["kv"], author=samuel, position=3)
+    sara = Author.objects.create(name="Sara Brightwater", slug="sara-brightwater")
+    Authorship.objects.create(paper=corpus["retrieval"], author=sara, position=3)
+    rolf = Author.objects.create(name="Rolf Brightwater", slug="rolf-brightwater")
+    Authorship.objects.create(paper=corpus["speech"], author=rolf, position=3)
+    finish()
+
+    def offered(query):
+        body = client.get("/api/papers/", {"q": query}).json()
+        return [author["url"].removeprefix("http://testserver") for author in body["authors"]]
+
+    both = ["/authors/samuel-r-brightwater/", "/authors/sara-brightwater/"]
+    for typed in ["S. Brightwater", "S Brightwater", "Brightwater, S.", "Brightwater S."]:
+        assert sorted(offered(typed)) == both, typed
+    for typed in ["S. R. Brightwater", "S.R. Brightwater", "Brightwater, S.R."]:
+        assert sorted(offered(typed)) == both, typed  # a second initial may be left out
+    assert offered("R. S. Brightwater") == ["/authors/rolf-brightwater/"]
+    assert offered("T. Brightwater") == []
+    body = client.get("/api/papers/?q=R.+Brightwater").json()
+    assert (body["corrected_query"], body["count"]) == ("Rolf Brightwater", 1)
+    assert body["results"][0]["id"] == corpus["speech"].pk
+
+
 @pytest.mark.parametrize(
     ("typed", "offered"),
     [
