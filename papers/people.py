@@ -29,6 +29,8 @@ from .name_words import PARTICLES
 from .records import AuthorRecord
 from .text import make_slug, name_key, umlaut_key
 
+# The numerals of a generation ending a name, written in capitals ("Hal Daumé III").
+_GENERATIONS = {"ii", "iii", "iv"}
 # An initial written with its full stop ("D." in "Christopher D. Manning").
 _STOPPED_INITIAL = re.compile(r"\b\w\.")
 
@@ -100,7 +102,8 @@ def _better_spelled(record: AuthorRecord, than: AuthorRecord) -> bool:
     """Whether ``record``'s name is the better spelling of the same key than ``than``'s: it
     keeps more accents ("André Martins"), or as many and more of its parts capitalised
     ("David Alfonso-Hermelo", which the Anthology's first record of him wrote
-    "Alfonso-hermelo", where five others do not; a part in capitals alone does not count), or
+    "Alfonso-hermelo", where five others do not; a part in capitals alone does not count,
+    but a generation's numeral ending the name, "III", counts only in capitals), or
     as many and more initials with their full stop ("Christopher D. Manning")."""
     if record.name == than.name:
         return False
@@ -119,7 +122,10 @@ def _accents(name: str) -> int:
 
 def _capitalised_parts(name: str) -> int:
     parts = [part for part in name.replace("-", " ").split() if part.lower() not in PARTICLES]
-    return sum(part[:1].isupper() and not part[1:].isupper() for part in parts)
+    capitalised = [part[:1].isupper() and not part[1:].isupper() for part in parts]
+    if parts and parts[-1].lower() in _GENERATIONS:
+        capitalised[-1] = parts[-1].isupper()  # "Hal Daumé III", not "Iii"
+    return sum(capitalised)
 
 
 def _with_details_of(record: AuthorRecord, other: AuthorRecord) -> AuthorRecord:

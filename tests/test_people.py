@@ -209,6 +209,10 @@ def test_a_name_in_two_cases_is_named_by_its_capitalised_spelling(write_dump):
     load_files([write_dump("2024.jsonl", dump)])
     assert list(Author.objects.values_list("name", flat=True)) == ["David Alfonso-Hermelo"]
     assert authors_of("First Record") == ["david-alfonso-hermelo"]
+    # A generation's numeral is written in capitals: 6 Anthology records wrote "Iii", 21 "III".
+    generation = dump_jsonl(("Miscased", ["Hal Daumé Iii"]), ("Capitals", ["Hal Daumé III"]))
+    load_files([write_dump("generation.jsonl", generation)])
+    assert Author.objects.get(key="hal daume iii").name == "Hal Daumé III"
     # A particle's case says nothing: the first spelling stays (a reviewer).
     particles = dump_jsonl(("Lower", ["Antal van den Bosch"]), ("Upper", ["Antal Van Den Bosch"]))
     load_files([write_dump("particles.jsonl", particles)])
