@@ -17,6 +17,7 @@ relative to the page's paper and the abstract + title pairs, and for prose what 
 (papers/dump_evidence.py). Prose about the event is never joined to an abstract.
 """
 
+from .author_lines import author_names
 from .dump_blocks import (
     COUNTRY_MAX_LENGTH,
     FOOTER_NEXT,
@@ -34,7 +35,7 @@ from .dump_blocks import (
 )
 from .dump_evidence import evidence
 from .dump_venues import extract_venue_metadata, venue_record
-from .list_entries import ListEntry, author_names, is_label, list_entries, markdown_heading
+from .list_entries import ListEntry, is_label, list_entries, markdown_heading
 from .list_headers import HeaderError, list_header_venue
 from .name_words import one_person
 from .records import AuthorRecord, Decision, DumpError, PaperRecord, ParsedFile

@@ -23,32 +23,11 @@ short line makes no layout.
 """
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 
+from .author_lines import CJK_LETTERS, author_names, clean_title, family_first_names
 from .dump_blocks import PRESENTATION_FORMATS, TITLE_MAX_LENGTH, Block, is_title_like
-from .name_words import LINE_PARTICLES, NOT_NAME_WORDS, family_first_names
-from .text import fold_whitespace
 
-_NAME_WORDS = 5
-# A word of a name: capitalised ("Ana", "O'Connor", "J.", "Hakkani-Tür"), a particle ("de",
-# "van", "d'Almeida"), in a script without capitals ("محمد"), or a name in Han, kana or Hangul.
-_CAPITALISED = re.compile(r"^[^\W\d_][\w'’.-]*$")
-_ELIDED_PARTICLE = re.compile(r"^(?:d|l|dell|dall)['’][^\W\d_][\w'’.-]*$")
-# Kana, Han and Hangul: a name in them has no spaces, a line of them no words to count.
-_CJK_LETTERS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
-_CJK_NAME = re.compile(rf"^[{_CJK_LETTERS}·]{{2,8}}$")
-# The line is folded first: no run of spaces for these to scan again and again. The full-width
-# and ideographic commas of Chinese and Japanese lists ("王小明，李娜") separate names too.
-_SEPARATORS = re.compile(r",|;|·|，|；|、|،| and |&")
-# What follows a name on some sites: affiliation marks ("Ada Lovelace1,2*", "¹", "♠") and the
-# affiliation in brackets ("Ada Lovelace (Vienna)").
-_MARK = r"[\d¹²³\u2070-\u2079*†‡§¶♠♣♥♦♡♢♤♧]+"
-# A mark starts after a name's letters only: tried from inside a run, it cost the run's
-# length at each character.
-_MARKS = re.compile(rf" ?\([^()]{{0,80}}\)|(?<![,{_MARK[1:-2]}]){_MARK}(?:,{_MARK})*(?=[ ,;]|$)")
-# A title's wrapping: bold ("**Title**"), a number ("12. Title") or a bullet ("- Title").
-_TITLE_WRAPPING = re.compile(r"^(?:\d{1,4}[.)] |[-•*] )?(?:\*\*|__)?(.*?)(?:\*\*|__)?$")
 # A label, not a paper's text: "Abstract", "Keywords: …", a row of link labels.
 _LABEL = re.compile(r"^(?:abstract|summary|tl;?dr)\s*[:：]?$|^key ?words?\s*[:：]", re.IGNORECASE)
 # An abstract's placeholder (it took a title, and the abstract above it the title below it: an
@@ -57,7 +36,6 @@ _NO_ABSTRACT = re.compile(r"^(?:abstract (?:is )?(?:not available|n/a|tba)|no ab
 _LINK_LABELS = {"paper", "pdf", "slides", "video", "code", "poster", "bib", "bibtex", "doi"}
 _LINK_LABELS |= {"arxiv", "openreview", "github", "data", "demo", "abstract", "presentation"}
 _HEADING_LINES = 4
-_AUTHORS_LABEL = re.compile(r"^(?:authors?|by)\b *[:：]? *", re.IGNORECASE)
 # A title line ending in a word that cannot end a title goes on on the next line.
 _RUNS_ON = re.compile(
     r"\b(?:a|an|and|as|at|by|for|from|in|into|of|on|or|the|to|via|with|without)$", re.IGNORECASE
@@ -68,7 +46,7 @@ _MARKDOWN_LINK = re.compile(r"\[([^\[\]]*)\]\([^()\s]*\)")
 _MENU_LINES = 3
 _MENU_WORDS = 2
 _MENU_CHARACTERS = 24
-_CJK = re.compile(rf"[{_CJK_LETTERS}]")
+_CJK = re.compile(rf"[{CJK_LETTERS}]")
 
 
 @dataclass
@@ -82,60 +60,6 @@ class ListEntry:
     authors: list[str] = field(default_factory=list)
     author_block: Block | None = None
     note: Block | None = None  # a short paragraph among titled abstracts: the page's own
-
-
-def _is_name_word(word: str) -> bool:
-    return (
-        (word[0].isupper() and bool(_CAPITALISED.match(word)))
-        or word.lower() in LINE_PARTICLES
-        or bool(_ELIDED_PARTICLE.match(word))
-        or _uncased_word(word)
-    )
-
-
-def _uncased_word(word: str) -> bool:
-    """A word of a script without capitals: letters and the marks they carry ("राहुल", whose
-    vowel signs are marks, not letters: such an author line was dropped), a letter first."""
-    return (
-        unicodedata.category(word[0]).startswith("L")
-        and all(unicodedata.category(char)[0] in "LM" for char in word)
-        and word.lower() == word.upper()
-    )
-
-
-def _is_name(text: str, alone: bool) -> bool:
-    """A person's name: two to five name words, or one in Han, kana or Hangul; in a list of
-    names, one word too ("Mausam"), but not an acronym ("BERT")."""
-    if _CJK_NAME.match(text):
-        return True
-    words = text.split()
-    if len(words) == 1 and (alone or len(text) < 2 or text.isupper()):
-        return False
-    return (
-        len(words) <= _NAME_WORDS
-        and all(_is_name_word(word) for word in words)
-        and not any(word.casefold() in NOT_NAME_WORDS for word in words)
-    )
-
-
-def author_names(line: str) -> list[str]:
-    """The names an author line lists ("Ada Lovelace, Alan Turing and Grace Hopper"), or []
-    when the line is not one: each part must be a person's name."""
-    # Composed first: a decomposed "Nguyễn" is letters and marks, which no name word matched.
-    line = _AUTHORS_LABEL.sub("", _clean_title(unicodedata.normalize("NFC", line[:1001])))
-    if listed := family_first_names(line):  # "Müller, J.; Schmidt, A."
-        return listed if all(_is_name(name, False) for name in listed) else []
-    if line.endswith((".", ":", "?", "!")) or len(line) > 1000:
-        return []
-    parts = (part.strip() for part in _SEPARATORS.split(_MARKS.sub("", line)))
-    names = [part.removeprefix("and ") for part in parts]
-    names = [name for name in names if name]
-    alone = len(names) == 1
-    if not names or not all(_is_name(name, alone) for name in names):
-        return []
-    # Mostly names of two words or more: "Discourse and Pragmatics" is a topic, not people.
-    multiword = sum(len(name.split()) > 1 or bool(_CJK_NAME.match(name)) for name in names)
-    return names if multiword * 2 >= len(names) else []
 
 
 def is_label(block: Block) -> bool:
@@ -193,7 +117,7 @@ def _heading(block: Block) -> tuple[str, list[str]] | None:
         _RUNS_ON.search(lines[title_end - 1]) or lines[title_end][:1].islower()
     ):
         title_end += 1
-    title = _clean_title(" ".join(lines[:title_end]))
+    title = clean_title(" ".join(lines[:title_end]))
     if start + len(lines) - end > _HEADING_LINES or len(title) > TITLE_MAX_LENGTH:
         return None
     return title, authors
@@ -206,21 +130,6 @@ def _names_start(lines: tuple[str, ...], index: int) -> bool:
     if len(names) > 1:
         return True
     return bool(names) and not _RUNS_ON.search(lines[index - 1])
-
-
-def _clean_title(line: str) -> str:
-    """The title without its wrapping: bold, a number, a bullet, a pictograph at either end
-    ("📄 ")."""
-    line = fold_whitespace(line)
-    start, end = 0, len(line)
-    while start < end and unicodedata.category(line[start]) == "So":
-        start += 1
-    while end > start and unicodedata.category(line[end - 1]) == "So":
-        end -= 1
-    for _ in range(2):  # "**1. Title**": the bold, then the number
-        line = _TITLE_WRAPPING.match(line[start:end].strip())[1].strip()
-        start, end = 0, len(line)
-    return line
 
 
 def list_entries(blocks: list[Block]) -> tuple[list[ListEntry], bool]:

@@ -1,7 +1,5 @@
 """Words of names and words never of a person's name, for telling an author line from a title
-(papers/list_entries.py) and for a name's spelling (papers/people.py)."""
-
-import re
+(papers/author_lines.py) and for a name's spelling (papers/people.py)."""
 
 # Particles a name writes in lower case or not ("van den Bosch", "Van Den Bosch").
 PARTICLES = {"de", "del", "della", "der", "di", "da", "dos", "du", "la", "le", "van", "von"}
@@ -25,23 +23,6 @@ NOT_NAME_WORDS |= {"sentiment", "linguistics", "linguistic", "natural", "lexical
 NOT_NAME_WORDS |= {"university", "institute", "lab", "labs", "laboratory", "research"}
 NOT_NAME_WORDS |= {"college", "school", "academy", "center", "centre", "department", "inc"}
 NOT_NAME_WORDS |= {"inc.", "ltd", "corporation", "umass", "technology", "sciences"}
-
-# A bibliography's author line, each name family first and its initials after, apart by
-# semicolons ("Müller, J.; Schmidt, A. B."): read as a line of no names (it ends with a full
-# stop), it cost the whole page its titles (an outside tester).
-_FAMILY_FIRST = re.compile(r"([^\W\d][^;,.]*?),\s*((?:[^\W\d_]\.(?:\s*-)?\s*)+)")
-
-
-def family_first_names(line: str) -> list[str]:
-    """The names of a line written "Family, I.; Family, I.", given name first ("J. Müller"),
-    or [] for any other line."""
-    parts = [part.strip() for part in line.split(";")]
-    if len(parts) < 2 or len(line) > 1000:
-        return []
-    matches = [_FAMILY_FIRST.fullmatch(part) for part in parts]
-    if not all(matches):
-        return []
-    return [f"{' '.join(match[2].split())} {match[1]}" for match in matches]
 
 
 def one_person(names: list[str], following: str) -> bool:

@@ -1,0 +1,122 @@
+"""Author lines of a page (pure): whether a line lists people's names, and which.
+
+A page writes its authors given name first ("Ada Lovelace, Alan Turing and Grace Hopper"), or
+family name first as a bibliography does ("Müller, J.; Schmidt, A. B.", "Manning, Christopher
+D.", "Müller, Lukas and Dubois, Émilie"); with marks after names ("Ada Lovelace1,2*"), a label
+("Authors:"), bold or a bullet around the line. A line is an author line when each of its parts
+is a person's name (papers/name_words.py: the words a name never has); else it is a title's, a
+topic's or prose.
+"""
+
+import re
+import unicodedata
+
+from .name_words import LINE_PARTICLES, NOT_NAME_WORDS
+from .text import fold_whitespace
+
+_NAME_WORDS = 5
+# A word of a name: capitalised ("Ana", "O'Connor", "J.", "Hakkani-Tür"), a particle ("de",
+# "van", "d'Almeida"), in a script without capitals ("محمد"), or a name in Han, kana or Hangul.
+_CAPITALISED = re.compile(r"^[^\W\d_][\w'’.-]*$")
+_ELIDED_PARTICLE = re.compile(r"^(?:d|l|dell|dall)['’][^\W\d_][\w'’.-]*$")
+# Kana, Han and Hangul: a name in them has no spaces, a line of them no words to count.
+CJK_LETTERS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+_CJK_NAME = re.compile(rf"^[{CJK_LETTERS}·]{{2,8}}$")
+# The line is folded first: no run of spaces for these to scan again and again. The full-width
+# and ideographic commas of Chinese and Japanese lists ("王小明，李娜") separate names too.
+_SEPARATORS = re.compile(r",|;|·|，|；|、|،| and |&")
+# What follows a name on some sites: affiliation marks ("Ada Lovelace1,2*", "¹", "♠") and the
+# affiliation in brackets ("Ada Lovelace (Vienna)").
+_MARK = r"[\d¹²³\u2070-\u2079*†‡§¶♠♣♥♦♡♢♤♧]+"
+# A mark starts after a name's letters only: tried from inside a run, it cost the run's
+# length at each character.
+_MARKS = re.compile(rf" ?\([^()]{{0,80}}\)|(?<![,{_MARK[1:-2]}]){_MARK}(?:,{_MARK})*(?=[ ,;]|$)")
+_AUTHORS_LABEL = re.compile(r"^(?:authors?|by)\b *[:：]? *", re.IGNORECASE)
+
+# A title's wrapping: bold ("**Title**"), a number ("12. Title") or a bullet ("- Title").
+_TITLE_WRAPPING = re.compile(r"^(?:\d{1,4}[.)] |[-•*] )?(?:\*\*|__)?(.*?)(?:\*\*|__)?$")
+# A bibliography's author line, each name family first and its initials after, apart by
+# semicolons ("Müller, J.; Schmidt, A. B."): read as a line of no names (it ends with a full
+# stop), it cost the whole page its titles (an outside tester).
+_FAMILY_FIRST = re.compile(r"([^\W\d][^;,.]*?),\s*((?:[^\W\d_]\.(?:\s*-)?\s*)+)")
+
+
+def family_first_names(line: str) -> list[str]:
+    """The names of a line written "Family, I.; Family, I.", given name first ("J. Müller"),
+    or [] for any other line."""
+    parts = [part.strip() for part in line.split(";")]
+    if len(parts) < 2 or len(line) > 1000:
+        return []
+    matches = [_FAMILY_FIRST.fullmatch(part) for part in parts]
+    if not all(matches):
+        return []
+    return [f"{' '.join(match[2].split())} {match[1]}" for match in matches]
+
+
+def _is_name_word(word: str) -> bool:
+    return (
+        (word[0].isupper() and bool(_CAPITALISED.match(word)))
+        or word.lower() in LINE_PARTICLES
+        or bool(_ELIDED_PARTICLE.match(word))
+        or _uncased_word(word)
+    )
+
+
+def _uncased_word(word: str) -> bool:
+    """A word of a script without capitals: letters and the marks they carry ("राहुल", whose
+    vowel signs are marks, not letters: such an author line was dropped), a letter first."""
+    return (
+        unicodedata.category(word[0]).startswith("L")
+        and all(unicodedata.category(char)[0] in "LM" for char in word)
+        and word.lower() == word.upper()
+    )
+
+
+def _is_name(text: str, alone: bool) -> bool:
+    """A person's name: two to five name words, or one in Han, kana or Hangul; in a list of
+    names, one word too ("Mausam"), but not an acronym ("BERT")."""
+    if _CJK_NAME.match(text):
+        return True
+    words = text.split()
+    if len(words) == 1 and (alone or len(text) < 2 or text.isupper()):
+        return False
+    return (
+        len(words) <= _NAME_WORDS
+        and all(_is_name_word(word) for word in words)
+        and not any(word.casefold() in NOT_NAME_WORDS for word in words)
+    )
+
+
+def author_names(line: str) -> list[str]:
+    """The names an author line lists ("Ada Lovelace, Alan Turing and Grace Hopper"), or []
+    when the line is not one: each part must be a person's name."""
+    # Composed first: a decomposed "Nguyễn" is letters and marks, which no name word matched.
+    line = _AUTHORS_LABEL.sub("", clean_title(unicodedata.normalize("NFC", line[:1001])))
+    if listed := family_first_names(line):  # "Müller, J.; Schmidt, A."
+        return listed if all(_is_name(name, False) for name in listed) else []
+    if line.endswith((".", ":", "?", "!")) or len(line) > 1000:
+        return []
+    parts = (part.strip() for part in _SEPARATORS.split(_MARKS.sub("", line)))
+    names = [part.removeprefix("and ") for part in parts]
+    names = [name for name in names if name]
+    alone = len(names) == 1
+    if not names or not all(_is_name(name, alone) for name in names):
+        return []
+    # Mostly names of two words or more: "Discourse and Pragmatics" is a topic, not people.
+    multiword = sum(len(name.split()) > 1 or bool(_CJK_NAME.match(name)) for name in names)
+    return names if multiword * 2 >= len(names) else []
+
+
+def clean_title(line: str) -> str:
+    """The title without its wrapping: bold, a number, a bullet, a pictograph at either end
+    ("📄 ")."""
+    line = fold_whitespace(line)
+    start, end = 0, len(line)
+    while start < end and unicodedata.category(line[start]) == "So":
+        start += 1
+    while end > start and unicodedata.category(line[end - 1]) == "So":
+        end -= 1
+    for _ in range(2):  # "**1. Title**": the bold, then the number
+        line = _TITLE_WRAPPING.match(line[start:end].strip())[1].strip()
+        start, end = 0, len(line)
+    return line
