@@ -23,8 +23,9 @@ _ELIDED_PARTICLE = re.compile(r"^(?:d|l|dell|dall)['’][^\W\d_][\w'’.-]*$")
 CJK_LETTERS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 _CJK_NAME = re.compile(rf"^[{CJK_LETTERS}·]{{2,8}}$")
 # The line is folded first: no run of spaces for these to scan again and again. The full-width
-# and ideographic commas of Chinese and Japanese lists ("王小明，李娜") separate names too.
-_SEPARATORS = re.compile(r",|;|·|，|；|、|،| and |&")
+# and ideographic commas of Chinese and Japanese lists ("王小明，李娜") separate names too, and
+# a bar ("J. R. R. Tolkien | C.S. Lewis").
+_SEPARATORS = re.compile(r",|;|·|，|；|、|،| and |&|\|")
 # What follows a name on some sites: affiliation marks ("Ada Lovelace1,2*", "¹", "♠") and the
 # affiliation in brackets ("Ada Lovelace (Vienna)").
 _MARK = r"[\d¹²³\u2070-\u2079*†‡§¶♠♣♥♦♡♢♤♧]+"
@@ -35,22 +36,53 @@ _AUTHORS_LABEL = re.compile(r"^(?:authors?|by)\b *[:：]? *", re.IGNORECASE)
 
 # A title's wrapping: bold ("**Title**"), a number ("12. Title") or a bullet ("- Title").
 _TITLE_WRAPPING = re.compile(r"^(?:\d{1,4}[.)] |[-•*] )?(?:\*\*|__)?(.*?)(?:\*\*|__)?$")
-# A bibliography's author line, each name family first and its initials after, apart by
-# semicolons ("Müller, J.; Schmidt, A. B."): read as a line of no names (it ends with a full
-# stop), it cost the whole page its titles (an outside tester).
-_FAMILY_FIRST = re.compile(r"([^\W\d][^;,.]*?),\s*((?:[^\W\d_]\.(?:\s*-)?\s*)+)")
+# People apart on a bibliography's line: semicolons, or "and" / "&" between names written
+# family name first ("Müller, Lukas and Dubois, Émilie").
+_PEOPLE = re.compile(r"\s*;\s*|\s+(?:and|&)\s+")
+# An initial of a given name ("J.", "J.-P.", "A.B."): a word of capitals, each with its stop.
+_INITIALS = re.compile(r"^(?:[^\W\d_]\.-?)+$")
 
 
 def family_first_names(line: str) -> list[str]:
-    """The names of a line written "Family, I.; Family, I.", given name first ("J. Müller"),
-    or [] for any other line."""
-    parts = [part.strip() for part in line.split(";")]
-    if len(parts) < 2 or len(line) > 1000:
+    """The names of a line written family name first, as given name first: "Müller, J.;
+    Schmidt, A. B." (it ends with a full stop: read as no names, it cost a page its titles),
+    "Manning, Christopher D.; Ana Núñez", "Müller, Lukas and Dubois, Émilie", "O'Brien, Seán
+    and Dmitry Ivanov"; [] for any other line. Apart by "and", each name written so must have
+    a family name of one word or a given name of initials: "Ada Lovelace, Alan Turing and
+    Grace Hopper" is three names given name first; one name alone, its given name a word and
+    initials ("Manning, Christopher D.")."""
+    if len(line) > 1000 or "," not in line:
         return []
-    matches = [_FAMILY_FIRST.fullmatch(part) for part in parts]
-    if not all(matches):
+    names, inverted = [], []
+    for part in (part.strip() for part in _PEOPLE.split(line.strip(" ;"))):
+        family, comma, given = (piece.strip() for piece in part.partition(","))
+        if not comma:
+            if len(part.split()) < 2:  # "Parsing, Tagging and Chunking" lists no people
+                return []
+            names.append(part)
+            continue
+        if not (family and given) or "," in given:
+            return []
+        names.append(f"{given} {family}")
+        inverted.append((family, given.split()))
+    if not inverted or (len(names) == 1 and not _one_named(inverted[0][1])):
         return []
-    return [f"{' '.join(match[2].split())} {match[1]}" for match in matches]
+    if ";" not in line and not all(
+        _one_word(family) or all(map(_INITIALS.match, given)) for family, given in inverted
+    ):
+        return []
+    return names
+
+
+def _one_named(given: list[str]) -> bool:
+    """Whether a line of one name family first names a person: its given name a word and
+    initials ("Manning, Christopher D."), not initials alone ("Müller, J.", a subtitle's)."""
+    return bool(_INITIALS.match(given[-1])) and not all(map(_INITIALS.match, given))
+
+
+def _one_word(family: str) -> bool:
+    """A family name of one word but its particles ("van den Bosch", "Hakkani-Tür")."""
+    return sum(word.lower() not in LINE_PARTICLES for word in family.split()) == 1
 
 
 def _is_name_word(word: str) -> bool:
@@ -92,8 +124,16 @@ def author_names(line: str) -> list[str]:
     when the line is not one: each part must be a person's name."""
     # Composed first: a decomposed "Nguyễn" is letters and marks, which no name word matched.
     line = _AUTHORS_LABEL.sub("", clean_title(unicodedata.normalize("NFC", line[:1001])))
-    if listed := family_first_names(line):  # "Müller, J.; Schmidt, A."
+    if ";" in line and (listed := family_first_names(line)):  # "Müller, J.; Schmidt, A."
         return listed if all(_is_name(name, False) for name in listed) else []
+    if names := _given_name_first(line):
+        return names
+    listed = family_first_names(line)  # "Müller, Lukas and Dubois, Émilie"
+    return listed if listed and all(_is_name(name, False) for name in listed) else []
+
+
+def _given_name_first(line: str) -> list[str]:
+    """The names of a line of names written given name first, or []."""
     if line.endswith((".", ":", "?", "!")) or len(line) > 1000:
         return []
     parts = (part.strip() for part in _SEPARATORS.split(_MARKS.sub("", line)))

@@ -25,7 +25,7 @@ short line makes no layout.
 import re
 from dataclasses import dataclass, field
 
-from .author_lines import CJK_LETTERS, author_names, clean_title, family_first_names
+from .author_lines import CJK_LETTERS, author_names, clean_title
 from .dump_blocks import PRESENTATION_FORMATS, TITLE_MAX_LENGTH, Block, is_title_like
 
 # A label, not a paper's text: "Abstract", "Keywords: …", a row of link labels.
@@ -105,7 +105,7 @@ def _heading(block: Block) -> tuple[str, list[str]] | None:
     lines = block.lines
     if not is_title_like(Block(block.line, lines[:1])):
         return None
-    ends = [line for line in lines if line.endswith((".", ";")) and not family_first_names(line)]
+    ends = [line for line in lines if line.endswith((".", ";")) and not author_names(line)]
     if ends or any(len(line) > TITLE_MAX_LENGTH for line in lines):
         return None
     start = next((i for i in range(1, len(lines)) if _names_start(lines, i)), len(lines))

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from papers.author_lines import author_names
 from papers.dumps import parse_dump
-from papers.list_entries import author_names
 from papers.records import DumpError, ParsedFile
 from tests.conftest import SEED_FILES
 from tests.factories import ABSTRACT_A, ABSTRACT_B, ABSTRACT_C, ABSTRACT_D, lecture_page, list_page
@@ -735,10 +735,59 @@ def test_a_short_abstract_among_abstracts_alone_is_not_read_as_a_title():
         ("Müller, J.; Schmidt, A. B.; Li, X.-Y.", ["J. Müller", "A. B. Schmidt", "X.-Y. Li"]),
         ("محمد علي، فاطمة حسن", ["محمد علي", "فاطمة حسن"]),
         ("Müller, J.", []),
+        # Family name first with given names written out, or mixed, or apart by bars (an
+        # outside curator: each made a page's titles and authors an abstract).
+        ("Manning, Christopher D.", ["Christopher D. Manning"]),
+        ("Manning, Christopher D.; Ana Núñez", ["Christopher D. Manning", "Ana Núñez"]),
+        ("Müller, Lukas and Dubois, Émilie", ["Lukas Müller", "Émilie Dubois"]),
+        ("Authors: O'Brien, Seán and Dmitry Ivanov", ["Seán O'Brien", "Dmitry Ivanov"]),
+        ("van den Bosch, Antal & Daelemans, W.", ["Antal van den Bosch", "W. Daelemans"]),
+        ("J. R. R. Tolkien | C.S. Lewis", ["J. R. R. Tolkien", "C.S. Lewis"]),
+        ("Manning, Christopher", []),
+        ("Parsing, Tagging and Chunking", []),
+        ("Attention, Please", []),
     ],
 )
 def test_author_lines(line, names):
     assert author_names(line) == names
+
+
+def test_titles_over_names_family_first_head_their_abstracts():
+    # "Manning, Christopher D." under a title made each title and author line an abstract of
+    # its own: four papers without titles or authors, and no warning (an outside curator).
+    page = "\n\n".join(
+        [
+            "ACL 2023 Papers",
+            "Stance Detection in Parliamentary Debates\nSara Rossi, Marco Bianchi",
+            ABSTRACT_A,
+            "Grammar Induction from Child-Directed Speech\nManning, Christopher D.; Ana Núñez",
+            ABSTRACT_B,
+        ]
+    )
+    parsed = parse_dump(page, "list.txt")
+    assert [(p.title, [a.name for a in p.authors], p.abstract) for p in parsed.papers] == [
+        ("Stance Detection in Parliamentary Debates", ["Sara Rossi", "Marco Bianchi"], ABSTRACT_A),
+        (
+            "Grammar Induction from Child-Directed Speech",
+            ["Christopher D. Manning", "Ana Núñez"],
+            ABSTRACT_B,
+        ),
+    ]
+
+
+def test_a_lecture_pages_names_family_first_are_its_authors_not_a_topic():
+    # "Müller, Lukas and Dubois, Émilie" under the title became a public topic (an outside
+    # curator).
+    title = "Parallel Data for Yoruba Translation"
+    page = lecture_page(furniture=False).replace(
+        f"{title}\n", f"{title}\n\nMüller, Lukas and Dubois, Émilie\n", 1
+    )
+    paper = parse_dump(page, "lecture.txt").papers[0]
+    assert (paper.title, [a.name for a in paper.authors], paper.topics) == (
+        title,
+        ["Lukas Müller", "Émilie Dubois"],
+        ["machine translation", "multilinguality"],
+    )
 
 
 def test_list_page_paragraph_whitespace_is_folded():
