@@ -1,7 +1,8 @@
 """Which of the collection's papers each record of a load is.
 
 A record is matched by its external ID, then its normalised abstract, then its title at the
-same venue (two records with different external IDs are never one paper), then by the keys of
+same venue, by its authors (two records with different external IDs are never one paper, nor
+two of one title whose authors disagree), then by the keys of
 papers a curator merged away (papers/merged_keys.py), which lead to the paper that absorbed
 them. Each kind of key is looked up in batches of many keys, one array each.
 """
@@ -11,7 +12,7 @@ from django.db.models.functions import Lower
 from .bulk import batched
 from .merged_keys import find_merged
 from .models import Paper
-from .record_merging import same_paper_possible, titles_agree
+from .record_merging import authors_disagree, same_paper_possible, titles_agree
 from .records import PaperRecord
 from .text import fold_whitespace
 
@@ -41,7 +42,10 @@ def find_existing(
             if not record.external_id:
                 # Another paper's abstract: the record's title identifies it, not its abstract.
                 abstract_keys[index] = ""
-        candidates = (by_external.get(record.external_id), by_text, by_title.get(titles[index]))
+        by_name = next(
+            (p for p in by_title.get(titles[index], ()) if _same_people(p, record)), None
+        )
+        candidates = (by_external.get(record.external_id), by_text, by_name)
         paper = next(
             (
                 paper
@@ -61,7 +65,8 @@ def papers_by_keys(
     records: list[PaperRecord], abstract_keys: list[str], titles: list[tuple[int, str] | None]
 ) -> tuple[dict, dict, dict]:
     """The collection's papers carrying the records' keys: by external ID, by abstract key, by
-    (venue id, lowercased title) (``titles``: each record's, None for an untitled one)."""
+    (venue id, lowercased title) (``titles``: each record's, None for an untitled one; a list,
+    as papers of other authors may share a title)."""
     by_external = {}
     for chunk in batched([r.external_id for r in records if r.external_id]):
         by_external.update(
@@ -78,5 +83,12 @@ def papers_by_keys(
             venue_id__any_of={venue for venue, _ in chunk},
             lower_title__any_of={title for _, title in chunk},
         )
-        by_title.update({(p.venue_id, p.lower_title): p for p in candidates})
+        for paper in candidates.order_by("pk"):
+            by_title.setdefault((paper.venue_id, paper.lower_title), []).append(paper)
     return by_external, by_abstract, by_title
+
+
+def _same_people(paper: Paper, record: PaperRecord) -> bool:
+    """Whether a paper of the record's title is by its authors (``authors_disagree``)."""
+    names = paper.author_names.split(", ") if paper.author_names else []
+    return not authors_disagree(names, [author.name for author in record.authors])

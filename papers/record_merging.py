@@ -1,8 +1,9 @@
 """Copies of one paper inside a run merged into one record, before anything is written.
 
 What identifies a paper: its external ID, its normalised abstract, its title at its venue; two
-records with different external IDs are two papers, whatever else they share, and so are two
-whose titles disagree, whatever abstract they share.
+records with different external IDs are two papers, whatever else they share, so are two
+whose titles disagree, whatever abstract they share, and two of one title whose authors
+disagree.
 """
 
 import re
@@ -12,7 +13,7 @@ from typing import NamedTuple
 from .curation import FILLABLE_FIELDS, fill_empty
 from .dump_blocks import month_number
 from .records import PaperRecord, ParsedFile, VenueRecord
-from .text import abstract_key, fold_whitespace
+from .text import abstract_key, fold_whitespace, name_key
 
 VENUE_FIELDS = tuple(f.name for f in fields(VenueRecord) if f.name not in {"name", "parent"})
 
@@ -147,10 +148,25 @@ def titles_agree(title: str, other: str) -> bool:
     return shorter == 0 or 2 * len(words & other_words) > shorter
 
 
+def authors_disagree(names: list[str], other_names: list[str]) -> bool:
+    """Whether two author lists name other people: both given, and no family name shared
+    ("System Description" by Kenji Tanaka and by Ana Núñez, at WMT 2024, are two papers: the
+    second was dropped as a copy of the first, an outside curator). A page's copy that shortens
+    the given names ("C. Manning") or leaves out authors agrees."""
+    families, other_families = (
+        {words[-1] for words in (name_key(name).split() for name in group) if words}
+        for group in (names, other_names)
+    )
+    return bool(families and other_families) and not families & other_families
+
+
 def same_by_key(key: tuple, kept: PaperRecord, record: PaperRecord) -> bool:
     """Whether ``record`` is the ``kept`` record's paper, by the ``key`` they share."""
     if not same_paper_possible(kept.external_id, record.external_id):
         return False
+    if key[0] == "title":
+        kept_names, names = ([a.name for a in r.authors] for r in (kept, record))
+        return not authors_disagree(kept_names, names)
     return key[0] != "abstract" or titles_agree(kept.title, record.title)
 
 

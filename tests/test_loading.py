@@ -640,6 +640,30 @@ VOCABULARY = ["Machine Translation", "Multilinguality", "Summarization"]
 
 
 @pytest.mark.django_db
+def test_papers_of_one_title_by_other_authors_are_two_papers(write_dump):
+    # WMT's "System Description" by Kenji Tanaka and by Ana Núñez: the second was dropped as a
+    # copy of the first, in one file and over two loads (an outside curator).
+    def record(abstract, authors):
+        line = {"title": "System Description", "abstract": abstract, "venue": "WMT 2024"}
+        return json.dumps(line | {"authors": authors}) + "\n"
+
+    tanaka = record("We describe our English-German ensemble.", ["Kenji Tanaka"])
+    nunez = record("Our Czech-Ukrainian model is distilled.", ["Ana Núñez"])
+    load_files([write_dump("both.jsonl", tanaka + nunez)])
+    assert sorted(Paper.objects.values_list("author_names", flat=True)) == [
+        "Ana Núñez",
+        "Kenji Tanaka",
+    ]
+    Paper.objects.filter(author_names="Ana Núñez").delete()
+    later = load_files([write_dump("nunez.jsonl", nunez.replace("distilled", "pruned"))])
+    assert (later.new, later.unchanged) == (1, 0)
+    # A copy giving a shorter form of the names, or none, is the same paper.
+    copy = record("A page's shorter abstract.", ["K. Tanaka"]) + record("Another one.", [])
+    again = load_files([write_dump("copies.jsonl", copy)])
+    assert (again.new, Paper.objects.count()) == (0, 2)
+
+
+@pytest.mark.django_db
 def test_fields_a_load_does_not_read_are_named_in_a_warning(write_dump):
     line = {"title": "Typos", "abstarct": "Twelve tasks.", "autors": ["Ada"], "venue": "ACL 2024"}
     fine = {"title": "Fine", "abstract": "Fourteen tasks.", "venue": "ACL 2024", "mood": "ok"}
