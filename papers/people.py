@@ -26,6 +26,7 @@ from .bulk import allocate_ids, batched, copy_rows
 from .models import Author, Authorship
 from .name_forms import learn_family_names, learn_umlauts, written_with_umlauts
 from .name_words import PARTICLES
+from .orcid_people import authors_of_orcids, joined_by_orcid
 from .records import AuthorRecord
 from .text import make_slug, name_key, umlaut_key
 
@@ -146,18 +147,20 @@ class AuthorWriter:
 
     def write(self, records: list[AuthorRecord]) -> dict[AuthorRecord, int]:
         # Each distinct record once, in the order first seen (a name recurs on many papers).
-        refs = {record: author_ref(record) for record in dict.fromkeys(records)}
+        refs = joined_by_orcid({record: author_ref(record) for record in dict.fromkeys(records)})
         first: dict[tuple[str, str], AuthorRecord] = {}
-        spellings = defaultdict(list)
+        spellings = {"person": defaultdict(list), "orcid": defaultdict(list)}
         for record, ref in refs.items():
             if ref not in first:
                 first[ref] = record
-            elif ref[0] == "name" and _better_spelled(record, first[ref]):
+            elif ref[0] != "person" and _better_spelled(record, first[ref]):
                 first[ref] = _with_details_of(record, first[ref])
-            if record.person_id and record.name not in spellings[record.person_id]:
-                spellings[record.person_id].append(record.name)
-        self.people_names = dict(spellings)
+            if ref[0] in spellings and record.name not in spellings[ref[0]][ref[1]]:
+                spellings[ref[0]][ref[1]].append(record.name)
+        self.people_names = dict(spellings["person"])
+        self.orcid_names = dict(spellings["orcid"])
         ids = self.write_people(first)
+        ids.update(self.write_orcids(first))
         ids.update(self.write_names(first))
         known = [
             (ids[ref], record) for ref, record in first.items() if ids[ref] not in self.created
@@ -203,6 +206,35 @@ class AuthorWriter:
             family = record.family if record.name == name else ""
             keys = (name_key(name), umlaut_key(name))
             yield (pk, name, *keys, person_id, record.orcid, person_id, variants, family)
+
+    def write_orcids(self, first: dict) -> dict[tuple[str, str], int]:
+        """Each ORCID of names that ``joined_by_orcid`` joined: the author that has it, else
+        the author of one of its names (which takes it), else a new author named by its best
+        spelling; each knows the ORCID's other spellings (its variants), so that a later load
+        of a name alone finds it (``merged_names``)."""
+        orcids = self.orcid_names
+        found = authors_of_orcids(orcids)
+        grown = []
+        for orcid, author in found.items():
+            extra = [n for n in orcids[orcid] if n != author.name and n not in author.variants]
+            if extra or not author.orcid:
+                author.variants, author.orcid = [*author.variants, *extra], author.orcid or orcid
+                grown.append(author)
+        Author.objects.bulk_update(grown, ["variants", "orcid"], batch_size=1000)
+        new = [orcid for orcid in orcids if orcid not in found]
+        records = [first[("orcid", orcid)] for orcid in new]
+        slugs = name_slugs([record.name for record in records])
+        new_ids = allocate_ids(Author, len(new))
+        self.created.update(new_ids)
+        variants = [
+            [n for n in orcids[o] if n != r.name] for o, r in zip(new, records, strict=True)
+        ]
+        rows = _name_rows(new_ids, [name_key(r.name) for r in records], records, slugs, variants)
+        copy_rows(Author, AUTHOR_COLUMNS, rows)
+        self.new += len(new)
+        ids = {("orcid", orcid): author.pk for orcid, author in found.items()}
+        ids.update((("orcid", orcid), pk) for orcid, pk in zip(new, new_ids, strict=True))
+        return ids
 
     def write_names(self, first: dict) -> dict[tuple[str, str], int]:
         """Each name without a person id: its only person, else the name's own Author."""
@@ -258,11 +290,12 @@ def _fold_into_person(name: Author, person_id: int) -> set[int]:
     return moved
 
 
-def _name_rows(pks: list[int], keys: list[str], records: list[AuthorRecord], slugs: list[str]):
-    """The AUTHOR_COLUMNS of new names' authors."""
-    for pk, key, record, slug in zip(pks, keys, records, slugs, strict=True):
+def _name_rows(pks, keys, records: list[AuthorRecord], slugs: list[str], variants=None):
+    """The AUTHOR_COLUMNS of new names' authors (their ``variants``: none unless given)."""
+    variants = variants or [[] for _ in pks]
+    for pk, key, record, slug, known in zip(pks, keys, records, slugs, variants, strict=True):
         spelled = umlaut_key(record.name)
-        yield (pk, record.name, key, spelled, slug, record.orcid, "", [], record.family)
+        yield (pk, record.name, key, spelled, slug, record.orcid, "", known, record.family)
 
 
 def name_slugs(names: list[str]) -> list[str]:

@@ -323,6 +323,43 @@ def test_an_initial_with_or_without_its_full_stop_is_one_person(client, write_du
     assert client.get("/api/papers/?author=christopher-d-manning").json()["count"] == 3
 
 
+def test_names_one_orcid_gives_are_one_author(write_dump):
+    """The Anthology folder gives "Christopher Manning" and "Christopher D Manning" one ORCID:
+    two pages split his papers (an outside researcher). One ORCID given to two names that
+    disagree ("Albert Lam", "Xiao-Ming Wu" in the folder) keeps them apart."""
+    manning = "0000-0001-6155-649X"
+    shared = "0000-0002-6887-9301"
+    xml = anthology_xml(
+        (
+            "Paper 1",
+            [author("Christopher Manning").replace("<author>", f'<author orcid="{manning}">')],
+        ),
+        (
+            "Paper 2",
+            [
+                author("Christopher D Manning").replace("<author>", f'<author orcid="{manning}">'),
+                author("Albert Lam").replace("<author>", f'<author orcid="{shared}">'),
+                author("Xiao-Ming Wu").replace("<author>", f'<author orcid="{shared}">'),
+            ],
+        ),
+    )
+    load_files([write_dump("2024.acl.xml", xml)])
+    assert sorted(Author.objects.values_list("name", "orcid", "variants")) == [
+        ("Albert Lam", shared, []),
+        ("Christopher D Manning", manning, ["Christopher Manning"]),
+        ("Xiao-Ming Wu", shared, []),
+    ]
+    assert authors_of("Paper 1") == ["christopher-d-manning"]
+    assert authors_of("Paper 2") == ["christopher-d-manning", "albert-lam", "xiao-ming-wu"]
+    # A later load of either name alone, or of another spelling with the ORCID, finds him.
+    later = dump_jsonl(
+        ("Page Copy", ["Christopher Manning"]), ("Another", ["Christopher D. Manning"])
+    )
+    load_files([write_dump("later.jsonl", later)])
+    assert authors_of("Page Copy") == authors_of("Another") == ["christopher-d-manning"]
+    assert Author.objects.filter(name__contains="Manning").count() == 1
+
+
 def test_accents_of_other_scripts_are_part_of_the_name():
     assert name_key("Nguyễn Văn Đức") == "nguyen van duc"
     assert name_key("Barnabás  PÓCZOS") == "barnabas poczos"
