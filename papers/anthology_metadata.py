@@ -134,6 +134,15 @@ def canonical_anthology_id(raw: str) -> str:
     return lowered if "." in lowered else lowered.upper()
 
 
+_VERSION = re.compile(r"v[0-9]+$", re.IGNORECASE)
+
+
+def unversioned_anthology_id(raw: str) -> str:
+    """The paper's ID of an address naming one version of its PDF ("2023.acl-long.1v2"), as
+    papers store it."""
+    return canonical_anthology_id(_VERSION.sub("", raw))
+
+
 def canonical_external_id(raw: str) -> str:
     """An external ID as given by hand (a JSON line's), as the collection writes it: without
     the spaces around it, an Anthology ID in its own case ("2024.TACL-1.3 " is 2024.tacl-1.3:

@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from .anthology_metadata import canonical_anthology_id
+from .anthology_metadata import unversioned_anthology_id
 from .citation_fields import author_name
 from .citations import page_citations
 from .errors import bad_request_page
@@ -67,8 +67,9 @@ def _to_survivor(request, kind: str, key: str, view: str):
 @read_only
 def paper_by_anthology_id(request, anthology_id):
     """/papers/<Anthology ID>/: the paper's page under its stable name (the same page, the same
-    canonical link, as /papers/<id>/); another spelling of the ID redirects to it."""
-    canonical = canonical_anthology_id(anthology_id)
+    canonical link, as /papers/<id>/); another spelling of the ID, or a version's ("…1v2"),
+    redirects to it."""
+    canonical = unversioned_anthology_id(anthology_id)
     if canonical != anthology_id:
         return redirect("paper-by-anthology-id", canonical, permanent=True)
     paper = Paper.objects.with_related().filter(external_id=anthology_id).first()
@@ -81,7 +82,7 @@ def paper_by_anthology_id(request, anthology_id):
 def similar_by_anthology_id(request, anthology_id):
     """/papers/<Anthology ID>/similar/: the similar papers' page of that paper, by its id (with
     the query string: the order chosen)."""
-    canonical = canonical_anthology_id(anthology_id)
+    canonical = unversioned_anthology_id(anthology_id)
     pk = Paper.objects.filter(external_id=canonical).values_list("pk", flat=True).first()
     if pk is None:
         return _to_survivor(request, EXTERNAL_ID, canonical, "paper-similar")

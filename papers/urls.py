@@ -26,7 +26,8 @@ class UnicodeSlugConverter(SlugConverter):
 
 
 class AnthologyIdConverter:
-    regex = f"(?i:{ANTHOLOGY_ID})"  # any case: the view redirects to the ID as stored
+    # Any case, a version too ("2023.acl-long.1v2"): the view redirects to the ID as stored.
+    regex = f"(?i:{ANTHOLOGY_ID}(?:v[0-9]+)?)"
 
     def to_python(self, value):
         return value

@@ -244,6 +244,11 @@ def test_papers_by_anthology_id_resolve(client, identified):
     assert canonical == "http://testserver/papers/P19-1001/"
     response = client.get("/papers/p19-1001/")
     assert (response.status_code, response["Location"]) == (301, "/papers/P19-1001/")
+    # One version's address (the Anthology's PDFs are "…v2"): 404 before (an outside researcher).
+    response = client.get("/papers/2021.naacl-main.463v2/")
+    assert (response.status_code, response["Location"]) == (301, "/papers/2021.naacl-main.463/")
+    response = client.get("/papers/P19-1001v1/similar/")
+    assert response["Location"] == f"/papers/{identified['speech'].pk}/similar/"
     assert client.get("/papers/2099.acl-main.1/").status_code == 404
     # Its similar papers too, in the order asked for.
     response = client.get("/papers/2021.NAACL-main.463/similar/?sort=newest")
