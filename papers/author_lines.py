@@ -34,8 +34,13 @@ _MARK = r"[\d¹²³\u2070-\u2079*†‡§¶♠♣♥♦♡♢♤♧]+"
 _MARKS = re.compile(rf" ?\([^()]{{0,80}}\)|(?<![,{_MARK[1:-2]}]){_MARK}(?:,{_MARK})*(?=[ ,;]|$)")
 _AUTHORS_LABEL = re.compile(r"^(?:authors?|by)\b *[:：]? *", re.IGNORECASE)
 
-# A title's wrapping: bold ("**Title**"), a number ("12. Title") or a bullet ("- Title").
-_TITLE_WRAPPING = re.compile(r"^(?:\d{1,4}[.)] |[-•*] )?(?:\*\*|__)?(.*?)(?:\*\*|__)?$")
+# A title's wrapping: bold ("**Title**"), a number ("12. Title") or a bullet ("- Title"); a
+# short label in brackets after the bold ("**Title** (Oral)", "**Title** [PDF]") too: it was
+# kept in the title with the closing bold (an outside curator).
+_TITLE_WRAPPING = re.compile(
+    r"^(?:\d{1,4}[.)] |[-•*] )?(?:\*\*|__)?(.*?)"
+    r"(?:(?:\*\*|__)(?: ?[(\[][^()\[\]]{1,20}[)\]])*)?$"
+)
 # People apart on a bibliography's line: semicolons, or "and" / "&" between names written
 # family name first ("Müller, Lukas and Dubois, Émilie").
 _PEOPLE = re.compile(r"\s*;\s*|\s+(?:and|&)\s+")

@@ -494,9 +494,9 @@ def test_a_session_heading_over_a_short_title_takes_neither_its_place_nor_its_au
 
 def test_a_titles_wrapping_and_an_abstracts_label_are_read_past():
     blocks = [
-        f"**1. {TITLES[0]}**\nAda Lovelace, Alan Turing",
+        f"**1. {TITLES[0]}** (Oral)\nAda Lovelace, Alan Turing",
         f"Abstract\n{ABSTRACT_A}",
-        f"* {TITLES[1]}",
+        f"* **{TITLES[1]}** [PDF]",
         ABSTRACT_B,
         f"### {TITLES[2]}\nAnn Lee\nBo Chen\nCai Wu\nDan Roth",
         ABSTRACT_C,
