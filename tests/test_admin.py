@@ -1101,6 +1101,26 @@ def test_an_author_is_not_renamed_as_a_co_author_of_theirs(staff, db):
     assert names == ["Dana Scully", "Fox Mulder", "Fox Mulder"]
 
 
+def test_a_rename_to_another_authors_name_names_them_with_the_way_to_merge(staff, db):
+    # "Manning" renamed "C.D. Manning" beside "C. D. Manning": two pages of one name, without
+    # a word (an outside curator).
+    make_paper("We parse.", title="Parsing", authors=["C. D. Manning"])
+    make_paper("We tag.", title="Tagging", authors=["Manning"])
+    url = reverse("admin:papers_author_change", args=[Author.objects.get(name="Manning").pk])
+    data = form_data(staff.get(url), "author_form")
+    data.update(name=["C.D. Manning"], _save=["Save"])
+    saved = staff.post(url, data, follow=True)
+    assert [m.message for m in saved.context["messages"]] == [
+        "Other authors have this name: “C. D. Manning” (1 paper). If one is the same person, "
+        "merge them (“Merge the selected authors”).",
+        f'The author “<a href="{url}">C.D. Manning</a>” was changed successfully.',
+    ]
+    assert sorted(Author.objects.values_list("name", flat=True)) == [
+        "C. D. Manning",
+        "C.D. Manning",
+    ]
+
+
 def test_merge_authors_through_the_admin(staff, db, client):
     make_paper("Parsing the web.", title="Web Parsing", authors=["Ann Lee", "Eva Park"])
     make_paper("Parsing the news.", title="News Parsing", authors=["Ann Lee"])

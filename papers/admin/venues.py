@@ -1,8 +1,9 @@
 """The venue and author admins: paper counts, curated fields recorded; authors who are one
 person merged (old addresses redirect), and the redirects; the keys of deleted papers."""
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import Count, Q
+from django.template.defaultfilters import pluralize
 
 from .. import curation, merging
 from ..models import (
@@ -79,6 +80,25 @@ class AuthorAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         if change:
             curation.record_author_edit(obj, form.changed_data, form.initial.get("name", ""))
+        if "name" in form.changed_data:
+            self.tell_namesakes(request, obj)
+
+    def tell_namesakes(self, request, author):
+        """People share names, so a name another author has is kept; but a curator who
+        renamed "Manning" to "C.D. Manning" beside "C. D. Manning" had two pages of one name
+        without a word (an outside curator): the others are named, with the way to merge."""
+        others = list(Author.objects.namesakes_of(author)[:5])
+        if others:
+            names = ", ".join(
+                f"“{other.name}” ({other.paper_count} paper{pluralize(other.paper_count)})"
+                for other in others
+            )
+            self.message_user(
+                request,
+                f"Other authors have this name: {names}. If one is the same person, merge them "
+                "(“Merge the selected authors”).",
+                messages.WARNING,
+            )
 
     def delete_model(self, request, obj):
         curation.delete_authors(Author.objects.filter(pk=obj.pk))
