@@ -145,6 +145,8 @@ SYMBOL_COMMANDS = {
     for name, symbol in reversed(_SYMBOLS.items())
     if len(symbol) == 1 and not symbol.isascii() and symbol not in _SET_AS_TEXT
 }
+# The commands written as one symbol ("\\infty": ∞), which a highlight may mark whole.
+SYMBOL_NAMES = frozenset(_SYMBOLS)
 # The commands a title's maths may keep as LaTeX (BibTeX, papers/bibtex.py): symbols and
 # maths fonts, fractions and roots. Any other command is read as text: a title must not bring
 # \input or \def into a reader's document.

@@ -10,7 +10,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from .headlines import MARK_START, MARK_STOP
-from .latex import HTML, convert, plain_text, untied
+from .latex import HTML, SYMBOL_NAMES, convert, plain_text, untied
 from .text import QUOTED, spaced_sentences
 
 
@@ -168,6 +168,8 @@ _MARKED_LETTER_SCRIPT = re.compile(
     rf"(?<![\w\\/.=?&#:@-]){_S}?[A-Za-z]{_E}?{_S}?\\?_{_S}?[a-z0-9]{_E}?(?![\w@])"
 )
 _BRACED_SCRIPT = re.compile(r"([\^_])\{([^{}]*)\}")
+# A mark inside a command's backslash and name: "\\<mark>infty</mark>Bench" showed its LaTeX.
+_MARKED_COMMAND = re.compile(f"\\\\{_S}([A-Za-z]+){_E}|\\\\{_S}")
 _MARK_SEAM = re.compile(f"{_E}{_S}|{_S}{_E}")
 
 
@@ -178,11 +180,23 @@ def _marks_around_scripts(text: str) -> str:
     before it; a letter's one-character subscript is marked whole or not at all; a mark
     opening in a braced script and closing outside it (or the other way) stops at its edge,
     as a mark cannot open in a <sup> and close outside it; marks that touch are one."""
+    text = _MARKED_COMMAND.sub(_marked_command, text)
     text = _JOINED_SUPERSCRIPT.sub("^", text)
     text = _MARKED_SUPERSCRIPT.sub(_S + "^", text)
     text = _MARKED_LETTER_SCRIPT.sub(_marked_whole, text)
     text = _BRACED_SCRIPT.sub(_unmarked_script, text)
     return _MARK_SEAM.sub("", text)
+
+
+def _marked_command(command: re.Match) -> str:
+    """A mark opening inside a command opens before its backslash (ts_headline marks "infty"
+    in "\\inftyBench"); a command marked exactly is marked whole where it is a symbol's
+    ("\\infty": ∞), else not at all ("\\textrm{FM}": a mark between it and its argument
+    left it unread)."""
+    name = command[1]
+    if name is None:
+        return _S + "\\"
+    return _S + "\\" + name + _E if name in SYMBOL_NAMES else "\\" + name
 
 
 def _marked_whole(script: re.Match) -> str:

@@ -256,6 +256,25 @@ def test_highlight_marks_keep_superscripts_and_subscripts_readable(headline, htm
     assert render_inline(marked) == html
 
 
+@pytest.mark.parametrize(
+    ("headline", "html"),
+    [
+        # A mark inside a command's name showed its LaTeX: "\\infty-former" on the card of
+        # "∞-former", "\\ell₁" (an outside researcher).
+        ("\\[infty]Bench: Long", "<mark>∞</mark>Bench: Long"),
+        ("\\[infty]-former", "<mark>∞</mark>-former"),
+        ("by \\[ell]_1 [Norm]", "by <mark>ℓ</mark><sub>1</sub> <mark>Norm</mark>"),
+        # A command marked with more letters than its own is read unmarked.
+        ("\\[inftyBench] x", "∞Bench x"),
+        ("RED^{\\[textrm]{FM}}: a", "RED<sup>FM</sup>: a"),
+        ("\\[textrm]{DuReader}_{\\textrm{vis}}", "DuReader<sub>vis</sub>"),
+    ],
+)
+def test_highlight_marks_keep_latex_commands_readable(headline, html):
+    marked = headline.replace("[", MARK_START).replace("]", MARK_STOP)
+    assert render_inline(marked) == html
+
+
 def test_bibtex():
     venue = SimpleNamespace(
         year=2025,
