@@ -30,6 +30,8 @@ from .dump_blocks import PRESENTATION_FORMATS, TITLE_MAX_LENGTH, Block, is_title
 
 # A label, not a paper's text: "Abstract", "Keywords: …", a row of link labels.
 _LABEL = re.compile(r"^(?:abstract|summary|tl;?dr)\s*[:：]?$|^key ?words?\s*[:：]", re.IGNORECASE)
+# A field of a paper's form under its title and authors.
+_FIELD = re.compile(r"^(?:key ?words?|tl;?dr|track|session|topics?|area)\s*[:：]", re.IGNORECASE)
 # An abstract's placeholder (it took a title, and the abstract above it the title below it: an
 # outside tester): a label, not a paper's text.
 _NO_ABSTRACT = re.compile(r"^(?:abstract (?:is )?(?:not available|n/a|tba)|no abstract)\.?$", re.I)
@@ -101,8 +103,9 @@ def _heading(block: Block) -> tuple[str, list[str]] | None:
     """(title, authors) of a heading: a title (its next lines too where a line runs on:
     "… for\nLow Resource Settings"), perhaps over its authors' names (on one line, or one
     per line, "Authors:" or a pictograph before them) and their affiliations (short lines
-    that are not sentences); None for prose."""
-    lines = block.lines
+    that are not sentences), and a form's fields under them ("Keywords: …", "TL;DR: …": a
+    summary's full stop made the heading prose, an outside curator); None for prose."""
+    lines = tuple(line for n, line in enumerate(block.lines) if not n or not _FIELD.match(line))
     if not is_title_like(Block(block.line, lines[:1])):
         return None
     ends = [line for line in lines if line.endswith((".", ";")) and not author_names(line)]

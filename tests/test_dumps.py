@@ -775,6 +775,19 @@ def test_titles_over_names_family_first_head_their_abstracts():
     ]
 
 
+def test_a_forms_fields_under_a_title_are_read_past():
+    # "Keywords: …" and "TL;DR: …" under the authors made each heading prose: four papers
+    # without titles or authors, no warning (an outside curator).
+    heading = "{title}\nKenji Tanaka, Ana Núñez\nKeywords: speech, curricula\nTL;DR: It helps."
+    blocks = [heading.format(title=TITLES[0]), f"Abstract\n{ABSTRACT_A}"]
+    blocks += [heading.format(title=TITLES[1]), f"Abstract\n{ABSTRACT_B}"]
+    parsed = parse_dump(list_page("EMNLP 2024 Papers", blocks), "list.txt")
+    assert [(p.title, [a.name for a in p.authors], p.abstract) for p in parsed.papers] == [
+        (TITLES[0], ["Kenji Tanaka", "Ana Núñez"], ABSTRACT_A),
+        (TITLES[1], ["Kenji Tanaka", "Ana Núñez"], ABSTRACT_B),
+    ]
+
+
 def test_a_lecture_pages_names_family_first_are_its_authors_not_a_topic():
     # "Müller, Lukas and Dubois, Émilie" under the title became a public topic (an outside
     # curator).
