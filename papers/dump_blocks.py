@@ -259,3 +259,20 @@ def lecture_blocks(blocks: list[Block]) -> list[Block]:
         else block
         for block in blocks
     ]
+
+
+# A lecture page's first line that is its session or format, not a country ("Poster Session
+# 3", "Online": the public list offered ?country=Poster+Session+3, an outside curator).
+_NO_COUNTRY = re.compile(
+    r"\d|\b(?:session|online|virtual|hybrid|in-person|poster|oral|track|room|hall|day|keynote"
+    r"|tutorial|workshop|demo|panel|plenary)s?\b",
+    re.IGNORECASE,
+)
+
+
+def page_country(first: Block) -> str | None:
+    """The country a lecture page's first block names as its short first line, "" where it
+    names the page's session or format instead; None for any other block."""
+    if not is_title_like(first) or len(first.lines[0]) > COUNTRY_MAX_LENGTH:
+        return None
+    return "" if _NO_COUNTRY.search(first.lines[0]) else first.lines[0]

@@ -19,7 +19,6 @@ relative to the page's paper and the abstract + title pairs, and for prose what 
 
 from .author_lines import author_names
 from .dump_blocks import (
-    COUNTRY_MAX_LENGTH,
     FOOTER_NEXT,
     PRESENTATION_FORMATS,
     Block,
@@ -30,6 +29,7 @@ from .dump_blocks import (
     is_venue_line,
     labelled_fields,
     lecture_blocks,
+    page_country,
     split_blocks,
     venue_line_name,
 )
@@ -253,9 +253,9 @@ def parse_lecture_page(reader: _PageReader) -> ParsedFile:
             f"header is '<venue> Papers' (e.g. '{fold_whitespace(first.lines[0])} Papers')",
             first.line,
         )
-    if is_title_like(first) and len(first.lines[0]) <= COUNTRY_MAX_LENGTH and len(blocks) > 1:
-        country = first.lines[0]
-        reader.decide(first, "country", evidence="a short first line before the abstract")
+    if len(blocks) > 1 and (named := page_country(first)) is not None:
+        country, evidence = named, "a short first line before the abstract"
+        reader.decide(first, "country" if country else "markup", evidence=evidence)
         position = 1
     page_abstract, venue_block, position = _page_paper_lines(reader, position)
     venue_name = venue_line_name(venue_block.lines[0])

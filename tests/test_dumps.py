@@ -775,6 +775,22 @@ def test_titles_over_names_family_first_head_their_abstracts():
     ]
 
 
+@pytest.mark.parametrize(
+    ("first", "country"),
+    [
+        ("Germany", "Germany"),
+        ("South Korea", "South Korea"),
+        ("Poster Session 3", ""),
+        ("Online", ""),
+    ],
+)
+def test_a_lecture_pages_session_line_is_no_country(first, country):
+    # "Poster Session 3" was the paper's country, offered on the public list (an outside curator).
+    page = lecture_page(furniture=False).replace("Germany", first, 1)
+    paper = parse_dump(page, "lecture.txt").papers[0]
+    assert (paper.country, paper.title) == (country, "Parallel Data for Yoruba Translation")
+
+
 def test_a_forms_fields_under_a_title_are_read_past():
     # "Keywords: …" and "TL;DR: …" under the authors made each heading prose: four papers
     # without titles or authors, no warning (an outside curator).
