@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from django.utils import timezone
 
+from .author_corrections import drop_authorless, uncorrected_author_lists
 from .bulk import (
     allocate_ids,
     analyze_tables,
@@ -355,9 +356,10 @@ class RecordWriter:
         return {paper_id for paper_id, _ in missing}
 
     def write_authorships(self, records, papers: dict[int, Paper]) -> set[int]:
-        """Authors for papers that have none yet; a paper's existing author list is kept, but
-        for the people a source now identifies in it (papers/people.py: relink), and for a
-        name without its umlauts joining the name with them, on every load (fold_umlauts: a
+        """Authors for papers that have none yet, or whose corrected source lists others
+        (papers/author_corrections.py); a paper's existing author list is kept, but for the
+        people a source now identifies in it (papers/people.py: relink), and for a name
+        without its umlauts joining the name with them, on every load (fold_umlauts: a
         database migrated to 0027 joins its pairs on its next load). Answers the papers
         whose authors changed."""
         wanting = {
@@ -367,6 +369,7 @@ class RecordWriter:
         }
         if not wanting:
             return fold_umlauts()
+        former = uncorrected_author_lists(records, papers)
         identified, authored = {}, {}
         for chunk in batched(list(wanting)):
             for paper_id in set(
@@ -393,4 +396,5 @@ class RecordWriter:
             ),
         )
         moved = relink(identified, authors) | writer.fold_names() | fold_umlauts()
+        drop_authorless(former)
         return set(wanting) | moved | writer.respelled

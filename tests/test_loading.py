@@ -553,6 +553,45 @@ def test_a_corrected_source_updates_its_paper_but_not_what_a_curator_changed(wri
 
 
 @pytest.mark.django_db
+def test_a_corrected_source_corrects_the_author_list_too(write_dump):
+    # A page listed 2 of 10 authors and the Anthology XML never completed them; a corrected
+    # JSON line's added author was dropped without a word (an outside curator).
+    first = identified_line("A Title", "Twelve tasks.", authors=["Ana Núñez", "Bo Chen"])
+    load_files([write_dump("v1.jsonl", first)])
+    fuller = identified_line(
+        "A Title", "Twelve tasks.", authors=["Ana Núñez", "Paul Martin", "Hinrich Schuetze"]
+    )
+    summary = load_files([write_dump("v2.jsonl", fuller)])
+    paper = Paper.objects.get()
+    assert (summary.updated, paper.author_names) == (1, "Ana Núñez, Paul Martin, Hinrich Schuetze")
+    # Bo Chen, on no paper now, has no page left; the same list again changes nothing.
+    assert sorted(Author.objects.values_list("name", flat=True)) == [
+        "Ana Núñez",
+        "Hinrich Schuetze",
+        "Paul Martin",
+    ]
+    schutze = Author.objects.get(name="Hinrich Schuetze")
+    schutze.name = "Hinrich Schütze"
+    schutze.save()
+    curation.record_author_edit(schutze, ["name"], "Hinrich Schuetze")
+    again = load_files([write_dump("v2.jsonl", fuller)])
+    assert (again.updated, again.unchanged) == (0, 1)
+    # A page's copy without the ID does not correct it, nor a list a curator set.
+    page = {
+        "title": "A Title",
+        "abstract": "Twelve tasks.",
+        "venue": "ACL 2024",
+        "authors": ["X Y"],
+    }
+    load_files([write_dump("page.jsonl", json.dumps(page) + "\n")])
+    Paper.objects.update(curated_fields=["authors"])
+    load_files([write_dump("v1.jsonl", first)])
+    assert list(Paper.objects.values_list("author_names", flat=True)) == [
+        "Ana Núñez, Paul Martin, Hinrich Schütze"
+    ]
+
+
+@pytest.mark.django_db
 def test_a_page_s_copy_merged_with_the_record_of_the_id_does_not_correct(write_dump):
     # The page's copy first in the run kept its text and took the ID from the Anthology's
     # record: it replaced the Anthology's text, which the next load put back (a reviewer).

@@ -1,0 +1,60 @@
+"""A corrected source's author list replaces the one a load kept (papers/writing.py).
+
+A paper's author list is kept as the first source gave it: a page's copy of an Anthology paper
+names its authors otherwise (their order, short forms) and must not replace the Anthology's.
+But a record carrying the paper's own external ID corrects its title and abstract, and its
+author list is the source's too: a page that listed 2 of 10 authors kept them against the
+Anthology XML, and a corrected JSON line's added author was dropped without a word (an outside
+curator). Such a paper's authorships are taken off before the load writes the record's, and
+the authors left without a paper go (their pages had nothing to show).
+"""
+
+from .bulk import batched
+from .models import Author, Authorship, Paper
+from .records import PaperRecord
+from .text import name_key
+
+# Every "e" dropped, so that an umlaut written out ("Schuetze") and one whose dots name_key
+# dropped ("schutze") compare equal; two family names apart by their e's alone are taken for
+# one, and the list is then kept, as it was before any correction.
+_UMLAUTS_DROPPED = str.maketrans({"e": None})
+
+
+def uncorrected_author_lists(records: list[PaperRecord], papers: dict[int, Paper]) -> set[int]:
+    """Take off the authorships of the papers (known before this load) whose corrected record
+    (its own external ID, ``corrects``) lists other people, but where a curator set them;
+    answers the authors they named, for ``drop_authorless`` once the record's are written."""
+    corrected = [
+        papers[index].pk
+        for index, record in enumerate(records)
+        if index in papers
+        and record.corrects
+        and record.authors
+        and record.external_id
+        and record.external_id == papers[index].external_id
+        and "authors" not in papers[index].curated_fields
+        and papers[index].author_names
+        and _people(", ".join(a.name for a in record.authors))
+        != _people(papers[index].author_names)
+    ]
+    former = set()
+    for chunk in batched(corrected):
+        listed = Authorship.objects.filter(paper_id__any_of=chunk)
+        former |= set(listed.values_list("author_id", flat=True))
+        listed.delete()
+    return former
+
+
+def _people(names: str) -> list[str]:
+    """The family names of an author list as a paper's names are written ("Ana Núñez, Bo
+    Chen"; a name with a comma, "Prospero C. Naval, Jr.", is split alike on both sides), in
+    order, as the spellings of one person share it ("Schütze", "Schuetze"; "Christopher D.
+    Manning", "Christopher Manning")."""
+    families = (name_key(name).split()[-1:] for name in names.split(", "))
+    return ["".join(family).translate(_UMLAUTS_DROPPED) for family in families]
+
+
+def drop_authorless(author_ids: set[int]) -> None:
+    """Delete those of the authors that have no paper left."""
+    for chunk in batched(sorted(author_ids)):
+        Author.objects.filter(pk__any_of=chunk, authorships=None).delete()
