@@ -29,8 +29,10 @@ class SimilarTextForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 10, "maxlength": MAX_TEXT}),
         help_text=f"An abstract or a draft, up to {MAX_TEXT:,} characters.",
     )
+    # Any venue's slug, as /api/venues/ lists them (a volume's too: "findings-of-emnlp-2023"
+    # was refused, an outside researcher); the page's menu offers the conferences.
     venue = forms.ModelChoiceField(
-        Venue.objects.filter(parent__isnull=True).order_by("-year", "name"),
+        Venue.objects.order_by("-year", "name"),
         required=False,
         to_field_name="slug",
         empty_label="Any venue",
@@ -41,6 +43,12 @@ class SimilarTextForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        venue = self.fields["venue"]
+        venue.widget.choices = forms.ModelChoiceField(
+            venue.queryset.filter(parent__isnull=True),
+            to_field_name="slug",
+            empty_label="Any venue",
+        ).choices
         years = Venue.objects.exclude(year=None).order_by("-year").values_list("year", flat=True)
         self.fields["year"].choices = [("", "Any year")] + [
             (year, str(year)) for year in dict.fromkeys(years)

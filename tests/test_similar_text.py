@@ -153,6 +153,21 @@ def test_the_api_filters_and_sorts_as_the_page(client, fitted):
     assert years == sorted(years, reverse=True)
 
 
+def test_the_api_takes_a_volumes_slug_and_the_page_lists_conferences(client, fitted):
+    # "findings-of-emnlp-2023", listed by /api/venues/, was refused (an outside researcher).
+    acl = Venue.objects.get(name="ACL 2025")
+    findings = Venue.objects.create(
+        name="Findings of ACL 2025", slug="findings-of-acl-2025", parent=acl, year=2025
+    )
+    Paper.objects.filter(venue=acl).update(venue=findings)
+    body = {"text": TOPICAL, "venue": "findings-of-acl-2025", "limit": 5}
+    results = post_text(client, body).json()["results"]
+    assert [result["venue"] for result in results] == ["Findings of ACL 2025"] * 5
+    menu = parse(client.get("/similar/")).find("select", name="venue")
+    offered = [option.attrs["value"] for option in menu.find_all("option")]
+    assert acl.slug in offered and findings.slug not in offered
+
+
 @pytest.mark.parametrize(
     "raw",
     ["not json", b"\xff\xfe", "[1, 2]", '"text"', "", "[" * 5000 + "]" * 5000, '{"text":' * 5000],
