@@ -13,9 +13,10 @@ from .search_notices import (
     ADDRESS_ELSEWHERE,
     NOTHING_AT_ANTHOLOGY_ADDRESS,
     UNKNOWN_ANTHOLOGY_ID,
+    UNKNOWN_ARXIV_ID,
     UNKNOWN_DOI,
 )
-from .understanding import identified_paper, parse_identifier
+from .understanding import arxiv_id, identified_paper, parse_identifier
 
 
 class AddressedQuery:
@@ -66,8 +67,9 @@ class AddressedQuery:
     @cached_property
     def address_notice(self) -> str | None:
         """What the page says instead of searching when q is an identifier or an address that
-        names nothing here: an Anthology ID or DOI the collection lacks, an Anthology address
-        of nothing here, another site's address no paper gives ("https://arxiv.org/abs/…":
+        names nothing here: an Anthology ID or DOI the collection lacks, an arXiv identifier
+        (it knows none), an Anthology address of nothing here, another site's address no paper
+        gives ("https://arxiv.org/abs/…":
         papers/anthology_pages.py). Searched as words, they found unrelated papers and a
         respelling of the address."""
         if self.identified is not None or self.addressed_page is not None or self.linking:
@@ -77,6 +79,8 @@ class AddressedQuery:
             return UNKNOWN_ANTHOLOGY_ID.format(id=anthology_id)
         if doi is not None:
             return UNKNOWN_DOI.format(doi=doi)
+        if arxiv := arxiv_id(self.text):
+            return UNKNOWN_ARXIV_ID.format(id=arxiv)
         host = address_host(self.text)
         if host in ANTHOLOGY_HOSTS:
             return NOTHING_AT_ANTHOLOGY_ADDRESS

@@ -75,6 +75,10 @@ NOTHING_AT_ANTHOLOGY_ADDRESS = (
     "Search for the paper's title or its author's name."
 )
 # {host}: the site the address pasted is of.
+UNKNOWN_ARXIV_ID = (
+    "This collection knows papers by their Anthology ID or DOI, not by their arXiv identifier: "
+    "search for the paper's title, or see https://arxiv.org/abs/{id}"
+)
 ADDRESS_ELSEWHERE = (
     "No paper in this collection gives that address at {host}. Search for the paper's title, "
     "or paste its Anthology ID, DOI or ACL Anthology address."

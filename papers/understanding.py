@@ -42,6 +42,16 @@ _IDENTIFIER = re.compile(
 _ANTHOLOGY_DOI = re.compile(rf"10\.18653/v1/(?P<id>{ANTHOLOGY_ID})", re.IGNORECASE)
 
 
+# An arXiv identifier as papers cite it ("arXiv:2307.03172", "2307.03172v2").
+_ARXIV_ID = re.compile(r"(?:arxiv\s*:?\s*)?(\d{4}\.\d{4,5})(?:v\d+)?", re.IGNORECASE)
+
+
+def arxiv_id(text: str) -> str | None:
+    """The arXiv identifier the whole text is (without its version), or None."""
+    match = _ARXIV_ID.fullmatch(text.strip())
+    return match[1] if match else None
+
+
 def parse_identifier(text: str) -> tuple[str | None, str | None]:
     """(Anthology ID, DOI) the whole text names, either possibly None."""
     match = _IDENTIFIER.fullmatch(text.strip().rstrip("/"))

@@ -194,6 +194,13 @@ def test_an_unknown_identifier_or_another_sites_address_is_told_not_searched(cli
         "https://doi.org/10.1234/xyz": (
             "No paper with the DOI 10.1234/xyz is in this collection: https://doi.org/10.1234/xyz"
         ),
+        # An arXiv identifier, which the collection does not keep (searched as words, it
+        # listed papers about arXiv: an outside researcher).
+        **dict.fromkeys(
+            ["arXiv:2307.03172", "2307.03172v2", "arxiv 2307.03172"],
+            "This collection knows papers by their Anthology ID or DOI, not by their arXiv "
+            "identifier: search for the paper's title, or see https://arxiv.org/abs/2307.03172",
+        ),
         # An Anthology address of nothing here, and the Anthology's front page.
         "https://aclanthology.org/people/n/nobody-here/": NOTHING_AT_ANTHOLOGY_ADDRESS,
         "https://aclanthology.org/": NOTHING_AT_ANTHOLOGY_ADDRESS,
