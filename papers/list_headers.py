@@ -39,6 +39,7 @@ _FINDINGS_LONG = re.compile(
     r"^Findings of (?:the )?(?:Association for Computational Linguistics )?", re.IGNORECASE
 )
 _PROCEEDINGS = re.compile(r"^Proceedings of (?:the )?", re.IGNORECASE)
+_BRACKETED_VENUE = re.compile(rf"\(\s*({VENUE_NAME})\s*\)")
 # Words that start no venue's name: "Papers, July 2024", "Papers: Session A 2024".
 _NOT_A_VENUE = re.compile(
     r"^(?:January|February|March|April|May|June|July|August|September|October|November"
@@ -116,18 +117,28 @@ def list_header_venue(first_line: str) -> str | None:
         return None  # a sentence saying "paper": a lecture page's abstract
     before, after = line[: papers[-1].start()].strip(), line[papers[-1].end() :].strip()
     after = _PREPOSITION.sub("", after)
-    if _VENUE_IN.search(after):  # "Accepted Papers at ACL 2024", "Findings Papers of ACL 2024"
-        return _venue_of(_LIST_OF.sub("", after), before, header)
-    return _venue_of(_LIST_OF.sub("", before), after, header)
+    try:
+        if _VENUE_IN.search(after):  # "Accepted Papers at ACL 2024", "Findings Papers of ACL …"
+            return _venue_of(_LIST_OF.sub("", after), before, header)
+        return _venue_of(_LIST_OF.sub("", before), after, header)
+    except HeaderError:
+        # The event's long name with its venue in brackets: "The 62nd Annual Meeting of the
+        # ACL (ACL 2024) – Papers" was refused as naming no venue (an outside curator).
+        if bracketed := _BRACKETED_VENUE.search(header):
+            return _venue_of(bracketed[1], before.partition(bracketed[1])[2], header)
+        raise
 
 
 def _volume_alone(line: str, header: str) -> str | None:
     """The venue of a header naming a volume without "Papers" ("ACL 2024 Findings", "NAACL
-    2025 Industry Track"); None for any other line (a lecture page's first line)."""
+    2025 Industry Track") or a venue's proceedings ("Proceedings of ACL 2024"); None for any
+    other line (a lecture page's first line)."""
     match = _VENUE_AND_VOLUME.match(line)
     if match is None:
         return None
     volume = _volume_words(match["volume"])
+    if not volume and _PROCEEDINGS.match(header):  # "Proceedings of ACL 2024"
+        return _venue_of(line, "", header)
     if volume != "finding" and not volume_label(_IN_ENGLISH.get(volume, volume)):
         return None
     return _venue_of(line, "", header)

@@ -323,6 +323,11 @@ def test_line_endings_and_byte_order_marks_change_nothing(transform):
         ("Proceedings of ACL 2024: Long Papers", "ACL 2024"),
         ("ACL 2023 Main Conference: Long Papers", "ACL 2023"),
         ("ACL 2024 Main Conference Short Papers", "ACL 2024 (Short Papers)"),
+        # A venue's proceedings, and an event's long name with its venue in brackets (refused
+        # before: an outside curator).
+        ("Proceedings of ACL 2024", "ACL 2024"),
+        ("The 62nd Annual Meeting of the ACL (ACL 2024) – Papers", "ACL 2024"),
+        ("The 62nd Annual Meeting (ACL 2024) - Short Papers", "ACL 2024 (Short Papers)"),
     ],
 )
 def test_list_page_headers(header, venue):
