@@ -77,7 +77,9 @@ def _conflicts(kept: PaperRecord, other: PaperRecord) -> list[str]:
     """The warning of a second record of one identified paper (its external ID) saying another
     title, abstract, venue or author list than the first, which is kept: the second's were
     dropped without a word (an outside tester). Copies without the ID (a page's copy of an
-    Anthology paper) differ in their wording as a rule, and are not told."""
+    Anthology paper) differ in their wording as a rule, and are told only of another venue."""
+    if not (other.external_id or kept.external_id) and other.venue != kept.venue:
+        return [_venue_conflict(kept, other)]
     if not other.external_id or other.external_id != kept.external_id:
         return []
     fields = [
@@ -99,6 +101,18 @@ def _conflicts(kept: PaperRecord, other: PaperRecord) -> list[str]:
         f"{other.source_file}, line {other.line}: the record of {other.external_id} at {where} "
         f"is kept; this one's {what} not loaded"
     ]
+
+
+def _venue_conflict(kept: PaperRecord, other: PaperRecord) -> str:
+    """The warning of a copy of a paper (its abstract or its title) under another venue: it
+    is one paper, kept where it was first read (two venues' pages merged silently, and the
+    second venue was left empty: an outside curator)."""
+    same_file = kept.source_file == other.source_file
+    where = f"line {kept.line}" if same_file else f"{kept.source_file}, line {kept.line}"
+    return (
+        f"{other.source_file}, line {other.line}: the paper of {where}, under {other.venue} "
+        f"here; kept under {kept.venue}"
+    )
 
 
 def _date_undated_conferences(venues: dict[str, VenueRecord]) -> None:

@@ -108,6 +108,7 @@ class LoadSummary:
     authors_new: int = 0
     rule_links: int = 0
     left_out: int = 0  # records of papers a curator deleted (papers/deleted_keys.py)
+    copies: int = 0  # records of a paper another record of the load gave first, merged into it
     warnings: list[str] = field(default_factory=list)
     # Seconds spent in each phase of the load, in the order they ran (bench/run.py reports them).
     phases: dict[str, float] = field(default_factory=dict)
@@ -131,7 +132,9 @@ class LoadSummary:
     def describe(self) -> str:
         return (
             f"{self.files} files, {self.papers_read} papers read: {self.new} new, "
-            f"{self.updated} updated, {self.unchanged} unchanged; {self.venues_new} new venues, "
+            f"{self.updated} updated, {self.unchanged} unchanged"
+            + (f", {self.copies} copies merged" if self.copies else "")
+            + f"; {self.venues_new} new venues, "
             f"{self.topics_new} new topics, {self.authors_new} new authors; "
             f"{self.rule_links} topic links from rules; {len(self.warnings)} warnings"
             + (f"; {self.left_out} left out (deleted by a curator)" if self.left_out else "")

@@ -79,6 +79,7 @@ class RecordWriter:
             with timed("match and write papers"):
                 merged = merge_records(parsed_files)
                 self.summary.warnings.extend(merged.warnings)
+                self.summary.copies = self.summary.papers_read - len(merged.papers)
                 records = merged.papers
                 venues = self.write_venues(merged.venues)
                 topics = self.write_topics(records)
@@ -359,9 +360,8 @@ class RecordWriter:
         """Authors for papers that have none yet, or whose corrected source lists others
         (papers/author_corrections.py); a paper's existing author list is kept, but for the
         people a source now identifies in it (papers/people.py: relink), and for a name
-        without its umlauts joining the name with them, on every load (fold_umlauts: a
-        database migrated to 0027 joins its pairs on its next load). Answers the papers
-        whose authors changed."""
+        without its umlauts joining the name with them, on every load (fold_umlauts: a database
+        migrated to 0027 joins its pairs on its next load). Answers the papers changed."""
         wanting = {
             papers[index].pk: record.authors
             for index, record in enumerate(records)

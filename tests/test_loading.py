@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import re
 from datetime import date
 
 import pytest
@@ -676,6 +677,24 @@ def test_a_topic_a_curator_deleted_stays_deleted(write_dump):
 
 
 VOCABULARY = ["Machine Translation", "Multilinguality", "Summarization"]
+
+
+@pytest.mark.django_db
+def test_copies_of_papers_under_another_venue_are_counted_and_told(write_dump):
+    # "6 papers read: 3 new, 0 updated, 0 unchanged", the copies under ACL 2024 merged into the
+    # EMNLP 2024 papers without a word (an outside curator).
+    emnlp = write_dump("emnlp.txt", list_page("EMNLP 2024 Papers"))
+    acl = write_dump("acl.txt", list_page("ACL 2024 Papers"))
+    summary = load_files([emnlp, acl])
+    assert summary.describe().startswith(
+        "2 files, 6 papers read: 3 new, 0 updated, 0 unchanged, 3 copies merged; "
+    )
+    assert [re.sub(r"\S*/", "", warning) for warning in summary.warnings] == [
+        f"acl.txt, line {line}: the paper of emnlp.txt, line {line}, under ACL 2024 here; kept "
+        "under EMNLP 2024"
+        for line in (3, 5, 7)
+    ]
+    assert set(Paper.objects.values_list("venue__name", flat=True)) == {"EMNLP 2024"}
 
 
 @pytest.mark.django_db
