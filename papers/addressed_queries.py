@@ -39,10 +39,12 @@ class AddressedQuery:
     @cached_property
     def linking(self) -> list[int]:
         """The ids of the papers giving the address q is, a repository's or any other site's
-        (papers/linked_addresses.py); [] for any other q, an address of the Anthology's or of
-        this site's, an identifier."""
+        (papers/linked_addresses.py), or the arXiv address of the arXiv identifier q is; [] for
+        any other q, an address of the Anthology's or of this site's, an identifier."""
         if not self.text or self.own_page is not None or any(parse_identifier(self.text)):
             return []
+        if arxiv := arxiv_id(self.text):  # as the abstracts give it: its arxiv.org address
+            return linking_papers(f"https://arxiv.org/abs/{arxiv}")
         return linking_papers(self.text)
 
     @cached_property

@@ -6,17 +6,18 @@ But a record carrying the paper's own external ID corrects its title and abstrac
 author list is the source's too: a page that listed 2 of 10 authors kept them against the
 Anthology XML, and a corrected JSON line's added author was dropped without a word (an outside
 curator). Such a paper's authorships are taken off before the load writes the record's, and
-the authors left without a paper go (their pages had nothing to show).
+the authors left without a paper go (their pages had nothing to show), but for those a
+curator's merge or the Anthology's person id keeps.
 """
 
 from .bulk import batched
 from .models import Author, Authorship, Paper
+from .record_merging import name_words
 from .records import PaperRecord
-from .text import name_key
 
 # Every "e" dropped, so that an umlaut written out ("Schuetze") and one whose dots name_key
-# dropped ("schutze") compare equal; two family names apart by their e's alone are taken for
-# one, and the list is then kept, as it was before any correction.
+# dropped ("schutze") compare equal; two names apart by their e's alone are taken for one
+# person, and the list is then kept, as it was before any correction.
 _UMLAUTS_DROPPED = str.maketrans({"e": None})
 
 
@@ -34,8 +35,7 @@ def uncorrected_author_lists(records: list[PaperRecord], papers: dict[int, Paper
         and record.external_id == papers[index].external_id
         and "authors" not in papers[index].curated_fields
         and papers[index].author_names
-        and _people(", ".join(a.name for a in record.authors))
-        != _people(papers[index].author_names)
+        and not _same_people(", ".join(a.name for a in record.authors), papers[index].author_names)
     ]
     former = set()
     for chunk in batched(corrected):
@@ -45,16 +45,25 @@ def uncorrected_author_lists(records: list[PaperRecord], papers: dict[int, Paper
     return former
 
 
-def _people(names: str) -> list[str]:
-    """The family names of an author list as a paper's names are written ("Ana Núñez, Bo
-    Chen"; a name with a comma, "Prospero C. Naval, Jr.", is split alike on both sides), in
-    order, as the spellings of one person share it ("Schütze", "Schuetze"; "Christopher D.
-    Manning", "Christopher Manning")."""
-    families = (name_key(name).split()[-1:] for name in names.split(", "))
-    return ["".join(family).translate(_UMLAUTS_DROPPED) for family in families]
+def _same_people(names: str, other_names: str) -> bool:
+    """Whether two author lists, as a paper's names are written ("Ana Núñez, Bo Chen"; a name
+    with a comma, "Prospero C. Naval, Jr.", is split alike on both sides), name the same
+    people in the same order: as many, each pair sharing a word, one spelling's umlauts written
+    out ("Schütze", "Schuetze"), a curator's respelling ("Hal Daume", "Hal Daumé III") alike."""
+    people, other_people = (
+        [{word.translate(_UMLAUTS_DROPPED) for word in name_words([name])} for name in text]
+        for text in (names.split(", "), other_names.split(", "))
+    )
+    return len(people) == len(other_people) and all(
+        words & other_words for words, other_words in zip(people, other_people, strict=True)
+    )
 
 
 def drop_authorless(author_ids: set[int]) -> None:
-    """Delete those of the authors that have no paper left."""
+    """Delete those of the authors that have no paper left, but those a curator's merge or
+    a person's id keep (their variants, redirects or person id: a merged author's old
+    addresses would answer 404, a reviewer)."""
     for chunk in batched(sorted(author_ids)):
-        Author.objects.filter(pk__any_of=chunk, authorships=None).delete()
+        Author.objects.filter(
+            pk__any_of=chunk, authorships=None, variants=[], redirects=None, person_id=""
+        ).delete()

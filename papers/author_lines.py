@@ -48,21 +48,22 @@ _PEOPLE = re.compile(r"\s*;\s*|\s+(?:and|&)\s+")
 _INITIALS = re.compile(r"^(?:[^\W\d_]\.-?)+$")
 
 
-def family_first_names(line: str) -> list[str]:
+def family_first_names(line: str, labelled: bool = False) -> list[str]:
     """The names of a line written family name first, as given name first: "Müller, J.;
     Schmidt, A. B." (it ends with a full stop: read as no names, it cost a page its titles),
-    "Manning, Christopher D.; Ana Núñez", "Müller, Lukas and Dubois, Émilie", "O'Brien, Seán
-    and Dmitry Ivanov"; [] for any other line. Apart by "and", each name written so must have
-    a family name of one word or a given name of initials: "Ada Lovelace, Alan Turing and
-    Grace Hopper" is three names given name first; one name alone, its given name a word and
-    initials ("Manning, Christopher D.")."""
+    "Manning, Christopher D.; Ana Núñez", "Müller, Lukas and Dubois, Émilie"; [] for any
+    other line. Apart by "and", each name is written so ("Attention, Please and Thank You" is
+    a title, a reviewer), but on a line labelled as the authors' ("Authors: O'Brien, Seán and
+    Dmitry Ivanov"), and has a family name of one word or a given name of initials ("Ada
+    Lovelace, Alan Turing and Grace Hopper" is three names given name first); one name alone
+    has a given name of a word and initials ("Manning, Christopher D.")."""
     if len(line) > 1000 or "," not in line:
         return []
     names, inverted = [], []
     for part in (part.strip() for part in _PEOPLE.split(line.strip(" ;"))):
         family, comma, given = (piece.strip() for piece in part.partition(","))
         if not comma:
-            if len(part.split()) < 2:  # "Parsing, Tagging and Chunking" lists no people
+            if len(part.split()) < 2 or not (labelled or ";" in line):
                 return []
             names.append(part)
             continue
@@ -128,12 +129,13 @@ def author_names(line: str) -> list[str]:
     """The names an author line lists ("Ada Lovelace, Alan Turing and Grace Hopper"), or []
     when the line is not one: each part must be a person's name."""
     # Composed first: a decomposed "Nguyễn" is letters and marks, which no name word matched.
-    line = _AUTHORS_LABEL.sub("", clean_title(unicodedata.normalize("NFC", line[:1001])))
+    cleaned = clean_title(unicodedata.normalize("NFC", line[:1001]))
+    line = _AUTHORS_LABEL.sub("", cleaned)
     if ";" in line and (listed := family_first_names(line)):  # "Müller, J.; Schmidt, A."
         return listed if all(_is_name(name, False) for name in listed) else []
     if names := _given_name_first(line):
         return names
-    listed = family_first_names(line)  # "Müller, Lukas and Dubois, Émilie"
+    listed = family_first_names(line, labelled=line != cleaned)  # "Müller, Lukas and …"
     return listed if listed and all(_is_name(name, False) for name in listed) else []
 
 

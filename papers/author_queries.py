@@ -42,7 +42,7 @@ _NAME = re.compile(r"[^\W\d_][\w.'’-]*(?:\s+[^\W\d_][\w.'’-]*){1,4}")
 # A middle initial, with or without its period, between two words of a name.
 _INITIAL = re.compile(r"(?<=\s)[^\W\d_]\.?(?=\s)")
 # An initial's full stop with the next initial written against it ("C.D. Manning").
-_JOINED_INITIALS = re.compile(r"(?<![\w.])([^\W\d_])\.(?=[^\W\d_]\b)")
+_JOINED_INITIALS = re.compile(r"(?<=\b[^\W\d_])\.(?=[^\W\d_]\b)")
 # A generation suffix ending a name's slug ("Hal Daumé III", "Matthew C. Williams Jr.").
 _SUFFIX = "(-(jr|sr|ii|iii|iv))?"
 # An umlaut written out ("ue" for "ü"), as text.umlaut_key writes it.
@@ -118,7 +118,7 @@ class AuthorQuerySet(models.QuerySet):
         author), each with ``paper_count``, most papers first; [] without a query when not a
         name. A name written family name first, with a comma ("Manning, Christopher"), is
         that name."""
-        text = " ".join(_JOINED_INITIALS.sub(r"\1. ", text).split())
+        text = " ".join(_JOINED_INITIALS.sub(". ", text).split())
         family, comma, given = text.partition(",")
         if comma and given.strip():
             text = f"{given.strip()} {family.strip()}"

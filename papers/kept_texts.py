@@ -1,8 +1,8 @@
 """Papers a load met again whose text it did not take: told, not silent.
 
-A record without the paper's own external ID (a conference page, an export, a copy matched by
-its title or abstract) only fills a known paper's empty fields: a page's shorter abstract must
-not replace the Anthology's. A curator who corrects a typo in a saved page and loads it again
+A record that is not the paper's own source (a conference page or a copy matched by its title
+or abstract, without the paper's external ID; an export of a collection) only fills a known
+paper's empty fields: a page's shorter abstract must not replace the Anthology's. A curator who corrects a typo in a saved page and loads it again
 was told "1 unchanged" and nothing else; the load now names such papers in a warning, per file.
 """
 
@@ -44,8 +44,8 @@ def kept_text_warnings(records: list[PaperRecord]) -> list[str]:
         more = f" and {len(kept) - NAMED} more" if len(kept) > NAMED else ""
         papers = "1 paper differs" if len(kept) == 1 else f"{len(kept)} papers differ"
         warnings.append(
-            f"{source}: {papers} here from the collection, whose text is kept (a record "
-            "without the paper's external ID only fills empty fields; correct the text in the "
-            f"admin): {named}{more}"
+            f"{source}: {papers} here from the collection, whose text is kept (a record that "
+            "is not the paper's own source, without its external ID or an export, only fills "
+            f"empty fields; correct the text in the admin): {named}{more}"
         )
     return warnings

@@ -129,6 +129,17 @@ def _capitalised_parts(name: str) -> int:
     return sum(capitalised)
 
 
+def _best_spellings_of_orcids(first: dict, orcid_names: dict[str, list[str]]) -> None:
+    """An ORCID's author named by the best spelling of its names, those of the records
+    without the ORCID too ("Christopher D. Manning", where the ORCID's records wrote
+    "Christopher D Manning": a reviewer)."""
+    orcid_of = {name_key(n): orcid for orcid, names in orcid_names.items() for n in names}
+    for (kind, key), record in first.items():
+        ref = ("orcid", orcid_of.get(key, ""))
+        if kind == "name" and ref in first and _better_spelled(record, first[ref]):
+            first[ref] = _with_details_of(record, first[ref])
+
+
 def _with_details_of(record: AuthorRecord, other: AuthorRecord) -> AuthorRecord:
     """The record, with the ORCID and family name of another spelling where it has none (the
     family name only where it ends this spelling too)."""
@@ -159,6 +170,7 @@ class AuthorWriter:
                 spellings[ref[0]][ref[1]].append(record.name)
         self.people_names = dict(spellings["person"])
         self.orcid_names = dict(spellings["orcid"])
+        _best_spellings_of_orcids(first, self.orcid_names)
         ids = self.write_people(first)
         ids.update(self.write_orcids(first))
         ids.update(self.write_names(first))

@@ -148,6 +148,7 @@ def same_paper_possible(external_id: str | None, other_external_id: str | None) 
 
 
 _TITLE_WORD = re.compile(r"\w+")
+_NAME_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 def titles_agree(title: str, other: str) -> bool:
@@ -163,15 +164,17 @@ def titles_agree(title: str, other: str) -> bool:
 
 
 def authors_disagree(names: list[str], other_names: list[str]) -> bool:
-    """Whether two author lists name other people: both given, and no family name shared
+    """Whether two author lists name other people: both given, and no word of a name shared
     ("System Description" by Kenji Tanaka and by Ana Núñez, at WMT 2024, are two papers: the
     second was dropped as a copy of the first, an outside curator). A page's copy that shortens
-    the given names ("C. Manning") or leaves out authors agrees."""
-    families, other_families = (
-        {words[-1] for words in (name_key(name).split() for name in group) if words}
-        for group in (names, other_names)
-    )
-    return bool(families and other_families) and not families & other_families
+    the names ("C. Manning", "Hal Daumé" for Hal Daumé III) or leaves out authors agrees."""
+    words, other_words = (name_words(group) for group in (names, other_names))
+    return bool(words and other_words) and not words & other_words
+
+
+def name_words(names: list[str]) -> set[str]:
+    """The words of the names, as their keys write them, but initials and punctuation."""
+    return {word for name in names for word in _NAME_WORD.findall(name_key(name))}
 
 
 def same_by_key(key: tuple, kept: PaperRecord, record: PaperRecord) -> bool:

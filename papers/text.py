@@ -340,7 +340,7 @@ def latin_unaccented(text: str) -> str:
 
 # An initial's full stop, and the space after it or none ("V.S."): the Anthology folder writes
 # 29 people both ways ("Christopher D. Manning", "Christopher D Manning").
-_INITIAL_STOP = re.compile(r"\b(\w)\.(?:\s+|(?=\w)|$)")
+_INITIAL_STOP = re.compile(r"\b([^\W\d_])\.(?:\s+|(?=[^\W\d_])|$)")
 
 
 def name_key(name: str) -> str:

@@ -11,6 +11,7 @@ from io import StringIO
 import pytest
 from django.conf import settings
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.admin.models import DELETION, LogEntry
 from django.core.management import call_command
 from django.db import connection
 from django.db.models import Q
@@ -1352,6 +1353,7 @@ def test_a_deletion_while_a_load_runs_is_refused_with_a_message(staff, seeded):
     ]
     assert Paper.objects.filter(pk=paper.pk).exists() and not DeletedKey.objects.exists()
     assert Topic.objects.filter(pk=topic.pk).exists()
+    assert not LogEntry.objects.filter(action_flag=DELETION).exists()
     assert staff.post(url, {"post": "yes"}).status_code == 302
     assert not Paper.objects.filter(pk=paper.pk).exists()
 

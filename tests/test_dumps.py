@@ -751,6 +751,8 @@ def test_a_short_abstract_among_abstracts_alone_is_not_read_as_a_title():
         ("Manning, Christopher", []),
         ("Parsing, Tagging and Chunking", []),
         ("Attention, Please", []),
+        ("Attention, Please and Thank You", []),
+        ("O'Brien, Seán and Dmitry Ivanov", []),
     ],
 )
 def test_author_lines(line, names):

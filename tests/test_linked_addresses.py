@@ -73,6 +73,16 @@ def test_the_one_paper_giving_an_address_opens(client, linked):
     assert [result["id"] for result in body["results"]] == [linked["tr"].pk]
 
 
+def test_an_arxiv_identifier_opens_the_paper_giving_its_address(client, linked):
+    # "arXiv:2307.16806" said the collection knows no arXiv identifier, where its arxiv.org
+    # address opened the paper giving it (a reviewer).
+    arxiv = make_paper("See https://arxiv.org/abs/2307.16806 for more.", title="Arxiv Paper")
+    finish()
+    for typed in ("arXiv:2307.16806", "2307.16806v2", "https://arxiv.org/abs/2307.16806"):
+        response = client.get("/?" + urlencode({"q": typed}))
+        assert (response.status_code, response["Location"]) == (302, arxiv.get_absolute_url())
+
+
 def test_the_papers_giving_an_address_are_listed_exported_and_fed(client, linked):
     typed = "https://github.com/pytorch/fairseq"
     page = parse(client.get("/?" + urlencode({"q": typed})))

@@ -557,24 +557,32 @@ def test_a_corrected_source_updates_its_paper_but_not_what_a_curator_changed(wri
 def test_a_corrected_source_corrects_the_author_list_too(write_dump):
     # A page listed 2 of 10 authors and the Anthology XML never completed them; a corrected
     # JSON line's added author was dropped without a word (an outside curator).
-    first = identified_line("A Title", "Twelve tasks.", authors=["Ana Núñez", "Bo Chen"])
+    first = identified_line("A Title", "Twelve tasks.", authors=["Ana Núñez", "Bo Chen", "Cy Ma"])
     load_files([write_dump("v1.jsonl", first)])
+    # A curator's merge keeps its author, on no paper now (its old address redirects to it).
+    Author.objects.filter(name="Cy Ma").update(variants=["C. Ma"])
     fuller = identified_line(
         "A Title", "Twelve tasks.", authors=["Ana Núñez", "Paul Martin", "Hinrich Schuetze"]
     )
     summary = load_files([write_dump("v2.jsonl", fuller)])
     paper = Paper.objects.get()
     assert (summary.updated, paper.author_names) == (1, "Ana Núñez, Paul Martin, Hinrich Schuetze")
-    # Bo Chen, on no paper now, has no page left; the same list again changes nothing.
+    # Bo Chen, on no paper now, has no page left; the same list again changes nothing, even
+    # after a curator's respelling.
     assert sorted(Author.objects.values_list("name", flat=True)) == [
         "Ana Núñez",
+        "Cy Ma",
         "Hinrich Schuetze",
         "Paul Martin",
     ]
-    schutze = Author.objects.get(name="Hinrich Schuetze")
-    schutze.name = "Hinrich Schütze"
-    schutze.save()
-    curation.record_author_edit(schutze, ["name"], "Hinrich Schuetze")
+    for author, name in [
+        ("Hinrich Schuetze", "Hinrich Schütze"),
+        ("Paul Martin", "Paul Martin III"),
+    ]:
+        respelled = Author.objects.get(name=author)
+        respelled.name = name
+        respelled.save()
+        curation.record_author_edit(respelled, ["name"], author)
     again = load_files([write_dump("v2.jsonl", fuller)])
     assert (again.updated, again.unchanged) == (0, 1)
     # A page's copy without the ID does not correct it, nor a list a curator set.
@@ -588,7 +596,7 @@ def test_a_corrected_source_corrects_the_author_list_too(write_dump):
     Paper.objects.update(curated_fields=["authors"])
     load_files([write_dump("v1.jsonl", first)])
     assert list(Paper.objects.values_list("author_names", flat=True)) == [
-        "Ana Núñez, Paul Martin, Hinrich Schütze"
+        "Ana Núñez, Paul Martin III, Hinrich Schütze"
     ]
 
 
@@ -633,8 +641,9 @@ def test_a_corrected_page_without_ids_is_told_its_papers_kept_their_text(write_d
     assert (summary.new, summary.updated, summary.unchanged) == (0, 0, 3)
     assert [warning.rsplit("/", 1)[-1] for warning in summary.warnings] == [
         "lecture.txt: 1 paper differs here from the collection, whose text is kept (a record "
-        "without the paper's external ID only fills empty fields; correct the text in the "
-        "admin): line 3 “Parallel Data for Yoruba Translation”"
+        "that is not the paper's own source, without its external ID or an export, only fills "
+        "empty fields; correct the text in the admin): line 3 “Parallel Data for Yoruba "
+        "Translation”"
     ]
     assert "4.2 BLEU" in Paper.objects.get(title="Parallel Data for Yoruba Translation").abstract
     # A curator's text is kept on purpose: nothing to tell.
@@ -717,6 +726,7 @@ def test_papers_of_one_title_by_other_authors_are_two_papers(write_dump):
     assert (later.new, later.unchanged) == (1, 0)
     # A copy giving a shorter form of the names, or none, is the same paper.
     copy = record("A page's shorter abstract.", ["K. Tanaka"]) + record("Another one.", [])
+    copy += record("A third copy.", ["Tanaka, Kenji, Jr."])
     again = load_files([write_dump("copies.jsonl", copy)])
     assert (again.new, Paper.objects.count()) == (0, 2)
 

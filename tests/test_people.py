@@ -304,8 +304,9 @@ def test_an_initial_with_or_without_its_full_stop_is_one_person(client, write_du
         name_key("Laks V.S. Lakshmanan") == name_key("Laks V S Lakshmanan") == "laks v s lakshmanan"
     )
     assert name_key("A.k.m Mahamud") == "a k m mahamud"
-    # A full stop after more than one letter is not an initial's.
+    # A full stop after more than one letter, or in a number, is not an initial's.
     assert name_key("St. John Perse") == "st. john perse"
+    assert name_key("GPT-3.5 Turbo") == "gpt-3.5 turbo"
     dump = dump_jsonl(
         ("First Record", ["Christopher D Manning", "Laks V.S. Lakshmanan"]),
         ("Second Record", ["Christopher D. Manning"]),
@@ -342,14 +343,16 @@ def test_names_one_orcid_gives_are_one_author(write_dump):
                 author("Xiao-Ming Wu").replace("<author>", f'<author orcid="{shared}">'),
             ],
         ),
+        # Without the ORCID, with the stop: the spelling that names him (a reviewer).
+        ("Paper 3", [author("Christopher D. Manning")]),
     )
     load_files([write_dump("2024.acl.xml", xml)])
     assert sorted(Author.objects.values_list("name", "orcid", "variants")) == [
         ("Albert Lam", shared, []),
-        ("Christopher D Manning", manning, ["Christopher Manning"]),
+        ("Christopher D. Manning", manning, ["Christopher Manning", "Christopher D Manning"]),
         ("Xiao-Ming Wu", shared, []),
     ]
-    assert authors_of("Paper 1") == ["christopher-d-manning"]
+    assert authors_of("Paper 1") == authors_of("Paper 3") == ["christopher-d-manning"]
     assert authors_of("Paper 2") == ["christopher-d-manning", "albert-lam", "xiao-ming-wu"]
     # A later load of either name alone, or of another spelling with the ORCID, finds him.
     later = dump_jsonl(

@@ -40,8 +40,11 @@ class NoteChangesMixin:
             return self.refused(request, running)
 
     def response_action(self, request, queryset):
+        # One transaction: Django's bulk delete logs the deletions before it deletes, and a
+        # refused one left "Deleted" entries in the history (a reviewer).
         try:
-            return super().response_action(request, queryset)
+            with transaction.atomic():
+                return super().response_action(request, queryset)
         except LoadRunning as running:
             return self.refused(request, running)
 

@@ -17,7 +17,7 @@ from django.db import migrations
 BATCH = 2000
 LATIN_FOLDS = str.maketrans("ĐđĦħıŁłØøŦŧ’‘ʼ", "DdHhiLlOoTt'''")
 UMLAUTS_WRITTEN_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
-INITIAL_STOP = re.compile(r"\b(\w)\.(?:\s+|(?=\w)|$)")
+INITIAL_STOP = re.compile(r"\b([^\W\d_])\.(?:\s+|(?=[^\W\d_])|$)")
 
 
 def _unaccented(text: str) -> str:
