@@ -6,6 +6,7 @@ from datetime import date
 from difflib import get_close_matches
 
 from .anthology_metadata import canonical_external_id
+from .dump_blocks import venue_in_line
 from .records import AuthorRecord, DumpError, PaperRecord, ParsedFile, VenueRecord
 from .text import fold_whitespace
 
@@ -57,6 +58,7 @@ def parse_export(lines: Iterable[str], source: str) -> ParsedFile:
     parsed = ParsedFile(source=source)
     venues: dict[str, VenueRecord] = {}
     unknown: dict[str, int] = {}  # field: the first line having it
+    other_years: list[str] = []  # lines whose year is not their venue's
     for number, line in enumerate(lines, start=1):
         raw = line.lstrip("\ufeff") if number == 1 else line
         if not raw.strip():
@@ -65,6 +67,8 @@ def parse_export(lines: Iterable[str], source: str) -> ParsedFile:
         paper, venue = paper_from_entry(entry, source, number)
         for key in entry.keys() - KNOWN_FIELDS:
             unknown.setdefault(key, number)
+        if (named := venue_in_line(venue.name)) and venue.year not in (None, int(named["year"])):
+            other_years.append(f"line {number} ({venue.year} for {venue.name})")
         venues.setdefault(venue.name, venue)
         parsed.papers.append(paper)
     if not parsed.papers:
@@ -72,6 +76,10 @@ def parse_export(lines: Iterable[str], source: str) -> ParsedFile:
     parsed.venues = list(venues.values())
     if unknown:
         parsed.warnings.append(_unknown_fields(source, unknown))
+    if other_years:
+        # Silently the venue's year won (an outside curator).
+        told = ", ".join(other_years)
+        parsed.warnings.append(f"{source}: a year other than its venue's, ignored: {told}")
     return parsed
 
 

@@ -744,6 +744,22 @@ def test_fields_a_load_does_not_read_are_named_in_a_warning(write_dump):
 
 
 @pytest.mark.django_db
+def test_a_year_other_than_the_venues_is_told(write_dump):
+    # "year": 2019 under "ACL 2024" loaded as 2024 without a word (an outside curator).
+    lines = [
+        {"title": "Mismatched", "abstract": "One.", "venue": "ACL 2024", "year": 2019},
+        {"title": "Matched", "abstract": "Two.", "venue": "ACL 2024", "year": 2024},
+        {"title": "Journal", "abstract": "Three.", "venue": "TACL", "year": 2021},
+    ]
+    path = write_dump("years.jsonl", "".join(json.dumps(line) + "\n" for line in lines))
+    summary = load_files([path])
+    assert [warning.rsplit("/", 1)[-1] for warning in summary.warnings] == [
+        "years.jsonl: a year other than its venue's, ignored: line 1 (2019 for ACL 2024)"
+    ]
+    assert Venue.objects.get(name="ACL 2024").year == 2024
+
+
+@pytest.mark.django_db
 def test_a_copy_differing_in_quotes_and_dashes_is_the_same_paper(write_dump):
     # A page saved with straight apostrophes, or "--" for "—", loaded its papers again.
     curly = {"abstract": "We don’t use “quotes” — really.", "venue": "ACL 2024"}
