@@ -87,7 +87,10 @@ def _gather(element, pieces: list) -> None:
     while stack:
         node, closing = stack.pop()
         if not closing:
-            _append(pieces, node.text)
+            # In maths a tie is a space: "<tex-math>Great~Truths~are ~Always ~Simple:" showed
+            # "are ~Always ~Simple" (an outside researcher); outside, "~100" is "about 100".
+            maths = node.tag == "tex-math"
+            _append(pieces, (node.text or "").replace("~", " ") if maths else node.text)
             stack.append((node, True))
             stack.extend((child, False) for child in reversed(node))
             continue

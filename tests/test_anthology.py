@@ -166,6 +166,15 @@ def test_maths_ending_in_a_command_is_not_run_into_the_next_word():
     assert plain_text(paper_record.title) == "Text→image, En→De, α and kth, ∞Bench, x→"
 
 
+def test_a_tie_in_maths_is_a_space_and_outside_it_a_tilde():
+    # "<tex-math>Great~Truths~are ~Always ~Simple:</tex-math>" showed "are ~Always ~Simple"
+    # on the page and in BibTeX (an outside researcher); "~100" in text is "about 100".
+    title = "<tex-math>Great~Truths~are ~Always ~Simple:</tex-math> A Rather Simple Encoder"
+    record = parse(collection("2024.acl", volume("long", "P", paper(1, title, "About ~100."))))
+    assert record.papers[0].title == "Great Truths are Always Simple: A Rather Simple Encoder"
+    assert record.papers[0].abstract == "About ~100."
+
+
 def test_authors_in_order_with_orcid_and_editors_skipped():
     first = parse(ACL_2024).papers[0]
     assert [author.name for author in first.authors] == ["Juhwan Choi", "JungMin Yun", "Plato"]
