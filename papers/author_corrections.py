@@ -14,6 +14,7 @@ from .bulk import batched
 from .models import Author, Authorship, Paper
 from .record_merging import name_words
 from .records import PaperRecord
+from .text import name_key
 
 # Every "e" dropped, so that an umlaut written out ("Schuetze") and one whose dots name_key
 # dropped ("schutze") compare equal; two names apart by their e's alone are taken for one
@@ -49,14 +50,17 @@ def _same_people(names: str, other_names: str) -> bool:
     """Whether two author lists, as a paper's names are written ("Ana Núñez, Bo Chen"; a name
     with a comma, "Prospero C. Naval, Jr.", is split alike on both sides), name the same
     people in the same order: as many, each pair sharing a word, one spelling's umlauts written
-    out ("Schütze", "Schuetze"), a curator's respelling ("Hal Daume", "Hal Daumé III") alike."""
-    people, other_people = (
-        [{word.translate(_UMLAUTS_DROPPED) for word in name_words([name])} for name in text]
-        for text in (names.split(", "), other_names.split(", "))
-    )
+    out ("Schütze", "Schuetze"), a curator's respelling ("Hal Daume", "Hal Daumé III") alike;
+    a part of initials alone ("V.S.", "V. W.") pairs with the same initials."""
+    people, other_people = (names.split(", "), other_names.split(", "))
     return len(people) == len(other_people) and all(
-        words & other_words for words, other_words in zip(people, other_people, strict=True)
+        name_key(name) == name_key(other) or _words(name) & _words(other)
+        for name, other in zip(people, other_people, strict=True)
     )
+
+
+def _words(name: str) -> set[str]:
+    return {word.translate(_UMLAUTS_DROPPED) for word in name_words([name])}
 
 
 def drop_authorless(author_ids: set[int]) -> None:

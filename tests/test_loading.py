@@ -562,18 +562,26 @@ def test_a_corrected_source_corrects_the_author_list_too(write_dump):
     # A curator's merge keeps its author, on no paper now (its old address redirects to it).
     Author.objects.filter(name="Cy Ma").update(variants=["C. Ma"])
     fuller = identified_line(
-        "A Title", "Twelve tasks.", authors=["Ana Núñez", "Paul Martin", "Hinrich Schuetze"]
+        "A Title",
+        "Twelve tasks.",
+        # A name with a comma, and one of initials alone, as the Anthology folder writes some.
+        authors=["Ana Núñez", "Paul Martin", "Hinrich Schuetze", "Laks Lakshmanan, V.S.", "V. W."],
     )
     summary = load_files([write_dump("v2.jsonl", fuller)])
     paper = Paper.objects.get()
-    assert (summary.updated, paper.author_names) == (1, "Ana Núñez, Paul Martin, Hinrich Schuetze")
+    assert (summary.updated, paper.author_names) == (
+        1,
+        "Ana Núñez, Paul Martin, Hinrich Schuetze, Laks Lakshmanan, V.S., V. W.",
+    )
     # Bo Chen, on no paper now, has no page left; the same list again changes nothing, even
     # after a curator's respelling.
     assert sorted(Author.objects.values_list("name", flat=True)) == [
         "Ana Núñez",
         "Cy Ma",
         "Hinrich Schuetze",
+        "Laks Lakshmanan, V.S.",
         "Paul Martin",
+        "V. W.",
     ]
     for author, name in [
         ("Hinrich Schuetze", "Hinrich Schütze"),
@@ -596,7 +604,7 @@ def test_a_corrected_source_corrects_the_author_list_too(write_dump):
     Paper.objects.update(curated_fields=["authors"])
     load_files([write_dump("v1.jsonl", first)])
     assert list(Paper.objects.values_list("author_names", flat=True)) == [
-        "Ana Núñez, Paul Martin III, Hinrich Schütze"
+        "Ana Núñez, Paul Martin III, Hinrich Schütze, Laks Lakshmanan, V.S., V. W."
     ]
 
 
