@@ -15,7 +15,7 @@ from .citation_fields import (
     page_range,
     split_name,
 )
-from .latex import MATH_COMMANDS, SYMBOL_COMMANDS, plain_text
+from .latex import MATH_COMMANDS, plain_text, symbols_as_commands
 from .proper_nouns import always_capitalised
 from .text import latin_unaccented
 
@@ -56,9 +56,6 @@ _COMMAND = rf"\\(?:{_NAMES})(?![a-z])(?:{_BRACED})*"
 _SCRIPT = rf"\^(?:{_BRACED}|{_COMMAND}|[A-Za-z0-9+*-])|_(?:{_BRACED}|[0-9])"
 _MATH = re.compile(rf"{_COMMAND}(?:{_SCRIPT})*|(?:{_SCRIPT})+")
 _ANY_COMMAND = re.compile(r"\\([A-Za-z]+)")
-# A symbol the title writes as a character, as its maths command ("π": "\pi"), braces ending
-# the command before a letter ("πBench": "\pi{}Bench").
-_SYMBOL = re.compile("([" + "".join(SYMBOL_COMMANDS) + "])([A-Za-z]?)")
 # Stand-ins for the maths while the rest is escaped (NUL: no loaded text has one), and a word
 # holding one, braced whole so that no style lowercases it ("{R$^3$Mem}").
 _MARK = re.compile("\x00([0-9]+)\x00")
@@ -79,9 +76,7 @@ def bibtex_title(paper) -> str:
         spans.append(span)
         return f"\x00{len(spans) - 1}\x00"
 
-    title = _SYMBOL.sub(
-        lambda m: "\\" + SYMBOL_COMMANDS[m[1]] + ("{}" if m[2] else "") + m[2], paper.title
-    )
+    title = symbols_as_commands(paper.title)  # "πBench": "\\pi{}Bench"
     title = bib_title(plain_text(_MATH.sub(marked, title)).strip())
     title = _MATH_WORD.sub(lambda m: "{" + m.group(0) + "}", title)
     return _MARK.sub(lambda m: "$" + spans[int(m.group(1))] + "$", title)

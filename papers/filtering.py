@@ -14,6 +14,7 @@ from django import forms
 from django.db.models import Q
 
 from .addressed_queries import AddressedQuery
+from .latex import symbols_as_commands
 from .models import Author, Authorship, Paper, PaperTopic, Venue
 from .questions import question_subject
 from .search_fields import PageField, SlugListFilter
@@ -110,8 +111,10 @@ class PaperFilterSet(AddressedQuery, django_filters.FilterSet):
             return None
         data = data.copy()
         self._notice_repeated(data)
-        text = typed_intent(typed_query(data.get("q", "")))
-        self.typed = " ".join(text.split())
+        self.typed = " ".join(typed_intent(typed_query(data.get("q", ""))).split())
+        # Maths symbols as the index holds them, before NFKC makes "ℓ" an "l": "μPLAN" found
+        # nothing (an outside researcher).
+        text = typed_intent(typed_query(symbols_as_commands(data.get("q", ""))))
         if symbol := SYMBOL_WORD.search(text):
             self.notices.append(
                 f"Symbols are not searched: “{symbol[0]}” is searched as “{symbol[1]}”."

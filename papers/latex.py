@@ -145,6 +145,24 @@ SYMBOL_COMMANDS = {
     for name, symbol in reversed(_SYMBOLS.items())
     if len(symbol) == 1 and not symbol.isascii() and symbol not in _SET_AS_TEXT
 }
+# A symbol written as a character, as its maths command ("π": "\\pi"), braces ending the
+# command before a letter or a digit ("πBench": "\\pi{}Bench").
+_SYMBOL_CHARACTER = re.compile("([" + "".join(SYMBOL_COMMANDS) + "])([A-Za-z0-9]?)")
+
+
+# The micro sign a keyboard types for the Greek letter mu.
+_SAME_SYMBOLS = str.maketrans({"µ": "μ"})
+
+
+def symbols_as_commands(text: str) -> str:
+    """The text with its symbols written as the Anthology writes them, LaTeX commands: "μPLAN"
+    as "\\mu{}PLAN", which BibTeX sets and the search index holds as its words ("mu plan")."""
+    return _SYMBOL_CHARACTER.sub(
+        lambda m: "\\" + SYMBOL_COMMANDS[m[1]] + ("{}" if m[2] else "") + m[2],
+        text.translate(_SAME_SYMBOLS),
+    )
+
+
 # The commands written as one symbol ("\\infty": ∞), which a highlight may mark whole.
 SYMBOL_NAMES = frozenset(_SYMBOLS)
 # The commands a title's maths may keep as LaTeX (BibTeX, papers/bibtex.py): symbols and

@@ -384,6 +384,20 @@ def test_a_query_of_stop_words_or_symbols_says_what_was_searched(client, corpus)
     assert body["notices"] == ["Symbols are not searched: “C++” is searched as “C”."]
 
 
+def test_a_titles_maths_symbol_typed_as_shown_finds_it(client, db):
+    # "μPLAN", as the page shows "\\mu{}PLAN", found nothing; "∞Bench" ranked other benches
+    # first, the ∞ dropped (an outside researcher).
+    mu = make_paper("We plan summaries.", title="\\mu{}PLAN: Summarizing with a Plan")
+    bench = make_paper("Long contexts.", title="\\infty{}Bench: Long Context Evaluation")
+    norm = make_paper("Sparse words.", title="Refinement by \\ell_1 Norm Optimisation")
+    make_paper("Another bench of tests.", title="HAE-RAE Bench: Evaluation of Korean")
+    finish()
+    for typed, paper in [("μPLAN", mu), ("µPLAN", mu), ("∞Bench", bench), ("ℓ1 norm", norm)]:
+        body = client.get("/api/papers/", {"q": typed}).json()
+        assert [result["id"] for result in body["results"]][:1] == [paper.pk], typed
+        assert body["count"] == 1, typed
+
+
 @pytest.mark.parametrize(
     ("query", "notice"),
     [
