@@ -91,6 +91,13 @@ def _one_word(family: str) -> bool:
     return sum(word.lower() not in LINE_PARTICLES for word in family.split()) == 1
 
 
+# "et al." ending a line of names; a full stop ending a name (an initial's, a generation's);
+# a generation alone between commas ("Martin Luther King, Jr.").
+_ET_AL = re.compile(r",?\s+et\s+al\.?$")
+_NAME_END = re.compile(r"(?:\b[^\W\d_]|\b[JS]r)\.$")
+_GENERATION = re.compile(r"(?:Jr|Sr)\.?|I{2,3}|IV")
+
+
 def _is_name_word(word: str) -> bool:
     return (
         (word[0].isupper() and bool(_CAPITALISED.match(word)))
@@ -131,21 +138,31 @@ def author_names(line: str) -> list[str]:
     # Composed first: a decomposed "Nguyễn" is letters and marks, which no name word matched.
     cleaned = clean_title(unicodedata.normalize("NFC", line[:1001]))
     line = _AUTHORS_LABEL.sub("", cleaned)
-    if ";" in line and (listed := family_first_names(line)):  # "Müller, J.; Schmidt, A."
-        return listed if all(_is_name(name, False) for name in listed) else []
-    if names := _given_name_first(line):
-        return names
-    listed = family_first_names(line, labelled=line != cleaned)  # "Müller, Lukas and …"
-    return listed if listed and all(_is_name(name, False) for name in listed) else []
+    listed = family_first_names(line, labelled=line != cleaned)
+    listed = listed if all(_is_name(name, False) for name in listed) else []
+    # Apart by semicolons ("Müller, J.; Schmidt, A."), or one name ("Manning, Christopher D.",
+    # not the names "Manning" and "Christopher D."), the family-first reading comes first.
+    if listed and (";" in line or len(listed) == 1):
+        return listed
+    return _given_name_first(line) or listed  # "Müller, Lukas and Dubois, Émilie" last
 
 
 def _given_name_first(line: str) -> list[str]:
-    """The names of a line of names written given name first, or []."""
-    if line.endswith((".", ":", "?", "!")) or len(line) > 1000:
+    """The names of a line of names written given name first, or []: a line ending as a
+    sentence does is none, but for an initial, a generation ("Martin Luther King Jr.", or
+    "King, Jr.": one name) or "et al." (left out) ending it; each made its whole page's titles
+    abstracts (an outside curator)."""
+    line = _ET_AL.sub("", line)
+    sentence_end = line.endswith(".") and not _NAME_END.search(line)
+    if sentence_end or line.endswith((":", "?", "!")) or len(line) > 1000:
         return []
     parts = (part.strip() for part in _SEPARATORS.split(_MARKS.sub("", line)))
-    names = [part.removeprefix("and ") for part in parts]
-    names = [name for name in names if name]
+    names: list[str] = []
+    for name in (part.removeprefix("and ") for part in parts):
+        if names and _GENERATION.fullmatch(name):
+            names[-1] = f"{names[-1]} {name}"
+        elif name:
+            names.append(name)
     alone = len(names) == 1
     if not names or not all(_is_name(name, alone) for name in names):
         return []

@@ -752,6 +752,13 @@ def test_a_short_abstract_among_abstracts_alone_is_not_read_as_a_title():
         ("Parsing, Tagging and Chunking", []),
         ("Attention, Please", []),
         ("Attention, Please and Thank You", []),
+        # A line ending with a generation, an initial or "et al.", and a generation between
+        # commas: each made its page's titles abstracts (an outside curator).
+        ("Dan Jurafsky, Martin Luther King Jr.", ["Dan Jurafsky", "Martin Luther King Jr."]),
+        ("Martin Luther King, Jr., Dan Jurafsky", ["Martin Luther King Jr.", "Dan Jurafsky"]),
+        ("Noah Smith, Dan Jurafsky, et al.", ["Noah Smith", "Dan Jurafsky"]),
+        ("Smith N., Jurafsky D.", ["Smith N.", "Jurafsky D."]),
+        ("This is a sentence with A.", []),
         ("O'Brien, Seán and Dmitry Ivanov", []),
     ],
 )
