@@ -11,7 +11,7 @@ curator's merge or the Anthology's person id keeps.
 """
 
 from .bulk import batched
-from .models import Author, Authorship, Paper
+from .models import Authorship, Paper
 from .record_merging import name_words
 from .records import PaperRecord
 from .text import name_key
@@ -25,7 +25,8 @@ _UMLAUTS_DROPPED = str.maketrans({"e": None})
 def uncorrected_author_lists(records: list[PaperRecord], papers: dict[int, Paper]) -> set[int]:
     """Take off the authorships of the papers (known before this load) whose corrected record
     (its own external ID, ``corrects``) lists other people, but where a curator set them;
-    answers the authors they named, for ``drop_authorless`` once the record's are written."""
+    answers the authors they named, for papers/people.py drop_authorless once the record's are
+    written."""
     corrected = [
         papers[index].pk
         for index, record in enumerate(records)
@@ -61,13 +62,3 @@ def _same_people(names: str, other_names: str) -> bool:
 
 def _words(name: str) -> set[str]:
     return {word.translate(_UMLAUTS_DROPPED) for word in name_words([name])}
-
-
-def drop_authorless(author_ids: set[int]) -> None:
-    """Delete those of the authors that have no paper left, but those a curator's merge or
-    a person's id keep (their variants, redirects or person id: a merged author's old
-    addresses would answer 404, a reviewer)."""
-    for chunk in batched(sorted(author_ids)):
-        Author.objects.filter(
-            pk__any_of=chunk, authorships=None, variants=[], redirects=None, person_id=""
-        ).delete()

@@ -20,6 +20,7 @@ from .denormalise import refresh_author_names, refresh_topic_names
 from .load_guard import refuse_during_load
 from .merged_keys import ABSTRACT, TITLE, remember_former, title_key
 from .models import Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect
+from .people import drop_authorless
 from .similarity_model import project_paper
 from .text import abstract_key, name_key
 from .topic_resolver import forget_deleted_topic, remember_deleted_topics
@@ -193,14 +194,19 @@ def delete_authors(authors) -> None:
 
 def delete_papers(papers) -> None:
     """Delete the papers (a queryset), keep their keys so that loads leave them out
-    (papers/deleted_keys.py), and take them out of the facet counts. Raises LoadRunning while
-    a load runs (one that had matched a paper failed whole on its links to it)."""
+    (papers/deleted_keys.py), delete their authors left on no paper (but those a merge or a
+    person id keeps), and take them out of the facet counts. Raises LoadRunning while a load
+    runs (one that had matched a paper failed whole on its links to it)."""
     with transaction.atomic():
         refuse_during_load("delete the papers")
         deleted = list(papers)
         remember_deleted(deleted)
         ids = [paper.pk for paper in deleted]
+        authors = set(
+            Authorship.objects.filter(paper_id__in=ids).values_list("author_id", flat=True)
+        )
         Paper.objects.filter(pk__in=ids).delete()
+        drop_authorless(authors)  # their pages, offered by search, showed no paper
         refresh_counts(ids)
 
 

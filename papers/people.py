@@ -357,3 +357,13 @@ def relink(identified: dict[int, list[AuthorRecord]], ids: dict[AuthorRecord, in
     redirect_authors({pk: replaced[pk] for pk in emptied})
     Author.objects.filter(pk__in=emptied).delete()
     return {authorship.paper_id for authorship in changed}
+
+
+def drop_authorless(author_ids: set[int]) -> None:
+    """Delete those of the authors that have no paper left, but those a curator's merge or
+    a person's id keep (their variants, redirects or person id: a merged author's old
+    addresses would answer 404, a reviewer)."""
+    for chunk in batched(sorted(author_ids)):
+        Author.objects.filter(
+            pk__any_of=chunk, authorships=None, variants=[], redirects=None, person_id=""
+        ).delete()

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from django.utils import timezone
 
-from .author_corrections import drop_authorless, uncorrected_author_lists
+from .author_corrections import uncorrected_author_lists
 from .bulk import (
     allocate_ids,
     analyze_tables,
@@ -39,7 +39,7 @@ from .kept_texts import kept_text_warnings, says_otherwise
 from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, Venue
 from .name_forms import fold_umlauts, learn_family_names_in_place
 from .paper_matching import find_existing
-from .people import AuthorWriter, relink, unique_slug
+from .people import AuthorWriter, drop_authorless, relink, unique_slug
 from .progress import Progress
 from .record_merging import VENUE_FIELDS, MergedRecords, merge_records, same_paper_possible
 from .records import LoadSummary, PaperRecord, ParsedFile, VenueRecord

@@ -373,6 +373,19 @@ def test_delete_topics_refreshes_the_names_of_their_papers(db):
     assert list(Topic.objects.values_list("name", flat=True)) == ["syntax"]
 
 
+def test_deleting_papers_deletes_their_authors_left_on_no_paper(db):
+    # Their pages stayed, with no paper, and the search offered them (an outside curator).
+    gone = paper("To delete.", authors=["Solo Author", "Shared Author", "Merged Author"])
+    paper("To keep.", authors=["Shared Author"])
+    finish()
+    Author.objects.filter(name="Merged Author").update(variants=["M. Author"])
+    curation.delete_papers(Paper.objects.filter(pk=gone.pk))
+    assert sorted(Author.objects.values_list("name", flat=True)) == [
+        "Merged Author",  # a curator's merge keeps it: its old addresses lead to it
+        "Shared Author",
+    ]
+
+
 def test_mark_reviewed_marks_only_the_given_papers(db):
     chosen, other = paper("Chosen."), paper("Other.")
     assert curation.mark_reviewed(Paper.objects.filter(pk=chosen.pk)) == 1
