@@ -265,7 +265,8 @@ def lecture_blocks(blocks: list[Block]) -> list[Block]:
 # 3", "Online": the public list offered ?country=Poster+Session+3, an outside curator).
 _NO_COUNTRY = re.compile(
     r"\d|\b(?:session|online|virtual|hybrid|in-person|poster|oral|track|room|hall|day|keynote"
-    r"|tutorial|workshop|demo|panel|plenary)s?\b",
+    r"|tutorial|workshop|demo|panel|plenary|spotlight|main|conference|findings|lightning|talk"
+    r"|live|recorded|on-demand|abstract|award|paper)s?\b",
     re.IGNORECASE,
 )
 

@@ -796,6 +796,9 @@ def test_titles_over_names_family_first_head_their_abstracts():
         ("South Korea", "South Korea"),
         ("Poster Session 3", ""),
         ("Online", ""),
+        ("Spotlight", ""),
+        ("Main Conference", ""),
+        ("On-demand", ""),
     ],
 )
 def test_a_lecture_pages_session_line_is_no_country(first, country):
