@@ -133,11 +133,14 @@ def _volume_alone(line: str, header: str) -> str | None:
     """The venue of a header naming a volume without "Papers" ("ACL 2024 Findings", "NAACL
     2025 Industry Track") or a venue's proceedings ("Proceedings of ACL 2024"); None for any
     other line (a lecture page's first line)."""
+    proceedings = _PROCEEDINGS.match(header)
     match = _VENUE_AND_VOLUME.match(line)
     if match is None:
-        return None
+        # "Proceedings of the 62nd Annual Meeting of the ACL (ACL 2024)"
+        bracketed = _BRACKETED_VENUE.search(header) if proceedings else None
+        return _venue_of(bracketed[1], "", header) if bracketed else None
     volume = _volume_words(match["volume"])
-    if not volume and _PROCEEDINGS.match(header):  # "Proceedings of ACL 2024"
+    if not volume and proceedings:  # "Proceedings of ACL 2024"
         return _venue_of(line, "", header)
     if volume != "finding" and not volume_label(_IN_ENGLISH.get(volume, volume)):
         return None

@@ -326,6 +326,7 @@ def test_line_endings_and_byte_order_marks_change_nothing(transform):
         # A venue's proceedings, and an event's long name with its venue in brackets (refused
         # before: an outside curator).
         ("Proceedings of ACL 2024", "ACL 2024"),
+        ("Proceedings of the 62nd Annual Meeting of the ACL (ACL 2024)", "ACL 2024"),
         ("The 62nd Annual Meeting of the ACL (ACL 2024) – Papers", "ACL 2024"),
         ("The 62nd Annual Meeting (ACL 2024) - Short Papers", "ACL 2024 (Short Papers)"),
     ],
