@@ -33,7 +33,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from .anthology_metadata import canonical_anthology_id, is_anthology_id
+from .anthology_metadata import canonical_anthology_id, is_anthology_id, unversioned_anthology_id
 from .author_queries import describe_people
 from .caching import cache_page_by_version
 from .filtering import PaperFilterSet
@@ -156,9 +156,9 @@ def paper_list(request):
 
 def _naming(raw: str) -> Q | None:
     """The condition on papers of the paper a path names: its id, or its Anthology ID in any
-    case; None when it is neither."""
-    if is_anthology_id(raw):
-        return Q(external_id=canonical_anthology_id(raw))
+    case, or a version's ("…463v2", as the page's address takes it); None when it is neither."""
+    if is_anthology_id(unversioned := unversioned_anthology_id(raw)):
+        return Q(external_id=unversioned)
     # Length first: int() refuses strings of over 4,300 digits (ValueError, a 500).
     digits = raw.lstrip("0") if raw.isascii() and raw.isdigit() else ""
     if not digits or len(digits) > len(str(MAX_ID)) or int(digits) > MAX_ID:

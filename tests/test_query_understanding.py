@@ -266,6 +266,8 @@ def test_papers_by_anthology_id_resolve(client, identified):
 
 def test_the_api_names_a_paper_by_its_anthology_id_too(client, identified):
     assert client.get("/api/papers/2021.NAACL-main.463/").json()["id"] == identified["kv"].pk
+    # A version's too, as the page's address (404 before: an outside researcher).
+    assert client.get("/api/papers/2021.naacl-main.463v2/").json()["id"] == identified["kv"].pk
     # In as many statements as by its id: the ID is the lookup's condition.
     for path in ("", "similar/"):
         with CaptureQueriesContext(connection) as by_id:
