@@ -92,7 +92,10 @@ def _initialled(slug: str) -> Q | None:
     given = f"{re.escape(initials[0])}[^-]*-" + "".join(
         f"(?:{re.escape(initial)}[^-]*-)?" for initial in initials[1:]
     )
-    pattern = rf"^{given}([a-z]-)?{re.escape(family)}{_SUFFIX}(-[0-9]+)?$"
+    # One initial typed leaves a middle one out; two name the middle one ("m-c-williams": not
+    # miles-x-williams).
+    middle = "([a-z]-)?" if len(initials) == 1 else ""
+    pattern = rf"^{given}{middle}{re.escape(family)}{_SUFFIX}(-[0-9]+)?$"
     return Q(slug__startswith=initials[0], slug__regex=pattern)
 
 

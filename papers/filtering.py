@@ -247,11 +247,14 @@ class PaperFilterSet(AddressedQuery, django_filters.FilterSet):
         Dan Jurafsky, papers/nicknames.py), which the list, its exports and its feed search
         in its place, as a question's subject: searched as typed, no paper had all its words,
         or another Daniel's did (a reviewer). None where an author named has every word of q
-        (a middle initial or a suffix left out: "Noah Smith", "Hal Daume"), for
-        ``literal=1``, or when q names nobody."""
+        (a middle initial or a suffix left out: "Noah Smith", "Hal Daume"), where q gives
+        initials that several authors named fit ("J. Smith"), for ``literal=1``, or when q
+        names nobody."""
         if self.value("literal") or not self.named_authors:
             return None
         typed = set(name_key(self.text.replace(",", " ")).split())
+        if len(self.named_authors) > 1 and any(len(word) == 1 for word in typed):
+            return None  # "J. Smith": Jake, James…, none of them more than the others
         if any(typed <= set(name_key(author.name).split()) for author in self.named_authors):
             return None
         return self.named_authors[0].name

@@ -421,6 +421,16 @@ def test_a_name_written_with_initials_searches_its_authors(client, corpus):
         assert sorted(offered(typed)) == both, typed  # a second initial may be left out
     assert offered("R. S. Brightwater") == ["/authors/rolf-brightwater/"]
     assert offered("T. Brightwater") == []
+    # Two initials name the middle one: not Samuel X. Brightwater (an outside researcher).
+    other = Author.objects.create(name="Samuel X. Brightwater", slug="samuel-x-brightwater")
+    Authorship.objects.create(paper=corpus["retrieval"], author=other, position=4)
+    assert offered("S. R. Brightwater") == [
+        "/authors/samuel-r-brightwater/",
+        "/authors/sara-brightwater/",
+    ]
+    # Initials several authors fit are searched as typed, every one of them offered.
+    ambiguous = client.get("/api/papers/?q=S.+Brightwater").json()
+    assert ambiguous["corrected_query"] is None and len(ambiguous["authors"]) == 3
     body = client.get("/api/papers/?q=R.+Brightwater").json()
     assert (body["corrected_query"], body["count"]) == ("Rolf Brightwater", 1)
     assert body["results"][0]["id"] == corpus["speech"].pk
