@@ -94,8 +94,7 @@ def _conflicts(kept: PaperRecord, other: PaperRecord) -> list[str]:
         fields.append("author list")
     if not fields:
         return []
-    same_file = kept.source_file == other.source_file
-    where = f"line {kept.line}" if same_file else f"{kept.source_file}, line {kept.line}"
+    where = _where(kept, other)
     what = " and ".join(fields) + (" differs and is" if len(fields) == 1 else " differ and are")
     return [
         f"{other.source_file}, line {other.line}: the record of {other.external_id} at {where} "
@@ -107,12 +106,17 @@ def _venue_conflict(kept: PaperRecord, other: PaperRecord) -> str:
     """The warning of a copy of a paper (its abstract or its title) under another venue: it
     is one paper, kept where it was first read (two venues' pages merged silently, and the
     second venue was left empty: an outside curator)."""
-    same_file = kept.source_file == other.source_file
-    where = f"line {kept.line}" if same_file else f"{kept.source_file}, line {kept.line}"
     return (
-        f"{other.source_file}, line {other.line}: the paper of {where}, under {other.venue} "
-        f"here; kept under {kept.venue}"
+        f"{other.source_file}, line {other.line}: the paper of {_where(kept, other)}, under "
+        f"{other.venue} here; kept under {kept.venue}"
     )
+
+
+def _where(kept: PaperRecord, other: PaperRecord) -> str:
+    """Where the kept record was read, told from the other's place: its line, and its file
+    when that is another."""
+    same_file = kept.source_file == other.source_file
+    return f"line {kept.line}" if same_file else f"{kept.source_file}, line {kept.line}"
 
 
 def _date_undated_conferences(venues: dict[str, VenueRecord]) -> None:
