@@ -12,7 +12,7 @@ from django.db.models.functions import Coalesce, NullIf
 from .expressions import family_key
 from .nicknames import given_name_forms
 from .tables import reading_cursor, sql
-from .text import OPERATORS, latin_unaccented, make_slug, name_key
+from .text import OPERATORS, latin_unaccented, make_slug, name_key, without_initial_stops
 
 # The authors sharing papers with author %s, by shared papers then name, the first %s: the
 # authorships read from the indexes alone (authorship_author_paper, authorship_position_once)
@@ -41,8 +41,6 @@ _ONE_NAME = re.compile(r"[^\W\d_][\w'’-]+")
 _NAME = re.compile(r"[^\W\d_][\w.'’-]*(?:\s+[^\W\d_][\w.'’-]*){1,4}")
 # A middle initial, with or without its period, between two words of a name.
 _INITIAL = re.compile(r"(?<=\s)[^\W\d_]\.?(?=\s)")
-# An initial's full stop with the next initial written against it ("C.D. Manning").
-_JOINED_INITIALS = re.compile(r"(?<=\b[^\W\d_])\.(?=[^\W\d_]\b)")
 # A generation suffix ending a name's slug ("Hal Daumé III", "Matthew C. Williams Jr.").
 _SUFFIX = "(-(jr|sr|ii|iii|iv))?"
 # An umlaut written out ("ue" for "ü"), as text.umlaut_key writes it.
@@ -121,7 +119,7 @@ class AuthorQuerySet(models.QuerySet):
         author), each with ``paper_count``, most papers first; [] without a query when not a
         name. A name written family name first, with a comma ("Manning, Christopher"), is
         that name."""
-        text = " ".join(_JOINED_INITIALS.sub(". ", text).split())
+        text = without_initial_stops(text)  # "C.D. Manning" as "C D Manning"
         family, comma, given = text.partition(",")
         if comma and given.strip():
             text = f"{given.strip()} {family.strip()}"

@@ -338,18 +338,20 @@ def latin_unaccented(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(kept)).translate(_LATIN_FOLDS)
 
 
-# An initial's full stop, and the space after it or none ("V.S."): the Anthology folder writes
-# 29 people both ways ("Christopher D. Manning", "Christopher D Manning").
+# An initial's stop and the space after it, or none ("V.S."): 29 Anthology people have both.
 _INITIAL_STOP = re.compile(r"\b([^\W\d_])\.(?:\s+|(?=[^\W\d_])|$)")
 
 
 def name_key(name: str) -> str:
-    """What two spellings of one person's or topic's name share: NFKC, case-folded, Latin
-    accents dropped (the Anthology writes "André Martins" and "Andre Martins" for one person),
-    an initial's full stop dropped ("Laks V.S. Lakshmanan" is "Laks V S Lakshmanan"),
-    whitespace folded. The loader keys authors and topics by it, not by their slugs."""
-    folded = latin_unaccented(unicodedata.normalize("NFKC", name).casefold())
-    return fold_whitespace(_INITIAL_STOP.sub(r"\1 ", folded))
+    """What two spellings of one person's or topic's name share, the loader's key of authors and
+    topics: NFKC, case-folded, Latin accents dropped ("André Martins" is "Andre Martins"), and
+    initials' stops too ("Laks V.S. Lakshmanan" is "Laks V S Lakshmanan"), whitespace folded."""
+    return without_initial_stops(latin_unaccented(unicodedata.normalize("NFKC", name).casefold()))
+
+
+def without_initial_stops(name: str) -> str:
+    """The name without its initials' stops, whitespace folded ("C.D. Manning": "C D Manning")."""
+    return fold_whitespace(_INITIAL_STOP.sub(r"\1 ", name))
 
 
 # Umlauts written out, as German writes them without the dots. The Anthology folder writes
