@@ -2,8 +2,9 @@
 
 A record that is not the paper's own source (a conference page or a copy matched by its title
 or abstract, without the paper's external ID; an export of a collection) only fills a known
-paper's empty fields: a page's shorter abstract must not replace the Anthology's. A curator who corrects a typo in a saved page and loads it again
-was told "1 unchanged" and nothing else; the load now names such papers in a warning, per file.
+paper's empty fields: a page's shorter abstract must not replace the Anthology's. A curator who
+corrected a typo in a saved page and loaded it again was told "1 unchanged" and nothing else;
+the load now names such papers in a warning, per file.
 """
 
 from collections import defaultdict

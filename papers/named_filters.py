@@ -63,8 +63,9 @@ def filters_named(text: str, chosen: dict[str, list[str]], venues=None) -> list[
 def series_named(text: str, chosen: dict[str, list[str]], venues) -> list[NamedFilter]:
     """The conference series the query's first word naming one names ("summarization naacl":
     NAACL): its main volumes and Findings, newest first (at most MAX_VALUES, a filter's values),
-    labelled with the years they span ("NAACL (2021–2025)"). Searched as a word, "naacl" ranked the few papers saying it first, none
-    about summarization (an outside tester); ``venues``: papers/facet_memory.py's labels."""
+    labelled with the years they span ("NAACL (2021–2025)"). Searched as a word, "naacl" ranked
+    the few papers saying it first, none about summarization (an outside tester); ``venues``:
+    papers/facet_memory.py's labels."""
     series: dict[str, tuple[str, list[tuple[int, str]]]] = {}
     for slug, name, year in zip(venues.slugs, venues.names, venues.years, strict=True):
         if match := _SERIES_VOLUME.fullmatch(name):
