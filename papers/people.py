@@ -235,15 +235,10 @@ class AuthorWriter:
         Author.objects.bulk_update(grown, ["variants", "orcid"], batch_size=1000)
         new = [orcid for orcid in orcids if orcid not in found]
         records = [first[("orcid", orcid)] for orcid in new]
-        slugs = name_slugs([record.name for record in records])
-        new_ids = allocate_ids(Author, len(new))
-        self.created.update(new_ids)
         variants = [
             [n for n in orcids[o] if n != r.name] for o, r in zip(new, records, strict=True)
         ]
-        rows = _name_rows(new_ids, [name_key(r.name) for r in records], records, slugs, variants)
-        copy_rows(Author, AUTHOR_COLUMNS, rows)
-        self.new += len(new)
+        new_ids = self.insert_names(records, variants)
         ids = {("orcid", orcid): author.pk for orcid, author in found.items()}
         ids.update((("orcid", orcid), pk) for orcid, pk in zip(new, new_ids, strict=True))
         return ids
@@ -264,14 +259,20 @@ class AuthorWriter:
             for key, pk in written_with_umlauts(chunk).items():
                 ids.setdefault(("name", key), pk)
         new = [key for key in unresolved if ("name", key) not in ids]
-        records = [first[("name", key)] for key in new]
-        slugs = name_slugs([record.name for record in records])
-        new_ids = allocate_ids(Author, len(new))
-        self.created.update(new_ids)
-        copy_rows(Author, AUTHOR_COLUMNS, _name_rows(new_ids, new, records, slugs))
+        new_ids = self.insert_names([first[("name", key)] for key in new])
         ids.update((("name", key), pk) for key, pk in zip(new, new_ids, strict=True))
-        self.new += len(new)
         return ids
+
+    def insert_names(self, records: list[AuthorRecord], variants=None) -> list[int]:
+        """New authors of these records' names (and ``variants``, none unless given), keyed by
+        their names, with free slugs, in one COPY; answers their ids."""
+        slugs = name_slugs([record.name for record in records])
+        new_ids = allocate_ids(Author, len(records))
+        self.created.update(new_ids)
+        keys = [name_key(record.name) for record in records]
+        copy_rows(Author, AUTHOR_COLUMNS, _name_rows(new_ids, keys, records, slugs, variants))
+        self.new += len(records)
+        return new_ids
 
     def fold_names(self) -> set[int]:
         """Names whose only person is among this load's people: their papers go to that
