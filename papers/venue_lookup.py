@@ -1,5 +1,5 @@
 """The venues a load's records name, as the collection knows them: a venue a curator renamed
-is still itself."""
+is still itself, and a venue named by its slug (a hand-written JSON line's "acl-2024") too."""
 
 from django.db.models import Q
 
@@ -10,10 +10,13 @@ from .records import VenueRecord
 def known_venues(records: dict[str, VenueRecord]) -> dict[str, Venue]:
     """{record's name: the venue it is}: by name, else by its volume ID, else by a name a
     curator renamed it from (a venue a curator renamed is still itself: a load naming it as
-    its source does made a second one). One query, and one more for volume IDs."""
+    its source does made a second one), else by its slug. One query, and one more for volume
+    IDs."""
     names = list(records)
     found = list(
-        Venue.objects.filter(Q(name__in=names) | Q(former_names__overlap=names)).order_by("pk")
+        Venue.objects.filter(
+            Q(name__in=names) | Q(former_names__overlap=names) | Q(slug__in=names)
+        ).order_by("pk")
     )
     venues = {venue.name: venue for venue in found if venue.name in records}
     unknown = [name for name in records if name not in venues]
@@ -23,4 +26,7 @@ def known_venues(records: dict[str, VenueRecord]) -> dict[str, Venue]:
     for venue in found:
         for name in set(venue.former_names).intersection(unknown):
             venues.setdefault(name, venue)
+    for venue in found:
+        if venue.slug in records:
+            venues.setdefault(venue.slug, venue)
     return venues

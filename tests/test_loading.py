@@ -523,6 +523,18 @@ def test_a_venue_renamed_back_keeps_no_former_name_of_its_own():
     assert venue.former_names == ["WNLP", "Workshop on NLP 2024"]
 
 
+@pytest.mark.django_db
+def test_a_venue_named_by_its_slug_is_that_venue(write_dump):
+    # "venue": "acl-2024" in a hand-written JSON line made a second venue of that name.
+    load_files([write_dump("named.jsonl", identified_line("Named", "By name."))])
+    venue = Venue.objects.get()
+    line = {"title": "Slugged", "abstract": "By slug.", "venue": venue.slug}
+    summary = load_files([write_dump("slugged.jsonl", json.dumps(line) + "\n")])
+    assert (summary.new, summary.venues_new) == (1, 0)
+    assert list(Venue.objects.values_list("name", "slug")) == [("ACL 2024", "acl-2024")]
+    assert Paper.objects.get(title="Slugged").venue == venue
+
+
 def identified_line(title: str, abstract: str, **fields) -> str:
     record = {"title": title, "abstract": abstract, "venue": "ACL 2024", "external_id": "x-1"}
     return json.dumps(record | fields) + "\n"
