@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
-from .models import Venue
+from .models import Author, Authorship, Venue
 from .search_fields import MAX_VALUES
 
 _YEAR = re.compile(r"(?<![\w.-])((?:19|20)[0-9]{2})(?![\w.-])")
@@ -82,6 +82,24 @@ def series_named(text: str, chosen: dict[str, list[str]], venues) -> list[NamedF
     label = f"{written} ({span})" if span else written
     rest = _without(text, _written(re.escape(word)))
     return [_filter(label, rest, [("venue", s) for _, s in newest], chosen)]
+
+
+def authored_in_year(text: str, chosen: dict[str, list[str]]) -> str | None:
+    """The address of the list of the papers of the authors a query names, of the year it
+    starts or ends with ("Yoav Goldberg 2023", "2023 Yoav Goldberg": q "Yoav Goldberg" in 2023),
+    where they have papers of that year; None for any other query. Searched as typed, no paper
+    had every word, a year being no word of a paper's text (an outside tester). One query for
+    a name and a year, one more when it names authors; ``chosen``: the list's other filters."""
+    years = _YEAR.findall(text)
+    ends = text.strip()
+    if len(years) != 1 or not (ends.startswith(years[0]) or ends.endswith(years[0])):
+        return None
+    rest = _without(text, _written(years[0]))
+    authors = Author.objects.named(rest) if rest else []
+    papers = Authorship.objects.filter(author__in=authors, paper__venue__year=int(years[0]))
+    if not authors or not papers.exists():
+        return None
+    return _filter(years[0], rest, [("year", years[0])], chosen).url
 
 
 def _written(words: str) -> re.Pattern:

@@ -497,6 +497,38 @@ def test_the_filter_offered_keeps_the_other_filters_and_its_page(client, corpus)
     assert page.find_all("p", class_="named-filters") == []
 
 
+@pytest.mark.parametrize(
+    ("typed", "redirected"),
+    [
+        ("Ada Lovelace 2024", "/?q=Ada+Lovelace&year=2024"),
+        ("2025 ada lovelace", "/?q=ada+lovelace&year=2025"),
+        # Grace Hopper has no paper of 2025; "kv cache" names nobody.
+        ("Grace Hopper 2025", None),
+        ("kv cache 2024", None),
+        ("Ada 2024 Lovelace", None),
+    ],
+)
+def test_an_authors_name_and_a_year_opens_their_papers_of_that_year(
+    client, corpus, typed, redirected
+):
+    # "Yoav Goldberg 2023" searched the year as a word: no paper had it (an outside tester).
+    response = client.get("/?" + urlencode({"q": typed}))
+    assert (response.status_code, response.get("Location")) == (
+        (302, redirected) if redirected else (200, None)
+    )
+
+
+def test_a_name_and_a_year_is_searched_as_typed_where_asked_or_narrowed_already(client, corpus):
+    typed = {"q": "Ada Lovelace 2024"}
+    for params in ({"literal": 1}, {"year": 2025}, {"venue": "acl-2025"}):
+        assert client.get("/?" + urlencode(typed | params)).status_code == 200
+    assert client.get("/authors/ada-lovelace/?" + urlencode(typed)).status_code == 200
+    body = client.get("/api/papers/?" + urlencode(typed)).json()
+    assert [named["url"] for named in body["filters"]] == [
+        "http://testserver/?q=Ada+Lovelace&year=2024"
+    ]
+
+
 def test_a_venue_named_in_full_is_offered_not_the_venue_inside_its_name(client, corpus):
     # "Findings of EMNLP 2024" offered "Findings of" searched in EMNLP 2024 (an outside tester).
     emnlp = Venue.objects.get(slug="emnlp-2024")
