@@ -7,7 +7,7 @@ from collections import Counter
 
 from django.db import models
 from django.db.models import Count, Func, Q, Value
-from django.db.models.functions import Coalesce, NullIf
+from django.db.models.functions import Coalesce, Concat, NullIf
 
 from .expressions import family_key
 from .nicknames import given_name_forms
@@ -43,6 +43,8 @@ _NAME = re.compile(r"[^\W\d_][\w.'’-]*(?:\s+[^\W\d_][\w.'’-]*){1,4}")
 _INITIAL = re.compile(r"(?<=\s)[^\W\d_]\.?(?=\s)")
 # A generation suffix ending a name's slug ("Hal Daumé III", "Matthew C. Williams Jr.").
 _SUFFIX = "(-(jr|sr|ii|iii|iv))?"
+# A generation suffix of a family name, as expressions.family_key keys it.
+_FAMILY_SUFFIXES = (" ii", " iii", " iv", " jr", " jr.", ", jr.", ", jr", " sr", " sr.")
 # An umlaut written out ("ue" for "ü"), as text.umlaut_key writes it.
 _WRITTEN_OUT = re.compile(r"([aou])e")
 
@@ -112,6 +114,12 @@ def _as_family_key(form: str):
     return Coalesce(NullIf(unaccented, Value("")), Value(form), output_field=models.CharField())
 
 
+def _family_is(key) -> Q:
+    """The family name is ``key`` (an expression), or it with a generation suffix: sources
+    write "Daumé III" and "Laverghetta Jr." as family names, and "Daumé" offered nobody."""
+    return Q(family__in=[key, *(Concat(key, Value(suffix)) for suffix in _FAMILY_SUFFIXES)])
+
+
 class AuthorQuerySet(models.QuerySet):
     def named(self, text: str, limit: int = 30) -> list:
         """The authors whose name is the text (_slugs_named: namesakes, middle initials,
@@ -155,7 +163,7 @@ class AuthorQuerySet(models.QuerySet):
         typed, umlauts = (_as_family_key(form) for form in family_forms(word))
         # The form with umlauts only for names that have some: "Bauer" is not "Baur".
         named = self.alias(family=family_key()).filter(
-            Q(family=typed) | Q(family=umlauts, umlaut_key__gt="")
+            _family_is(typed) | (_family_is(umlauts) & Q(umlaut_key__gt=""))
         )
         ids = list(named.order_by().values_list("pk", flat=True)[: FAMILY_NAMESAKES + 1])
         if not ids or len(ids) > FAMILY_NAMESAKES:

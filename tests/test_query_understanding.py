@@ -617,6 +617,26 @@ def test_a_family_name_alone_offers_its_few_authors_without_reranking(client, db
     assert cards("parsing") == []
 
 
+def test_a_family_name_alone_offers_its_authors_written_with_a_generation_suffix(client, db):
+    # "Daumé" offered nobody: the Anthology writes his family name "Daumé III".
+    for name, family in [
+        ("Hal Daumé III", "Daumé III"),
+        ("Ann Lee Jr.", "Lee Jr."),
+        ("Bo Leek", ""),
+    ]:
+        make_paper(f"A study by {name}.", title=f"Study of {name}", authors=[name])
+        Author.objects.filter(name=name).update(family_name=family)
+    finish()
+
+    def cards(query):
+        body = client.get("/api/papers/?" + urlencode({"q": query})).json()
+        return [author["name"] for author in body["authors"]]
+
+    assert cards("Daumé") == cards("Daume") == ["Hal Daumé III"]
+    assert cards("Lee") == ["Ann Lee Jr."]
+    assert cards("Hal") == []
+
+
 def test_a_family_name_typed_without_its_accents_or_umlauts_offers_its_authors(client, db):
     for name in ["Ivan Vulić", "Hinrich Schütze", "Ann Baur", "Brendan O’Connor"]:
         make_paper(f"A study by {name}.", title=f"Study of {name}", authors=[name])
