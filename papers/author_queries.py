@@ -10,6 +10,7 @@ from django.db.models import Count, Func, Q, Value
 from django.db.models.functions import Coalesce, Concat, NullIf
 
 from .expressions import family_key
+from .name_words import PARTICLES
 from .nicknames import given_name_forms
 from .tables import reading_cursor, sql
 from .text import OPERATORS, latin_unaccented, make_slug, name_key, without_initial_stops
@@ -153,12 +154,15 @@ class AuthorQuerySet(models.QuerySet):
         return list(counted.order_by("-paper_count", "slug")[:limit])
 
     def of_family_name(self, text: str) -> list:
-        """The authors whose family name is the text, a single word, each with
-        ``paper_count``, most papers first; [] when more than FAMILY_NAMESAKES have it (one
-        query on the family names' index, a second to count their papers when some are
-        found)."""
-        word = text.strip()
-        if not _ONE_NAME.fullmatch(word) or word.lower() in OPERATORS:
+        """The authors whose family name is the text, a single word after any particles ("van
+        der Goot"), each with ``paper_count``, most papers first; [] when more than
+        FAMILY_NAMESAKES have it (one query on the family names' index, a second to count their
+        papers when some are found)."""
+        word = " ".join(text.split())
+        *particles, last = word.split() or [""]
+        if not _ONE_NAME.fullmatch(last) or word.lower() in OPERATORS:
+            return []
+        if any(particle.lower() not in PARTICLES for particle in particles):
             return []
         typed, umlauts = (_as_family_key(form) for form in family_forms(word))
         # The form with umlauts only for names that have some: "Bauer" is not "Baur".

@@ -237,8 +237,8 @@ def _respelled_authors(results: Results, filterset: PaperFilterSet, authors: lis
 
 def _author_cards(filterset: PaperFilterSet, typed: str, authors: list) -> list:
     """The authors offered above the first page's results: those the query names, else,
-    for a single word, the few authors of that family name (offered only: the word may mean
-    what it says, and their papers are not ranked first)."""
+    for a single word (after any particles), the few authors of that family name (offered
+    only: the word may mean what it says, and their papers are not ranked first)."""
     if filterset.page_number != 1:
         return []
     return authors or Author.objects.of_family_name(typed)

@@ -4,8 +4,8 @@ An Anthology ID (``2021.naacl-main.463``, old style ``P19-1001``), a DOI
 (``10.18653/v1/2021.naacl-main.463``, also as a doi.org link) or an Anthology URL (the paper's
 page or its PDF) names one paper: ``identified_paper`` finds it (one indexed query, run only
 when the text has an identifier's shape). A query that is a person's name offers that author's
-pages (``Author.objects.named``), and a single word that is a few authors' family name offers
-them too (``Author.objects.of_family_name``; both in papers/author_queries.py). Two words
+pages (``Author.objects.named``), and a single word (after any particles, "van der Goot") that
+is a few authors' family name offers them too (``Author.objects.of_family_name``; both in papers/author_queries.py). Two words
 typed apart that the collection writes as one compound ("few shot") are searched joined, as
 "few-shot" and "fewshot" are (``join_compounds``).
 """

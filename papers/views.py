@@ -8,8 +8,9 @@ filters' names, page ids, cards; +1 per topic or author filter the facets do not
 of two to five words that could be a name +1 (the authors of that name) and, when some are
 found, +1 for their papers (ranked first) and +1 for their place in each card's author list
 (+1 on the first page where several share the name: what tells them apart); a ranked
-query of one word +1 on its first page (the authors of that family name), +1 when a few are
-found (their papers counted; +1 where several: what tells them apart); an author filter
+query of one word, or particles and a word, +1 on its first page (the authors of that family
+name), +1 when a few are found (their papers counted; +1 where several: what tells them
+apart); an author filter
 +2 (the author, their places; +1 where no author holds its address: whether it was joined
 to another author); a topic filter +1 (whether a value is a topic's old slug,
 papers/moved_filters.py); a

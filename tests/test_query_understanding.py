@@ -637,6 +637,22 @@ def test_a_family_name_alone_offers_its_authors_written_with_a_generation_suffix
     assert cards("Hal") == []
 
 
+def test_a_family_name_with_particles_offers_its_authors(client, db):
+    # "van der Goot" and "de Melo" offered nobody: only one word was read as a family name.
+    for name, family in [("Rob van der Goot", "van der Goot"), ("Gerard de Melo", "de Melo")]:
+        make_paper(f"A study by {name}.", title=f"Study of {name}", authors=[name])
+        Author.objects.filter(name=name).update(family_name=family)
+    finish()
+
+    def cards(query):
+        body = client.get("/api/papers/?" + urlencode({"q": query})).json()
+        return [author["name"] for author in body["authors"]]
+
+    assert cards("van der Goot") == cards("Van  Der goot") == ["Rob van der Goot"]
+    assert cards("de Melo") == ["Gerard de Melo"]
+    assert cards("study Goot") == cards("der") == []
+
+
 def test_a_family_name_typed_without_its_accents_or_umlauts_offers_its_authors(client, db):
     for name in ["Ivan Vulić", "Hinrich Schütze", "Ann Baur", "Brendan O’Connor"]:
         make_paper(f"A study by {name}.", title=f"Study of {name}", authors=[name])
