@@ -123,6 +123,16 @@ def test_every_page_fits_the_screen_and_passes_axe(
         assert_accessible(page)
 
 
+def test_a_trend_table_of_a_topic_and_a_long_word_fits_a_phone(
+    transactional_db, collection, browsing
+):
+    # "Summarization" beside "“hallucination”" was 396 px in a box of 358 (an outside tester).
+    page = screen(browsing, PHONE)
+    page.goto("/trends/?topic=retrieval-augmented-psycholinguistics&q=telescoping")
+    widths = page.locator(".table-scroll").evaluate("box => [box.scrollWidth, box.clientWidth]")
+    assert widths[0] == widths[1]
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_first_result_is_on_a_phones_first_screen(transactional_db, collection, browsing, scheme):
     page = screen(browsing, PHONE, scheme)
