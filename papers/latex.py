@@ -189,10 +189,10 @@ _SIZE = re.compile(
 # A symbol's name may run into the next word ("\inftyBench", "\muPLAN") but not into more
 # lowercase letters ("\left" is not "\le" + "ft").
 _SYMBOL = re.compile(r"\\(" + "|".join(sorted(_SYMBOLS, key=len, reverse=True)) + r")(?![a-z])")
-# x^2, x^{FM}, 360^∘ and x_{1}, x_2; an escaped \_ is an underscore, and "_" before a letter
-# is a word's own ("snake_case").
+# x^2, x^{FM}, 360^∘ and x_{1}, x_2, F_\beta (its symbol written already); an escaped \_ is
+# an underscore, and "_" before a letter is a word's own ("snake_case").
 _SCRIPT = re.compile(
-    r"(?<!\\)(?:(\^)(?:" + _GROUP + r"|([0-9A-Za-z∘+]))|(_)(?:" + _GROUP + r"|([0-9])))"
+    r"(?<!\\)(?:(\^)(?:" + _GROUP + r"|([0-9A-Za-z∘+]))|(_)(?:" + _GROUP + r"|([0-9α-ωΑ-Ω])))"
 )
 # A letter standing alone with a one-character subscript, the underscore escaped or not:
 # "\mathcal{S}_t", the Anthology's "L\_2" (maths it writes without dollars); never inside a

@@ -35,8 +35,13 @@ _RULES = [
     (re.compile(r"\\texttt" + _BRACED), r"<code>\1</code>"),
     (re.compile(r"\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*"), r"<strong>\1</strong>"),
     (re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])"), r"<em>\1</em>"),
-    # _emphasis_ as markdown writes it, never inside a word ("snake_case", "x_1") nor escaped.
-    (re.compile(r"(?<![\w\\])_(?=[^\s_])([^_\n]+?)(?<=[^\s_\\])_(?!\w)"), r"<em>\1</em>"),
+    # _emphasis_ as markdown writes it, never inside a word ("snake_case", "x_1") nor escaped,
+    # nor a LaTeX subscript: "\mathcal{F}_\beta … \mathcal{F}_\beta" and "[C]_{x} … [C]_{x}"
+    # made the text between two of them italics.
+    (
+        re.compile(r"(?<![\w\\})\]])_(?=[^\s_])([^_\n]+?)(?<=[^\s_\\])_(?![\w\\{])"),
+        r"<em>\1</em>",
+    ),
     (re.compile(r"\\%"), "%"),
     (re.compile(r"\\&amp;"), "&amp;"),
     (re.compile(r"\\_"), "_"),

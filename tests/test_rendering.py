@@ -104,6 +104,16 @@ def test_an_abstracts_latex_is_rendered_as_a_titles(abstract, html):
             "(“_He pursues his dream_”), snake_case, x_1, file\\_a\\_b, _ alone _",
             "<p>(“<em>He pursues his dream</em>”), snake_case, x<sub>1</sub>, file_a_b, _ alone _</p>",
         ),
+        # Two subscripts in an abstract made the text between them italics (an outside tester:
+        # 2021.eacl-main.129, 2023.acl-long.49, 2024.findings-eacl.143).
+        (
+            r"proposing \mathcal{M}\mathcal{F}_\beta, a metric. Since \mathcal{M}\mathcal{F}_\beta is",
+            "<p>proposing MF<sub>β</sub>, a metric. Since MF<sub>β</sub> is</p>",
+        ),
+        (
+            r"a token [\mathcal{C}]_{x} for x. [\mathcal{C}]_{x} is one \mathrm{Gist}_{\mathrm{arg}}",
+            "<p>a token [C]<sub>x</sub> for x. [C]<sub>x</sub> is one Gist<sub>arg</sub></p>",
+        ),
     ],
 )
 def test_an_abstracts_links_footnotes_ties_and_underscores(abstract, html):
