@@ -37,9 +37,12 @@ ORDER BY shown.shared DESC, shown.name, a.id
 # A query of one word that is the family name of this many authors at most offers their pages
 # ("Gurevych": Iryna Gurevych); a commoner one ("Zhang": 1,107 authors) names nobody.
 FAMILY_NAMESAKES = 5
-_ONE_NAME = re.compile(r"[^\W\d_][\w'’-]+")
+# A letter's combining marks ("ẹ́": ẹ and an acute) are part of its word: "Kọ́lá Túbọ̀sún", typed
+# as his page writes it, offered nobody.
+_MARKS = "\u0300-\u036f"
+_ONE_NAME = re.compile(rf"[^\W\d_][\w'’{_MARKS}-]+")
 # A name: two to five words of letters (with . ' - inside), nothing a search operator uses.
-_NAME = re.compile(r"[^\W\d_][\w.'’-]*(?:\s+[^\W\d_][\w.'’-]*){1,4}")
+_NAME = re.compile(rf"[^\W\d_][\w.'’{_MARKS}-]*(?:\s+[^\W\d_][\w.'’{_MARKS}-]*){{1,4}}")
 # A middle initial, with or without its period, between two words of a name.
 _INITIAL = re.compile(r"(?<=\s)[^\W\d_]\.?(?=\s)")
 # A generation suffix ending a name's slug ("Hal Daumé III", "Matthew C. Williams Jr.").

@@ -108,6 +108,10 @@ def _accents() -> tuple[str, str]:
 
 
 ACCENTED, UNACCENTED = _accents()
+# The combining diacritical marks, which a text keeps where its letter has no precomposed form
+# ("ẹ́" in "Tolúlọpẹ́": ẹ and an acute): dropped, as translate drops what its second list lacks.
+# "Ogunremi" found nothing of Tolúlọpẹ́ Ògúnrẹ̀mí's.
+COMBINING_MARKS = "".join(chr(code) for code in range(0x300, 0x370))
 # A text without its accents, or "" when it has none (nothing parsed twice). A text of ASCII
 # alone (as many bytes as letters: most names) skips translate, whose 500-letter table cost
 # 68 µs a name (1.8 s a load of 26,000 papers, 0.3 s with the test).
@@ -116,7 +120,7 @@ CREATE OR REPLACE FUNCTION papers_unaccented(t text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$ SELECT CASE WHEN octet_length(t) = length(t) THEN '' ELSE (
     SELECT CASE WHEN f = t THEN '' ELSE f END
-    FROM translate(t, '{ACCENTED}', '{UNACCENTED}') AS f
+    FROM translate(t, '{ACCENTED}{COMBINING_MARKS}', '{UNACCENTED}') AS f
 ) END $$
 """
 DROP_UNACCENTED_FUNCTION = "DROP FUNCTION IF EXISTS papers_unaccented(text)"
