@@ -1,6 +1,7 @@
 """Read the JSON Lines that export_papers writes back into records (pure: no database)."""
 
 import json
+import re
 from collections.abc import Iterable
 from datetime import date
 from difflib import get_close_matches
@@ -120,7 +121,7 @@ def paper_from_entry(entry, source: str, number: int) -> tuple[PaperRecord, Venu
     optional: a line written by hand may leave them out."""
     if not isinstance(entry, dict):
         raise DumpError(source, "each line must be a JSON object", number)
-    venue = fold_whitespace(_text(entry, "venue", source, number))
+    venue = _venue_name(fold_whitespace(_text(entry, "venue", source, number)))
     citation = {name: _text(entry, name, source, number) for name in CITATION_FIELDS}
     paper = PaperRecord(
         abstract=_text(entry, "abstract", source, number),
@@ -172,14 +173,30 @@ def _author_records(entry: dict, source: str, line: int) -> list[AuthorRecord]:
     return records
 
 
+# A venue written as a slug or in small letters ("acl-2023", "acl 2023"): the venue a page or
+# the Anthology names "ACL 2023". Each made a venue of its own, the slug's taking the address
+# the Anthology's ACL 2023 would have had (an outside curator).
+_WRITTEN_AS_SLUG = re.compile(r"([a-z][a-z0-9]*)[- ]((?:19|20)[0-9]{2})")
+
+
+def _venue_name(written: str) -> str:
+    if match := _WRITTEN_AS_SLUG.fullmatch(written):
+        return f"{match[1].upper()} {match[2]}"
+    return written
+
+
 def _venue_record(entry: dict, venue: str, source: str, line: int) -> VenueRecord:
-    """The venue: its name and year, and the ``venue_details`` the line gives."""
+    """The venue: its name and year (a number, or its digits as text), and the
+    ``venue_details`` the line gives."""
     year = entry.get("year")
-    valid_year = isinstance(year, int) and not isinstance(year, bool)
+    if isinstance(year, str):  # "2023" was dropped without a word
+        year = int(year) if year.strip().isdigit() else (None if not year.strip() else year)
+    if year is not None and (not isinstance(year, int) or isinstance(year, bool)):
+        raise DumpError(source, "field 'year' must be a year (a number, e.g. 2023)", line)
     details = _object(entry, "venue_details", source, line)
     fields = {key: _text(details, key, source, line) for key in VENUE_TEXTS}
     dates = {key: _date(details, key, source, line) for key in VENUE_DATES}
-    return VenueRecord(name=venue, year=year if valid_year else None, **fields, **dates)
+    return VenueRecord(name=venue, year=year, **fields, **dates)
 
 
 def _date(details: dict, key: str, source: str, line: int) -> date | None:

@@ -10,8 +10,9 @@ from .text import make_slug, name_key
 
 class TopicResolver:
     """Finds the topic a name means: by normalised name, then by the slug of a topic a curator
-    renamed (so it keeps its papers), then through the redirect a curator's merge left; and
-    tells a name a curator deleted the topic of."""
+    renamed (so it keeps its papers), then through the redirect a curator's merge left, then,
+    for a name written as a slug of words, by that slug; and tells a name a curator deleted
+    the topic of."""
 
     def __init__(self):
         existing = list(Topic.objects.all())
@@ -22,6 +23,9 @@ class TopicResolver:
         self.by_slug = {
             topic.slug: topic for topic in existing if topic.slug != make_slug(topic.name, "topic")
         }
+        # A name written as a slug of words ("machine-translation", a JSON line's) is that
+        # topic: it made a second one, and again after a curator merged that away.
+        self.by_written_slug = {topic.slug: topic for topic in existing if "-" in topic.slug}
         for redirect in TopicRedirect.objects.select_related("topic"):
             self.by_slug[redirect.old_slug] = redirect.topic
             self.taken.add(redirect.old_slug)
@@ -33,7 +37,11 @@ class TopicResolver:
         return {key for key, _ in deleted}, {slug for _, slug in deleted if slug}
 
     def find(self, name: str) -> Topic | None:
-        return self.by_name.get(name_key(name)) or self.by_slug.get(make_slug(name, "topic"))
+        slug = make_slug(name, "topic")
+        found = self.by_name.get(name_key(name)) or self.by_slug.get(slug)
+        if found is None and name == slug:
+            return self.by_written_slug.get(slug)
+        return found
 
     def deleted(self, name: str) -> bool:
         """Whether a curator deleted the topic this name meant (and no topic has it now)."""
@@ -46,6 +54,8 @@ class TopicResolver:
         """Give an unsaved topic a free slug and remember it."""
         topic.slug = unique_slug(topic.slug or make_slug(topic.name, "topic"), self.taken)
         self.by_name[name_key(topic.name)] = topic
+        if "-" in topic.slug:
+            self.by_written_slug.setdefault(topic.slug, topic)
         return topic
 
 

@@ -16,9 +16,10 @@ from papers import curation, writing
 from papers.loading import load_files
 from papers.merged_keys import ABSTRACT
 from papers.models import Author, DeletedKey, MergedKey, Paper, PaperTopic, Topic, Venue
+from papers.records import DumpError
 from papers.text import abstract_key, legacy_normalised
 from tests.conftest import SEED_FILES
-from tests.factories import ABSTRACT_A, ABSTRACT_B, lecture_page, list_page
+from tests.factories import ABSTRACT_A, ABSTRACT_B, lecture_page, list_page, make_topic
 from tests.support import run, snapshot
 
 
@@ -533,6 +534,36 @@ def test_a_venue_named_by_its_slug_is_that_venue(write_dump):
     assert (summary.new, summary.venues_new) == (1, 0)
     assert list(Venue.objects.values_list("name", "slug")) == [("ACL 2024", "acl-2024")]
     assert Paper.objects.get(title="Slugged").venue == venue
+
+
+@pytest.mark.django_db
+def test_a_venue_written_as_a_slug_or_in_small_letters_is_the_venue_so_named(write_dump):
+    # Each spelling made a venue of its own, "acl-2023" taking the address of the Anthology's
+    # ACL 2023 (an outside curator); a year written as text was dropped.
+    lines = [
+        {"title": "One", "abstract": "One.", "venue": "acl-2023", "year": "2023"},
+        {"title": "Two", "abstract": "Two.", "venue": "ACL 2023", "year": 2023},
+        {"title": "Three", "abstract": "Three.", "venue": "acl 2023"},
+    ]
+    summary = load_files([write_dump("acl.jsonl", "".join(json.dumps(x) + "\n" for x in lines))])
+    assert (summary.new, summary.venues_new, summary.warnings) == (3, 1, [])
+    assert list(Venue.objects.values_list("name", "slug", "year")) == [
+        ("ACL 2023", "acl-2023", 2023)
+    ]
+    bad = {"title": "Four", "abstract": "Four.", "venue": "ACL 2023", "year": "next year"}
+    with pytest.raises(DumpError, match="line 1: field 'year' must be a year"):
+        load_files([write_dump("bad.jsonl", json.dumps(bad) + "\n")])
+
+
+@pytest.mark.django_db
+def test_a_topic_written_as_its_slug_is_that_topic(write_dump):
+    # "machine-translation" made a second topic beside Machine Translation, and again after a
+    # curator merged it away (an outside curator).
+    topic = make_topic("Machine Translation")
+    line = {"title": "T", "abstract": "A.", "venue": "ACL 2023", "topics": ["machine-translation"]}
+    load_files([write_dump("t.jsonl", json.dumps(line) + "\n")])
+    assert list(Topic.objects.values_list("name", flat=True)) == ["Machine Translation"]
+    assert list(Paper.objects.get().topics.all()) == [topic]
 
 
 def identified_line(title: str, abstract: str, **fields) -> str:
