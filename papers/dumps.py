@@ -77,12 +77,9 @@ class _PageReader:
             **fields,
         )
         self.parsed.papers.append(paper)
+        count = len(abstract_blocks)
         for number, block in enumerate(abstract_blocks, start=1):
-            where = (
-                f"paragraph {number} of {len(abstract_blocks)}; "
-                if len(abstract_blocks) > 1
-                else ""
-            )
+            where = f"paragraph {number} of {count}; " if count > 1 else ""
             self.decide(block, "abstract", evidence=where + evidence)
         return paper
 
@@ -151,8 +148,10 @@ def _add_list_paper(reader: _PageReader, entry: ListEntry, venue_name: str) -> N
         return
     where = "above" if entry.heading.line < entry.abstract.line else "below"
     authors = [AuthorRecord(name=name) for name in entry.authors]
+    for more in entry.more:
+        reader.warn(more, f"a paragraph with no title, read as “{entry.title}”'s abstract going on")
     reader.add_paper(
-        [entry.abstract],
+        [entry.abstract, *entry.more],
         venue_name,
         evidence=f"one paragraph of the list, its title {where} it",
         title=entry.title,

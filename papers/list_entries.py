@@ -17,6 +17,10 @@ side, the side chosen for the page, in this order:
 Failing those, no heading is paired: an abstract without a title is better than one with
 another paper's, and a warning says so.
 
+A paragraph holding a title, its authors' line and then its abstract, with no blank line
+between them, is read as the heading and the abstract it is. Under the titles above, a paragraph
+of prose with no title right after an abstract is that abstract going on.
+
 Labels ("Abstract", "Keywords: …", "Poster", "Paper Slides Video") and menus are furniture. A
 page with too few headings is read as abstracts alone, as before, so that an abstract of one
 short line makes no layout.
@@ -62,6 +66,7 @@ class ListEntry:
     authors: list[str] = field(default_factory=list)
     author_block: Block | None = None
     note: Block | None = None  # a short paragraph among titled abstracts: the page's own
+    more: list[Block] = field(default_factory=list)  # the abstract's next paragraphs
 
 
 def is_label(block: Block) -> bool:
@@ -126,6 +131,30 @@ def _heading(block: Block) -> tuple[str, list[str]] | None:
     return title, authors
 
 
+# An abstract's first line under its heading in the same paragraph: longer than a title, a
+# sentence, or labelled ("Abstract: We study …").
+_ABSTRACT_LABEL = re.compile(r"^(?:abstract|summary)\s*[:：]\s*", re.IGNORECASE)
+
+
+def _heading_apart(block: Block) -> list[Block]:
+    """A paragraph of a title, its authors' line and its abstract with no blank line between
+    them, as two blocks: the heading's and the abstract's (the whole paragraph was loaded as
+    an abstract, without title or authors: an outside curator); any other block alone."""
+    lines = block.lines
+    for start in range(2, min(len(lines), _HEADING_LINES + 2)):
+        first = lines[start]
+        prose = len(first) > TITLE_MAX_LENGTH or first.endswith(".")
+        if _FIELD.match(first) or not (prose or _ABSTRACT_LABEL.match(first)):
+            continue  # "TL;DR: It helps." is a field of the heading's form
+        heading = _heading(Block(block.line, lines[:start]))
+        abstract = (_ABSTRACT_LABEL.sub("", first), *lines[start + 1 :])
+        abstract = abstract if abstract[0] else abstract[1:]  # "Abstract:" on its own line
+        if heading is None or not heading[1] or not abstract:
+            return [block]
+        return [Block(block.line, lines[:start]), Block(block.line + start, abstract)]
+    return [block]
+
+
 def _names_start(lines: tuple[str, ...], index: int) -> bool:
     """Whether the authors' names start at line ``index``: two names or more, or one name
     that the title's line before it does not run on into ("… for\nLow Resource Settings")."""
@@ -138,6 +167,7 @@ def _names_start(lines: tuple[str, ...], index: int) -> bool:
 def list_entries(blocks: list[Block]) -> tuple[list[ListEntry], bool]:
     """The papers of a list page's paragraphs (its header, furniture and labels taken out),
     and whether the page's headings could not be paired with its abstracts."""
+    blocks = [part for block in blocks for part in _heading_apart(block)]
     headings = [_heading(block) for block in blocks]
     count = sum(heading is not None for heading in headings)
     if _one_paper(blocks, headings):
@@ -181,7 +211,7 @@ def _with_strays(entries: list[ListEntry], blocks: list[Block], kept: list[int])
 def _pair_page(blocks: list[Block], headings: list) -> tuple[list[ListEntry], bool]:
     """list_entries of ``blocks`` read as ``headings`` (a heading's (title, authors), or None
     for prose)."""
-    above = _paired(blocks, headings, above=True)
+    above = _continued(_paired(blocks, headings, above=True))
     below = _paired(blocks, headings, above=False)
     above_loses, below_loses = _loses_abstracts(above), _loses_abstracts(below)
     if above_loses != below_loses:
@@ -197,6 +227,33 @@ def _pair_page(blocks: list[Block], headings: list) -> tuple[list[ListEntry], bo
         for block, heading in zip(blocks, headings, strict=True)
     ]
     return unpaired, True
+
+
+# A paragraph of prose that may go on an abstract: a sentence or more, not a page's note
+# ("Last updated: August 2, 2024").
+_PARAGRAPH_WORDS = 10
+
+
+def _continued(entries: list[ListEntry]) -> list[ListEntry]:
+    """The entries, a paragraph of prose with no title, right after a titled abstract, read as
+    that abstract's next paragraph: a two-paragraph abstract left the page's titles unpaired,
+    and every paper of the page lost its title and authors (an outside curator)."""
+    kept: list[ListEntry] = []
+    for entry in entries:
+        previous = kept[-1] if kept else None
+        if (
+            entry.heading is None
+            and entry.abstract is not None
+            and previous is not None
+            and previous.heading is not None
+            and previous.abstract is not None
+            and _words(entry.abstract) >= _PARAGRAPH_WORDS
+            and entry.abstract.lines[-1].endswith((".", "!", "?", ")"))
+        ):
+            previous.more.append(entry.abstract)
+        else:
+            kept.append(entry)
+    return kept
 
 
 def _odd_pairs(entries: list[ListEntry]) -> int:

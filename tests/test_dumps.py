@@ -822,6 +822,45 @@ def test_a_forms_fields_under_a_title_are_read_past():
     ]
 
 
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "{title}\nKenji Tanaka and Ana Núñez\n{abstract}",
+        "1. {title}\nKenji Tanaka and Ana Núñez\nAbstract: {abstract}",
+        "{title}\nKenji Tanaka and Ana Núñez\nAbstract:\n{abstract}",
+    ],
+)
+def test_a_title_its_authors_and_abstract_in_one_paragraph_are_read_apart(heading):
+    # With no blank line between them, the whole paragraph was the abstract: papers without
+    # titles or authors, no warning (an outside curator).
+    blocks = [heading.format(title=TITLES[0], abstract=ABSTRACT_A)]
+    blocks += [heading.format(title=TITLES[1], abstract=ABSTRACT_B).replace("1. ", "2. ")]
+    parsed = parse_dump(list_page("EMNLP 2024 Papers", blocks), "list.txt")
+    assert [(p.title, [a.name for a in p.authors], p.abstract) for p in parsed.papers] == [
+        (TITLES[0], ["Kenji Tanaka", "Ana Núñez"], ABSTRACT_A),
+        (TITLES[1], ["Kenji Tanaka", "Ana Núñez"], ABSTRACT_B),
+    ]
+    assert parsed.warnings == []
+
+
+def test_an_abstracts_second_paragraph_is_its_own_and_the_page_keeps_its_titles():
+    # One abstract going on over two paragraphs left every heading of the page unpaired: all
+    # its papers lost their titles and authors, and the paragraph became a paper (an outside
+    # curator).
+    blocks = [f"{TITLES[0]}\nKenji Tanaka and Ana Núñez", ABSTRACT_A, ABSTRACT_D]
+    blocks += [f"{TITLES[1]}\nSara Rossi and Marco Bianchi", ABSTRACT_B]
+    blocks += [f"{TITLES[2]}\nLi Wei and Omar Haddad", ABSTRACT_C]
+    parsed = parse_dump(list_page("NAACL 2022 Papers", blocks), "list.txt")
+    assert [(p.title, p.abstract) for p in parsed.papers] == [
+        (TITLES[0], f"{ABSTRACT_A}\n\n{ABSTRACT_D}"),
+        (TITLES[1], ABSTRACT_B),
+        (TITLES[2], ABSTRACT_C),
+    ]
+    assert parsed.warnings == [
+        f"list.txt, line 8: a paragraph with no title, read as “{TITLES[0]}”'s abstract going on"
+    ]
+
+
 def test_a_lecture_pages_names_family_first_are_its_authors_not_a_topic():
     # "Müller, Lukas and Dubois, Émilie" under the title became a public topic (an outside
     # curator).
