@@ -11,7 +11,7 @@ topic's or prose.
 import re
 import unicodedata
 
-from .name_words import LINE_PARTICLES, NOT_NAME_WORDS
+from .name_words import CJK_NAME, LINE_PARTICLES, NOT_NAME_WORDS
 from .text import fold_whitespace
 
 _NAME_WORDS = 5
@@ -20,8 +20,6 @@ _NAME_WORDS = 5
 _CAPITALISED = re.compile(r"^[^\W\d_][\w'’.-]*$")
 _ELIDED_PARTICLE = re.compile(r"^(?:d|l|dell|dall)['’][^\W\d_][\w'’.-]*$")
 # Kana, Han and Hangul: a name in them has no spaces, a line of them no words to count.
-CJK_LETTERS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
-_CJK_NAME = re.compile(rf"^[{CJK_LETTERS}·]{{2,8}}$")
 # The line is folded first: no run of spaces for these to scan again and again. The full-width
 # and ideographic commas of Chinese and Japanese lists ("王小明，李娜") separate names too, and
 # a bar ("J. R. R. Tolkien | C.S. Lewis").
@@ -120,7 +118,7 @@ def _uncased_word(word: str) -> bool:
 def _is_name(text: str, alone: bool) -> bool:
     """A person's name: two to five name words, or one in Han, kana or Hangul; in a list of
     names, one word too ("Mausam"), but not an acronym ("BERT")."""
-    if _CJK_NAME.match(text):
+    if CJK_NAME.match(text):
         return True
     words = text.split()
     if len(words) == 1 and (alone or len(text) < 2 or text.isupper()):
@@ -167,7 +165,7 @@ def _given_name_first(line: str) -> list[str]:
     if not names or not all(_is_name(name, alone) for name in names):
         return []
     # Mostly names of two words or more: "Discourse and Pragmatics" is a topic, not people.
-    multiword = sum(len(name.split()) > 1 or bool(_CJK_NAME.match(name)) for name in names)
+    multiword = sum(len(name.split()) > 1 or bool(CJK_NAME.match(name)) for name in names)
     return names if multiword * 2 >= len(names) else []
 
 

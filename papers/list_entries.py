@@ -29,8 +29,9 @@ short line makes no layout.
 import re
 from dataclasses import dataclass, field
 
-from .author_lines import CJK_LETTERS, author_names, clean_title
+from .author_lines import author_names, clean_title
 from .dump_blocks import PRESENTATION_FORMATS, TITLE_MAX_LENGTH, Block, is_title_like
+from .name_words import CJK_LETTERS
 
 # A label, not a paper's text: "Abstract", "Keywords: …", a row of link labels.
 _LABEL = re.compile(r"^(?:abstract|summary|tl;?dr)\s*[:：]?$|^key ?words?\s*[:：]", re.IGNORECASE)

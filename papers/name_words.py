@@ -1,6 +1,12 @@
 """Words of names and words never of a person's name, for telling an author line from a title
 (papers/author_lines.py) and for a name's spelling (papers/people.py)."""
 
+import re
+
+# The letters of Chinese, Japanese and Korean names (kana, the unified ideographs, hangul).
+CJK_LETTERS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+CJK_NAME = re.compile(rf"^[{CJK_LETTERS}·]{{2,8}}$")
+
 # Particles a name writes in lower case or not ("van den Bosch", "Van Den Bosch").
 PARTICLES = {"de", "del", "della", "der", "di", "da", "dos", "du", "la", "le", "van", "von"}
 PARTICLES |= {"den", "ter", "ten", "bin", "ibn", "al", "el", "y", "e", "do", "das", "zu"}
@@ -27,12 +33,15 @@ NOT_NAME_WORDS |= {"inc.", "ltd", "corporation", "umass", "technology", "science
 
 def one_person(names: list[str], following: str) -> bool:
     """Whether the one name a lecture page's line under its title lists is a person's, not a
-    topic's ("Question Answering"): words in capitals, none a title's or programme's word, and
-    the page's next line a topic in lower case, as such pages write them ("Jürgen
-    Müller-Lüdenscheidt" over "machine translation" was a topic: an outside tester)."""
-    if len(names) != 1 or len(names[0].split()) < 2 or following != following.lower():
+    topic's ("Question Answering"): a CJK name, or two words in capitals or more beside any
+    particles, none a title's or programme's word; and the page's next line a topic in lower
+    case, as such pages write them ("Jürgen Müller-Lüdenscheidt", "Hans-Jürgen van den Bosch"
+    and "王小明" over "machine translation" were topics: outside testers)."""
+    if len(names) != 1 or following != following.lower():
         return False
-    words = names[0].replace("-", " ").split()
-    return all(w[0].isupper() and w.lower() not in NOT_NAME_WORDS for w in words) and any(
-        c.isalpha() for c in following
-    )
+    if not any(c.isalpha() for c in following):
+        return False
+    if CJK_NAME.match(names[0]):
+        return True
+    words = [w for w in names[0].replace("-", " ").split() if w.lower() not in PARTICLES]
+    return len(words) > 1 and all(w[0].isupper() and w.lower() not in NOT_NAME_WORDS for w in words)

@@ -215,8 +215,12 @@ def test_a_compact_lecture_page_without_a_country_reads_as_the_plain_one(edit):
         # One name under the title, over the page's topics in lower case: its author (it was
         # a topic, listed on /topics/: an outside tester).
         ("Jürgen Müller-Lüdenscheidt", ["Jürgen Müller-Lüdenscheidt"], []),
+        # Particles in lower case, and a Chinese name (an outside curator).
+        ("Hans-Jürgen van den Bosch", ["Hans-Jürgen van den Bosch"], []),
+        ("王小明", ["王小明"], []),
         # A topic written with capitals stays one.
         ("Question Answering", [], ["Question Answering"]),
+        ("Language and Vision", [], ["Language and Vision"]),
     ],
 )
 def test_one_name_under_a_lecture_title_is_its_author_where_it_reads_as_one(line, authors, topics):
