@@ -37,7 +37,7 @@ def uncorrected_author_lists(records: list[PaperRecord], papers: dict[int, Paper
         and record.external_id == papers[index].external_id
         and "authors" not in papers[index].curated_fields
         and papers[index].author_names
-        and not _same_people(", ".join(a.name for a in record.authors), papers[index].author_names)
+        and not same_people(", ".join(a.name for a in record.authors), papers[index].author_names)
     ]
     former = set()
     for chunk in batched(corrected):
@@ -47,7 +47,7 @@ def uncorrected_author_lists(records: list[PaperRecord], papers: dict[int, Paper
     return former
 
 
-def _same_people(names: str, other_names: str) -> bool:
+def same_people(names: str, other_names: str) -> bool:
     """Whether two author lists, as a paper's names are written ("Ana Núñez, Bo Chen"; a name
     with a comma, "Prospero C. Naval, Jr.", is split alike on both sides), name the same
     people in the same order: as many, each pair sharing a word, one spelling's umlauts written

@@ -1,14 +1,16 @@
-"""Papers a load met again whose text it did not take: told, not silent.
+"""Papers a load met again whose text, venue or authors it did not take: told, not silent.
 
 A record that is not the paper's own source (a conference page or a copy matched by its title
 or abstract, without the paper's external ID; an export of a collection) only fills a known
 paper's empty fields: a page's shorter abstract must not replace the Anthology's. A curator who
-corrected a typo in a saved page and loaded it again was told "1 unchanged" and nothing else;
-the load now names such papers in a warning, per file.
+corrected a typo in a saved page and loaded it again was told "1 unchanged" and nothing else,
+and so was one who corrected the page's venue or an author's name (an outside curator); the
+load now names such papers in a warning, per file, with what differs.
 """
 
 from collections import defaultdict
 
+from .author_corrections import same_people
 from .models import Paper
 from .records import PaperRecord
 from .text import fold_whitespace
@@ -17,41 +19,51 @@ from .text import fold_whitespace
 NAMED = 5
 
 
-def says_otherwise(paper: Paper, record: PaperRecord, key_of_abstract: str) -> bool:
-    """Whether ``record`` gives a title or an abstract other than ``paper``'s as the load
-    leaves it, in a field no curator set (a curator's text is kept on purpose), for a paper
-    without an external ID: one with its own source (the Anthology's) keeps that source's text
-    against a page's copy as it should, and `make run`'s reload of the seed pages told three
-    such papers at every start."""
+def says_otherwise(paper: Paper, record: PaperRecord, key_of_abstract: str, venue_id) -> list[str]:
+    """What ``record`` gives otherwise than ``paper`` as the load leaves it ("title",
+    "abstract", "venue", "authors"), in fields no curator set (a curator's are kept on
+    purpose), for a paper without an external ID: one with its own source (the Anthology's)
+    keeps that source's against a page's copy as it should, and `make run`'s reload of the
+    seed pages told three such papers at every start."""
     if paper.external_id:
-        return False
+        return []
     curated = set(paper.curated_fields)
-    abstract = (
-        bool(record.abstract)
-        and key_of_abstract != paper.abstract_key
-        and "abstract" not in curated
-    )
-    title = (
-        bool(record.title)
-        and fold_whitespace(record.title).casefold() != fold_whitespace(paper.title).casefold()
-        and "title" not in curated
-    )
-    return abstract or title
+    title = fold_whitespace(record.title).casefold() != fold_whitespace(paper.title).casefold()
+    names = ", ".join(author.name for author in record.authors)
+    differs = {
+        "title": bool(record.title) and title,
+        "abstract": bool(record.abstract) and key_of_abstract != paper.abstract_key,
+        "venue": venue_id != paper.venue_id,
+        "authors": bool(names and paper.author_names)
+        and not same_people(names, paper.author_names),
+    }
+    return [field for field, other in differs.items() if other and field not in curated]
 
 
-def kept_text_warnings(records: list[PaperRecord]) -> list[str]:
-    """One warning per file naming its records whose papers kept their own text."""
+def kept_text_warnings(
+    records: list[PaperRecord], found: dict[int, Paper], abstract_keys: list[str], venue_ids
+) -> list[str]:
+    """One warning per file read naming its records whose papers (``found``: by the record's
+    index, as the load leaves them) kept their own text, venue or authors, each with what
+    differs; ``abstract_keys`` and ``venue_ids``: the records', by index."""
+    kept = []
+    for index, paper in found.items():
+        if differs := says_otherwise(paper, records[index], abstract_keys[index], venue_ids[index]):
+            kept.append((records[index], differs))
     by_file = defaultdict(list)
-    for record in records:
-        by_file[record.source_file].append(record)
+    for record, fields in kept:
+        by_file[record.read_from or record.source_file].append((record, fields))
     warnings = []
-    for source, kept in by_file.items():
-        named = ", ".join(f"line {r.line} “{fold_whitespace(r.title)}”" for r in kept[:NAMED])
-        more = f" and {len(kept) - NAMED} more" if len(kept) > NAMED else ""
-        papers = "1 paper differs" if len(kept) == 1 else f"{len(kept)} papers differ"
+    for source, listed in by_file.items():
+        named = ", ".join(
+            f"line {r.line} “{fold_whitespace(r.title)}” ({', '.join(fields)})"
+            for r, fields in listed[:NAMED]
+        )
+        more = f" and {len(listed) - NAMED} more" if len(listed) > NAMED else ""
+        papers = "1 paper differs" if len(listed) == 1 else f"{len(listed)} papers differ"
         warnings.append(
-            f"{source}: {papers} here from the collection, whose text is kept (a record that "
+            f"{source}: {papers} here from the collection, which keeps its own (a record that "
             "is not the paper's own source, without its external ID or an export, only fills "
-            f"empty fields; correct the text in the admin): {named}{more}"
+            f"empty fields; correct the paper in the admin): {named}{more}"
         )
     return warnings

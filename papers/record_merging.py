@@ -41,6 +41,7 @@ def merge_records(parsed_files: list[ParsedFile]) -> MergedRecords:
             fill_empty(known, venue, (*VENUE_FIELDS, "parent"))
         for paper in parsed.papers:
             paper.source_file = paper.source_file or parsed.source
+            paper.read_from = parsed.source
             key_of_abstract = abstract_key(paper.abstract)
             keys = record_keys(paper, key_of_abstract)
             kept = next(
@@ -97,7 +98,7 @@ def _conflicts(kept: PaperRecord, other: PaperRecord) -> list[str]:
     where = _where(kept, other)
     what = " and ".join(fields) + (" differs and is" if len(fields) == 1 else " differ and are")
     return [
-        f"{other.source_file}, line {other.line}: the record of {other.external_id} at {where} "
+        f"{other.read_from}, line {other.line}: the record of {other.external_id} at {where} "
         f"is kept; this one's {what} not loaded"
     ]
 
@@ -107,7 +108,7 @@ def _venue_conflict(kept: PaperRecord, other: PaperRecord) -> str:
     is one paper, kept where it was first read (two venues' pages merged silently, and the
     second venue was left empty: an outside curator)."""
     return (
-        f"{other.source_file}, line {other.line}: the paper of {_where(kept, other)}, under "
+        f"{other.read_from}, line {other.line}: the paper of {_where(kept, other)}, under "
         f"{other.venue} here; kept under {kept.venue}"
     )
 
@@ -115,8 +116,8 @@ def _venue_conflict(kept: PaperRecord, other: PaperRecord) -> str:
 def _where(kept: PaperRecord, other: PaperRecord) -> str:
     """Where the kept record was read, told from the other's place: its line, and its file
     when that is another."""
-    same_file = kept.source_file == other.source_file
-    return f"line {kept.line}" if same_file else f"{kept.source_file}, line {kept.line}"
+    same_file = kept.read_from == other.read_from
+    return f"line {kept.line}" if same_file else f"{kept.read_from}, line {kept.line}"
 
 
 def _date_undated_conferences(venues: dict[str, VenueRecord]) -> None:

@@ -69,6 +69,9 @@ class PaperRecord:
     url: str = ""
     bibkey: str = ""
     source_file: str = ""
+    # The file this load read it from, which its ``line`` is of (an export's line names the
+    # file the paper first came from as its ``source_file``).
+    read_from: str = ""
     line: int | None = None
     # Whether its text is its source's own, to correct the paper carrying its external ID
     # with: not a copy of a collection (an export), nor a page's text merged with an ID another

@@ -35,7 +35,7 @@ from .denormalise import (
 from .dump_blocks import venue_in_line
 from .fit_ahead import FitAhead
 from .fresh_rows import locked_with_changes
-from .kept_texts import kept_text_warnings, says_otherwise
+from .kept_texts import kept_text_warnings
 from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, Venue
 from .name_forms import fold_umlauts, learn_family_names_in_place
 from .paper_matching import find_existing
@@ -215,7 +215,7 @@ class RecordWriter:
         deleted = deleted_records(unmatched, dict(enumerate(venue_ids)), abstract_keys)
         self.summary.left_out = len(deleted)
         papers: dict[int, Paper] = {}
-        new, changed, changed_fields, kept = [], {}, set(), []
+        new, changed, changed_fields = [], {}, set()
         for index, record in enumerate(records):
             if index in deleted:
                 continue  # a curator deleted it: no paper, no links
@@ -236,10 +236,9 @@ class RecordWriter:
             ):
                 changed[paper.pk] = (paper, filled)
                 changed_fields.update(filled)
-            if index in found and says_otherwise(paper, record, abstract_keys[index]):
-                kept.append(record)
             papers[index] = paper
-        self.summary.warnings.extend(kept_text_warnings(kept))
+        found = {index: papers[index] for index in found if index in papers}
+        self.summary.warnings += kept_text_warnings(records, found, abstract_keys, venue_ids)
         self.insert_papers(new)
         for chunk in batched(sorted(changed)):
             rows = locked_with_changes([changed[pk] for pk in chunk], self.now)

@@ -672,6 +672,37 @@ def test_an_export_fills_but_does_not_correct(write_dump):
 
 
 @pytest.mark.django_db
+def test_a_corrected_pages_venue_and_authors_are_told_kept(write_dump):
+    # A page loaded again with its header's venue or an author's name corrected: "1
+    # unchanged", nothing else, and an empty venue made (an outside curator).
+    page = list_page(
+        "EMNLP 2024 Papers", [f"Robust Slot Filling\nPriya Raman and Diego Alvarez\n{ABSTRACT_A}"]
+    )
+    load_files([write_dump("v1.txt", page)])
+    corrected = page.replace("EMNLP 2024", "EMNLP 2023").replace("Diego Alvarez", "Mei Tanaka")
+    summary = load_files([write_dump("v2.txt", corrected)])
+    assert (summary.new, summary.updated, summary.unchanged) == (0, 0, 1)
+    assert [warning.rsplit("/", 1)[-1].split(": ", 2)[::2] for warning in summary.warnings] == [
+        ["v2.txt", "line 5 “Robust Slot Filling” (venue, authors)"]
+    ]
+    # The same names respelled or shortened are the same people: nothing to tell.
+    respelled = page.replace("Diego Alvarez", "Diego Álvarez").replace("Priya Raman", "P. Raman")
+    assert load_files([write_dump("v3.txt", respelled)]).warnings == []
+
+
+@pytest.mark.django_db
+def test_an_edited_exports_warning_names_the_file_loaded(write_dump):
+    # It named the file the paper first came from, which the export's line gives as its source.
+    load_files([write_dump("page.txt", lecture_page(furniture=False))])
+    line = json.loads(run("export_papers")[0].splitlines()[0])
+    line["title"] += " (edited copy)"
+    summary = load_files([write_dump("edited.jsonl", json.dumps(line) + "\n")])
+    assert [warning.rsplit("/", 1)[-1][:39] for warning in summary.warnings] == [
+        "edited.jsonl: 1 paper differs here from"
+    ]
+
+
+@pytest.mark.django_db
 def test_a_copy_known_by_its_title_fills_but_does_not_correct(write_dump):
     load_files([write_dump("v1.jsonl", identified_line("A Title", "The source's abstract."))])
     # A lecture page's copy, no external ID, matched by its title at the venue.
@@ -694,10 +725,10 @@ def test_a_corrected_page_without_ids_is_told_its_papers_kept_their_text(write_d
     summary = load_files([path])
     assert (summary.new, summary.updated, summary.unchanged) == (0, 0, 3)
     assert [warning.rsplit("/", 1)[-1] for warning in summary.warnings] == [
-        "lecture.txt: 1 paper differs here from the collection, whose text is kept (a record "
+        "lecture.txt: 1 paper differs here from the collection, which keeps its own (a record "
         "that is not the paper's own source, without its external ID or an export, only fills "
-        "empty fields; correct the text in the admin): line 3 “Parallel Data for Yoruba "
-        "Translation”"
+        "empty fields; correct the paper in the admin): line 3 “Parallel Data for Yoruba "
+        "Translation” (abstract)"
     ]
     assert "4.2 BLEU" in Paper.objects.get(title="Parallel Data for Yoruba Translation").abstract
     # A curator's text is kept on purpose: nothing to tell.
