@@ -159,11 +159,19 @@ def is_venue_line(block: Block) -> bool:
     return block.is_single_line and venue_in_line(block.lines[0]) is not None
 
 
+# A markdown table's rows and the line under its head ("| Time | Title | Authors |", "|---|").
+_TABLE_ROW = re.compile(r"\s*\|.*\|\s*")
+_TABLE_RULE_CHARACTERS = frozenset(" \t|:-")
+
+
 def is_markup(block: Block) -> bool:
-    """Markdown furniture: headings, whole italic lines, and lines of links ("[Read more](…)"),
-    not prose with a link in it: 71 Anthology abstracts link their code as
-    "[source code](https://github.com/…)", and were dropped as markup."""
-    return any(
+    """Markdown furniture: headings, whole italic lines, lines of links ("[Read more](…)"),
+    not prose with a link in it (71 Anthology abstracts link their code as
+    "[source code](https://github.com/…)", and were dropped as markup), and tables (a
+    programme's schedule, loaded whole as one paper's abstract: an outside curator)."""
+    table = len(block.lines) > 1 and all(_TABLE_ROW.fullmatch(line) for line in block.lines)
+    rule = any("---" in line and set(line) <= _TABLE_RULE_CHARACTERS for line in block.lines)
+    return (table and rule) or any(
         MARKDOWN_HEADING.match(line) or _ITALIC_LINE.match(line) or _mostly_links(line)
         for line in block.lines
     )

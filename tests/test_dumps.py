@@ -865,6 +865,16 @@ def test_an_abstracts_second_paragraph_is_its_own_and_the_page_keeps_its_titles(
     ]
 
 
+def test_a_markdown_table_is_no_paper():
+    # A programme's schedule as a markdown table was loaded whole as an untitled paper's
+    # abstract, tagged with a topic, without a word (an outside curator).
+    table = "| Time | Title | Authors |\n|------|-------|---------|\n| 9:00 | Parsing | Ada |"
+    with pytest.raises(DumpError, match="no paper found"):
+        parse_dump(list_page("ACL 2024 Papers", [table]), "table.txt")
+    parsed = parse_dump(list_page("ACL 2024 Papers", [ABSTRACT_A, table, ABSTRACT_B]), "t.txt")
+    assert [paper.abstract for paper in parsed.papers] == [ABSTRACT_A, ABSTRACT_B]
+
+
 def test_a_lecture_pages_names_family_first_are_its_authors_not_a_topic():
     # "Müller, Lukas and Dubois, Émilie" under the title became a public topic (an outside
     # curator).
