@@ -11,6 +11,7 @@ merge refreshes the names, counts and data version as every curation does
 from django.db import connection, transaction
 from django.db.models import Max
 
+from .author_corrections import same_people
 from .author_redirects import redirect_authors
 from .counts import refresh_counts
 from .curation import CURATOR, FILLABLE_FIELDS, fill_empty
@@ -131,7 +132,7 @@ def _take_fields(survivor: Paper, other: Paper) -> None:
     empty fields from it, join its related titles and its reviewed mark (unsaved)."""
     concrete = {field.name for field in Paper._meta.concrete_fields}
     taken = [name for name in other.curated_fields if name not in survivor.curated_fields]
-    survivor.curated_fields = [*survivor.curated_fields, *taken]
+    survivor.curated_fields = [*survivor.curated_fields, *taken, *_chosen(survivor, other)]
     for name in concrete.intersection(taken):
         setattr(survivor, name, getattr(other, name))
     taken += fill_empty(survivor, other, FILLABLE_FIELDS)
@@ -142,6 +143,23 @@ def _take_fields(survivor: Paper, other: Paper) -> None:
         *(t for t in other.related_titles if t not in survivor.related_titles),
     ]
     survivor.reviewed = survivor.reviewed or other.reviewed
+
+
+def _chosen(survivor: Paper, other: Paper) -> list[str]:
+    """The survivor's fields a curator chose over a duplicate whose external ID it takes
+    (title, abstract, authors, where the duplicate said otherwise and no curator set them):
+    the ID's source, loaded again, corrected them back to the duplicate's, undoing the merge's
+    choice (an outside curator)."""
+    if survivor.external_id or not other.external_id:
+        return []
+    differs = {
+        "title": survivor.title != other.title,
+        "abstract": survivor.abstract_key != other.abstract_key,
+        "authors": bool(survivor.author_names and other.author_names)
+        and not same_people(survivor.author_names, other.author_names),
+    }
+    curated = set(survivor.curated_fields) | set(other.curated_fields)
+    return [name for name, other_said in differs.items() if other_said and name not in curated]
 
 
 # Merging topics --------------------------------------------------------------------------

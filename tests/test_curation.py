@@ -136,7 +136,9 @@ def test_merge_papers_takes_curated_fields_and_fills_empty_ones(db):
         "second-2025",
     )
     assert survivor.abstract == "Survivor."
-    assert survivor.curated_fields == ["doi", "title", "country", "topics"]
+    # Its abstract chosen over that of the duplicate whose ID it took: a curator's, which that
+    # ID's source loaded again must not correct back.
+    assert survivor.curated_fields == ["doi", "title", "abstract", "country", "topics"]
     assert survivor.related_titles == ["Talk A", "Talk B", "Talk C"]
     assert survivor.reviewed is True
     assert list(Paper.objects.values_list("pk", flat=True)) == [survivor.pk]

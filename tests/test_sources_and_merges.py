@@ -132,6 +132,29 @@ def test_a_merge_of_papers_with_two_external_ids_survives_a_reload(write_dump):
     assert kinds == ["abstract", "id", "paper", "title"]
 
 
+def test_a_merge_keeping_a_pages_copy_survives_a_reload_of_the_ids_source(write_dump):
+    # The survivor took the duplicate's external ID; reloading the ID's source corrected its
+    # title and author list back to the duplicate's, undoing the curator's choice.
+    line = {"external_id": "2031.acl-9", "title": "Crowdsourced NER", "abstract": ABSTRACT_A}
+    line |= {"venue": "ACL 2031", "authors": ["Ada Lovelace", "Alan Turing"]}
+    path = write_dump("ner.jsonl", json.dumps(line) + "\n")
+    copy = {"title": "Named Entity Recognition by the Crowd", "abstract": ABSTRACT_B}
+    copy |= {"venue": "ACL 2031", "authors": ["Ada Lovelace", "Alan Turing", "Lena Vogt"]}
+    load_files([path, write_dump("page.jsonl", json.dumps(copy) + "\n")])
+    survivor = Paper.objects.get(title=copy["title"])
+    merging.merge_papers(survivor, [Paper.objects.get(external_id="2031.acl-9")])
+    assert sorted(Paper.objects.get().curated_fields) == ["abstract", "authors", "title"]
+    summary = load_files([path])
+    assert (summary.new, summary.updated, summary.unchanged) == (0, 0, 1)
+    paper = Paper.objects.get()
+    assert (paper.external_id, paper.title, paper.abstract) == (
+        "2031.acl-9",
+        copy["title"],
+        ABSTRACT_B,
+    )
+    assert paper.author_names == "Ada Lovelace, Alan Turing, Lena Vogt"
+
+
 def test_a_merged_away_papers_anthology_id_or_doi_finds_the_survivor(client, write_dump):
     lines = [
         {"external_id": "2031.acl-long.1", "venue": "ACL 2031", "abstract": ABSTRACT_A},
