@@ -72,7 +72,7 @@ def family_first_names(line: str, labelled: bool = False) -> list[str]:
     if not inverted or (len(names) == 1 and not _one_named(inverted[0][1])):
         return []
     if ";" not in line and not all(
-        _one_word(family) or all(map(_INITIALS.match, given)) for family, given in inverted
+        one_word(family) or all(map(_INITIALS.match, given)) for family, given in inverted
     ):
         return []
     return names
@@ -84,7 +84,7 @@ def _one_named(given: list[str]) -> bool:
     return bool(_INITIALS.match(given[-1])) and not all(map(_INITIALS.match, given))
 
 
-def _one_word(family: str) -> bool:
+def one_word(family: str) -> bool:
     """A family name of one word but its particles ("van den Bosch", "Hakkani-Tür")."""
     return sum(word.lower() not in LINE_PARTICLES for word in family.split()) == 1
 

@@ -11,6 +11,7 @@ asked of one raises ``IncompleteRecord`` rather than carry a title the source di
 import re
 
 from .latex import plain_text
+from .name_words import PARTICLES
 from .text import clean_name
 
 _VOLUME = re.compile(r"(.+?),?\s+Volume\s+([0-9]+)")
@@ -96,15 +97,19 @@ _SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
 
 def split_name(name: str) -> tuple[str, str]:
     """(family, given) of a name written "Given Family": the family name the source told
-    (where it still ends the name as written), else the last word; a suffix stays with the
-    word before it ("Meira Jr.", "Wagner")."""
+    (where it still ends the name as written), else the last word with the particles in
+    small letters before it ("van der Berg": RIS gave "Berg, Jan van der"); a suffix stays
+    with the word before it ("Meira Jr.", "Wagner")."""
     family = getattr(name, "family", "")
     given = name[: -len(family)] if family and name.endswith(family) else ""
     if not (given.endswith(" ") and given.strip()):
         words = name.split()
         if len(words) < 2:
             return name.strip(), ""
-        family, given = words[-1], " ".join(words[:-1])
+        cut = len(words) - 1
+        while cut > 1 and words[cut - 1].islower() and words[cut - 1] in PARTICLES:
+            cut -= 1
+        family, given = " ".join(words[cut:]), " ".join(words[:cut])
     given_words = given.split()
     if family.lower() in _SUFFIXES and len(given_words) > 1:
         return f"{given_words[-1]} {family}", " ".join(given_words[:-1])

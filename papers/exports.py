@@ -7,6 +7,7 @@ from datetime import date
 from difflib import get_close_matches
 
 from .anthology_metadata import canonical_external_id
+from .author_lines import one_word
 from .dump_blocks import venue_in_line
 from .records import AuthorRecord, DumpError, PaperRecord, ParsedFile, VenueRecord
 from .text import fold_whitespace
@@ -162,6 +163,8 @@ def _author_records(entry: dict, source: str, line: int) -> list[AuthorRecord]:
         if not isinstance(detail, dict):
             raise DumpError(source, "field 'author_details' must list one object per author", line)
         person = {key: _text(detail, key, source, line) for key in AUTHOR_DETAILS}
+        if not person["family_name"] and (written := _family_first(name)):
+            name, person["family_name"] = written
         records.append(
             AuthorRecord(
                 name,
@@ -183,6 +186,23 @@ def _venue_name(written: str) -> str:
     if match := _WRITTEN_AS_SLUG.fullmatch(written):
         return f"{match[1].upper()} {match[2]}"
     return written
+
+
+# A generation after a name's comma ("Prospero C. Naval, Jr."): no given name.
+_GENERATIONS = frozenset({"jr", "sr", "ii", "iii", "iv"})
+
+
+def _family_first(name: str) -> tuple[str, str] | None:
+    """(the name given name first, its family name) of a name written "Family, Given" ("van
+    der Berg, Jan" was an author of that name beside Jan van der Berg: an outside curator),
+    its family name one word but its particles; None for a name written otherwise ("Laks
+    Lakshmanan, V.S.", as the Anthology writes some)."""
+    family, comma, given = (part.strip() for part in name.partition(","))
+    if not comma or not family or not given or "," in given or not one_word(family):
+        return None
+    if given.lower().rstrip(".") in _GENERATIONS:
+        return None
+    return f"{given} {family}", family
 
 
 def _venue_record(entry: dict, venue: str, source: str, line: int) -> VenueRecord:

@@ -391,6 +391,11 @@ def test_page_ranges_and_names():
     assert split_name("Plato") == ("Plato", "")
     assert split_name("Wagner Meira Jr.") == ("Meira Jr.", "Wagner")
     assert split_name(AuthorName("Wagner Meira Jr.", "Jr.")) == ("Meira Jr.", "Wagner")
+    # Particles in small letters before the last word are the family name's (RIS gave "Berg,
+    # Jan van der": an outside curator); a given name "Van" is no particle.
+    assert split_name("Jan van der Berg") == ("van der Berg", "Jan")
+    assert split_name("María de la Cruz") == ("de la Cruz", "María")
+    assert split_name("Van Nguyen") == ("Nguyen", "Van")
     assert split_name(AuthorName("Luis Espinosa Anke", "Espinosa Anke")) == (
         "Espinosa Anke",
         "Luis",

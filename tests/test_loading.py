@@ -556,6 +556,20 @@ def test_a_venue_written_as_a_slug_or_in_small_letters_is_the_venue_so_named(wri
 
 
 @pytest.mark.django_db
+def test_a_json_lines_name_written_family_first_is_that_person(write_dump):
+    # "van der Berg, Jan" was an author of that name beside Jan van der Berg (an outside
+    # curator); a generation after the comma is no given name.
+    line = {"title": "T", "abstract": "A.", "venue": "ACL 2023"}
+    line["authors"] = ["van der Berg, Jan", "Prospero C. Naval, Jr.", "Ada Lovelace"]
+    load_files([write_dump("names.jsonl", json.dumps(line) + "\n")])
+    assert list(Author.objects.order_by("name").values_list("name", "family_name")) == [
+        ("Ada Lovelace", ""),
+        ("Jan van der Berg", "van der Berg"),
+        ("Prospero C. Naval, Jr.", ""),
+    ]
+
+
+@pytest.mark.django_db
 def test_a_topic_written_as_its_slug_is_that_topic(write_dump):
     # "machine-translation" made a second topic beside Machine Translation, and again after a
     # curator merged it away (an outside curator).
