@@ -16,7 +16,7 @@ from django.db.models import Q
 from .addressed_queries import AddressedQuery
 from .latex import symbols_as_commands
 from .models import Author, Authorship, Paper, PaperTopic, Venue
-from .named_filters import authored_in_year
+from .named_filters import authored_in
 from .questions import question_subject
 from .search_fields import PageField, SlugListFilter
 from .slugs import validate_slug
@@ -261,15 +261,15 @@ class PaperFilterSet(AddressedQuery, django_filters.FilterSet):
         return self.named_authors[0].name
 
     @cached_property
-    def authored_year(self) -> str | None:
-        """The address of the list a q of an author's name and a year asks for ("Yoav Goldberg
-        2023": q "Yoav Goldberg" in 2023, papers/named_filters.py ``authored_in_year``), where
-        the list redirects; None on a venue's, topic's or author's page, with a venue or year
-        chosen, or for ``literal=1``."""
+    def authored_in(self) -> str | None:
+        """The address of the list a q of an author's name and a venue or year asks for
+        ("Yoav Goldberg 2023": q "Yoav Goldberg" in 2023, papers/named_filters.py
+        ``authored_in``), where the list redirects; None on a venue's, topic's or author's
+        page, with a venue or year chosen, or for ``literal=1``."""
         active = self.active()
         if self.fixed or self.value("literal") or {"venue", "year"} & active.keys():
             return None
-        return authored_in_year(self.text, active)
+        return authored_in(self.text, active)
 
     @property
     def searched(self) -> str:

@@ -27,12 +27,13 @@ _WORD = re.compile(r"(?<![\w-])[A-Za-z][\w-]+(?![\w-])")
 @dataclass(frozen=True)
 class NamedFilter:
     """A filter the query names: its ``label`` ("EMNLP 2023", "2021"), the ``rest`` of the
-    query, and the ``url`` of the list with the filter, the rest and the other filters chosen
-    (the venue's page when nothing else is asked)."""
+    query, the ``url`` of the list with the filter, the rest and the other filters chosen
+    (the venue's page when nothing else is asked), and the filter's own parameters."""
 
     label: str
     rest: str
     url: str
+    added: tuple[tuple[str, str], ...] = ()
 
 
 def filters_named(text: str, chosen: dict[str, list[str]], venues=None) -> list[NamedFilter]:
@@ -84,22 +85,26 @@ def series_named(text: str, chosen: dict[str, list[str]], venues) -> list[NamedF
     return [_filter(label, rest, [("venue", s) for _, s in newest], chosen)]
 
 
-def authored_in_year(text: str, chosen: dict[str, list[str]]) -> str | None:
-    """The address of the list of the papers of the authors a query names, of the year it
-    starts or ends with ("Yoav Goldberg 2023", "2023 Yoav Goldberg": q "Yoav Goldberg" in 2023),
-    where they have papers of that year; None for any other query. Searched as typed, no paper
-    had every word, a year being no word of a paper's text (an outside tester). One query for
-    a name and a year, one more when it names authors; ``chosen``: the list's other filters."""
-    years = _YEAR.findall(text)
-    ends = text.strip()
-    if len(years) != 1 or not (ends.startswith(years[0]) or ends.endswith(years[0])):
+def authored_in(text: str, chosen: dict[str, list[str]]) -> str | None:
+    """The address of the list of the papers of the authors a query names, in the one venue or
+    year its other words name ("Yoav Goldberg 2023": q "Yoav Goldberg" in 2023; "yoav goldberg
+    acl 2023": in ACL 2023), where they have papers there; None for any other query. Searched
+    as typed, no paper had every word, a year being no word of a paper's text (an outside
+    tester). Only for a text with a year: one query for the filters it names, one for the
+    authors of the rest, one whether they have papers there; ``chosen``: the list's other
+    filters."""
+    if not _YEAR.search(text):
         return None
-    rest = _without(text, _written(years[0]))
-    authors = Author.objects.named(rest) if rest else []
-    papers = Authorship.objects.filter(author__in=authors, paper__venue__year=int(years[0]))
-    if not authors or not papers.exists():
+    named = filters_named(text, chosen)
+    if len(named) != 1 or not named[0].rest:
         return None
-    return _filter(years[0], rest, [("year", years[0])], chosen).url
+    authors = Author.objects.named(named[0].rest)
+    if not authors:
+        return None
+    (name, value), *_ = named[0].added
+    where = {"paper__venue__slug": value} if name == "venue" else {"paper__venue__year": value}
+    there = Authorship.objects.filter(author__in=authors, **where)
+    return named[0].url if there.exists() else None
 
 
 def _written(words: str) -> re.Pattern:
@@ -115,8 +120,8 @@ def _without(text: str, words: re.Pattern) -> str:
 
 def _filter(label: str, rest: str, added: list[tuple[str, str]], chosen: dict, page=None):
     if not rest and not chosen and page is not None:
-        return NamedFilter(label, rest, page.get_absolute_url())
+        return NamedFilter(label, rest, page.get_absolute_url(), tuple(added))
     params = [("q", rest)] if rest else []
     params += [(name, value) for name, values in chosen.items() for value in values]
     query = urlencode([*params, *added])
-    return NamedFilter(label, rest, f"{reverse('paper-list')}?{query}")
+    return NamedFilter(label, rest, f"{reverse('paper-list')}?{query}", tuple(added))

@@ -19,9 +19,9 @@ page +1 where it was not matched in memory (papers matching some of them); a que
 at most three papers +2 for did-you-mean and +1 for the respelling's facets (+1 where it
 matched some: whether one names a word respelled), +1 under filters when nothing
 at all is shown (whether papers outside them match), +1 for filter values the collection may
-not know; a query that is an identifier 1 (then a redirect to the paper); one of a name and a year
-+1 (the authors of that name), +1 when some are found (whether they have papers of that year:
-then a redirect to those); venue page 7 (page
+not know; a query that is an identifier 1 (then a redirect to the paper); one with a year +1 (the
+venues or year it names), +1 for the authors of the rest when it names one, +1 when some are
+found (whether they have papers there: then a redirect to those); venue page 7 (page
 object, chart, its other
 volumes, and the list's 4; 3 for a conference whose papers are all in its other volumes),
 topic page 6 (page object, chart — the same query gives the trend — and the list's 4); author
@@ -116,8 +116,8 @@ def _render_list(
         if format_name not in FORMATS:
             return bad_request_page(request, UNKNOWN_FORMAT)
         return _export(format_name, filterset, name)
-    if filterset.authored_year is not None:
-        return redirect(filterset.authored_year)
+    if filterset.authored_in is not None:
+        return redirect(filterset.authored_in)
     results = search_page(filterset, request)
     if results.identified is not None:
         return redirect(results.identified)

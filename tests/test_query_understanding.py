@@ -506,7 +506,9 @@ def test_the_filter_offered_keeps_the_other_filters_and_its_page(client, corpus)
         # Grace Hopper has no paper of 2025; "kv cache" names nobody.
         ("Grace Hopper 2025", None),
         ("kv cache 2024", None),
-        ("Ada 2024 Lovelace", None),
+        # A venue named beside the name: the author's papers there.
+        ("ada lovelace acl 2025", "/?q=ada+lovelace&venue=acl-2025"),
+        ("Grace Hopper ACL 2025", None),
     ],
 )
 def test_an_authors_name_and_a_year_opens_their_papers_of_that_year(
