@@ -4,7 +4,7 @@
 
 The N most prolific names of the collection (by authorships, whoever of the name wrote them)
 are each searched as typed (``/api/papers/?q=<name>``). A result is "theirs" when one of its
-authors has that name (papers.text.name_key: case and accents folded). Reported per name: the
+authors has that name (papers.name_keys.name_key: case and accents folded). Reported per name: the
 first page's results that are theirs, and the matches; overall, the first results that are
 theirs and the mean share of the first page. The site must serve the database named.
 """
@@ -18,7 +18,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.site_api import list_answer, site_options
-from papers.text import name_key
+from papers.name_keys import name_key
 
 PROLIFIC_SQL = """
 SELECT a.name FROM papers_author a JOIN papers_authorship s ON s.author_id = a.id

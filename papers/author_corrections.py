@@ -12,9 +12,9 @@ curator's merge or the Anthology's person id keeps.
 
 from .bulk import batched
 from .models import Authorship, Paper
+from .name_keys import name_key
 from .record_merging import name_words
 from .records import PaperRecord
-from .text import name_key
 
 # Every "e" dropped, so that an umlaut written out ("Schuetze") and one whose dots name_key
 # dropped ("schutze") compare equal; two names apart by their e's alone are taken for one

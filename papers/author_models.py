@@ -8,8 +8,8 @@ from django.db.models import Q
 from .author_queries import AuthorQuerySet
 from .expressions import family_key
 from .links import page_url
+from .name_keys import name_key, umlaut_key
 from .slugs import SlugField
-from .text import name_key, umlaut_key
 
 
 class Author(models.Model):

@@ -10,10 +10,11 @@ from django.db.models import Count, Func, Q, Value
 from django.db.models.functions import Coalesce, Concat, NullIf
 
 from .expressions import family_key
+from .name_keys import name_key, without_initial_stops
 from .name_words import PARTICLES
 from .nicknames import given_name_forms
 from .tables import reading_cursor, sql
-from .text import OPERATORS, latin_unaccented, make_slug, name_key, without_initial_stops
+from .text import OPERATORS, latin_unaccented, make_slug
 
 # The authors sharing papers with author %s, by shared papers then name, the first %s: the
 # authorships read from the indexes alone (authorship_author_paper, authorship_position_once)
@@ -49,7 +50,7 @@ _INITIAL = re.compile(r"(?<=\s)[^\W\d_]\.?(?=\s)")
 _SUFFIX = "(-(jr|sr|ii|iii|iv))?"
 # A generation suffix of a family name, as expressions.family_key keys it.
 _FAMILY_SUFFIXES = (" ii", " iii", " iv", " jr", " jr.", ", jr.", ", jr", " sr", " sr.")
-# An umlaut written out ("ue" for "ü"), as text.umlaut_key writes it.
+# An umlaut written out ("ue" for "ü"), as name_keys.umlaut_key writes it.
 _WRITTEN_OUT = re.compile(r"([aou])e")
 
 

@@ -20,9 +20,10 @@ from .denormalise import refresh_author_names, refresh_topic_names
 from .load_guard import refuse_during_load
 from .merged_keys import ABSTRACT, TITLE, remember_former, title_key
 from .models import Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect
+from .name_keys import name_key
 from .people import drop_authorless
 from .similarity_model import project_paper
-from .text import abstract_key, name_key
+from .text import abstract_key
 from .topic_resolver import forget_deleted_topic, remember_deleted_topics
 
 # Paper fields a source (a load, or a merged duplicate) may fill when the paper has them empty.

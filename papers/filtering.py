@@ -16,6 +16,7 @@ from django.db.models import Q
 from .addressed_queries import AddressedQuery
 from .latex import symbols_as_commands
 from .models import Author, Authorship, Paper, PaperTopic, Venue
+from .name_keys import name_key
 from .named_filters import authored_in
 from .questions import question_subject
 from .search_fields import PageField, SlugListFilter
@@ -25,7 +26,6 @@ from .text import (
     MAX_QUERY_WORDS,
     SYMBOL_WORD,
     bounded_query,
-    name_key,
     typed_intent,
     typed_query,
     whole_words,

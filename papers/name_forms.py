@@ -10,9 +10,9 @@ from django.db import connection
 
 from .author_redirects import redirect_authors
 from .models import Author, Authorship
+from .name_keys import umlaut_key
 from .records import AuthorRecord
 from .tables import sql
-from .text import umlaut_key
 
 # Authors written before a source told their family name learn it (only where it ends the
 # name as written). Parameters: author ids, family names.

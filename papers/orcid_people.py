@@ -10,8 +10,8 @@ from collections import defaultdict
 
 from .bulk import batched
 from .models import Author
+from .name_keys import name_key
 from .records import AuthorRecord
-from .text import name_key
 
 
 def joined_by_orcid(refs: dict[AuthorRecord, tuple[str, str]]) -> dict:

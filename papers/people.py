@@ -25,10 +25,11 @@ from .author_redirects import redirect_authors
 from .bulk import allocate_ids, batched, copy_rows
 from .models import Author, Authorship
 from .name_forms import learn_family_names, learn_umlauts, written_with_umlauts
+from .name_keys import name_key, umlaut_key
 from .name_words import PARTICLES
 from .orcid_people import authors_of_orcids, joined_by_orcid
 from .records import AuthorRecord
-from .text import make_slug, name_key, umlaut_key
+from .text import make_slug
 
 # The numerals of a generation ending a name, written in capitals ("Hal Daumé III").
 _GENERATIONS = {"ii", "iii", "iv"}

@@ -12,8 +12,9 @@ from typing import NamedTuple
 
 from .curation import FILLABLE_FIELDS, fill_empty
 from .dump_blocks import month_number
+from .name_keys import name_key
 from .records import PaperRecord, ParsedFile, VenueRecord
-from .text import abstract_key, fold_whitespace, name_key
+from .text import abstract_key, fold_whitespace
 
 VENUE_FIELDS = tuple(f.name for f in fields(VenueRecord) if f.name not in {"name", "parent"})
 

@@ -338,37 +338,6 @@ def latin_unaccented(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(kept)).translate(_LATIN_FOLDS)
 
 
-# An initial's stop and the space after it, or none ("V.S."): 29 Anthology people have both.
-_INITIAL_STOP = re.compile(r"\b([^\W\d_])\.(?:\s+|(?=[^\W\d_])|$)")
-
-
-def name_key(name: str) -> str:
-    """What two spellings of one person's or topic's name share, the loader's key of authors and
-    topics: NFKC, case-folded, Latin accents dropped ("André Martins" is "Andre Martins"), and
-    initials' stops too ("Laks V.S. Lakshmanan" is "Laks V S Lakshmanan"), whitespace folded."""
-    return without_initial_stops(latin_unaccented(unicodedata.normalize("NFKC", name).casefold()))
-
-
-def without_initial_stops(name: str) -> str:
-    """The name without its initials' stops, whitespace folded ("C.D. Manning": "C D Manning")."""
-    return fold_whitespace(_INITIAL_STOP.sub(r"\1 ", name))
-
-
-# Umlauts written out, as German writes them without the dots. The Anthology folder writes
-# ten people both ways ("Hinrich Schütze", "Hinrich Schuetze"), and thirteen others with
-# the dots dropped ("Tunga Gungor"), which name_key folds. ß is already "ss" once case-folded.
-_UMLAUTS_WRITTEN_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
-
-
-def umlaut_key(name: str) -> str:
-    """The name's key with its umlauts written out ("hinrich schuetze" for "Hinrich Schütze"),
-    or "" for a name without umlauts: a second key, by which a name matches its spelling
-    without them. Only a name with umlauts has one: "Xue" and "Xu" stay two names."""
-    text = unicodedata.normalize("NFKC", name).casefold()
-    written_out = text.translate(_UMLAUTS_WRITTEN_OUT)
-    return name_key(written_out) if written_out != text else ""
-
-
 def make_slug(name: str, fallback: str = "item") -> str:
     """A URL slug for any script: Latin letters lose their accents ("José" → "jose", "Łukasz"
     → "lukasz"), other scripts stay as written, their marks too ("王小明", "иван-петров",

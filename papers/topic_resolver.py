@@ -4,8 +4,9 @@ topics a curator deleted, which no load brings back."""
 from functools import cached_property
 
 from .models import DeletedTopic, Topic, TopicRedirect
+from .name_keys import name_key
 from .people import unique_slug
-from .text import make_slug, name_key
+from .text import make_slug
 
 
 class TopicResolver:

@@ -10,8 +10,9 @@ the database columns; exports are checked against the same rules, so they load b
 
 import re
 
+from .name_keys import name_key
 from .records import AuthorRecord, DumpError, PaperRecord, ParsedFile, VenueRecord
-from .text import clean_name, fold_whitespace, name_key, without_label
+from .text import clean_name, fold_whitespace, without_label
 
 # Characters per field; the ones with a column size are that size.
 PAPER_LIMITS = {

@@ -38,6 +38,7 @@ from .fresh_rows import locked_with_changes
 from .kept_texts import kept_text_warnings
 from .models import Author, Authorship, Paper, PaperTopic, RemovedTopic, Topic, Venue
 from .name_forms import fold_umlauts, learn_family_names_in_place
+from .name_keys import name_key
 from .paper_matching import find_existing
 from .people import AuthorWriter, drop_authorless, relink, unique_slug
 from .progress import Progress
@@ -45,7 +46,7 @@ from .record_merging import VENUE_FIELDS, MergedRecords, merge_records, same_pap
 from .records import LoadSummary, PaperRecord, ParsedFile, VenueRecord
 from .staging import collection_size, move_staged, stage_papers, staging
 from .tagging import tag_papers
-from .text import fold_whitespace, make_slug, name_key
+from .text import fold_whitespace, make_slug
 from .topic_resolver import TopicResolver, deleted_topics_warning
 from .topic_rules import apply_topic_rules
 from .validation import MAX_RELATED_TITLES

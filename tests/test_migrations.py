@@ -374,3 +374,34 @@ def test_names_with_combining_marks_are_searched_without_them_at_0042():
     migrate(before)
     assert Paper.objects.filter(search_vector="ogunremi").count() == 0
     migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_authors_keyed_with_hyphens_as_spaces_after_0043():
+    before = [("papers", "0042_unaccented_drops_combining_marks")]
+    executor = migrate(before)
+    old_author = executor.loader.project_state(before).apps.get_model("papers", "Author")
+    for name, key, slug in [
+        ("Dilek Hakkani-Tür", "dilek hakkani-tur", "dilek-hakkani-tur"),
+        ("Dilek Hakkani Tur", "dilek hakkani tur", "dilek-hakkani-tur-2"),
+        ("GPT-3.5 Team", "gpt-3.5 team", "gpt-3-5-team"),
+    ]:
+        old_author.objects.create(name=name, key=key, slug=slug)
+    migrate(executor.loader.graph.leaf_nodes())
+
+    assert sorted(Author.objects.values_list("slug", "key")) == [
+        ("dilek-hakkani-tur", "dilek hakkani tur"),
+        ("dilek-hakkani-tur-2", "dilek hakkani tur"),
+        ("gpt-3-5-team", "gpt-3.5 team"),
+    ]
+    hyphenated = Author.objects.get(slug="dilek-hakkani-tur")
+    assert [a.slug for a in Author.objects.namesakes_of(hyphenated)] == ["dilek-hakkani-tur-2"]
+    # And back.
+    executor = migrate(before)
+    old_keys = executor.loader.project_state(before).apps.get_model("papers", "Author").objects
+    assert sorted(old_keys.values_list("key", flat=True)) == [
+        "dilek hakkani tur",
+        "dilek hakkani-tur",
+        "gpt-3.5 team",
+    ]
+    migrate(executor.loader.graph.leaf_nodes())

@@ -12,9 +12,9 @@ from django.test.utils import CaptureQueriesContext
 from papers.compounds import fold_compounds, index_compounds
 from papers.loading import load_files
 from papers.models import Author, Authorship, Paper, Venue
+from papers.name_keys import umlaut_key
 from papers.regional_spelling import other_spelling
 from papers.search_notices import NOTHING_AT_ANTHOLOGY_ADDRESS
-from papers.text import umlaut_key
 from papers.understanding import join_compounds
 from tests.factories import finish, make_paper, make_venue
 from tests.support import parse

@@ -18,7 +18,8 @@ from ..models import (
     TopicRedirect,
     Venue,
 )
-from ..text import abstract_key, collapse_negations, name_key
+from ..name_keys import name_key
+from ..text import abstract_key, collapse_negations
 from ..topic_rules import rule_matches_by_absence, rule_matches_nothing
 
 # The years a curator may give a venue (the Anthology's first is 1952): a year outside is a

@@ -12,7 +12,7 @@ from ..models import (
     DeletedKey,
     Venue,
 )
-from ..text import name_key
+from ..name_keys import name_key
 from .actions import IntermediateActionMixin
 from .changes import KeptByDeletionsMixin, NoteChangesMixin
 from .forms import AuthorForm, VenueForm
