@@ -30,3 +30,16 @@ def known_venues(records: dict[str, VenueRecord]) -> dict[str, Venue]:
         if venue.slug in records:
             venues.setdefault(venue.slug, venue)
     return venues
+
+
+def drop_unused(new: list[Venue], papers) -> int:
+    """Delete the venues a load made that none of its ``papers`` is under and that hold no
+    volumes (a conference's record holds its own): a corrected page's header, whose papers the
+    collection knew under another venue, made an empty venue (an outside curator). Answers how
+    many went."""
+    used = {paper.venue_id for paper in papers}
+    unused = [venue.pk for venue in new if venue.pk not in used]
+    if not unused:
+        return 0
+    _, deleted = Venue.objects.filter(pk__in=unused, children__isnull=True).delete()
+    return deleted.get(Venue._meta.label, 0)

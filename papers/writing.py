@@ -50,7 +50,7 @@ from .text import fold_whitespace, make_slug
 from .topic_resolver import TopicResolver, deleted_topics_warning
 from .topic_rules import apply_topic_rules
 from .validation import MAX_RELATED_TITLES
-from .venue_lookup import known_venues
+from .venue_lookup import drop_unused, known_venues
 
 # After this many new papers the planner's statistics are refreshed before the statements
 # that join the new rows: on a fresh database, stale statistics make them quadratic.
@@ -85,14 +85,14 @@ class RecordWriter:
                 venues = self.write_venues(merged.venues)
                 topics = self.write_topics(records)
                 papers, changed_ids = self.write_papers(merged, venues, topics)
+                self.summary.venues_new -= drop_unused(self.new_venues, papers.values())
                 if self.fit_ahead is not None:
                     self.fit_ahead.start(self.new_papers)
             self.progress.phase("topics, authors")
             with timed("topic and author links"):
                 changed_ids |= self.write_topic_links(records, papers, topics)
                 changed_ids |= self.write_authorships(records, papers)
-            # Updated: every paper the run changed, read or not; unchanged: of those read only
-            # (a paper changed unread, its author joined to a spelling, made "-1 unchanged").
+            # Updated: every paper the run changed, read or not; unchanged: of those read only.
             updated = changed_ids - self.new_ids
             read = {paper.pk for paper in papers.values()}
             self.summary.updated = len(updated)
@@ -176,7 +176,7 @@ class RecordWriter:
                     changed.append(venue)
         if changed:
             Venue.objects.bulk_update(changed, [*VENUE_FIELDS, "parent"])
-        self.summary.venues_new = len(new)
+        self.new_venues, self.summary.venues_new = new, len(new)
         return venues
 
     # Topics -------------------------------------------------------------

@@ -695,7 +695,8 @@ def test_a_corrected_pages_venue_and_authors_are_told_kept(write_dump):
     load_files([write_dump("v1.txt", page)])
     corrected = page.replace("EMNLP 2024", "EMNLP 2023").replace("Diego Alvarez", "Mei Tanaka")
     summary = load_files([write_dump("v2.txt", corrected)])
-    assert (summary.new, summary.updated, summary.unchanged) == (0, 0, 1)
+    assert (summary.new, summary.updated, summary.unchanged, summary.venues_new) == (0, 0, 1, 0)
+    assert list(Venue.objects.values_list("name", flat=True)) == ["EMNLP 2024"]
     assert [warning.rsplit("/", 1)[-1].split(": ", 2)[::2] for warning in summary.warnings] == [
         ["v2.txt", "line 5 “Robust Slot Filling” (venue, authors)"]
     ]
