@@ -10,8 +10,8 @@ load now names such papers in a warning, per file, with what differs.
 
 from collections import defaultdict
 
-from .author_corrections import same_people
 from .models import Paper
+from .name_keys import name_key
 from .records import PaperRecord
 from .text import fold_whitespace
 
@@ -29,15 +29,27 @@ def says_otherwise(paper: Paper, record: PaperRecord, key_of_abstract: str, venu
         return []
     curated = set(paper.curated_fields)
     title = fold_whitespace(record.title).casefold() != fold_whitespace(paper.title).casefold()
-    names = ", ".join(author.name for author in record.authors)
+    names = [author.name for author in record.authors]
     differs = {
         "title": bool(record.title) and title,
         "abstract": bool(record.abstract) and key_of_abstract != paper.abstract_key,
         "venue": venue_id != paper.venue_id,
         "authors": bool(names and paper.author_names)
-        and not same_people(names, paper.author_names),
+        and not _same_families(names, paper.author_names.split(", ")),
     }
     return [field for field, other in differs.items() if other and field not in curated]
+
+
+def _same_families(names: list[str], other_names: list[str]) -> bool:
+    """Whether two author lists name people of the same family names in the same order: a
+    name respelled, shortened or given its middle name ("P. Raman", "Grace Brewster Hopper")
+    is the same person, "Alan Smith" for "Alan Turing" is a correction (a first name shared
+    was taken for the same person: an outside curator). A name with a comma ("Naval, Jr.") is
+    split alike on both sides."""
+    return len(names) == len(other_names) and all(
+        name_key(name).split()[-1:] == name_key(other).split()[-1:]
+        for name, other in zip(names, other_names, strict=True)
+    )
 
 
 def kept_text_warnings(

@@ -703,6 +703,9 @@ def test_a_corrected_pages_venue_and_authors_are_told_kept(write_dump):
     # The same names respelled or shortened are the same people: nothing to tell.
     respelled = page.replace("Diego Alvarez", "Diego Álvarez").replace("Priya Raman", "P. Raman")
     assert load_files([write_dump("v3.txt", respelled)]).warnings == []
+    # Another person of the same first name is no respelling (it was taken for one).
+    other = page.replace("Diego Alvarez", "Diego Smith")
+    assert load_files([write_dump("v4.txt", other)]).warnings[0].endswith("(authors)")
 
 
 @pytest.mark.django_db
