@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from .author_lines import author_names, clean_title
 from .dump_blocks import PRESENTATION_FORMATS, TITLE_MAX_LENGTH, Block, is_title_like
-from .name_words import CJK_LETTERS
+from .name_words import CJK_LETTERS, SESSION_WORDS, looks_like_person
 
 # A label, not a paper's text: "Abstract", "Keywords: …", a row of link labels.
 _LABEL = re.compile(r"^(?:abstract|summary|tl;?dr)\s*[:：]?$|^key ?words?\s*[:：]", re.IGNORECASE)
@@ -113,9 +113,12 @@ def _heading(block: Block) -> tuple[str, list[str]] | None:
     summary's full stop made the heading prose, an outside curator); None for prose."""
     lines = tuple(line for n, line in enumerate(block.lines) if not n or not _FIELD.match(line))
     if not is_title_like(Block(block.line, lines[:1])):
-        return None
+        # A line of many names, longer than a title: the authors under a title (32 names made
+        # a paper of their own, and the title another: an outside curator).
+        names = author_names(lines[0]) if len(lines) == 1 else []
+        return ("", names) if len(names) > 1 else None
     ends = [line for line in lines if line.endswith((".", ";")) and not author_names(line)]
-    if ends or any(len(line) > TITLE_MAX_LENGTH for line in lines):
+    if ends or any(len(line) > TITLE_MAX_LENGTH and not author_names(line) for line in lines):
         return None
     start = next((i for i in range(1, len(lines)) if _names_start(lines, i)), len(lines))
     authors, end = [], start
@@ -357,13 +360,23 @@ def _headed(abstract: Block | None, heading_block: Block, heading) -> ListEntry:
 
 def _with_author_line(entry: ListEntry, blocks, headings, position: int):
     """The entry with the line of names at ``position`` as its authors, when it has none and
-    that block is one (a heading of one line that lists two people or more); and where the
-    next starts."""
+    that block is one (a heading of one line that lists two people or more, or one person
+    between a title and prose); and where the next starts."""
     if entry.authors or position >= len(blocks) or headings[position] is None:
         return entry, position
     block = blocks[position]
     names = author_names(block.lines[0]) if block.is_single_line else []
-    if len(names) < 2:  # one name alone could be the next paper's title
-        return entry, position
+    if len(names) < 2 and not _one_author(entry, names, headings[position + 1 :]):
+        return entry, position  # one name alone could be the next paper's title
     entry.authors, entry.author_block = names, block
     return entry, position + 1
+
+
+def _one_author(entry: ListEntry, names: list[str], after: list) -> bool:
+    """Whether one name alone, on its line under the entry's title and over prose, is its
+    author: a person's name under a title, not a programme's heading ("Oral Session 1" over
+    "Robust Parsing"). Read as the title, it took the paper's, which was dropped, without a
+    word (an outside curator)."""
+    if len(names) != 1 or not after or after[0] is not None or not looks_like_person(names[0]):
+        return False
+    return not SESSION_WORDS.intersection(entry.title.casefold().split())

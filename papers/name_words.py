@@ -45,3 +45,20 @@ def one_person(names: list[str], following: str) -> bool:
         return True
     words = [w for w in names[0].replace("-", " ").split() if w.lower() not in PARTICLES]
     return len(words) > 1 and all(w[0].isupper() and w.lower() not in NOT_NAME_WORDS for w in words)
+
+
+# Words of a programme's headings, over which a lone name is a paper's title, not its author.
+SESSION_WORDS = {"session", "sessions", "track", "oral", "orals", "poster", "posters", "keynote"}
+SESSION_WORDS |= {"plenary", "panel", "spotlight", "break", "lunch", "day", "morning", "afternoon"}
+
+
+def looks_like_person(name: str) -> bool:
+    """Whether a name alone on its line reads as a person's: a CJK name, or two to four words
+    in capitals beside any particles, none a title's or programme's word ("Alan Turing", not
+    "Robust Parsing" nor "Question Answering")."""
+    if CJK_NAME.match(name):
+        return True
+    words = [w for w in name.replace("-", " ").split() if w.lower() not in PARTICLES]
+    return 1 < len(words) <= 4 and all(
+        w[0].isupper() and w.lower() not in NOT_NAME_WORDS for w in words
+    )

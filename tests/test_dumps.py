@@ -865,6 +865,29 @@ def test_an_abstracts_second_paragraph_is_its_own_and_the_page_keeps_its_titles(
     ]
 
 
+def test_one_author_or_many_on_a_line_of_their_own_are_the_papers_authors():
+    # "Alan Turing" alone under the title became the title, the title dropped; 32 names on
+    # their own line became a paper, and in the title's paragraph made it prose (an outside
+    # curator). "Robots Talk" under a session's heading stays a title.
+    many = ", ".join(
+        f"Author{chr(65 + n // 26)}{chr(97 + n % 26)} Familyname{n}" for n in range(32)
+    )
+    blocks = [f"{TITLES[0]}", "Alan Turing", ABSTRACT_A, f"{TITLES[1]}\n{many}", ABSTRACT_B]
+    blocks += [f"{TITLES[2]}", many, ABSTRACT_C]
+    parsed = parse_dump(list_page("EMNLP 2023 Papers", blocks), "list.txt")
+    assert [(p.title, len(p.authors), p.abstract) for p in parsed.papers] == [
+        (TITLES[0], 1, ABSTRACT_A),
+        (TITLES[1], 32, ABSTRACT_B),
+        (TITLES[2], 32, ABSTRACT_C),
+    ]
+    session = ["Oral Session 1", "Robots Talk", ABSTRACT_A, TITLES[1], ABSTRACT_B]
+    parsed = parse_dump(list_page("EMNLP 2023 Papers", session), "session.txt")
+    assert [(p.title, p.authors) for p in parsed.papers] == [
+        ("Robots Talk", []),
+        (TITLES[1], []),
+    ]
+
+
 def test_a_markdown_table_is_no_paper():
     # A programme's schedule as a markdown table was loaded whole as an untitled paper's
     # abstract, tagged with a topic, without a word (an outside curator).
