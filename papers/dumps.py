@@ -27,7 +27,6 @@ from .dump_blocks import (
     is_title_like,
     is_topic_like,
     is_venue_line,
-    labelled_fields,
     lecture_blocks,
     page_country,
     split_blocks,
@@ -35,134 +34,12 @@ from .dump_blocks import (
 )
 from .dump_evidence import evidence
 from .dump_venues import extract_venue_metadata, venue_record
-from .list_entries import ListEntry, is_label, list_entries, markdown_heading
 from .list_headers import HeaderError, list_header_venue
+from .list_pages import parse_list_page
 from .name_words import one_person
-from .records import AuthorRecord, Decision, DumpError, PaperRecord, ParsedFile
+from .page_reader import PageReader
+from .records import AuthorRecord, DumpError, PaperRecord, ParsedFile
 from .text import fold_whitespace
-
-
-def paragraphs_to_abstract(blocks: list[Block]) -> str:
-    """Paragraphs kept, whitespace inside each folded."""
-    return "\n\n".join(block.folded for block in blocks)
-
-
-def _short(text: str, limit: int = 70) -> str:
-    text = fold_whitespace(text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-class _PageReader:
-    """Reads one page's blocks, recording a decision for each."""
-
-    def __init__(self, source: str, blocks: list[Block]):
-        self.source = source
-        self.blocks = blocks
-        self.parsed = ParsedFile(source=source)
-
-    def decide(self, block: Block, kind: str, text: str | None = None, evidence: str = "") -> None:
-        decision = Decision(block.line, kind, _short(text or block.text), evidence)
-        self.parsed.decisions.append(decision)
-
-    def warn(self, block: Block, message: str) -> None:
-        self.parsed.warnings.append(f"{self.source}, line {block.line}: {message}")
-
-    def add_paper(
-        self, abstract_blocks: list[Block], venue: str, evidence: str = "", **fields
-    ) -> PaperRecord:
-        paper = PaperRecord(
-            abstract=paragraphs_to_abstract(abstract_blocks),
-            venue=venue,
-            line=abstract_blocks[0].line,
-            **fields,
-        )
-        self.parsed.papers.append(paper)
-        count = len(abstract_blocks)
-        for number, block in enumerate(abstract_blocks, start=1):
-            where = f"paragraph {number} of {count}; " if count > 1 else ""
-            self.decide(block, "abstract", evidence=where + evidence)
-        return paper
-
-
-def parse_list_page(reader: _PageReader, venue_name: str) -> ParsedFile:
-    header, *paragraphs = labelled_fields(reader.blocks)
-    reader.decide(header, "header", f"list of {venue_name}", "a '<venue> Papers' header")
-    reader.parsed.venues.append(venue_record(venue_name))
-    paper_blocks, in_markdown = _list_paragraphs(reader, paragraphs, venue_name)
-    entries, unpaired = list_entries(paper_blocks)
-    if in_markdown and not any(e.abstract and e.heading in in_markdown for e in entries):
-        # Markdown headings head no abstract here: they are the page's own ("### All papers").
-        for block in in_markdown:
-            reader.decide(block, "markup", evidence="a markdown heading over no abstract")
-        entries, unpaired = list_entries([b for b in paper_blocks if b not in in_markdown])
-    for entry in entries:
-        _add_list_paper(reader, entry, venue_name)
-    if unpaired:
-        reader.warn(
-            header,
-            "its titles could not be told apart from their neighbours' (neither the paragraph "
-            "before nor the one after each is clearly its abstract): the abstracts are loaded "
-            "without titles",
-        )
-    return reader.parsed
-
-
-def _list_paragraphs(reader: _PageReader, paragraphs: list[Block], venue_name: str):
-    """The paragraphs that may be papers or their headings, and which of those are markdown
-    headings ("### [Title](…)" over "*Authors*"), read without their markup; the others
-    decided as furniture."""
-    acronym = venue_record(venue_name).acronym
-    paper_blocks, in_markdown = [], []
-    for block in paragraphs:
-        if len(block.lines) > 1 and is_label(Block(block.line, block.lines[:1])):
-            # "Abstract" on the line above the abstract, in its paragraph.
-            reader.decide(Block(block.line, block.lines[:1]), "markup", evidence="a label")
-            block = Block(block.line + 1, block.lines[1:])
-        if (heading := markdown_heading(block)) is not None:
-            paper_blocks.append(heading)
-            in_markdown.append(heading)
-        elif is_markup(block) or footer_label(block):
-            reader.decide(block, "markup", evidence="markdown or a footer label")
-        elif is_label(block):
-            reader.decide(block, "markup", evidence="a label, not a paper's text")
-        elif (about := evidence(block.folded, acronym)).is_event:
-            kind = "site prompt" if about.site_prompt else "event prose"
-            reader.decide(block, kind, evidence=about.describe())
-        else:
-            paper_blocks.append(block)
-    return paper_blocks, in_markdown
-
-
-def _add_list_paper(reader: _PageReader, entry: ListEntry, venue_name: str) -> None:
-    if entry.note is not None:
-        reader.decide(entry.note, "event prose", evidence="a short paragraph among titled ones")
-        return
-    if entry.heading is None:
-        reader.add_paper([entry.abstract], venue_name, evidence="one paragraph of the list")
-        return
-    if entry.abstract is None:
-        no_paper = "a heading with no abstract beside it: no paper"
-        reader.decide(entry.heading, "stray line", evidence=no_paper)
-        if entry.authors:  # a paper's title and authors, not a session's heading: told
-            reader.warn(entry.heading, f"“{entry.title}” has no abstract beside it: not loaded")
-        return
-    where = "above" if entry.heading.line < entry.abstract.line else "below"
-    authors = [AuthorRecord(name=name) for name in entry.authors]
-    for more in entry.more:
-        reader.warn(more, f"a paragraph with no title, read as “{entry.title}”'s abstract going on")
-    reader.add_paper(
-        [entry.abstract, *entry.more],
-        venue_name,
-        evidence=f"one paragraph of the list, its title {where} it",
-        title=entry.title,
-        authors=authors,
-    )
-    with_names = " with its authors' names" if authors and entry.author_block is None else ""
-    reader.decide(
-        entry.heading, "title", entry.title, evidence=f"the heading {where} an abstract{with_names}"
-    )
-    if entry.author_block is not None:
-        reader.decide(entry.author_block, "authors", evidence="a line of names under the title")
 
 
 def _take_while(blocks: list[Block], start: int, predicate) -> int:
@@ -172,7 +49,7 @@ def _take_while(blocks: list[Block], start: int, predicate) -> int:
     return end
 
 
-def _page_paper_lines(reader: _PageReader, position: int):
+def _page_paper_lines(reader: PageReader, position: int):
     """The page's own paper, its abstract then its venue line: (abstract blocks, venue block,
     position after them)."""
     blocks = reader.blocks
@@ -202,7 +79,7 @@ def _is_topic(block: Block, venue_name: str) -> bool:
     return not about.is_event and not any(cue.startswith("names the event") for cue in about.event)
 
 
-def _title_and_topics(reader: _PageReader, position: int, venue_name: str):
+def _title_and_topics(reader: PageReader, position: int, venue_name: str):
     """(title block or None, authors, topics, presentation format, position after them)."""
     blocks = reader.blocks
     title_block, authors = None, []
@@ -227,7 +104,7 @@ def _title_and_topics(reader: _PageReader, position: int, venue_name: str):
     return title_block, authors, topics, presentation_format, position
 
 
-def _author_line(reader: _PageReader, position: int) -> list[AuthorRecord]:
+def _author_line(reader: PageReader, position: int) -> list[AuthorRecord]:
     """The authors a line of names under the page's title lists (one alone may be a topic)."""
     blocks = reader.blocks
     block = blocks[position] if position < len(blocks) else None
@@ -239,7 +116,7 @@ def _author_line(reader: _PageReader, position: int) -> list[AuthorRecord]:
     return [AuthorRecord(name=name) for name in names]
 
 
-def parse_lecture_page(reader: _PageReader) -> ParsedFile:
+def parse_lecture_page(reader: PageReader) -> ParsedFile:
     reader.blocks = blocks = lecture_blocks(reader.blocks)
     position, country = 0, ""
     first = blocks[0]
@@ -289,7 +166,7 @@ class _BodyReader:
     paragraph is joined to the next abstract only when nothing says it is the event's.
     """
 
-    def __init__(self, reader: _PageReader, venue_name: str):
+    def __init__(self, reader: PageReader, venue_name: str):
         self.reader, self.venue_name = reader, venue_name
         self.acronym = venue_record(venue_name).acronym
         self.pending: list[Block] = []
@@ -343,7 +220,7 @@ class _BodyReader:
         self.reader.decide(block, "title", evidence="follows an abstract")
 
 
-def _read_body(reader: _PageReader, blocks: list[Block], venue_name: str) -> None:
+def _read_body(reader: PageReader, blocks: list[Block], venue_name: str) -> None:
     """Furniture and the page's other papers: prose paragraphs followed by a title line."""
     body = _BodyReader(reader, venue_name)
     for block in blocks:
@@ -352,7 +229,7 @@ def _read_body(reader: _PageReader, blocks: list[Block], venue_name: str) -> Non
 
 
 def _read_footer(
-    reader: _PageReader, blocks: list[Block], page_paper: PaperRecord, venue_name: str
+    reader: PageReader, blocks: list[Block], page_paper: PaperRecord, venue_name: str
 ) -> None:
     expecting = None
     for block in blocks:
@@ -386,7 +263,7 @@ def parse_dump(text: str, source: str) -> ParsedFile:
     blocks = split_blocks(text)
     if not blocks:
         raise DumpError(source, "the file is empty")
-    reader = _PageReader(source, blocks)
+    reader = PageReader(source, blocks)
     first = blocks[0]
     try:
         header_venue = list_header_venue(first.lines[0]) if first.is_single_line else None

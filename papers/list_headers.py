@@ -145,3 +145,23 @@ def _volume_alone(line: str, header: str) -> str | None:
     if volume != "finding" and not volume_label(_IN_ENGLISH.get(volume, volume)):
         return None
     return _venue_of(line, "", header)
+
+
+def list_sections(blocks: list, venue: str) -> list[tuple[str, list]]:
+    """A list page's sections, each from its header: the first's venue ``venue``, each later
+    line that is a list's header ("ACL 2023 Papers", "ACL 2023 Short Papers") another's."""
+    sections: list[tuple[str, list]] = [(venue, [blocks[0]])]
+    for block in blocks[1:]:
+        named = _header_venue(block.lines[0]) if len(block.lines) == 1 else None
+        if named:
+            sections.append((named, [block]))
+        else:
+            sections[-1][1].append(block)
+    return sections
+
+
+def _header_venue(line: str) -> str | None:
+    try:
+        return list_header_venue(line)
+    except HeaderError:
+        return None

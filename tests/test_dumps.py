@@ -888,6 +888,19 @@ def test_one_author_or_many_on_a_line_of_their_own_are_the_papers_authors():
     ]
 
 
+def test_a_second_header_on_a_list_page_names_its_sections_venue():
+    # A page of two venues' lists put the second's papers under the first, its header a stray
+    # line, with no warning (an outside curator).
+    blocks = [f"{TITLES[0]}\nAda Lovelace and Alan Turing", ABSTRACT_A, "ACL 2023 Short Papers"]
+    blocks += [f"{TITLES[1]}\nGrace Hopper and Ada Lovelace", ABSTRACT_B]
+    parsed = parse_dump(list_page("EMNLP 2023 Papers", blocks), "two.txt")
+    assert [(p.title, p.venue) for p in parsed.papers] == [
+        (TITLES[0], "EMNLP 2023"),
+        (TITLES[1], "ACL 2023 (Short Papers)"),
+    ]
+    assert [venue.name for venue in parsed.venues] == ["EMNLP 2023", "ACL 2023 (Short Papers)"]
+
+
 def test_a_markdown_table_is_no_paper():
     # A programme's schedule as a markdown table was loaded whole as an untitled paper's
     # abstract, tagged with a topic, without a word (an outside curator).

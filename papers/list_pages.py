@@ -1,0 +1,100 @@
+"""A list page's papers, each section under its own header (pure): the header names the venue
+(papers/list_headers.py), its paragraphs are papers, their headings and the page's furniture
+(papers/list_entries.py)."""
+
+from .dump_blocks import Block, footer_label, is_markup, labelled_fields
+from .dump_evidence import evidence
+from .dump_venues import venue_record
+from .list_entries import ListEntry, is_label, list_entries, markdown_heading
+from .list_headers import list_sections
+from .page_reader import PageReader
+from .records import AuthorRecord, ParsedFile
+
+
+def parse_list_page(reader: PageReader, venue_name: str) -> ParsedFile:
+    """The papers of a list page whose header names ``venue_name``: each section's under its
+    own header's venue (a page of two venues' lists put the second's papers under the first,
+    its header a stray line: an outside curator)."""
+    for venue, blocks in list_sections(reader.blocks, venue_name):
+        _parse_section(reader, blocks, venue)
+    return reader.parsed
+
+
+def _parse_section(reader: PageReader, blocks: list[Block], venue_name: str) -> None:
+    header, *paragraphs = labelled_fields(blocks)
+    reader.decide(header, "header", f"list of {venue_name}", "a '<venue> Papers' header")
+    reader.parsed.venues.append(venue_record(venue_name))
+    paper_blocks, in_markdown = _list_paragraphs(reader, paragraphs, venue_name)
+    entries, unpaired = list_entries(paper_blocks)
+    if in_markdown and not any(e.abstract and e.heading in in_markdown for e in entries):
+        # Markdown headings head no abstract here: they are the page's own ("### All papers").
+        for block in in_markdown:
+            reader.decide(block, "markup", evidence="a markdown heading over no abstract")
+        entries, unpaired = list_entries([b for b in paper_blocks if b not in in_markdown])
+    for entry in entries:
+        _add_list_paper(reader, entry, venue_name)
+    if unpaired:
+        reader.warn(
+            header,
+            "its titles could not be told apart from their neighbours' (neither the paragraph "
+            "before nor the one after each is clearly its abstract): the abstracts are loaded "
+            "without titles",
+        )
+
+
+def _list_paragraphs(reader: PageReader, paragraphs: list[Block], venue_name: str):
+    """The paragraphs that may be papers or their headings, and which of those are markdown
+    headings ("### [Title](…)" over "*Authors*"), read without their markup; the others
+    decided as furniture."""
+    acronym = venue_record(venue_name).acronym
+    paper_blocks, in_markdown = [], []
+    for block in paragraphs:
+        if len(block.lines) > 1 and is_label(Block(block.line, block.lines[:1])):
+            # "Abstract" on the line above the abstract, in its paragraph.
+            reader.decide(Block(block.line, block.lines[:1]), "markup", evidence="a label")
+            block = Block(block.line + 1, block.lines[1:])
+        if (heading := markdown_heading(block)) is not None:
+            paper_blocks.append(heading)
+            in_markdown.append(heading)
+        elif is_markup(block) or footer_label(block):
+            reader.decide(block, "markup", evidence="markdown or a footer label")
+        elif is_label(block):
+            reader.decide(block, "markup", evidence="a label, not a paper's text")
+        elif (about := evidence(block.folded, acronym)).is_event:
+            kind = "site prompt" if about.site_prompt else "event prose"
+            reader.decide(block, kind, evidence=about.describe())
+        else:
+            paper_blocks.append(block)
+    return paper_blocks, in_markdown
+
+
+def _add_list_paper(reader: PageReader, entry: ListEntry, venue_name: str) -> None:
+    if entry.note is not None:
+        reader.decide(entry.note, "event prose", evidence="a short paragraph among titled ones")
+        return
+    if entry.heading is None:
+        reader.add_paper([entry.abstract], venue_name, evidence="one paragraph of the list")
+        return
+    if entry.abstract is None:
+        no_paper = "a heading with no abstract beside it: no paper"
+        reader.decide(entry.heading, "stray line", evidence=no_paper)
+        if entry.authors:  # a paper's title and authors, not a session's heading: told
+            reader.warn(entry.heading, f"“{entry.title}” has no abstract beside it: not loaded")
+        return
+    where = "above" if entry.heading.line < entry.abstract.line else "below"
+    authors = [AuthorRecord(name=name) for name in entry.authors]
+    for more in entry.more:
+        reader.warn(more, f"a paragraph with no title, read as “{entry.title}”'s abstract going on")
+    reader.add_paper(
+        [entry.abstract, *entry.more],
+        venue_name,
+        evidence=f"one paragraph of the list, its title {where} it",
+        title=entry.title,
+        authors=authors,
+    )
+    with_names = " with its authors' names" if authors and entry.author_block is None else ""
+    reader.decide(
+        entry.heading, "title", entry.title, evidence=f"the heading {where} an abstract{with_names}"
+    )
+    if entry.author_block is not None:
+        reader.decide(entry.author_block, "authors", evidence="a line of names under the title")
