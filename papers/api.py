@@ -14,7 +14,9 @@ The list answers as the list page ranks (papers/search.py): an identifier in q (
 DOI, Anthology URL) gives that paper as the only result; ``authors`` lists the authors a name
 query names (their papers ranked first), or the few authors a one-word query's family name is
 (offered only); an ``author=`` address joined to another author redirects (301) to the same
-request for that author; ``corrected_query`` is the query whose results are given instead of q's: its
+request for that author, and a q of an author's name and a venue or year (302) to q the name
+under that filter, as the list page does; each of ``filters`` gives its ``url`` on the site and
+its ``api_url`` here; ``corrected_query`` is the query whose results are given instead of q's: its
 respelling when q itself matched nothing, or a few papers none of which names the word
 respelled, or the subject of a question (``literal=1`` asks for
 q as typed); ``suggestion`` is the respelling offered beside the results of a query that matched
@@ -28,7 +30,7 @@ import json
 from difflib import get_close_matches
 
 from django.db.models import Prefetch, Q, prefetch_related_objects
-from django.http import HttpResponsePermanentRedirect, JsonResponse
+from django.http import HttpResponsePermanentRedirect, HttpResponseRedirect, JsonResponse
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
@@ -119,6 +121,9 @@ def paper_list(request):
         return error(message, 400, details)
     if (moved := filter_redirect(request, filterset)) is not None:
         return moved
+    if (narrowed := filterset.authored_in) is not None:
+        # As the list page: the author's papers in the venue or year q names.
+        return HttpResponseRedirect(_api_address(narrowed))
     results = search_page(filterset, request)
     results.notices += unknown_parameters(request.GET, filterset.form.fields)
     _with_authors(results.papers + results.partial)
@@ -142,6 +147,7 @@ def paper_list(request):
                     "label": named.label,
                     "query": named.rest,
                     "url": request.build_absolute_uri(named.url),
+                    "api_url": request.build_absolute_uri(_api_address(named.url)),
                 }
                 for named in results.filters
             ],
@@ -152,6 +158,14 @@ def paper_list(request):
             + [_listed(request, paper, partial=True) for paper in results.partial],
         }
     )
+
+
+def _api_address(page_address: str) -> str:
+    """The API's address of a list page's ("/?q=…&year=2023", "/venues/acl-2023/")."""
+    if "?" in page_address:
+        return reverse("api-paper-list") + page_address[page_address.index("?") :]
+    venue = page_address.rstrip("/").rsplit("/", 1)[-1]
+    return f"{reverse('api-paper-list')}?venue={venue}"
 
 
 def _naming(raw: str) -> Q | None:

@@ -437,6 +437,13 @@ def test_a_name_written_with_initials_searches_its_authors(client, corpus):
     assert body["results"][0]["id"] == corpus["speech"].pk
 
 
+def api_address(page_address: str) -> str:
+    """The API's address of a list page's, as the API's ``filters`` give it."""
+    if "?" in page_address:
+        return page_address.replace("/?", "/api/papers/?", 1)
+    return "/api/papers/?venue=" + page_address.rstrip("/").rsplit("/", 1)[-1]
+
+
 @pytest.mark.parametrize(
     ("typed", "offered"),
     [
@@ -476,7 +483,12 @@ def test_a_query_naming_a_venue_or_year_is_offered_the_filter(client, corpus, ty
     Venue.objects.filter(slug="emnlp-2024").update(acronym="EMNLP")
     body = client.get("/api/papers/?" + urlencode({"q": typed})).json()
     assert body["filters"] == [
-        {**named, "url": "http://testserver" + named["url"]} for named in offered
+        {
+            **named,
+            "url": "http://testserver" + named["url"],
+            "api_url": "http://testserver" + api_address(named["url"]),
+        }
+        for named in offered
     ]
     links = parse(client.get("/?" + urlencode({"q": typed}))).find_all("p", class_="named-filters")
     assert [a.attrs["href"] for p in links for a in p.find_all("a")] == [
@@ -526,9 +538,12 @@ def test_a_name_and_a_year_is_searched_as_typed_where_asked_or_narrowed_already(
     for params in ({"literal": 1}, {"year": 2025}, {"venue": "acl-2025"}):
         assert client.get("/?" + urlencode(typed | params)).status_code == 200
     assert client.get("/authors/ada-lovelace/?" + urlencode(typed)).status_code == 200
-    body = client.get("/api/papers/?" + urlencode(typed)).json()
-    assert [named["url"] for named in body["filters"]] == [
-        "http://testserver/?q=Ada+Lovelace&year=2024"
+    # The API answers as the list page does (it gave the partial matches of the year's word).
+    response = client.get("/api/papers/?" + urlencode(typed))
+    assert response.get("Location") == "/api/papers/?q=Ada+Lovelace&year=2024"
+    literal = client.get("/api/papers/?" + urlencode(typed | {"literal": 1})).json()
+    assert [named["api_url"] for named in literal["filters"]] == [
+        "http://testserver/api/papers/?q=Ada+Lovelace&year=2024"
     ]
 
 
@@ -542,6 +557,7 @@ def test_a_venue_named_in_full_is_offered_not_the_venue_inside_its_name(client, 
             "label": "Findings of EMNLP 2024",
             "query": "cache",
             "url": f"http://testserver/?q=cache&venue={findings.slug}",
+            "api_url": f"http://testserver/api/papers/?q=cache&venue={findings.slug}",
         }
     ]
 
