@@ -8,7 +8,7 @@ venue facet (papers/facet_display.py) names series and volumes the same way.
 import re
 from dataclasses import dataclass, field
 
-from django.db.models import CharField, OuterRef, Q, Subquery
+from django.db.models import CharField, Count, OuterRef, Q, Subquery
 from django.db.models.functions import Cast, Coalesce
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -95,9 +95,16 @@ def with_counts(venues):
 
 
 def venue_series() -> list[Series]:
-    """Every venue with its paper count, grouped: series with the most papers first, each
-    one's conferences newest first (one query)."""
-    venues = list(with_counts(Venue.objects.defer("welcome_text")).order_by(*venue_order()))
+    """Every venue with its paper count and how many of those lack a title or authors
+    (``untitled``: ACL 2025's 32 records from its own pages were "32 papers", its proceedings
+    not in the collection: an outside researcher), grouped: series with the most papers first,
+    each one's conferences newest first (one query)."""
+    untitled = Paper.objects.filter(venue=OuterRef("pk"), complete=False).values("venue")
+    untitled = untitled.annotate(n=Count("pk")).values("n")
+    venues = with_counts(Venue.objects.defer("welcome_text")).annotate(
+        untitled=Coalesce(Subquery(untitled), 0)
+    )
+    venues = list(venues.order_by(*venue_order()))
     conferences: dict[int, Conference] = {}
     for venue in venues:
         if venue.parent_id is None or venue.parent_id not in conferences:

@@ -695,6 +695,17 @@ def test_a_conference_without_papers_of_its_own_is_listed_without_a_count(client
     assert volume.text == "Findings 1"
 
 
+def test_a_conference_of_untitled_records_says_so_on_the_venue_index(client, findings_only):
+    # ACL 2025's 32 records from its own pages, abstracts alone, were "32 papers" there, its
+    # page saying the collection does not hold these proceedings (an outside researcher).
+    acl = Venue.objects.get(slug="acl-2024")
+    for n in range(2):
+        make_paper(f"An abstract alone, number {n}.", venue=acl)
+    finish()
+    [conference] = parse(get(client, "/venues/")).find_all("li", class_="conference")
+    assert conference.find("h3").text == "ACL 2024 2 untitled records"
+
+
 def test_venue_pages(client, corpus):
     make_venue("Findings of ACL 2025", 2025, parent=Venue.objects.get(slug="acl-2025"))
     queries, response = count_queries(client, "/venues/")
