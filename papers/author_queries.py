@@ -30,7 +30,8 @@ WITH counted AS (
     SELECT c.author_id, c.shared, (SELECT a.name FROM {author} a WHERE a.id = c.author_id) AS name
     FROM counted c ORDER BY c.shared DESC, name, c.author_id LIMIT %s
 )
-SELECT a.*, shown.shared FROM shown JOIN {author} a ON a.id = shown.author_id
+SELECT a.*, shown.shared, (SELECT count(*) FROM counted) AS coauthor_total
+FROM shown JOIN {author} a ON a.id = shown.author_id
 ORDER BY shown.shared DESC, shown.name, a.id
 """
 
@@ -201,7 +202,8 @@ class AuthorQuerySet(models.QuerySet):
         )
 
     def coauthors_of(self, author, limit: int = 30) -> list:
-        """The author's co-authors, each with ``shared`` papers, most shared first (one
+        """The author's co-authors, the ``limit`` with most shared papers, each with ``shared``
+        papers and ``coauthor_total``, how many they have in all, most shared first (one
         query). Their authorships are counted per author before any author row is read: a
         prolific author's papers have some 5,000 authorships and a few hundred co-authors."""
         return list(self.raw(sql(COAUTHORS_SQL), [author.pk, author.pk, limit]))

@@ -1003,6 +1003,23 @@ def test_an_authors_many_coauthors_fold_after_the_first_ten(client, db):
     assert [a.text for a in folded.find_all("a")] == [f"{name} 1" for name in names[10:]]
 
 
+def test_an_authors_coauthors_beyond_those_listed_are_counted(client, db):
+    # "20 more co-authors" read as the whole list; Iryna Gurevych has 252 (an outside
+    # researcher).
+    venue = make_venue()
+    for n in range(33):
+        make_paper(
+            f"An abstract number {n}.", venue=venue, authors=["Ada Lovelace", f"Co Author{n}"]
+        )
+    finish()
+    section = parse(get(client, "/authors/ada-lovelace/")).find(
+        "section", aria_labelledby="coauthors-heading"
+    )
+    assert section.find("details", class_="tags-more").find("summary").text == (
+        "20 more co-authors (of 33 in all: those with most papers shared)"
+    )
+
+
 def test_author_filter_on_the_list(client, corpus):
     html = get(client, "/?author=grace-hopper").content.decode()
     assert "2 papers" in html
