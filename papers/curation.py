@@ -19,7 +19,15 @@ from .deleted_keys import remember_deleted
 from .denormalise import refresh_author_names, refresh_topic_names
 from .load_guard import refuse_during_load
 from .merged_keys import ABSTRACT, TITLE, remember_former, title_key
-from .models import Authorship, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect
+from .models import (
+    AuthorRedirect,
+    Authorship,
+    Paper,
+    PaperTopic,
+    RemovedTopic,
+    Topic,
+    TopicRedirect,
+)
 from .name_keys import name_key
 from .people import drop_authorless
 from .similarity_model import project_paper
@@ -153,11 +161,14 @@ def record_topic_edit(topic: Topic, old_slug: str | None = None, renamed: bool =
     note_change()
 
 
-def record_author_edit(author, changed_fields, old_name: str = "") -> None:
+def record_author_edit(author, changed_fields, old_name: str = "", old_slug: str = "") -> None:
     """After an author is saved: a renamed author keeps its old name (``old_name``) among its
     variants, as a merge keeps the names it joins, so that a later load naming the author the
     old way finds it rather than making a second author; its papers get their author names
-    refreshed."""
+    refreshed. An author given another address keeps its old one (``old_slug``) as a
+    redirect: its page, feed and filter answered 404 (an outside curator)."""
+    if "slug" in changed_fields and old_slug and old_slug != author.slug:
+        AuthorRedirect.objects.update_or_create(old_slug=old_slug, defaults={"author": author})
     if "name" in changed_fields:
         if old_name and name_key(old_name) != author.key and old_name not in author.variants:
             author.variants = [*author.variants, old_name]

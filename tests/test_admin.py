@@ -700,6 +700,30 @@ def test_a_venue_renamed_in_the_admin_is_not_recreated_by_a_reload(staff, seeded
     assert set(venue.papers.values_list("pk", flat=True)) == papers
 
 
+def test_an_authors_new_address_keeps_the_old_one_and_a_venues_address_is_fixed(
+    staff, seeded, client
+):
+    # Changed in the admin, the old addresses of a venue and an author answered 404, their
+    # feeds too (an outside curator).
+    make_paper("We parse.", title="Parsing", authors=["Ada Lovelace"])
+    finish()
+    author = Author.objects.get(name="Ada Lovelace")
+    old = author.slug
+    url = reverse("admin:papers_author_change", args=[author.pk])
+    data = form_data(staff.get(url), "author_form")
+    data.update(slug=["new-address"], _save=["Save"])
+    assert staff.post(url, data).status_code == 302
+    response = client.get(f"/authors/{old}/")
+    assert (response.status_code, response["Location"]) == (301, "/authors/new-address/")
+    venue = Venue.objects.get(name="ACL 2025")
+    url = reverse("admin:papers_venue_change", args=[venue.pk])
+    data = form_data(staff.get(url), "venue_form")
+    assert "slug" not in data
+    data.update(slug=["acl25"], _save=["Save"])
+    assert staff.post(url, data).status_code == 302
+    assert Venue.objects.get(pk=venue.pk).slug == "acl-2025"
+
+
 def test_an_author_whose_slug_keeps_its_script_s_marks_can_be_saved(staff, db):
     # Django's unicode slugs refuse combining marks: the form said "Enter a valid slug".
     author = make_author("हिन्दी शर्मा")

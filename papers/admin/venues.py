@@ -38,6 +38,16 @@ class VenueAdmin(NoteChangesMixin, admin.ModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(paper_count=Count("papers"))
 
+    def get_readonly_fields(self, request, obj=None):
+        """A venue's slug is its address, which its feed, links and filters keep: set when the
+        venue is added, then fixed (changed, the old address answered 404: an outside
+        curator)."""
+        fixed = super().get_readonly_fields(request, obj)
+        return (*fixed, "slug") if obj is not None else fixed
+
+    def get_prepopulated_fields(self, request, obj=None):
+        return {} if obj is not None else super().get_prepopulated_fields(request, obj)
+
     @admin.display(description="papers", ordering="paper_count")
     def paper_count(self, venue):
         return venue.paper_count
@@ -79,7 +89,10 @@ class AuthorAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         if change:
-            curation.record_author_edit(obj, form.changed_data, form.initial.get("name", ""))
+            initial = form.initial
+            curation.record_author_edit(
+                obj, form.changed_data, initial.get("name", ""), initial.get("slug", "")
+            )
         if "name" in form.changed_data:
             self.tell_namesakes(request, obj)
 
