@@ -6,7 +6,7 @@ from django.db import models
 from django.db.models import Q
 
 from .author_queries import AuthorQuerySet
-from .expressions import family_key
+from .expressions import family_key, joined_key
 from .links import page_url
 from .name_keys import name_key, umlaut_key
 from .slugs import SlugField
@@ -68,6 +68,8 @@ class Author(models.Model):
             ),
             # A query of one word that is a family name offers its people (papers/understanding.py).
             models.Index(family_key(), name="author_family_key"),
+            # An author page names the people of its name spaced otherwise ("AiTi Aw").
+            models.Index(joined_key(), name="author_joined_key"),
         ]
 
     def __str__(self):

@@ -89,3 +89,11 @@ def family_key() -> Coalesce:
     # papers_unaccented (schema_sql.py) is empty for a text without accents.
     unaccented = Func(lowered, function="papers_unaccented", output_field=models.CharField())
     return Coalesce(NullIf(unaccented, Value("")), lowered, output_field=models.CharField())
+
+
+def joined_key() -> Func:
+    """An author's key without its spaces: "aiti aw" and "ai ti aw" are "aitiaw" (the index
+    author_joined_key): one person's name written with its spaces elsewhere."""
+    return Func(
+        F("key"), Value(" "), Value(""), function="replace", output_field=models.CharField()
+    )

@@ -25,8 +25,8 @@ found (whether they have papers there: then a redirect to those); venue page 7 (
 object, chart, its other
 volumes, and the list's 4; 3 for a conference whose papers are all in its other volumes),
 topic page 6 (page object, chart — the same query gives the trend — and the list's 4); author
-page 8 (author, namesakes, co-authors, the list's 4 and the author's place in each paper; +1
-with namesakes: what tells them apart);
+page 10 (author, namesakes, the name's other forms and its spacings, co-authors, the list's 4
+and the author's place in each paper; +1 with namesakes: what tells them apart);
 index pages 1; a reading list 1; /trends/ 2 + 1 per series.
 With ``format=`` the list pages and the reading list answer a citation file instead
 (papers/downloads.py). With the response cache on (papers/caching.py), the list, venue, topic

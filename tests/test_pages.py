@@ -861,12 +861,24 @@ def test_a_venues_and_a_topics_charts_are_disclosures_named_in_one_line(client, 
     ]
 
 
+def test_an_author_page_names_the_name_spaced_otherwise(client, db):
+    # "AiTi Aw" (8 papers) and "Ai Ti Aw" (16) did not know of each other: 40 such pairs in the
+    # Anthology folder (an outside researcher).
+    make_paper("We translate.", title="Translation", authors=["Ai Ti Aw"])
+    make_paper("We parse.", title="Parsing", authors=["AiTi Aw"])
+    make_paper("We tag.", title="Tagging", authors=["Aiti Awe"])
+    finish()
+    for page, other in [("ai-ti-aw", "AiTi Aw"), ("aiti-aw", "Ai Ti Aw")]:
+        section = parse(get(client, f"/authors/{page}/")).find("section", class_="namesakes")
+        assert [a.text for a in section.find_all("a")] == [other]
+
+
 def test_author_page(client, corpus):
     queries, response = count_queries(client, "/authors/ada-lovelace/")
-    # author, namesakes, the name's other forms, co-authors, the list's 4 and the author's place
-    # in each paper; +1: the papers' facet values, read by the first page that counts since the
-    # data changed (papers/facet_memory.py)
-    assert queries == 10
+    # author, namesakes, the name's other forms and its spacings, co-authors, the list's 4 and
+    # the author's place in each paper; +1: the papers' facet values, read by the first page
+    # that counts since the data changed (papers/facet_memory.py)
+    assert queries == 11
     assert "3 papers" in response.content.decode()
     page = parse(response)
     coauthors = page.find("section", aria_labelledby="coauthors-heading").find_all("a")
