@@ -195,12 +195,18 @@ def footer_label(block: Block) -> str | None:
     return None
 
 
+# What ends a sentence or a clause, not a title: Chinese and Japanese write "。" and "，" (their
+# abstracts were read as titles, and a page of them as headings with no abstract: an outside
+# curator).
+SENTENCE_ENDS = (".", ":", ";", ",", "。", "：", "；", "，", "．")
+
+
 def is_title_like(block: Block) -> bool:
     """One line, not too long, not ending like a sentence (titles may end with ? or !)."""
     if not block.is_single_line or is_markup(block) or footer_label(block):
         return False
     line = block.lines[0]
-    return len(line) <= TITLE_MAX_LENGTH and not line.endswith((".", ":", ";", ","))
+    return len(line) <= TITLE_MAX_LENGTH and not line.endswith(SENTENCE_ENDS)
 
 
 def is_topic_like(block: Block) -> bool:

@@ -117,7 +117,9 @@ def _heading(block: Block) -> tuple[str, list[str]] | None:
         # a paper of their own, and the title another: an outside curator).
         names = author_names(lines[0]) if len(lines) == 1 else []
         return ("", names) if len(names) > 1 else None
-    ends = [line for line in lines if line.endswith((".", ";")) and not author_names(line)]
+    ends = [
+        line for line in lines if line.endswith((".", ";", "。", "；")) and not author_names(line)
+    ]
     if ends or any(len(line) > TITLE_MAX_LENGTH and not author_names(line) for line in lines):
         return None
     start = next((i for i in range(1, len(lines)) if _names_start(lines, i)), len(lines))

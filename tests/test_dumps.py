@@ -901,6 +901,25 @@ def test_a_second_header_on_a_list_page_names_its_sections_venue():
     assert [venue.name for venue in parsed.venues] == ["EMNLP 2023", "ACL 2023 (Short Papers)"]
 
 
+def test_a_chinese_list_page_reads_its_titles_authors_and_abstracts():
+    # Its abstracts, ending in "。", were read as titles, and the page refused: "no paper found"
+    # (an outside curator).
+    abstracts = [
+        "本文提出了一种基于大语言模型的中文文本摘要方法。我们在三个公开数据集上进行了实验。",
+        "低资源语言的机器翻译仍然是一个难题。本文收集了一个新的平行语料库。",
+    ]
+    blocks = [
+        "中文文本摘要方法研究\n王小明，李娜",
+        abstracts[0],
+        "面向低资源语言的机器翻译\n张伟，刘洋",
+    ]
+    parsed = parse_dump(list_page("EMNLP 2023 论文列表", [*blocks, abstracts[1]]), "zh.txt")
+    assert [(p.title, [a.name for a in p.authors], p.abstract) for p in parsed.papers] == [
+        ("中文文本摘要方法研究", ["王小明", "李娜"], abstracts[0]),
+        ("面向低资源语言的机器翻译", ["张伟", "刘洋"], abstracts[1]),
+    ]
+
+
 def test_a_markdown_table_is_no_paper():
     # A programme's schedule as a markdown table was loaded whole as an untitled paper's
     # abstract, tagged with a topic, without a word (an outside curator).
