@@ -183,17 +183,19 @@ class AuthorQuerySet(models.QuerySet):
     def other_forms_of(self, author, limit: int = 10) -> list:
         """The authors named with another form of the author's name (a middle initial more
         or less, another form of the given name: ``named``; its words spaced otherwise, one
-        query more), not the author nor a namesake,
-        with papers, each with ``paper_count``, most papers first: "Christopher Manning" has
-        24 papers, "Christopher D. Manning" 9 and "Christopher D Manning" 4, perhaps all one
-        person's."""
+        query more, and one to count their papers where some are found), not the author nor a
+        namesake, with papers, each with ``paper_count``, most papers first: "Christopher
+        Manning" has 24 papers, "Christopher D. Manning" 9 and "Christopher D Manning" 4,
+        perhaps all one person's."""
         plain = _INITIAL.sub(" ", author.name)
         named = self.named(plain, limit + 3)
         # Written with the spaces elsewhere ("AiTi Aw", "Ai Ti Aw": 40 people of the folder),
         # through the index author_joined_key.
         joined = self.alias(joined=joined_key()).filter(joined=author.key.replace(" ", ""))
-        joined = joined.exclude(key=author.key).annotate(paper_count=Count("authorships"))
-        others = {other.pk: other for other in [*named, *joined[:limit]]}
+        spaced = list(joined.exclude(key=author.key).values_list("pk", flat=True)[:limit])
+        if spaced:  # counted apart: joined to the authorships, the planner read them all
+            spaced = self.filter(pk__in=spaced).annotate(paper_count=Count("authorships"))
+        others = {other.pk: other for other in [*named, *spaced]}
         found = [
             other for other in others.values() if other.key != author.key and other.paper_count
         ]

@@ -17,7 +17,9 @@ def name_key(name: str) -> str:
     initials' stops too ("Laks V.S. Lakshmanan" is "Laks V S Lakshmanan"), a hyphen between
     letters a space ("Hakkani-Tür" is "Hakkani Tur"; "GPT-3.5" keeps its), whitespace folded."""
     folded = latin_unaccented(unicodedata.normalize("NFKC", name).casefold())
-    return without_initial_stops(_BETWEEN_LETTERS.sub(" ", folded))
+    if "-" in folded:  # most names have none: the loader keys every name it reads
+        folded = _BETWEEN_LETTERS.sub(" ", folded)
+    return without_initial_stops(folded)
 
 
 def without_initial_stops(name: str) -> str:

@@ -26,7 +26,8 @@ object, chart, its other
 volumes, and the list's 4; 3 for a conference whose papers are all in its other volumes),
 topic page 6 (page object, chart — the same query gives the trend — and the list's 4); author
 page 10 (author, namesakes, the name's other forms and its spacings, co-authors, the list's 4
-and the author's place in each paper; +1 with namesakes: what tells them apart);
+and the author's place in each paper; +1 with namesakes: what tells them apart; +1 where the
+name is spaced otherwise: their papers counted);
 index pages 1; a reading list 1; /trends/ 2 + 1 per series.
 With ``format=`` the list pages and the reading list answer a citation file instead
 (papers/downloads.py). With the response cache on (papers/caching.py), the list, venue, topic
