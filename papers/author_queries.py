@@ -6,13 +6,13 @@ import re
 from collections import Counter
 
 from django.db import models
-from django.db.models import Count, Func, Q, Value
-from django.db.models.functions import Coalesce, Concat, NullIf
+from django.db.models import Count, Q
 
 from .expressions import family_key, joined_key
 from .name_keys import name_key, without_initial_stops
 from .name_words import PARTICLES
 from .nicknames import given_name_forms
+from .schema_sql import ACCENTED, COMBINING_MARKS, UNACCENTED
 from .tables import reading_cursor, sql
 from .text import OPERATORS, latin_unaccented, make_slug
 
@@ -112,18 +112,22 @@ def family_forms(word: str) -> tuple[str, str]:
     return lowered, _WRITTEN_OUT.sub(r"\1", latin_unaccented(lowered))
 
 
-def _as_family_key(form: str):
-    """The form as expressions.family_key keys a family name, by the same SQL: its accents
-    dropped as the index drops them (Python's own folding also straightened "O’Connor"'s
-    apostrophe, which the index keeps)."""
-    unaccented = Func(Value(form), function="papers_unaccented", output_field=models.CharField())
-    return Coalesce(NullIf(unaccented, Value("")), Value(form), output_field=models.CharField())
+# What papers_unaccented does in SQL (schema_sql.py): its translation table, marks dropped.
+_AS_INDEXED = str.maketrans(ACCENTED, UNACCENTED, COMBINING_MARKS)
 
 
-def _family_is(key) -> Q:
-    """The family name is ``key`` (an expression), or it with a generation suffix: sources
-    write "Daumé III" and "Laverghetta Jr." as family names, and "Daumé" offered nobody."""
-    return Q(family__in=[key, *(Concat(key, Value(suffix)) for suffix in _FAMILY_SUFFIXES)])
+def _as_family_key(form: str) -> str:
+    """The form as expressions.family_key keys a family name: its accents dropped by the table
+    the index's papers_unaccented translates with (Python's own folding also straightened
+    "O’Connor"'s apostrophe, which the index keeps). A literal, not an expression: PostgreSQL
+    folded one per suffix, and a family name's lookup took 12 ms instead of 3."""
+    return form.translate(_AS_INDEXED)
+
+
+def _family_is(key: str) -> Q:
+    """The family name is ``key``, or it with a generation suffix: sources write "Daumé III"
+    and "Laverghetta Jr." as family names, and "Daumé" offered nobody."""
+    return Q(family__in=[key, *(key + suffix for suffix in _FAMILY_SUFFIXES)])
 
 
 class AuthorQuerySet(models.QuerySet):
