@@ -29,12 +29,12 @@ def says_otherwise(paper: Paper, record: PaperRecord, key_of_abstract: str, venu
         return []
     curated = set(paper.curated_fields)
     title = fold_whitespace(record.title).casefold() != fold_whitespace(paper.title).casefold()
-    names = [author.name for author in record.authors]
+    names = ", ".join(author.name for author in record.authors).split(", ")
     differs = {
         "title": bool(record.title) and title,
         "abstract": bool(record.abstract) and key_of_abstract != paper.abstract_key,
         "venue": venue_id != paper.venue_id,
-        "authors": bool(names and paper.author_names)
+        "authors": bool(record.authors and paper.author_names)
         and not _same_families(names, paper.author_names.split(", ")),
     }
     return [field for field, other in differs.items() if other and field not in curated]

@@ -709,6 +709,16 @@ def test_a_corrected_pages_venue_and_authors_are_told_kept(write_dump):
 
 
 @pytest.mark.django_db
+def test_a_reloaded_name_with_a_comma_is_no_other_person(write_dump):
+    # The stored names are split at their commas: the record's must be split alike.
+    line = {"title": "T", "abstract": "A.", "venue": "ACL 2020"}
+    line["authors"] = ["Ana Lee", "Prospero C. Naval, Jr."]
+    load_files([write_dump("v1.jsonl", json.dumps(line) + "\n")])
+    assert Paper.objects.get().author_names == "Ana Lee, Prospero C. Naval, Jr."
+    assert load_files([write_dump("v2.jsonl", json.dumps(line) + "\n")]).warnings == []
+
+
+@pytest.mark.django_db
 def test_an_edited_exports_warning_names_the_file_loaded(write_dump):
     # It named the file the paper first came from, which the export's line gives as its source.
     load_files([write_dump("page.txt", lecture_page(furniture=False))])
