@@ -33,18 +33,15 @@ NOT_NAME_WORDS |= {"inc.", "ltd", "corporation", "umass", "technology", "science
 
 def one_person(names: list[str], following: str) -> bool:
     """Whether the one name a lecture page's line under its title lists is a person's, not a
-    topic's ("Question Answering"): a CJK name, or two words in capitals or more beside any
-    particles, none a title's or programme's word; and the page's next line a topic in lower
-    case, as such pages write them ("Jürgen Müller-Lüdenscheidt", "Hans-Jürgen van den Bosch"
-    and "王小明" over "machine translation" were topics: outside testers)."""
+    topic's ("Question Answering"): ``_capitalised_words`` (any number of them), and the page's
+    next line a topic in lower case, as such pages write them ("Jürgen Müller-Lüdenscheidt",
+    "Hans-Jürgen van den Bosch" and "王小明" over "machine translation" were topics: outside
+    testers)."""
     if len(names) != 1 or following != following.lower():
         return False
     if not any(c.isalpha() for c in following):
         return False
-    if CJK_NAME.match(names[0]):
-        return True
-    words = [w for w in names[0].replace("-", " ").split() if w.lower() not in PARTICLES]
-    return len(words) > 1 and all(w[0].isupper() and w.lower() not in NOT_NAME_WORDS for w in words)
+    return _capitalised_words(names[0]) > 1
 
 
 # Words of a programme's headings, over which a lone name is a paper's title, not its author.
@@ -53,12 +50,16 @@ SESSION_WORDS |= {"plenary", "panel", "spotlight", "break", "lunch", "day", "mor
 
 
 def looks_like_person(name: str) -> bool:
-    """Whether a name alone on its line reads as a person's: a CJK name, or two to four words
-    in capitals beside any particles, none a title's or programme's word ("Alan Turing", not
-    "Robust Parsing" nor "Question Answering")."""
+    """Whether a name alone on its line reads as a person's: ``_capitalised_words``, two to
+    four ("Alan Turing", not "Robust Parsing" nor "Question Answering")."""
+    return 1 < _capitalised_words(name) <= 4
+
+
+def _capitalised_words(name: str) -> int:
+    """How many words a name has beside its particles, all in capitals and none a title's or
+    programme's word (0 where one is not; 2 for a CJK name, read as a given and family name)."""
     if CJK_NAME.match(name):
-        return True
+        return 2
     words = [w for w in name.replace("-", " ").split() if w.lower() not in PARTICLES]
-    return 1 < len(words) <= 4 and all(
-        w[0].isupper() and w.lower() not in NOT_NAME_WORDS for w in words
-    )
+    capitalised = all(w[0].isupper() and w.lower() not in NOT_NAME_WORDS for w in words)
+    return len(words) if capitalised else 0
