@@ -150,6 +150,8 @@ class FacetMemory:
     words: dict = field(default_factory=dict)
     # The matches of the latest queries with a phrase that were read whole, the same way.
     phrases: dict = field(default_factory=dict)
+    # The last words of the authors' names (papers/named_filters.py family_words), once asked.
+    family_words: frozenset | None = None
 
     def positions(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The positions of the papers ``ids`` that have a row here, and which of ``ids`` they

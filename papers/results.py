@@ -20,6 +20,7 @@ class Results:
     # The paper an identifier in the query names, or the author or venue of an Anthology page.
     identified: Paper | Author | Venue | None = None
     authors: list = field(default_factory=list)  # authors the query names (first page)
+    authors_in_words: bool = False  # named by words at one end of the query, not all of it
     # The authors the query names, on every page: each card names them in bold, with their
     # place where its first authors leave them out (papers/views.py).
     named_authors: list = field(default_factory=list)

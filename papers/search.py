@@ -16,7 +16,7 @@ from .facet_rows import row_conditions
 from .facets import count_facets, kept_venue_counts
 from .filtering import PaperFilterSet
 from .models import Author, Authorship, Paper
-from .named_filters import filters_named
+from .named_filters import author_at_either_end, filters_named
 from .newest_order import matched_page_ids
 from .querysets import CANDIDATE_CAP, NEGATION, web_query
 from .recall import partial_ids, partial_in_memory
@@ -150,7 +150,9 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     Otherwise: the authors the query names (1, only for a name-like query; the author card
     on the first page; when some are found, their papers are ranked first, +1, on every
     page; on the first page of a one-word query, the few authors of that family name, 1, +1
-    to count their papers when some are found), the venues or year its words name (1, only on
+    to count their papers when some are found; for a longer query naming nobody, the authors
+    two or three words at either end name, 1 for each end whose last word is an author's family
+    word), the venues or year its words name (1, only on
     the first page of a query with a year; a series, from memory), compounds (1, only with two
     plain words in a row or one of six letters or more; +1 for each quoted phrase of one content
     word and stop words), the other forms of its words (1, for a query with words: rare
@@ -192,6 +194,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
     results.authors = _author_cards(filterset, typed, authors) if ranked else []
     results.filters = _named_filters(filterset, typed, matched) if ranked else []
+    if ranked and not results.authors:
+        _name_and_words(results, filterset, typed, matched)
     results.named_authors, results.corrected_query = authors, subject
     if ranked and facets.total <= RARE_WORD and not literal:
         matches = fixed.filter(*conditions.values()).matching(text)
@@ -242,6 +246,20 @@ def _author_cards(filterset: PaperFilterSet, typed: str, authors: list) -> list:
     if filterset.page_number != 1:
         return []
     return authors or Author.objects.of_family_name(typed)
+
+
+def _name_and_words(results: Results, filterset: PaperFilterSet, typed: str, matched) -> None:
+    """The authors whose name opens or ends a longer query ("Percy Liang evaluation"), offered
+    above the first page of the list of every paper with the filter of the first one's papers
+    (named_filters.author_at_either_end); their papers are not ranked first: the other words
+    may be what the query is about."""
+    active = filterset.active()
+    if filterset.fixed or filterset.page_number != 1 or active.get("author"):
+        return
+    memory = matched.memory if matched is not None else None
+    authors, named = author_at_either_end(typed, active, memory)
+    results.authors, results.authors_in_words = authors, bool(authors)
+    results.filters += [named] if named else []
 
 
 def filtered_authors(filterset: PaperFilterSet) -> list:

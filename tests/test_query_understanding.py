@@ -547,6 +547,49 @@ def test_a_name_and_a_year_is_searched_as_typed_where_asked_or_narrowed_already(
     ]
 
 
+@pytest.mark.parametrize(
+    ("typed", "rest"),
+    [("Ada Lovelace kv cache", "kv cache"), ("eviction policy ada lovelace", "eviction policy")],
+)
+def test_a_name_at_either_end_of_a_query_offers_the_author_and_their_papers(
+    client, corpus, typed, rest
+):
+    # "Percy Liang evaluation" offered nobody (an outside tester).
+    body = client.get("/api/papers/?" + urlencode({"q": typed})).json()
+    assert [author["name"] for author in body["authors"]] == ["Ada Lovelace"]
+    assert body["filters"] == [
+        {
+            "label": "Ada Lovelace’s papers",
+            "query": rest,
+            "url": "http://testserver/?" + urlencode({"q": rest, "author": "ada-lovelace"}),
+            "api_url": "http://testserver/api/papers/?"
+            + urlencode({"q": rest, "author": "ada-lovelace"}),
+        }
+    ]
+    page = parse(client.get("/?" + urlencode({"q": typed})))
+    assert (
+        page.find("p", class_="named-filters").text
+        == f"Search “{rest}” in Ada Lovelace’s papers only"
+    )
+    cards = page.find(class_="author-cards")
+    assert cards.find("h3").text == f"Author named in “{typed}”"
+    assert [a.text for a in cards.find_all("a")] == ["Ada Lovelace"]
+
+
+def test_a_query_whose_ends_are_no_family_name_looks_for_no_author(client, corpus):
+    client.get("/?q=long+context+cache")  # the facet memory read, and its family words
+    with CaptureQueriesContext(connection) as context:
+        body = client.get("/api/papers/?q=long+context+cache").json()
+    assert (body["authors"], body["filters"]) == ([], [])
+    # AuthorQuerySet.named reads the redirects of slugs: the whole query's name alone was
+    # looked up, not its ends'.
+    looked_up = [q["sql"] for q in context.captured_queries if "papers_authorredirect" in q["sql"]]
+    assert len(looked_up) == 1 and "'long-context-cache'" in looked_up[0]
+    # Nor where the query is filtered by an author already, or is past its first page.
+    body = client.get("/api/papers/?q=Ada+Lovelace+kv+cache&author=grace-hopper").json()
+    assert (body["authors"], body["filters"]) == ([], [])
+
+
 def test_a_venue_named_in_full_is_offered_not_the_venue_inside_its_name(client, corpus):
     # "Findings of EMNLP 2024" offered "Findings of" searched in EMNLP 2024 (an outside tester).
     emnlp = Venue.objects.get(slug="emnlp-2024")
