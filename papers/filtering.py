@@ -14,6 +14,7 @@ from django import forms
 from django.db.models import Q
 
 from .addressed_queries import AddressedQuery
+from .expressions import DISPLAY_KEY_LENGTH, display_opening
 from .latex import symbols_as_commands
 from .models import Author, Authorship, Paper, PaperTopic, Venue
 from .name_keys import name_key
@@ -225,7 +226,7 @@ class PaperFilterSet(AddressedQuery, django_filters.FilterSet):
         if subject is None:
             return None
         # As typed, repeated words and all ("How multilingual is multilingual BERT?").
-        opening = self.typed.lower().rstrip("?!.:; ")[:200]
+        opening = display_opening(self.typed.rstrip("?!.:; "))[:DISPLAY_KEY_LENGTH]
         titled = Paper.objects.filter(complete=True, display_key__startswith=opening)
         return None if opening and titled.exists() else subject
 

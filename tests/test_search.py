@@ -257,6 +257,27 @@ def test_filterset_sorts(corpus):
     assert not newest[-1].title
 
 
+def test_title_order_starts_at_each_titles_first_letter(db):
+    # 108 titles of the folder opening with a quote, a bracket, a symbol or a LaTeX command
+    # sorted after Z, and "Ìròyìn" too, as the C collation orders them.
+    venue = make_venue("ACL 2025", 2025)
+    titles = [
+        "“Judge me by my size”: Yoda",
+        "\\textit{GeoHard}: Class-wise Hardness",
+        "ÌròyìnSpeech: A Yorùbá Speech Corpus",
+        "♫ MuSiQue: Multihop Questions",
+        "(Re)construing Meaning",
+        "Zebras",
+        "Attention Is Enough",
+        "3D Scenes",
+    ]
+    for title in titles:
+        make_paper(f"An abstract about {title}.", title=title, venue=venue, authors=["Ada"])
+    finish()
+    by_title = search_page(PaperFilterSet(QueryDict("sort=title"))).papers
+    assert [p.title for p in by_title] == [titles[i] for i in (7, 6, 1, 2, 0, 3, 4, 5)]
+
+
 def test_did_you_mean_uses_the_collections_words(corpus):
     assert did_you_mean("evicton polcy") == "eviction policy"
     assert did_you_mean("Accnted speech") == "Accented speech"
