@@ -9,7 +9,7 @@ from papers import curation, merging
 from papers.facets import count_facets
 from papers.loading import load_files
 from papers.models import DeletedKey, MergedKey, Paper
-from tests.factories import ABSTRACT_A, ABSTRACT_B, ABSTRACT_C, lecture_page, list_page
+from tests.factories import ABSTRACT_A, ABSTRACT_B, ABSTRACT_C, lecture_page, list_page, make_venue
 from tests.support import run
 
 pytestmark = pytest.mark.django_db
@@ -198,6 +198,33 @@ def test_a_later_runs_anthology_record_moves_the_paper_to_its_volume(write_dump)
     Paper.objects.update(external_id="", curated_fields=["venue"])
     load("again.jsonl", venue="ACL 2031", external_id="2031.acl-5")
     assert Paper.objects.select_related("venue").get().venue.name == "Findings of ACL 2031"
+
+
+def test_a_paper_corrected_then_deleted_stays_deleted_through_loads(write_dump):
+    # The keys of its text before the correction went with its row: the source, which still
+    # says that text, brought it back (an outside curator).
+    lines = [
+        {"title": "Pademelon Prompts Toward Robustness", "abstract": ABSTRACT_A},
+        {"title": "Quokka Queries", "abstract": ABSTRACT_B},
+    ]
+    path = write_dump(
+        "two.jsonl", "".join(json.dumps({**line, "venue": "EMNLP 2031"}) + "\n" for line in lines)
+    )
+    load_files([path])
+    other = make_venue("ACL 2031", 2031)
+    for paper in Paper.objects.all():
+        former = {"title": paper.title, "venue": paper.venue_id}
+        if paper.title.startswith("Pademelon"):
+            paper.title, paper.abstract = paper.title.replace("Toward", "Towards"), ABSTRACT_C
+            changed = ["title", "abstract"]
+        else:
+            paper.venue, changed = other, ["venue"]
+        curation.record_paper_edit(paper, changed, former)
+        paper.save()
+    curation.delete_papers(Paper.objects.all())
+    summary = load_files([path])
+    assert (summary.new, summary.left_out) == (0, 2)
+    assert not Paper.objects.exists()
 
 
 def test_a_paper_a_curator_deleted_stays_deleted_through_loads(write_dump):
