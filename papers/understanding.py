@@ -19,7 +19,7 @@ from django.db.models.functions import Lower
 
 from .acronyms import expansion
 from .anthology_metadata import ANTHOLOGY_ID, canonical_anthology_id
-from .compounds import content_words
+from .compounds import content_words, version_apart, versioned_compounds
 from .expressions import SEARCH_CONFIG
 from .models import MergedKey, Paper
 from .tables import reading_cursor, sql
@@ -306,6 +306,28 @@ def _quoted_compounds(text: str) -> str:
     return "".join(pieces) + text[start:]
 
 
+def _with_versions(text: str, edits: list, phrases: list) -> tuple[list, list]:
+    """(edits, phrases [(edit, phrase)]) with each compound with a version number typed in the
+    text ("GPT-3.5", outside quotes, not excluded) an edit of its own, as typed, in place of
+    the edits of its words, and the phrases of those left out: its other form is its parts in
+    a row (compounds.version_apart); its first word's was none ("GPTs-3.5")."""
+    quoted = [match.span() for match in QUOTED.finditer(text)]
+    spans = [
+        match.span()
+        for match in versioned_compounds(text)
+        if text[match.start() - 1 : match.start()] != "-"
+        and not any(a <= match.start() < b for a, b in quoted)
+    ]
+    if not spans:
+        return edits, phrases
+    inside = {i for i, (begin, _, _) in enumerate(edits) if any(a <= begin < b for a, b in spans)}
+    kept = [(edit, i) for i, edit in enumerate(edits) if i not in inside]
+    ordered = sorted(kept + [((a, b, text[a:b]), None) for a, b in spans], key=lambda e: e[0][0])
+    moved = {old: new for new, (_, old) in enumerate(ordered) if old is not None}
+    phrases = [(moved[index], phrase) for index, phrase in phrases if index in moved]
+    return [edit for edit, _ in ordered], phrases
+
+
 def join_compounds(text: str) -> tuple[str, str]:
     """(query, words): the query with each compound the collection writes as one word
     joined ("few shot", "few-shot" → "fewshot"), and the hyphens of the other compounds typed
@@ -317,7 +339,8 @@ def join_compounds(text: str) -> tuple[str, str]:
     experts" → 'mixtureofexperts or "mixture of experts"' (the query
     repeated for each of up to PHRASED such compounds, or acronyms searched in both numbers:
     "LLM" → 'LLM or LLMs', or words in both regional spellings: "summarisation" →
-    'summarisation or summarization', or acronyms as their words too: "RAG" → 'RAG or
+    'summarisation or summarization', or a compound with a version number as its parts in a
+    row too: "GPT-3.5" → 'GPT-3.5 or "GPT 3.5"', or acronyms as their words too: "RAG" → 'RAG or
     "retrieval augmented generation"', papers/acronyms.py; an excluded one is excluded in
     every form: "-LLM" → '-LLM -LLMs -"large language model"'). Compounds typed apart take
     those places first; one typed apart that finds none is searched as typed. A rare name
@@ -349,8 +372,9 @@ def join_compounds(text: str) -> tuple[str, str]:
     # the joined word left "Lost in the Middle" seventh of the fourteen papers matching it.
     # One without is scored joined, as every spelling of it is (few shot, few-shot, fewshot).
     scored = _edit(text, _phrased(edits, with_stop_words))
+    edits, phrases = _with_versions(text, edits, phrases)
     as_typed = [replacement == text[begin:end] for begin, end, replacement in edits]
-    for form in (other_form, expansion):
+    for form in (other_form, expansion, version_apart):
         for index, (_, _, replacement) in enumerate(edits):
             other = form(replacement) if as_typed[index] else None
             if other and len(phrases) < PHRASED:

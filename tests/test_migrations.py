@@ -405,3 +405,22 @@ def test_authors_keyed_with_hyphens_as_spaces_after_0043():
         "gpt-3.5 team",
     ]
     migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_compounds_with_a_version_number_are_parsed_again_at_0046():
+    before = [("papers", "0045_display_key_from_first_letter")]
+    executor = migrate(before)
+    paper = old_paper_by(executor.loader.project_state(before).apps)
+    Paper.objects.filter(pk=paper.pk).update(abstract="We prompt GPT-3.5 and GPT-4.")
+    Paper.objects.filter(pk=paper.pk).update(title="Glot500 with GPT-3.5")  # parsed as then
+    assert Paper.objects.filter(search_vector="gpt3.5").count() == 0
+
+    migrate([("papers", "0046_compounds_with_version_numbers")])
+    assert Paper.objects.filter(search_vector="gpt3.5").count() == 1
+    assert Paper.objects.filter(title_vector="gpt3.5").count() == 1
+    assert lexeme_documents("gpt3.5") == 1
+    # And back.
+    migrate(before)
+    assert Paper.objects.filter(search_vector="gpt3.5").count() == 0
+    migrate(executor.loader.graph.leaf_nodes())
