@@ -129,8 +129,9 @@ def title_vocabulary(vocabulary: dict[str, int]) -> dict[str, int]:
     }
 
 
-def title_matches(areas: list[Topic], matrix, vocabulary):
-    """A papers × areas boolean array: which areas' rules (with their title rules) match each
-    paper's title."""
-    rules = [" or ".join(filter(None, (topic.rule, topic.title_rule))) for topic in areas]
+def title_matches(areas: list[Topic], matrix, vocabulary, rules: list[str] | None = None):
+    """A papers × areas boolean array: which areas' rules (with their title rules; else
+    ``rules``, one for each area) match each paper's title."""
+    if rules is None:
+        rules = [" or ".join(filter(None, (topic.rule, topic.title_rule))) for topic in areas]
     return rule_matches(matrix, title_vocabulary(vocabulary), rules)

@@ -20,7 +20,15 @@ from dataclasses import dataclass
 from django.db.models import Count
 
 from .models import Paper, PaperTopic, Topic
-from .tagging import AREA_SLUGS, AREA_TRACKS, choose_areas, fit_areas, held_out, training_labels
+from .tagging import (
+    AREA_SLUGS,
+    AREA_TRACKS,
+    choose_areas,
+    fit_areas,
+    held_out,
+    named_in_titles,
+    training_labels,
+)
 from .topic_features import collection_features, title_matches
 
 FOLDS = 5
@@ -90,12 +98,13 @@ def cross_validation(tracks: dict[str, str]) -> list[Agreement]:
     ids, external_ids, matrix, vocabulary = collection_features()
     row_of = {external: row for row, external in enumerate(external_ids) if external in tuning}
     weak = title_matches(areas, matrix, vocabulary)
+    named = named_in_titles(areas, matrix, vocabulary)
     topics_of = defaultdict(set)
     for fold in range(FOLDS):
         kept = {aid: track for aid, track in tuning.items() if fold_of(aid) != fold}
         labels, weights = training_labels(areas, ids, external_ids, weak, kept)
         log_probability = fit_areas(matrix, labels, weights, len(areas) + 1)
-        rows, columns, _ = choose_areas(log_probability, areas, weak)
+        rows, columns, _ = choose_areas(log_probability, areas, weak, named)
         chosen = defaultdict(set)
         for row, column in zip(rows.tolist(), columns.tolist(), strict=True):
             chosen[row].add(areas[column].slug)
