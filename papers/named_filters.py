@@ -92,17 +92,20 @@ def series_named(text: str, chosen: dict[str, list[str]], venues) -> list[NamedF
 def authored_in(text: str, chosen: dict[str, list[str]]) -> str | None:
     """The address of the list of the papers of the authors a query names, in the one venue or
     year its other words name ("Yoav Goldberg 2023": q "Yoav Goldberg" in 2023; "yoav goldberg
-    acl 2023": in ACL 2023), where they have papers there; None for any other query. Searched
+    acl 2023": in ACL 2023; "Jurafsky 2023", a family name of few authors: q "Jurafsky" in
+    2023), where they have papers there; None for any other query. Searched
     as typed, no paper had every word, a year being no word of a paper's text (an outside
     tester). Only for a text with a year: one query for the filters it names, one for the
-    authors of the rest, one whether they have papers there; ``chosen``: the list's other
+    authors of the rest (two for one word: its family name's), one whether they have papers
+    there; ``chosen``: the list's other
     filters."""
     if not _YEAR.search(text):
         return None
     named = filters_named(text, chosen)
     if len(named) != 1 or not named[0].rest:
         return None
-    authors = Author.objects.named(named[0].rest)
+    rest = named[0].rest
+    authors = Author.objects.named(rest) or Author.objects.of_family_name(rest)
     if not authors:
         return None
     (name, value), *_ = named[0].added
