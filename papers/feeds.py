@@ -8,6 +8,7 @@ the same PaperFilterSet, and answers 400 to what the list would refuse.
 
 from collections import defaultdict
 from datetime import UTC, datetime, time
+from urllib.parse import urlsplit
 
 from django.contrib.syndication.views import Feed
 from django.db.models import Prefetch, Q
@@ -161,7 +162,8 @@ class SearchFeed(PaperFeed):
 
     def __call__(self, request, *args, **kwargs):
         # An author filter naming an author joined to another: that author's feed; a query
-        # addressing an author's, venue's or topic's page (the Anthology's or ours): its feed.
+        # addressing an author's, venue's or topic's page (the Anthology's or ours): its feed;
+        # one opening an author's papers of a year or venue: theirs.
         filterset = PaperFilterSet(request.GET)
         if not filterset.is_valid():
             # Answered here: raised, BadRequest wrote a traceback to the log for a mistyped
@@ -170,6 +172,8 @@ class SearchFeed(PaperFeed):
         moved = filter_redirect(request, filterset)
         if moved is None and (page := filterset.addressed_page) is not None:
             moved = redirect(reverse(_PAGE_FEEDS[type(page)], args=[page.slug]))
+        if moved is None and (authored := filterset.authored_in) is not None:
+            moved = redirect(reverse("feed-search") + "?" + urlsplit(authored).query)
         return moved if moved is not None else super().__call__(request, *args, **kwargs)
 
     def get_object(self, request):

@@ -168,6 +168,9 @@ def _export(format_name: str, filterset: PaperFilterSet, name: str):
     if (page := filterset.addressed_page) is not None:
         # The page opens the author's, venue's or topic's: its export is theirs.
         return redirect(f"{page.get_absolute_url()}?{urlencode({'format': format_name})}")
+    if (authored := filterset.authored_in) is not None:
+        # The page opens the author's papers of the year or venue: its export is theirs.
+        return redirect(f"{authored}&{urlencode({'format': format_name})}")
     if filterset.linking:
         # The page lists the papers giving the address the query is: its export is theirs.
         return export_ids(format_name, *_linked(filterset), name)

@@ -536,6 +536,27 @@ def test_an_authors_name_and_a_year_opens_their_papers_of_that_year(
     )
 
 
+def test_the_export_and_feed_of_a_name_and_a_year_are_those_of_the_list_it_opens(client, corpus):
+    # Their page listed his papers of 2023; its BibTeX and its feed had none (an outside tester).
+    response = client.get("/?q=Ada+Lovelace+2024&format=bibtex")
+    assert (response.status_code, response["Location"]) == (
+        302,
+        "/?q=Ada+Lovelace&year=2024&format=bibtex",
+    )
+    exported = b"".join(client.get(response["Location"]).streaming_content).decode()
+    assert exported.count("@") == 1 and "Noisy Retrieval Hurts Faithfulness" in exported
+    response = client.get("/feeds/search/?q=Ada+Lovelace+2024")
+    assert (response.status_code, response["Location"]) == (
+        302,
+        "/feeds/search/?q=Ada+Lovelace&year=2024",
+    )
+    feed = ET.fromstring(client.get(response["Location"]).content)
+    entries = feed.findall("{http://www.w3.org/2005/Atom}entry")
+    assert [e.find("{http://www.w3.org/2005/Atom}title").text for e in entries] == [
+        "Noisy Retrieval Hurts Faithfulness"
+    ]
+
+
 def test_a_name_and_a_year_is_searched_as_typed_where_asked_or_narrowed_already(client, corpus):
     typed = {"q": "Ada Lovelace 2024"}
     for params in ({"literal": 1}, {"year": 2025}, {"venue": "acl-2025"}):
