@@ -126,8 +126,10 @@ def _as_family_key(form: str) -> str:
 
 def _family_is(key: str) -> Q:
     """The family name is ``key``, or it with a generation suffix: sources write "Daumé III"
-    and "Laverghetta Jr." as family names, and "Daumé" offered nobody."""
-    return Q(family__in=[key, *(key + suffix for suffix in _FAMILY_SUFFIXES)])
+    and "Laverghetta Jr." as family names, and "Daumé" offered nobody; with either apostrophe:
+    the Anthology writes "O’Connor", and "O'Connor" typed offered nobody (an outside tester)."""
+    keys = {key, key.replace("'", "’"), key.replace("’", "'")}
+    return Q(family__in=sorted(k + suffix for k in keys for suffix in ("", *_FAMILY_SUFFIXES)))
 
 
 class AuthorQuerySet(models.QuerySet):

@@ -725,6 +725,14 @@ def test_a_family_name_alone_offers_its_authors_written_with_a_generation_suffix
     assert offered_authors(client, "Hal") == []
 
 
+def test_a_family_name_is_offered_its_authors_with_either_apostrophe(client, db):
+    # The Anthology writes "O’Connor": "O'Connor" typed offered nobody (an outside tester).
+    authors_with_family_names(("Brendan O’Connor", "O’Connor"), ("Ann D'Souza", "D'Souza"))
+    assert offered_authors(client, "O'Connor") == offered_authors(client, "O’Connor")
+    assert offered_authors(client, "O'Connor") == ["Brendan O’Connor"]
+    assert offered_authors(client, "D’Souza") == ["Ann D'Souza"]
+
+
 def test_a_family_name_with_particles_offers_its_authors(client, db):
     # "van der Goot" and "de Melo" offered nobody: only one word was read as a family name.
     authors_with_family_names(("Rob van der Goot", "van der Goot"), ("Gerard de Melo", "de Melo"))
