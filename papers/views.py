@@ -60,7 +60,7 @@ from .reading_lists import BadList, list_papers, parse_ids
 from .rendering import bar_chart, render_abstract
 from .search import filtered_authors, search_page
 from .text import CONTROL_CHARACTERS
-from .trends import MAX_SERIES, TERM_BOXES, comparison, topic_trend, venue_rows_with_totals
+from .trends import MAX_SERIES, comparison, term_boxes, topic_trend, venue_rows_with_totals
 from .venue_series import incomplete_records, venue_and_volumes, venue_series
 
 UNKNOWN_FORMAT = "format must be one of: " + ", ".join(FORMATS) + "."
@@ -357,7 +357,6 @@ def trends(request):
         **comparison(topic_slugs, terms),
         "topics": Topic.objects.order_by(Lower("name")),
         "chosen_topics": topic_slugs[:MAX_SERIES],
-        # A box for each term the address holds (a shared one may hold five), two at least.
-        "term_boxes": terms[:MAX_SERIES] + [""] * (TERM_BOXES - len(terms[:MAX_SERIES])),
+        "term_boxes": term_boxes(topic_slugs, terms),
     }
     return render(request, "papers/trends.html", context)

@@ -62,6 +62,27 @@ def test_trends_compares_topics_and_terms(client, corpus):
     assert page.find("input", id="trend-q-1").attrs["value"] == "cache"
 
 
+@pytest.mark.parametrize(
+    ("query", "values"),
+    [
+        ("", [None, None]),
+        ("?q=cache&q=attention", ["cache", "attention", None]),
+        ("?topic=attention&topic=efficiency&q=cache&q=speech", ["cache", "speech", None]),
+        (
+            "?topic=attention&topic=efficiency&q=cache&q=speech&q=yoruba",
+            ["cache", "speech", "yoruba"],
+        ),
+    ],
+)
+def test_the_trends_form_offers_a_box_for_one_more_term_while_there_is_room(
+    client, corpus, query, values
+):
+    # With two terms, the form had no box for a third (an outside tester).
+    page = parse(client.get("/trends/" + query))
+    boxes = page.find("form", class_="trend-form").find_all("input", name="q")
+    assert [box.attrs.get("value") for box in boxes] == values
+
+
 def test_the_trends_form_keeps_every_term_of_its_address(client, corpus):
     # A shared address may hold five terms; a form of two boxes dropped three at "Compare".
     page = parse(client.get("/trends/?q=cache&q=attention&q=yoruba&q=speech&q=retrieval"))
