@@ -13,13 +13,14 @@ curator's merge or the Anthology's person id keeps.
 from .bulk import batched
 from .models import Authorship, Paper
 from .name_keys import name_key
-from .record_merging import name_words
+from .record_merging import name_words_in_order
 from .records import PaperRecord
 
 # Every "e" dropped, so that an umlaut written out ("Schuetze") and one whose dots name_key
 # dropped ("schutze") compare equal; two names apart by their e's alone are taken for one
 # person, and the list is then kept, as it was before any correction.
 _UMLAUTS_DROPPED = str.maketrans({"e": None})
+_SUFFIXES = {"jr", "sr", "ii", "iii", "iv"}
 
 
 def uncorrected_author_lists(records: list[PaperRecord], papers: dict[int, Paper]) -> set[int]:
@@ -50,17 +51,21 @@ def uncorrected_author_lists(records: list[PaperRecord], papers: dict[int, Paper
 def same_people(names: str, other_names: str) -> bool:
     """Whether two author lists, as a paper's names are written ("Ana Núñez, Bo Chen"; a name
     with a comma, "Prospero C. Naval, Jr.", is split alike on both sides), name the same
-    people in the same order: as many, each pair sharing a word, one spelling's umlauts written
-    out ("Schütze", "Schuetze"), a curator's respelling ("Hal Daume", "Hal Daumé III") alike;
-    a part of initials alone ("V.S.", "V. W.") pairs with the same initials."""
+    people in the same order: as many, each pair of the same family name, one spelling's
+    umlauts written out ("Schütze", "Schuetze"), a curator's respelling ("Hal Daume", "Hal
+    Daumé III") alike; a part of initials alone ("V.S.", "V. W.") pairs with the same
+    initials. A shared given name is not enough: "Rosa Delgado" corrected to "Rosa Martínez"
+    in the paper's own Anthology XML was kept (an outside curator)."""
     if names == other_names:  # a reload's every paper but the corrected ones: no name keyed
         return True
     people, other_people = (names.split(", "), other_names.split(", "))
     return len(people) == len(other_people) and all(
-        name_key(name) == name_key(other) or _words(name) & _words(other)
+        name_key(name) == name_key(other) or _family_word(name) == _family_word(other) != ""
         for name, other in zip(people, other_people, strict=True)
     )
 
 
-def _words(name: str) -> set[str]:
-    return {word.translate(_UMLAUTS_DROPPED) for word in name_words([name])}
+def _family_word(name: str) -> str:
+    """The name's last word but a generation suffix, as its key writes it, its e's dropped."""
+    words = [word for word in name_words_in_order(name) if word not in _SUFFIXES]
+    return words[-1].translate(_UMLAUTS_DROPPED) if words else ""

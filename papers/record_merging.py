@@ -183,6 +183,11 @@ def name_words(names: list[str]) -> set[str]:
     return {word for name in names for word in _NAME_WORD.findall(name_key(name))}
 
 
+def name_words_in_order(name: str) -> list[str]:
+    """The words of the name, as its key writes them, in order, but initials and punctuation."""
+    return _NAME_WORD.findall(name_key(name))
+
+
 def same_by_key(key: tuple, kept: PaperRecord, record: PaperRecord) -> bool:
     """Whether ``record`` is the ``kept`` record's paper, by the ``key`` they share."""
     if not same_paper_possible(kept.external_id, record.external_id):

@@ -666,6 +666,17 @@ def test_a_corrected_source_corrects_the_author_list_too(write_dump):
 
 
 @pytest.mark.django_db
+def test_a_corrected_family_name_corrects_the_author_list(write_dump):
+    # "Rosa Delgado" corrected to "Rosa Martínez" in the paper's own XML was kept: the two
+    # shared a word (an outside curator).
+    load_files([write_dump("v1.jsonl", identified_line("T", "Tasks.", authors=["Rosa Delgado"]))])
+    corrected = identified_line("T", "Tasks.", authors=["Rosa Martínez"])
+    summary = load_files([write_dump("v2.jsonl", corrected)])
+    assert (summary.updated, Paper.objects.get().author_names) == (1, "Rosa Martínez")
+    assert list(Author.objects.values_list("name", flat=True)) == ["Rosa Martínez"]
+
+
+@pytest.mark.django_db
 def test_a_page_s_copy_merged_with_the_record_of_the_id_does_not_correct(write_dump):
     # The page's copy first in the run kept its text and took the ID from the Anthology's
     # record: it replaced the Anthology's text, which the next load put back (a reviewer).
