@@ -29,26 +29,18 @@ short line makes no layout.
 import re
 from dataclasses import dataclass, field
 
-from .author_lines import author_names, clean_title
-from .dump_blocks import PRESENTATION_FORMATS, TITLE_MAX_LENGTH, Block, is_title_like
+from .author_lines import author_names
+from .dump_blocks import PRESENTATION_FORMATS, Block
+from .list_headings import heading_apart, read_heading, title_stops_off
 from .name_words import CJK_LETTERS, SESSION_WORDS, looks_like_person
 
 # A label, not a paper's text: "Abstract", "Keywords: …", a row of link labels.
 _LABEL = re.compile(r"^(?:abstract|summary|tl;?dr)\s*[:：]?$|^key ?words?\s*[:：]", re.IGNORECASE)
-# A field of a paper's form under its title and authors.
-_FIELD = re.compile(r"^(?:key ?words?|tl;?dr|track|session|topics?|area)\s*[:：]", re.IGNORECASE)
 # An abstract's placeholder (it took a title, and the abstract above it the title below it: an
 # outside tester): a label, not a paper's text.
 _NO_ABSTRACT = re.compile(r"^(?:abstract (?:is )?(?:not available|n/a|tba)|no abstract)\.?$", re.I)
 _LINK_LABELS = {"paper", "pdf", "slides", "video", "code", "poster", "bib", "bibtex", "doi"}
 _LINK_LABELS |= {"arxiv", "openreview", "github", "data", "demo", "abstract", "presentation"}
-_HEADING_LINES = 4
-# A title line ending in a word that cannot end a title goes on on the next line.
-_RUNS_ON = re.compile(
-    r"\b(?:a|an|and|as|at|by|for|from|in|into|of|on|or|the|to|via|with|without)$", re.IGNORECASE
-)
-_MARKDOWN_HEADING = re.compile(r"^#{1,6} +")
-_MARKDOWN_LINK = re.compile(r"\[([^\[\]]*)\]\([^()\s]*\)")
 
 _MENU_LINES = 3
 _MENU_WORDS = 2
@@ -90,91 +82,11 @@ def is_label(block: Block) -> bool:
     )
 
 
-def markdown_heading(block: Block) -> Block | None:
-    """A markdown heading block ("### [Title](https://…)" over "*Ada Lovelace, Alan Turing*")
-    as plain lines, which may head an abstract; None for any other block."""
-    if not _MARKDOWN_HEADING.match(block.lines[0]):
-        return None
-    first = _MARKDOWN_LINK.sub(r"\1", _MARKDOWN_HEADING.sub("", block.lines[0]))
-    rest = [_unemphasised(line) for line in block.lines[1:]]
-    return Block(block.line, (first.strip(), *rest))
-
-
-def _unemphasised(line: str) -> str:
-    """A line without the emphasis around it ("*Ada Lovelace*")."""
-    return line.strip("*_ ") if line[:1] in "*_" and line[-1:] in "*_" else line
-
-
-def _heading(block: Block) -> tuple[str, list[str]] | None:
-    """(title, authors) of a heading: a title (its next lines too where a line runs on:
-    "… for\nLow Resource Settings"), perhaps over its authors' names (on one line, or one
-    per line, "Authors:" or a pictograph before them) and their affiliations (short lines
-    that are not sentences), and a form's fields under them ("Keywords: …", "TL;DR: …": a
-    summary's full stop made the heading prose, an outside curator); None for prose."""
-    lines = tuple(line for n, line in enumerate(block.lines) if not n or not _FIELD.match(line))
-    if not is_title_like(Block(block.line, lines[:1])):
-        # A line of many names, longer than a title: the authors under a title (32 names made
-        # a paper of their own, and the title another: an outside curator).
-        names = author_names(lines[0]) if len(lines) == 1 else []
-        return ("", names) if len(names) > 1 else None
-    ends = [
-        line for line in lines if line.endswith((".", ";", "。", "；")) and not author_names(line)
-    ]
-    if ends or any(len(line) > TITLE_MAX_LENGTH and not author_names(line) for line in lines):
-        return None
-    start = next((i for i in range(1, len(lines)) if _names_start(lines, i)), len(lines))
-    authors, end = [], start
-    while end < len(lines) and (names := author_names(lines[end])):
-        authors, end = authors + names, end + 1
-    title_end = 1  # a title goes on over lines only where a line runs on into the next
-    while title_end < start and (
-        _RUNS_ON.search(lines[title_end - 1]) or lines[title_end][:1].islower()
-    ):
-        title_end += 1
-    title = clean_title(" ".join(lines[:title_end]))
-    if start + len(lines) - end > _HEADING_LINES or len(title) > TITLE_MAX_LENGTH:
-        return None
-    return title, authors
-
-
-# An abstract's first line under its heading in the same paragraph: longer than a title, a
-# sentence, or labelled ("Abstract: We study …").
-_ABSTRACT_LABEL = re.compile(r"^(?:abstract|summary)\s*[:：]\s*", re.IGNORECASE)
-
-
-def _heading_apart(block: Block) -> list[Block]:
-    """A paragraph of a title, its authors' line and its abstract with no blank line between
-    them, as two blocks: the heading's and the abstract's (the whole paragraph was loaded as
-    an abstract, without title or authors: an outside curator); any other block alone."""
-    lines = block.lines
-    for start in range(2, min(len(lines), _HEADING_LINES + 2)):
-        first = lines[start]
-        prose = len(first) > TITLE_MAX_LENGTH or first.endswith(".")
-        if _FIELD.match(first) or not (prose or _ABSTRACT_LABEL.match(first)):
-            continue  # "TL;DR: It helps." is a field of the heading's form
-        heading = _heading(Block(block.line, lines[:start]))
-        abstract = (_ABSTRACT_LABEL.sub("", first), *lines[start + 1 :])
-        abstract = abstract if abstract[0] else abstract[1:]  # "Abstract:" on its own line
-        if heading is None or not heading[1] or not abstract:
-            return [block]
-        return [Block(block.line, lines[:start]), Block(block.line + start, abstract)]
-    return [block]
-
-
-def _names_start(lines: tuple[str, ...], index: int) -> bool:
-    """Whether the authors' names start at line ``index``: two names or more, or one name
-    that the title's line before it does not run on into ("… for\nLow Resource Settings")."""
-    names = author_names(lines[index])
-    if len(names) > 1:
-        return True
-    return bool(names) and not _RUNS_ON.search(lines[index - 1])
-
-
 def list_entries(blocks: list[Block]) -> tuple[list[ListEntry], bool]:
     """The papers of a list page's paragraphs (its header, furniture and labels taken out),
     and whether the page's headings could not be paired with its abstracts."""
-    blocks = [part for block in blocks for part in _heading_apart(block)]
-    headings = [_heading(block) for block in blocks]
+    blocks = [part for block in title_stops_off(blocks) for part in heading_apart(block)]
+    headings = [read_heading(block) for block in blocks]
     count = sum(heading is not None for heading in headings)
     if _one_paper(blocks, headings):
         # One paper alone, its title above its abstract as a page writes it: read as two

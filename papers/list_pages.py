@@ -5,8 +5,9 @@
 from .dump_blocks import Block, footer_label, is_markup, labelled_fields
 from .dump_evidence import evidence
 from .dump_venues import venue_record
-from .list_entries import ListEntry, is_label, list_entries, markdown_heading
+from .list_entries import ListEntry, is_label, list_entries
 from .list_headers import list_sections
+from .list_headings import markdown_heading
 from .page_reader import PageReader
 from .records import AuthorRecord, ParsedFile
 

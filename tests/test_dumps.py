@@ -709,6 +709,33 @@ def test_a_list_of_one_paper_keeps_its_title_and_authors(heading):
     ]
 
 
+STOPPED_TITLE = "Lyrebird Listening: Detecting Mimicked Speech in Low-Resource Languages"
+
+
+@pytest.mark.parametrize("apart", ["\n", "\n\n"], ids=["same paragraph", "own paragraph"])
+def test_a_title_ending_with_a_full_stop_heads_its_authors_and_abstract(apart):
+    # The stop made the title prose: the page's papers lost their titles and authors, or the
+    # names became the title, without a word (an outside curator).
+    blocks = [f"{STOPPED_TITLE}.{apart}Chloe Walker, Arjun Mehta", ABSTRACT_A]
+    blocks += [f"{TITLES[1]}\nEwa Nowak, Daniel Okafor", ABSTRACT_B]
+    parsed = parse_dump(list_page("EMNLP 2025 Papers", blocks), "list.txt")
+    assert [(p.title, [a.name for a in p.authors], p.abstract) for p in parsed.papers] == [
+        (STOPPED_TITLE, ["Chloe Walker", "Arjun Mehta"], ABSTRACT_A),
+        (TITLES[1], ["Ewa Nowak", "Daniel Okafor"], ABSTRACT_B),
+    ]
+    assert parsed.warnings == []
+
+
+def test_a_lone_paper_whose_title_ends_with_a_full_stop_keeps_title_and_authors():
+    title = "Smoke signals: generating plain-language bushfire smoke advisories"
+    page = f"EMNLP 2025 Papers\n\n{title}.\nKiri Walsh, Ben Tran\n\n{ABSTRACT_A}\n"
+    parsed = parse_dump(page, "one.txt")
+    assert [(p.title, [a.name for a in p.authors], p.abstract) for p in parsed.papers] == [
+        (title, ["Kiri Walsh", "Ben Tran"], ABSTRACT_A)
+    ]
+    assert parsed.warnings == []
+
+
 def test_a_short_abstract_among_abstracts_alone_is_not_read_as_a_title():
     blocks = [ABSTRACT_A, "A short abstract that ends without a period", ABSTRACT_B, ABSTRACT_C]
     parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
