@@ -2,10 +2,11 @@
 
 A page writes its authors given name first ("Ada Lovelace, Alan Turing and Grace Hopper"), or
 family name first as a bibliography does ("Müller, J.; Schmidt, A. B.", "Manning, Christopher
-D.", "Müller, Lukas and Dubois, Émilie"); with marks after names ("Ada Lovelace1,2*"), a label
-("Authors:"), bold or a bullet around the line. A line is an author line when each of its parts
-is a person's name (papers/name_words.py: the words a name never has); else it is a title's, a
-topic's or prose.
+D.", "Müller, Lukas and Dubois, Émilie"); with marks or emails after names ("Ada Lovelace1,2*",
+"Ada Lovelace <ada@example.org>"), a label ("Authors:", "Author(s):", "Presented by:"), bold or
+a bullet around the line; a line of affiliations after their marks under them. A line is an
+author line when each of its parts is a person's name (papers/name_words.py: the words a name
+never has); else it is a title's, a topic's or prose.
 """
 
 import re
@@ -30,7 +31,17 @@ _MARK = r"[\d¹²³\u2070-\u2079*†‡§¶♠♣♥♦♡♢♤♧]+"
 # A mark starts after a name's letters only: tried from inside a run, it cost the run's
 # length at each character.
 _MARKS = re.compile(rf" ?\([^()]{{0,80}}\)|(?<![,{_MARK[1:-2]}]){_MARK}(?:,{_MARK})*(?=[ ,;]|$)")
-_AUTHORS_LABEL = re.compile(r"^(?:authors?|by)\b *[:：]? *", re.IGNORECASE)
+# The label before a line of names, as sites write it ("Authors:", "Author(s):", "Authors —",
+# "Presented by:"): any other made the names the title, and dropped the title (an outside
+# curator). A dash follows a space, so that "By-product …" keeps its word.
+_AUTHORS_LABEL = re.compile(
+    r"^(?:author\(s\)|(?:authors?|by|presented by)\b)(?: *[:：]| +[-–—])? *", re.IGNORECASE
+)
+# An email address in angle brackets after a name ("Chloe Walker <c.walker@example.org>").
+_EMAIL = re.compile(r" ?<[^<>@\s]{1,64}@[^<>@\s]{1,255}>")
+# A line of affiliations, each after its mark ("¹University of Amsterdam ²Universidad de
+# Chile"): under the names, it was read as the title (an outside curator).
+_AFFILIATION_LINE = re.compile(r"^[¹²³\u2070-\u2079†‡§¶♠♣♥♦]+ ?[^\W\d_]")
 
 # A title's wrapping: bold ("**Title**"), a number ("12. Title") or a bullet ("- Title"); a
 # short label in brackets after the bold ("**Title** (Oral)", "**Title** [PDF]") too: it was
@@ -136,13 +147,21 @@ def author_names(line: str) -> list[str]:
     # Composed first: a decomposed "Nguyễn" is letters and marks, which no name word matched.
     cleaned = clean_title(unicodedata.normalize("NFC", line[:1001]))
     line = _AUTHORS_LABEL.sub("", cleaned)
-    listed = family_first_names(line, labelled=line != cleaned)
+    labelled = line != cleaned
+    line = _EMAIL.sub("", line)
+    listed = family_first_names(line, labelled=labelled)
     listed = listed if all(_is_name(name, False) for name in listed) else []
     # Apart by semicolons ("Müller, J.; Schmidt, A."), or one name ("Manning, Christopher D.",
     # not the names "Manning" and "Christopher D."), the family-first reading comes first.
     if listed and (";" in line or len(listed) == 1):
         return listed
     return _given_name_first(line) or listed  # "Müller, Lukas and Dubois, Émilie" last
+
+
+def is_affiliation_line(line: str) -> bool:
+    """Whether a line lists affiliations after their marks ("¹University of Amsterdam
+    ²Universidad de Chile"), which a page writes under its authors' names."""
+    return bool(_AFFILIATION_LINE.match(line))
 
 
 def _given_name_first(line: str) -> list[str]:

@@ -2,6 +2,7 @@
 (papers/list_headers.py), its paragraphs are papers, their headings and the page's furniture
 (papers/list_entries.py)."""
 
+from .author_lines import is_affiliation_line
 from .dump_blocks import Block, footer_label, is_markup, labelled_fields
 from .dump_evidence import evidence
 from .dump_venues import venue_record
@@ -50,6 +51,8 @@ def _list_paragraphs(reader: PageReader, paragraphs: list[Block], venue_name: st
     acronym = venue_record(venue_name).acronym
     paper_blocks, in_markdown = [], []
     for block in paragraphs:
+        if (block := _without_affiliations(reader, block)) is None:
+            continue
         if len(block.lines) > 1 and is_label(Block(block.line, block.lines[:1])):
             # "Abstract" on the line above the abstract, in its paragraph.
             reader.decide(Block(block.line, block.lines[:1]), "markup", evidence="a label")
@@ -67,6 +70,17 @@ def _list_paragraphs(reader: PageReader, paragraphs: list[Block], venue_name: st
         else:
             paper_blocks.append(block)
     return paper_blocks, in_markdown
+
+
+def _without_affiliations(reader: PageReader, block: Block) -> Block | None:
+    """The block without its lines of affiliations after their marks ("¹University of
+    Amsterdam ²Universidad de Chile"), which no record keeps; None, decided as furniture,
+    for a block of them alone (it took the title's place, an outside curator)."""
+    kept = [n for n, line in enumerate(block.lines) if not is_affiliation_line(line)]
+    if not kept:
+        reader.decide(block, "markup", evidence="the authors' affiliations")
+        return None
+    return Block(block.line + kept[0], tuple(block.lines[n] for n in kept))
 
 
 def _add_list_paper(reader: PageReader, entry: ListEntry, venue_name: str) -> None:

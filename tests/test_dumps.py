@@ -736,6 +736,34 @@ def test_a_lone_paper_whose_title_ends_with_a_full_stop_keeps_title_and_authors(
     assert parsed.warnings == []
 
 
+LABELLED_TITLE = "Lyrebird Listening: Detecting Mimicked Speech in Low-Resource Languages"
+AFFILIATIONS = "¹University of Amsterdam ²Universidad de Chile ³Qatar Computing Research Institute"
+
+
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "{title}\n\nAuthor(s): Chloe Walker, Arjun Mehta",
+        "{title}\n\nAuthors — Chloe Walker, Arjun Mehta",
+        "{title}\n\nPresented by: Chloe Walker, Arjun Mehta",
+        "{title}\n\nAuthors: Chloe Walker <c.walker@example.org>, Arjun Mehta <arjun@example.in>",
+        f"{{title}}\n\nChloe Walker¹, Arjun Mehta²³\n\n{AFFILIATIONS}",
+        f"{{title}}\n\nChloe Walker¹, Arjun Mehta²³\n{AFFILIATIONS}",
+        f"{{title}}\nChloe Walker¹, Arjun Mehta²³\n{AFFILIATIONS}",
+    ],
+    ids=["Author(s)", "dash", "Presented by", "emails", "affiliations apart", "under", "one"],
+)
+def test_a_labelled_author_line_and_its_affiliations_take_no_titles_place(heading):
+    # Each made the names (or the affiliations) the paper's title, and dropped the title,
+    # without a word (an outside curator).
+    page = f"EMNLP 2024 Papers\n\n{heading.format(title=LABELLED_TITLE)}\n\n{ABSTRACT_A}\n"
+    parsed = parse_dump(page, "one.txt")
+    assert [(p.title, [a.name for a in p.authors], p.abstract) for p in parsed.papers] == [
+        (LABELLED_TITLE, ["Chloe Walker", "Arjun Mehta"], ABSTRACT_A)
+    ]
+    assert parsed.warnings == []
+
+
 def test_a_short_abstract_among_abstracts_alone_is_not_read_as_a_title():
     blocks = [ABSTRACT_A, "A short abstract that ends without a period", ABSTRACT_B, ABSTRACT_C]
     parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "list.txt")
@@ -792,6 +820,19 @@ def test_a_short_abstract_among_abstracts_alone_is_not_read_as_a_title():
         ("Smith N., Jurafsky D.", ["Smith N.", "Jurafsky D."]),
         ("This is a sentence with A.", []),
         ("O'Brien, Seán and Dmitry Ivanov", []),
+        # Other labels, and emails after the names: each made the names the title, and the
+        # title was dropped (an outside curator).
+        ("Author(s): Chloe Walker, Arjun Mehta", ["Chloe Walker", "Arjun Mehta"]),
+        ("Authors — Chloe Walker, Arjun Mehta", ["Chloe Walker", "Arjun Mehta"]),
+        ("Presented by: Chloe Walker, Arjun Mehta", ["Chloe Walker", "Arjun Mehta"]),
+        (
+            "Authors: Chloe Walker <c.walker@example.org>, Arjun Mehta <arjun@example.in>",
+            ["Chloe Walker", "Arjun Mehta"],
+        ),
+        (
+            "Author(s): 山田太郎 <yamada@example.jp>, Иван Петров <ipetrov@example.ru>, محمد الأحمد",
+            ["山田太郎", "Иван Петров", "محمد الأحمد"],
+        ),
     ],
 )
 def test_author_lines(line, names):
