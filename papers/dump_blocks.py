@@ -195,6 +195,36 @@ def footer_label(block: Block) -> str | None:
     return None
 
 
+# A line of a page's links and buttons: short items apart by bars or dots, one a site's action
+# or link ("Share  |  Cite  |  Download PDF  |  Slides", "Add to calendar · Watch recording"),
+# or one such button alone ("Download PDF"; not any line led by the verb: "Watch Your Step" may
+# be a title). Under a lecture page's title they were read as its topics, public ones (an
+# outside curator).
+_BUTTONS_APART = re.compile(r" [|·•] ")
+_BUTTON_WORDS = 4
+_SITE_ACTION = re.compile(
+    r"^(?:share|cite|download|add to|watch|bookmark|save|print|export|subscribe|follow|like"
+    r"|pdf|slides|video|code|poster|bibtex)\b",
+    re.IGNORECASE,
+)
+_BUTTON = re.compile(
+    r"(?:share|cite|bookmark|download(?: pdf| paper| slides| video)?|add to calendar"
+    r"|watch(?: the)? (?:recording|video|talk))",
+    re.IGNORECASE,
+)
+
+
+def is_buttons(block: Block) -> bool:
+    """Whether the block is a line of the page's links and buttons, not a paper's text."""
+    if not block.is_single_line:
+        return False
+    items = _BUTTONS_APART.split(fold_whitespace(block.lines[0]))
+    if len(items) == 1:
+        return bool(_BUTTON.fullmatch(items[0]))
+    short = all(0 < len(item.split()) <= _BUTTON_WORDS for item in items)
+    return short and any(_SITE_ACTION.match(item) for item in items)
+
+
 # What ends a sentence or a clause, not a title: Chinese and Japanese write "。" and "，" (their
 # abstracts were read as titles, and a page of them as headings with no abstract: an outside
 # curator).

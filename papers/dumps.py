@@ -6,9 +6,10 @@ Two shapes of page are understood, recognised by their structure:
   EMNLP 2024", "ACL 2024 Short Papers": papers/list_headers.py), then one abstract per
   paragraph, alone or with its title (and authors) above or below it (papers/list_entries.py);
 * a lecture page: a country line; the page's own paper as abstract, venue line, title and one
-  line per topic; page furniture (welcome messages, log-in prompts, cards of other events); more
-  papers of the page's venue as abstract + title pairs; and a footer ("Downloads",
-  "Next from <venue>" + a title, "Similar lecture" + a title).
+  line per topic; page furniture (welcome messages, log-in prompts, cards of other events, a
+  line of buttons: "Share | Cite | Download PDF"); more papers of the page's venue as
+  abstract + title pairs; and a footer ("Downloads", "Next from <venue>" + a title, "Similar
+  lecture" + a title).
 
 A page is read as blocks (runs of non-blank lines). Each block gets a role — country, abstract,
 venue, title, topic, markup, site prompt, event prose, another event's card, footer … — with the
@@ -23,6 +24,7 @@ from .dump_blocks import (
     PRESENTATION_FORMATS,
     Block,
     footer_label,
+    is_buttons,
     is_markup,
     is_title_like,
     is_topic_like,
@@ -72,8 +74,9 @@ def _page_paper_lines(reader: PageReader, position: int):
 
 def _is_topic(block: Block, venue_name: str) -> bool:
     """A short line under the title, unless it is a prompt or greeting ("Please log in"),
-    exclaims ("Welcome!") or names the event ("Celebrate 30 Years of EMNLP!")."""
-    if not is_topic_like(block) or block.lines[0].endswith("!"):
+    exclaims ("Welcome!"), names the event ("Celebrate 30 Years of EMNLP!") or is the page's
+    buttons ("Share | Cite | Download PDF")."""
+    if not is_topic_like(block) or block.lines[0].endswith("!") or is_buttons(block):
         return False
     about = evidence(block.folded, venue_record(venue_name).acronym)
     return not about.is_event and not any(cue.startswith("names the event") for cue in about.event)
@@ -199,6 +202,8 @@ class _BodyReader:
             self.card_lines = card - 1
         elif is_markup(block):
             self.furniture(block, "markup", "markdown heading, link or italic line")
+        elif is_buttons(block):  # between an abstract and its title too: no paper's end
+            self.reader.decide(block, "markup", evidence="a line of the page's links and buttons")
         elif (about := evidence(block.folded, self.acronym)).is_event:
             kind = "site prompt" if about.site_prompt else "event prose"
             self.furniture(block, kind, about.describe())

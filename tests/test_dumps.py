@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from papers.author_lines import author_names
 from papers.dumps import parse_dump
 from papers.records import DumpError, ParsedFile
+from papers.text import fold_whitespace
 from tests.conftest import SEED_FILES
 from tests.factories import ABSTRACT_A, ABSTRACT_B, ABSTRACT_C, ABSTRACT_D, lecture_page, list_page
 
@@ -678,6 +679,29 @@ def test_authors_after_a_title_below_its_abstract():
 def test_a_line_of_names_under_a_lecture_pages_title_is_its_authors(lines, authors, topics):
     page = parse_dump(lecture_page(topics=lines), "lecture.txt").papers[0]
     assert ([a.name for a in page.authors], page.topics) == (authors, topics)
+
+
+@pytest.mark.parametrize(
+    "buttons",
+    ["Share  |  Cite  |  Download PDF  |  Slides", "Add to calendar · Watch recording"],
+)
+def test_a_lecture_pages_buttons_are_neither_topics_nor_titles(buttons):
+    # Under the page's title they became a public topic; after an abstract in the body, its
+    # title (an outside curator).
+    topics = ("Lena Hoffmann, Yusuf Demir, 김민준", "machine translation", "oral", buttons)
+    page = lecture_page(topics=topics).replace(
+        "\n\nAccent Adapters for Speech Recognition\n",
+        f"\n\n{buttons}\n\nAccent Adapters for Speech Recognition\n",
+        1,
+    )
+    parsed = parse_dump(page, "lecture.txt")
+    first, second = parsed.papers[:2]
+    assert (first.topics, first.presentation_format) == (["machine translation"], "oral")
+    assert [a.name for a in first.authors] == ["Lena Hoffmann", "Yusuf Demir", "김민준"]
+    assert (second.title, second.abstract) == ("Accent Adapters for Speech Recognition", ABSTRACT_B)
+    assert [d.kind for d in parsed.decisions if d.text == fold_whitespace(buttons)] == [
+        "markup"
+    ] * 2
 
 
 def test_a_lecture_pages_findings_venue_line_names_the_findings_volume():
