@@ -32,10 +32,13 @@ _MARK = r"[\d¹²³\u2070-\u2079*†‡§¶♠♣♥♦♡♢♤♧]+"
 # length at each character.
 _MARKS = re.compile(rf" ?\([^()]{{0,80}}\)|(?<![,{_MARK[1:-2]}]){_MARK}(?:,{_MARK})*(?=[ ,;]|$)")
 # The label before a line of names, as sites write it ("Authors:", "Author(s):", "Authors —",
-# "Presented by:"): any other made the names the title, and dropped the title (an outside
-# curator). A dash follows a space, so that "By-product …" keeps its word.
+# "Presented by:", a talk's "Speaker:" or "Presenters:"): any other made the names the title,
+# and dropped the title (an outside curator). A dash follows a space, so that "By-product …"
+# keeps its word; a talk's labels have their colon ("Speaker Diarization" is a title's).
 _AUTHORS_LABEL = re.compile(
-    r"^(?:author\(s\)|(?:authors?|by|presented by)\b)(?: *[:：]| +[-–—])? *", re.IGNORECASE
+    r"^(?:(?:author\(s\)|(?:authors?|by|presented by)\b)(?: *[:：]| +[-–—])?"
+    r"|(?:speakers?|presenters?) *[:：]) *",
+    re.IGNORECASE,
 )
 # An email address in angle brackets after a name ("Chloe Walker <c.walker@example.org>").
 _EMAIL = re.compile(r" ?<[^<>@\s]{1,64}@[^<>@\s]{1,255}>")

@@ -9,6 +9,7 @@ from .dump_venues import venue_record
 from .list_entries import ListEntry, is_label, list_entries
 from .list_headers import list_sections
 from .list_headings import markdown_heading
+from .list_talks import without_talks
 from .page_reader import PageReader
 from .records import AuthorRecord, ParsedFile
 
@@ -26,6 +27,7 @@ def _parse_section(reader: PageReader, blocks: list[Block], venue_name: str) -> 
     header, *paragraphs = labelled_fields(blocks)
     reader.decide(header, "header", f"list of {venue_name}", "a '<venue> Papers' header")
     reader.parsed.venues.append(venue_record(venue_name))
+    paragraphs = without_talks(reader, paragraphs, venue_name)
     paper_blocks, in_markdown = _list_paragraphs(reader, paragraphs, venue_name)
     entries, unpaired = list_entries(paper_blocks)
     if in_markdown and not any(e.abstract and e.heading in in_markdown for e in entries):

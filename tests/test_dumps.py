@@ -635,6 +635,42 @@ def test_labels_menus_session_headings_and_affiliations_are_not_papers():
     ]
 
 
+TALK = "Language models are trained on form alone, and their makers claim meaning will emerge."
+KEYNOTE = "This keynote looks back at a decade of benchmarks and asks which still measure much."
+TUTORIAL = "This tutorial introduces retrieval-augmented generation with hands-on exercises."
+
+
+def test_keynotes_invited_talks_and_tutorials_are_not_papers():
+    # Each talk became a paper, "Speaker: …" and "Presenters: …" its title, without a word
+    # (an outside curator).
+    blocks = [f"{TITLES[0]}\nAda Lovelace, Alan Turing", ABSTRACT_A, "Invited Talk"]
+    blocks += ["Why Language Models Need Linguistics\nEmily Bender (University of Washington)"]
+    blocks += [TALK, "Keynote Speakers", "Speaker: Prof. Jane Doe (Stanford University)"]
+    blocks += [KEYNOTE, "## Tutorials", "Presenters: Alice Smith, Bob Jones", TUTORIAL]
+    blocks += ["Oral Session 2", f"{TITLES[1]}\nBo Chen, Cai Wu", ABSTRACT_B]
+    parsed = parse_dump(list_page("ACL 2025 Papers", blocks), "talks.txt")
+    assert [(p.title, [a.name for a in p.authors], p.abstract) for p in parsed.papers] == [
+        (TITLES[0], ["Ada Lovelace", "Alan Turing"], ABSTRACT_A),
+        (TITLES[1], ["Bo Chen", "Cai Wu"], ABSTRACT_B),
+    ]
+    assert parsed.warnings == [
+        f"talks.txt, line {line}: “{heading}” heads talks, not papers: its paragraphs are left out"
+        for line, heading in [(8, "Invited Talk"), (15, "Keynote Speakers"), (21, "Tutorials")]
+    ]
+    assert [d.kind for d in parsed.decisions].count("talk") == 6
+
+
+def test_a_tutorials_volumes_page_keeps_its_tutorials_and_their_presenters():
+    blocks = ["Tutorials", f"{TITLES[0]}\nPresenters: Alice Smith, Bob Jones", TUTORIAL]
+    blocks += [f"{TITLES[1]}\nSpeaker: Jane Doe", ABSTRACT_B]
+    parsed = parse_dump(list_page("ACL 2024 Tutorial Papers", blocks), "tutorials.txt")
+    assert [(p.title, [a.name for a in p.authors], p.abstract) for p in parsed.papers] == [
+        (TITLES[0], ["Alice Smith", "Bob Jones"], TUTORIAL),
+        (TITLES[1], ["Jane Doe"], ABSTRACT_B),
+    ]
+    assert parsed.warnings == []
+
+
 def test_markdown_headings_over_abstracts_are_their_titles_and_others_are_furniture():
     blocks = [
         f"### [{TITLES[0]}](https://aclanthology.org/2025.acl-long.1/)\n*Ada Lovelace, Alan Turing*",
@@ -857,6 +893,9 @@ def test_a_short_abstract_among_abstracts_alone_is_not_read_as_a_title():
             "Author(s): 山田太郎 <yamada@example.jp>, Иван Петров <ipetrov@example.ru>, محمد الأحمد",
             ["山田太郎", "Иван Петров", "محمد الأحمد"],
         ),
+        # A talk's labels (they became papers' titles: an outside curator).
+        ("Speaker: Prof. Jane Doe (Stanford University)", ["Prof. Jane Doe"]),
+        ("Presenters: Alice Smith, Bob Jones", ["Alice Smith", "Bob Jones"]),
     ],
 )
 def test_author_lines(line, names):

@@ -1,0 +1,66 @@
+"""A list page's sections of talks (pure): keynotes, invited talks, tutorials and panels, which
+a conference's programme lists among its papers but which are not papers.
+
+A section of talks starts at its heading on a line of its own ("Invited Talk", "Keynote
+Speakers", "## Tutorials", "Panel Discussion") and runs to the next heading of papers or
+sessions ("Oral Session 2", "Accepted Papers") or the page's next list header. Its paragraphs
+are left out, and a warning says so: read as a list's, a keynote became a paper, its
+"Speaker: …" line a title (an outside curator). On a tutorials volume's page ("ACL 2024
+Tutorial Papers"), its tutorials are its papers.
+"""
+
+import re
+
+from .dump_blocks import Block, is_title_like
+from .page_reader import PageReader
+
+# Singular "Keynote", "Tutorial" and "Panel" are also a paper's format ("Poster", "Oral"):
+# alone they head a section only as a markdown heading or in bold.
+_TALKS = (
+    r"keynotes|keynote (?:talks?|speakers?|speeches|address(?:es)?|lectures?)|invited talks?"
+    r"|invited speakers?|tutorials|tutorial sessions?|panels|panel discussions?|plenary talks?"
+)
+_TALKS_HEADING = re.compile(rf"(?:{_TALKS})\s*:?", re.IGNORECASE)
+_MARKED_TALKS_HEADING = re.compile(
+    rf"(?:#{{1,6}} +(?:\*\*)?|\*\*)(?:{_TALKS}|keynote|tutorial|panel)\s*:?(?:\*\*)?",
+    re.IGNORECASE,
+)
+_PAPERS_HEADING = re.compile(
+    r"\b(?:papers?|sessions?|posters?|orals?|tracks?|findings|main conference|demos?)\b", re.I
+)
+_HEADING_WORDS = 6
+
+
+def without_talks(reader: PageReader, blocks: list[Block], venue_name: str) -> list[Block]:
+    """The blocks but those of the sections of talks, which are decided and warned of."""
+    kept, talks = [], None
+    for block in blocks:
+        if _talks_heading(block, venue_name):
+            talks = block.lines[0].strip("#* :")
+            reader.decide(block, "talks", talks, evidence="a heading of talks, not papers")
+            reader.warn(block, f"“{talks}” heads talks, not papers: its paragraphs are left out")
+        elif talks is not None and not _papers_heading(block):
+            reader.decide(block, "talk", evidence=f"under “{talks}”: not a paper")
+        else:
+            talks = None
+            kept.append(block)
+    return kept
+
+
+def _talks_heading(block: Block, venue_name: str) -> bool:
+    if not block.is_single_line:
+        return False
+    line = block.lines[0].strip()
+    if "tutorial" in line.casefold() and "tutorial" in venue_name.casefold():
+        return False  # a tutorials volume's page: its tutorials are its papers
+    return bool(_TALKS_HEADING.fullmatch(line) or _MARKED_TALKS_HEADING.fullmatch(line))
+
+
+def _papers_heading(block: Block) -> bool:
+    """A short heading of papers or sessions ("Oral Session 2"), ending a section of talks."""
+    line = block.lines[0]
+    return (
+        is_title_like(block)
+        and len(line.split()) <= _HEADING_WORDS
+        and bool(_PAPERS_HEADING.search(line))
+    )
