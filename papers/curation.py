@@ -170,8 +170,11 @@ def record_author_edit(author, changed_fields, old_name: str = "", old_slug: str
     if "slug" in changed_fields and old_slug and old_slug != author.slug:
         AuthorRedirect.objects.update_or_create(old_slug=old_slug, defaults={"author": author})
     if "name" in changed_fields:
-        if old_name and name_key(old_name) != author.key and old_name not in author.variants:
-            author.variants = [*author.variants, old_name]
+        variants = [name for name in author.variants if name_key(name) != author.key]
+        if old_name and name_key(old_name) != author.key and old_name not in variants:
+            variants.append(old_name)
+        if variants != author.variants:  # its own name is no other spelling of it
+            author.variants = variants
             author.save(update_fields=["variants"])
         refresh_author_names(author.authorships.values_list("paper_id", flat=True))
     note_change()

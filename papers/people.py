@@ -90,14 +90,20 @@ def people_by_key(keys: set[str]) -> dict[str, set[int]]:
 def merged_names(keys: set[str]) -> dict[str, int]:
     """{normalised name: the author a curator merged that name into} for these keys: an author
     that is no person, whose variants hold the name (papers/merging.py merge_authors), where
-    one such author holds it."""
+    one such author holds it and no other author is named so. A name a curator typed by
+    mistake and renamed back stays a variant: the papers of the author of that very name went
+    to the renamed one (an outside curator)."""
     found = defaultdict(set)
     merged = Author.objects.filter(person_id="").exclude(variants=[])
     for pk, variants in merged.values_list("pk", "variants"):
         for known in map(name_key, variants):
             if known in keys:
                 found[known].add(pk)
-    return {key: pks.pop() for key, pks in found.items() if len(pks) == 1}
+    named = Author.objects.filter(key__any_of=sorted(found), person_id="")
+    named_otherwise = {key for pk, key in named.values_list("pk", "key") if pk not in found[key]}
+    return {
+        key: pks.pop() for key, pks in found.items() if len(pks) == 1 and key not in named_otherwise
+    }
 
 
 def _better_spelled(record: AuthorRecord, than: AuthorRecord) -> bool:

@@ -587,3 +587,23 @@ def test_a_renamed_author_keeps_the_old_name_for_later_loads(write_dump):
     # Only a new name is kept: one that its key already matches is not a variant.
     curation.record_author_edit(renamed, ["name"], "Tianyu J. JIANG")
     assert Author.objects.get(pk=renamed.pk).variants == ["Tianyu Jiang"]
+
+
+def test_a_name_typed_by_mistake_and_renamed_back_takes_no_papers_of_that_name(write_dump):
+    # "Ruby Cole" renamed "Grace Liu" by mistake, then back: a new paper by Grace Liu, who has
+    # her own page, went to Ruby Cole (an outside curator).
+    load_files(
+        [write_dump("one.jsonl", dump_jsonl(("First", ["Ruby Cole"]), ("Other", ["Grace Liu"])))]
+    )
+    ruby = Author.objects.get(name="Ruby Cole")
+    for old_name, name in [("Ruby Cole", "Grace Liu"), ("Grace Liu", "Ruby M. Cole")]:
+        ruby.name = name
+        ruby.save()
+        curation.record_author_edit(ruby, ["name"], old_name)
+    load_files([write_dump("two.jsonl", dump_jsonl(("Second", ["Grace Liu"])))])
+    assert authors_of("Second") == ["grace-liu"]
+    # Renamed back to a name it had, that name is no variant of its own.
+    ruby.name = "Ruby Cole"
+    ruby.save()
+    curation.record_author_edit(ruby, ["name"], "Ruby M. Cole")
+    assert Author.objects.get(pk=ruby.pk).variants == ["Grace Liu", "Ruby M. Cole"]
