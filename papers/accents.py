@@ -19,15 +19,20 @@ from .text import OPERATORS, plain_matches
 
 _WORD = re.compile(r"(?<![\w^\"'-])[^\W\d_]{3,}(?![\w\"'^])")
 # Each word's other spelling in the collection, one that the index parses to itself: for a
-# word without accents, its commonest accented spelling; for one with, the spelling without.
+# word without accents, its commonest accented spelling; for one with, the spelling without,
+# or its stem: the stemmer leaves an accented word whole, and "résumé" found none of the 13
+# papers writing "resume" (their lexeme "resum"; an outside tester).
 OTHER_SQL = f"""SELECT n.i, COALESCE(
     (SELECT v.word FROM {{lexeme}} AS v
      WHERE papers_unaccented(v.word) = s.lexeme AND octet_length(v.word) > length(v.word)
      AND papers_unaccented(s.lexeme) = ''
      AND (tsvector_to_array(to_tsvector('{SEARCH_CONFIG}', v.word)))[1] = v.word
      ORDER BY v.documents DESC, v.word LIMIT 1),
-    (SELECT u.word FROM {{lexeme}} AS u WHERE u.word = papers_unaccented(s.lexeme)
-     AND (tsvector_to_array(to_tsvector('{SEARCH_CONFIG}', u.word)))[1] = u.word))
+    (SELECT u.word FROM {{lexeme}} AS u
+     WHERE u.word IN (papers_unaccented(s.lexeme), (tsvector_to_array(
+         to_tsvector('{SEARCH_CONFIG}', NULLIF(papers_unaccented(n.word), ''))))[1])
+     AND (tsvector_to_array(to_tsvector('{SEARCH_CONFIG}', u.word)))[1] = u.word
+     ORDER BY u.documents DESC, u.word LIMIT 1))
 FROM unnest(%s::text[]) WITH ORDINALITY AS n(word, i)
 CROSS JOIN LATERAL (
     SELECT (tsvector_to_array(to_tsvector('{SEARCH_CONFIG}', n.word)))[1] AS lexeme

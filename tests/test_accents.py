@@ -20,6 +20,8 @@ def spelled(db):
         "quebec": make_paper("Tweets written in Quebec.", title="Regional Tweets", venue=venue),
         "naïve": make_paper("A naïve Bayes baseline for tweets.", title="Naïve Bayes", venue=venue),
         "bokmål": make_paper("Parsing Norwegian Bokmål text.", title="Norwegian", venue=venue),
+        # Stemmed without its accents: "résumé" found none of the papers writing "resume".
+        "resume": make_paper("Parsing resumes of applicants.", title="Job Resumes", venue=venue),
     }
     finish()
     return papers
@@ -37,6 +39,8 @@ def found(client, query: str) -> set[int]:
         ("Québec", {"québec", "quebec"}),
         ("naive bayes", {"naïve"}),
         ("Bokmal", {"bokmål"}),
+        ("résumé", {"resume"}),
+        ("Résumés", {"resume"}),
     ],
 )
 def test_a_word_is_found_with_and_without_its_accents(client, spelled, typed, keys):
