@@ -13,7 +13,7 @@ from collections import defaultdict
 from .models import Paper
 from .name_keys import name_key
 from .records import PaperRecord
-from .text import fold_whitespace
+from .text import abstract_key, fold_whitespace
 
 # The papers named in a file's warning; the rest are counted.
 NAMED = 5
@@ -57,7 +57,9 @@ def kept_text_warnings(
 ) -> list[str]:
     """One warning per file read naming its records whose papers (``found``: by the record's
     index, as the load leaves them) kept their own text, venue or authors, each with what
-    differs; ``abstract_keys`` and ``venue_ids``: the records', by index."""
+    differs, and one naming its records loaded as new papers with another's abstract
+    (``same_abstract_warnings``); ``abstract_keys`` and ``venue_ids``: the records', by
+    index."""
     kept = []
     for index, paper in found.items():
         if differs := says_otherwise(paper, records[index], abstract_keys[index], venue_ids[index]):
@@ -78,4 +80,45 @@ def kept_text_warnings(
             "is not the paper's own source, without its external ID or an export, only fills "
             f"empty fields; correct the paper in the admin): {named}{more}"
         )
-    return warnings
+    return warnings + same_abstract_warnings(records, found, abstract_keys)
+
+
+def same_abstract_warnings(
+    records: list[PaperRecord], found: dict[int, Paper], abstract_keys: list[str]
+) -> list[str]:
+    """One warning per file read naming its records loaded as new papers although a paper of
+    the collection has their abstract, its title another (papers/paper_matching.py: such a
+    record lost its abstract key, ``abstract_keys``): a page saved again with its title
+    corrected made a silent copy of the paper its first load had mistitled (an outside
+    curator). One query, only when there are such records."""
+    blanked = {
+        index: key
+        for index, record in enumerate(records)
+        if index not in found
+        and not abstract_keys[index]
+        and (key := abstract_key(record.abstract))
+    }
+    if not blanked:
+        return []
+    having = Paper.objects.filter(abstract_key__in=set(blanked.values()))
+    titles = dict(having.values_list("abstract_key", "title"))
+    by_file = defaultdict(list)
+    for index, key in blanked.items():
+        if key in titles:
+            record = records[index]
+            by_file[record.read_from or record.source_file].append((record, titles[key]))
+    return [
+        f"{source}: {_records(len(listed))} loaded as new, though a paper of the collection "
+        "has the same abstract under another title (a title corrected since, or a copy: "
+        "merge them in the admin if they are one paper): "
+        + ", ".join(
+            f"line {r.line} “{fold_whitespace(r.title)}” (the abstract of “{title}”)"
+            for r, title in listed[:NAMED]
+        )
+        + (f" and {len(listed) - NAMED} more" if len(listed) > NAMED else "")
+        for source, listed in by_file.items()
+    ]
+
+
+def _records(count: int) -> str:
+    return "1 record is" if count == 1 else f"{count} records are"

@@ -720,6 +720,25 @@ def test_a_corrected_pages_venue_and_authors_are_told_kept(write_dump):
 
 
 @pytest.mark.django_db
+def test_a_page_saved_again_with_another_title_is_told_the_paper_it_copies(write_dump):
+    # Its first load had read a wrong title (the authors' names); the corrected page made a
+    # second paper of the same abstract, silently (an outside curator).
+    page = list_page("EMNLP 2024 Papers", [f"Mimicked Speech\nChloe Walker\n{ABSTRACT_A}"])
+    load_files([write_dump("v1.txt", page)])
+    corrected = page.replace("Mimicked Speech", "Lyrebird Listening")
+    summary = load_files([write_dump("v2.txt", corrected)])
+    assert (summary.new, Paper.objects.count()) == (1, 2)
+    assert [warning.rsplit("/", 1)[-1] for warning in summary.warnings] == [
+        "v2.txt: 1 record is loaded as new, though a paper of the collection has the same "
+        "abstract under another title (a title corrected since, or a copy: merge them in the "
+        "admin if they are one paper): line 5 “Lyrebird Listening” (the abstract of “Mimicked "
+        "Speech”)"
+    ]
+    # Loaded again, it is that new paper: nothing to tell.
+    assert load_files([write_dump("v2.txt", corrected)]).warnings == []
+
+
+@pytest.mark.django_db
 def test_a_reloaded_name_with_a_comma_is_no_other_person(write_dump):
     # The stored names are split at their commas: the record's must be split alike.
     line = {"title": "T", "abstract": "A.", "venue": "ACL 2020"}
