@@ -120,13 +120,16 @@ def record_paper_edit(paper: Paper, changed_fields, former: dict | None = None) 
         )
 
 
-def record_paper_links_edit(paper: Paper, curated) -> None:
+def record_paper_links_edit(paper: Paper, curated, former_authors=frozenset()) -> None:
     """After a curator saved a paper and its links: record ``curated`` ("topics",
-    "authors") as curated fields, refresh the paper's topic and author names, and place the
-    paper in the fitted similarity model so that it has similar papers at once."""
+    "authors") as curated fields, refresh the paper's topic and author names, delete those of
+    its ``former_authors`` (ids) left on no paper (their pages showed nothing: an outside
+    curator), and place the paper in the fitted similarity model so that it has similar
+    papers at once."""
     if set(curated) - set(paper.curated_fields):
         paper.curated_fields = add_curated(paper.curated_fields, curated)
         Paper.objects.filter(pk=paper.pk).update(curated_fields=paper.curated_fields)
+    drop_authorless(set(former_authors))
     refresh_topic_names([paper.pk])
     refresh_author_names([paper.pk])
     refresh_counts([paper.pk])

@@ -870,6 +870,9 @@ def test_authors_trade_places_and_one_leaves(staff, authored):
     paper.refresh_from_db()
     assert paper.curated_fields == ["authors"]
     assert paper.author_names.startswith(f"{second}, {first}")
+    # The author who left, on no paper now, has no page left (it showed nothing).
+    assert not Author.objects.filter(name="Grace Hopper").exists()
+    assert Author.objects.filter(name__in=[first, second, *rest]).count() == 3
 
 
 @pytest.mark.parametrize(

@@ -217,7 +217,7 @@ class PaperAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
     def save_related(self, request, form, formsets, change):
         form.save_m2m()
         paper = form.instance
-        curated = set()
+        curated, listed = set(), set()
         for formset in formsets:
             if formset.model is PaperTopic:
                 if self.save_topic_links(paper, formset):
@@ -225,10 +225,11 @@ class PaperAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
             elif formset.model is Authorship:
                 if formset.has_changed():
                     curated.add("authors")
+                listed = {row.initial.get("author") for row in formset.initial_forms}
                 self.save_authorships(request, form, formset, change)
             else:
                 self.save_formset(request, form, formset, change=change)
-        curation.record_paper_links_edit(paper, curated)
+        curation.record_paper_links_edit(paper, curated, listed - {None})
 
     def save_authorships(self, request, form, formset, change) -> None:
         """Save the author inline, whose rows may trade places: each row that moves or goes
