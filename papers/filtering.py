@@ -24,6 +24,7 @@ from .search_fields import PageField, SlugListFilter
 from .slugs import validate_slug
 from .text import (
     CONTROL_CHARACTERS,
+    FIELD_PREFIX,
     MAX_QUERY_WORDS,
     SYMBOL_WORD,
     bounded_query,
@@ -120,6 +121,14 @@ class PaperFilterSet(AddressedQuery, django_filters.FilterSet):
         if symbol := SYMBOL_WORD.search(text):
             self.notices.append(
                 f"Symbols are not searched: “{symbol[0]}” is searched as “{symbol[1]}”."
+            )
+        if fields := FIELD_PREFIX.findall(text):
+            text, self.typed = FIELD_PREFIX.sub("", text), FIELD_PREFIX.sub("", self.typed)
+            named = " and ".join(f"“{field.lower()}:”" for field in dict.fromkeys(fields))
+            self.notices.append(
+                f"Fields are not searched apart: {named} left out, the words are searched in "
+                "titles, abstracts and authors' names; the filters narrow by author, venue, "
+                "topic and year."
             )
         # Repeated terms first, then the length: "transformer " a hundred times is one word,
         # not 500 characters cut in the middle of a word ("transfor", then respelled).

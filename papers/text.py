@@ -132,6 +132,15 @@ CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ue000\ue001\uf
 # A word ending in symbols the parser drops ("C++", "C#", "F#"): it is searched as its letters
 # alone, and "C++" found the papers naming "C^2LEVA" or "Vitamin C", so the page says so.
 SYMBOL_WORD = re.compile(r"(?<![\w+#])([^\W\d_][\w]*?)([+#]+)(?![\w+#])")
+# A field's name before a query's words, as other search engines take them ("author:jurafsky",
+# "title:bert"): searched as a word, "author:jurafsky" found one paper saying "author" (an
+# outside tester). The words are searched without it (a name is searched in the authors'
+# names too), and the page says so.
+FIELD_PREFIX = re.compile(
+    r"(?<![\w:/.-])(author|title|abstract|venue|topic|year)s?:(?=[\w\"])", re.I
+)
+
+
 # A query's words past this many are dropped: ts_headline's and the ranking's work grow faster
 # than its number of words (250 one-letter words took 9 s and held a worker), and a title's
 # words fit. Each repeated term is kept once: "m m m" asks what "m" asks.

@@ -614,6 +614,23 @@ def test_a_query_whose_ends_are_no_family_name_looks_for_no_author(client, corpu
     assert (body["authors"], body["filters"]) == ([], [])
 
 
+def test_a_fields_name_before_the_words_is_left_out_and_said(client, corpus):
+    # "author:jurafsky" found one paper saying "author", and nothing said why (an outside
+    # tester).
+    body = client.get("/api/papers/?q=author:lovelace+title:cache").json()
+    assert body["count"] == 2
+    assert [author["name"] for author in body["authors"]] == []
+    assert body["notices"] == [
+        "Fields are not searched apart: “author:” and “title:” left out, the words are searched "
+        "in titles, abstracts and authors' names; the filters narrow by author, venue, topic "
+        "and year."
+    ]
+    form = form_fields(client.get("/?q=author:lovelace+title:cache"))
+    assert form["q"] == "lovelace cache"
+    # Only as a field's name: an address or a word ending so is searched as typed.
+    assert client.get("/api/papers/?q=coauthor:lovelace").json()["notices"] == []
+
+
 def test_a_venue_named_in_full_is_offered_not_the_venue_inside_its_name(client, corpus):
     # "Findings of EMNLP 2024" offered "Findings of" searched in EMNLP 2024 (an outside tester).
     emnlp = Venue.objects.get(slug="emnlp-2024")
