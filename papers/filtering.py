@@ -46,6 +46,7 @@ SINGLE_VALUED = {
     "year": "year",
     "country": "country",
     "sort": "order",
+    "page": "page",
 }
 
 

@@ -1174,6 +1174,10 @@ def test_a_venue_page_orders_its_papers_as_its_proceedings(client, corpus):
             "q=cache&sort=title&sort=newest",
             "Only one order can be chosen at a time: the last one given, “newest”, is used.",
         ),
+        (
+            "q=cache&page=2&page=1",
+            "Only one page can be chosen at a time: the last one given, “1”, is used.",
+        ),
     ],
 )
 def test_a_repeated_single_value_is_said(client, corpus, query, notice):
