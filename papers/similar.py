@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from . import similarity
 from .rare_words import RARE_PAIRS, RARE_PAPERS, RARE_SHARE, RARE_WEIGHT
 from .tables import reading_cursor, sql
+from .word_forms import acronym_number
 
 SIMILAR_TERMS = 15
 SIMILAR_CAP = 1500
@@ -252,7 +253,13 @@ def _row(values) -> SimilarRow:
     authors, topics, areas, area_weight = signals
     terms = {}
     for word, weight in zip(words or [], weights or [], strict=True):
-        terms.setdefault(word, weight)
+        # An acronym's two numbers are two lexemes, one word to a reader: "vlm" and "vlms"
+        # were shown as two shared terms (an outside tester).
+        other = acronym_number(word)
+        if other in terms:
+            terms[other] += weight
+        else:
+            terms.setdefault(word, weight)
     shown = list(terms.items())[:SIMILAR_SHOWN_MAX]
     total = sum(weight for _, weight in shown) or 1.0
     return SimilarRow(

@@ -6,6 +6,7 @@ from django.db import connection
 
 from papers import neighbours, similarity
 from papers.models import Paper, PaperTopic, Similarity, SimilarityState, Topic
+from tests.factories import finish, make_paper, make_venue
 from tests.support import parse
 
 MLWQ = "MLWQ: Efficient Small Language Model Deployment via Multi-Level Weight Quantization"
@@ -245,3 +246,19 @@ def test_pair_scores_are_the_pairs_inner_products_in_any_blocks():
         assert neighbours.pair_scores(vectors, rows, columns, block=block).tolist() == (
             expected.tolist()
         )
+
+
+def test_an_acronyms_two_numbers_are_one_shared_term(db):
+    # "vlm" and "vlms" were shown as two shared terms (an outside tester).
+    venue = make_venue("ACL 2024", 2024)
+    texts = [
+        ("Hallucination in VLMs", "Each VLM hallucinates objects; VLMs hallucinate less here."),
+        ("Grounding VLMs", "A VLM grounded in boxes, and VLMs that hallucinate objects less."),
+    ]
+    texts += [(f"Filler {n}", f"Parsing treebanks number {n} for syntax.") for n in range(10)]
+    papers = [make_paper(abstract, title=title, venue=venue) for title, abstract in texts]
+    finish()
+    similar = Paper.objects.similar_to(papers[0], 5)
+    assert similar[0].pk == papers[1].pk
+    assert "vlms" in similar[0].shared_terms
+    assert "vlm" not in similar[0].shared_terms
