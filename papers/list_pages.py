@@ -2,6 +2,8 @@
 (papers/list_headers.py), its paragraphs are papers, their headings and the page's furniture
 (papers/list_entries.py)."""
 
+import re
+
 from .author_lines import is_affiliation_line
 from .dump_blocks import Block, footer_label, is_markup, labelled_fields
 from .dump_evidence import evidence
@@ -35,8 +37,9 @@ def _parse_section(reader: PageReader, blocks: list[Block], venue_name: str) -> 
         for block in in_markdown:
             reader.decide(block, "markup", evidence="a markdown heading over no abstract")
         entries, unpaired = list_entries([b for b in paper_blocks if b not in in_markdown])
+    formats = _format_headings(paragraphs)
     for entry in entries:
-        _add_list_paper(reader, entry, venue_name)
+        _add_list_paper(reader, entry, venue_name, _format_of(entry, formats))
     if unpaired:
         reader.warn(
             header,
@@ -64,6 +67,8 @@ def _list_paragraphs(reader: PageReader, paragraphs: list[Block], venue_name: st
             in_markdown.append(heading)
         elif is_markup(block) or footer_label(block):
             reader.decide(block, "markup", evidence="markdown or a footer label")
+        elif block.is_single_line and _FORMAT_HEADING.match(block.lines[0].strip()):
+            reader.decide(block, "markup", evidence="a heading of the papers' format")
         elif is_label(block):
             reader.decide(block, "markup", evidence="a label, not a paper's text")
         elif (about := evidence(block.folded, acronym)).is_event:
@@ -85,12 +90,45 @@ def _without_affiliations(reader: PageReader, block: Block) -> Block | None:
     return Block(block.line + kept[0], tuple(block.lines[n] for n in kept))
 
 
-def _add_list_paper(reader: PageReader, entry: ListEntry, venue_name: str) -> None:
+# A heading naming how the papers under it are presented ("Oral Presentations", "## Posters",
+# "Poster Session 2", "System Demonstrations"): they were loaded with no format, which a
+# lecture page's papers have (an outside curator).
+_FORMAT_HEADING = re.compile(
+    r"^(?:#{1,6} *)?\**(?:system )?(oral|poster|spotlight|demo(?:nstration)?)s?"
+    r"(?: (?:presentations?|papers?|sessions?|track))?(?: \d{1,3})?\**:?$",
+    re.IGNORECASE,
+)
+
+
+def _format_headings(paragraphs: list[Block]) -> list[tuple[int, str]]:
+    """[(line, presentation format)] of the section's headings naming one, in page order."""
+    return [
+        (block.line, {"demonstration": "demo"}.get(match[1].lower(), match[1].lower()))
+        for block in paragraphs
+        if block.is_single_line and (match := _FORMAT_HEADING.match(block.lines[0].strip()))
+    ]
+
+
+def _format_of(entry: ListEntry, formats: list[tuple[int, str]]) -> str:
+    """The presentation format of the last heading naming one above the entry, or ""."""
+    blocks = [block for block in (entry.heading, entry.abstract) if block is not None]
+    first = min((block.line for block in blocks), default=0)
+    return next((name for line, name in reversed(formats) if line < first), "")
+
+
+def _add_list_paper(
+    reader: PageReader, entry: ListEntry, venue_name: str, presentation_format: str = ""
+) -> None:
     if entry.note is not None:
         reader.decide(entry.note, "event prose", evidence="a short paragraph among titled ones")
         return
     if entry.heading is None:
-        reader.add_paper([entry.abstract], venue_name, evidence="one paragraph of the list")
+        reader.add_paper(
+            [entry.abstract],
+            venue_name,
+            evidence="one paragraph of the list",
+            presentation_format=presentation_format,
+        )
         return
     if entry.abstract is None:
         no_paper = "a heading with no abstract beside it: no paper"
@@ -108,6 +146,7 @@ def _add_list_paper(reader: PageReader, entry: ListEntry, venue_name: str) -> No
         evidence=f"one paragraph of the list, its title {where} it",
         title=entry.title,
         authors=authors,
+        presentation_format=presentation_format,
     )
     with_names = " with its authors' names" if authors and entry.author_block is None else ""
     reader.decide(

@@ -267,6 +267,24 @@ def test_presentation_format_in_the_page_header():
     assert parsed.papers[0].presentation_format == "poster"
 
 
+def test_a_list_pages_format_headings_give_their_papers_format():
+    # "Oral Presentations" and "Poster Presentations" sections left their papers with no
+    # format, which a lecture page's papers have (an outside curator).
+    page = (
+        f"EMNLP 2024 Papers\n\nOral Presentations\n\nLyrebird Listening\nChloe Walker\n\n"
+        f"{ABSTRACT_A}\n\n## Posters\n\nCockatoo Crests\nEwa Nowak\n\n{ABSTRACT_B}\n\n"
+        f"System Demonstrations\n\nWombat Tools\nNoor Hassan\n\n{ABSTRACT_C}\n"
+    )
+    parsed = parse_dump(page, "formats.txt")
+    assert [(p.title, p.presentation_format) for p in parsed.papers] == [
+        ("Lyrebird Listening", "oral"),
+        ("Cockatoo Crests", "poster"),
+        ("Wombat Tools", "demo"),
+    ]
+    # A page without such headings gives none.
+    assert {p.presentation_format for p in parse_dump(list_page(), "plain.txt").papers} == {""}
+
+
 @pytest.mark.parametrize(
     "transform",
     [
