@@ -3,6 +3,7 @@ Anthology ID, DOI or address, an address of this site, an address only it gives)
 venue's or topic's page (the Anthology's or ours), the papers giving an address, or nothing here
 (told, not searched). A mixin of PaperFilterSet (papers/filtering.py), which gives ``text``."""
 
+import re
 from functools import cached_property
 
 from .anthology_pages import ANTHOLOGY_HOSTS, address_host, anthology_page
@@ -16,7 +17,10 @@ from .search_notices import (
     UNKNOWN_ARXIV_ID,
     UNKNOWN_DOI,
 )
-from .understanding import arxiv_id, identified_paper, parse_identifier
+from .understanding import arxiv_id, identified_paper, identified_papers, parse_identifier
+
+# What parts a list of identifiers.
+_LISTED = re.compile(r"[\s,;]+")
 
 
 class AddressedQuery:
@@ -32,20 +36,33 @@ class AddressedQuery:
             return None
         own = self.own_page
         found = (own if isinstance(own, Paper) else None) or identified_paper(self.text)
-        if found is None and len(self.linking) == 1:
+        if found is None and len(self.linking) == 1 and not self.identifiers:
             found = Paper.objects.filter(pk=self.linking[0]).first()
         return found
 
     @cached_property
     def linking(self) -> list[int]:
         """The ids of the papers giving the address q is, a repository's or any other site's
-        (papers/linked_addresses.py), or the arXiv address of the arXiv identifier q is; [] for
-        any other q, an address of the Anthology's or of this site's, an identifier."""
+        (papers/linked_addresses.py), or the arXiv address of the arXiv identifier q is, or
+        the papers of the identifiers q lists (``identifiers``); [] for any other q, an
+        address of the Anthology's or of this site's, an identifier."""
         if not self.text or self.own_page is not None or any(parse_identifier(self.text)):
             return []
+        if self.identifiers:
+            return identified_papers(self.identifiers)
         if arxiv := arxiv_id(self.text):  # as the abstracts give it: its arxiv.org address
             return linking_papers(f"https://arxiv.org/abs/{arxiv}")
         return linking_papers(self.text)
+
+    @cached_property
+    def identifiers(self) -> list[str]:
+        """The identifiers q lists, two or more Anthology IDs or DOIs apart by spaces, commas
+        or semicolons (searched as words, they found nothing: an outside tester); [] for any
+        other q."""
+        parts = _LISTED.split(self.text.strip()) if self.text else []
+        if len(parts) < 2 or not all(any(parse_identifier(part)) for part in parts):
+            return []
+        return parts
 
     @cached_property
     def anthology_page(self):

@@ -85,6 +85,7 @@ ADDRESS_ELSEWHERE = (
 )
 # {count}: the papers whose abstracts give the address pasted (papers/linked_addresses.py).
 PAPERS_GIVING_THE_ADDRESS = "{count} papers give that address in their abstracts."
+IDENTIFIERS_LISTED = "The papers of the identifiers given: {found} of {asked} name a paper here."
 MORE_PAPERS_GIVING_THE_ADDRESS = (
     "More than {count} papers give that address in their abstracts: the {count} loaded last."
 )

@@ -64,6 +64,22 @@ def parse_identifier(text: str) -> tuple[str | None, str | None]:
     return canonical_anthology_id(match["url"] or match["id"]), None
 
 
+def identified_papers(texts: list[str]) -> list[int]:
+    """The ids of the papers several identifiers name (Anthology IDs or DOIs, each as
+    ``identified_paper`` reads it), in their order, each once; one query."""
+    parsed = [parse_identifier(text) for text in texts]
+    ids = [anthology_id for anthology_id, _ in parsed if anthology_id]
+    dois = [doi for _, doi in parsed if doi]
+    found = Paper.objects.annotate(doi_lower=Lower("doi")).filter(
+        Q(external_id__in=ids) | Q(doi_lower__in=dois)
+    )
+    by_key = {}
+    for pk, external_id, doi in found.values_list("pk", "external_id", "doi_lower"):
+        by_key.update({external_id: pk, doi: pk})
+    keys = [doi or anthology_id for anthology_id, doi in parsed]
+    return list(dict.fromkeys(by_key[key] for key in keys if key in by_key))
+
+
 def identified_paper(text: str):
     """The paper the text identifies, or None (no query unless the text has the shape): an
     Anthology ID, also of a paper a curator merged into another (that one)."""

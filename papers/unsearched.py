@@ -7,7 +7,11 @@ from .filtering import PaperFilterSet
 from .linked_addresses import LINKING_LIMIT
 from .models import Paper
 from .results import Results
-from .search_notices import MORE_PAPERS_GIVING_THE_ADDRESS, PAPERS_GIVING_THE_ADDRESS
+from .search_notices import (
+    IDENTIFIERS_LISTED,
+    MORE_PAPERS_GIVING_THE_ADDRESS,
+    PAPERS_GIVING_THE_ADDRESS,
+)
 
 
 def unsearched(filterset: PaperFilterSet) -> Results | None:
@@ -17,6 +21,8 @@ def unsearched(filterset: PaperFilterSet) -> Results | None:
         return _identified(paper)
     if (page := filterset.addressed_page) is not None:
         return _addressed_page(page, anthology=filterset.anthology_page is not None)
+    if filterset.identifiers:
+        return _listed(filterset.linking, len(filterset.identifiers))
     if filterset.linking:
         return _linking(filterset.linking)
     if (notice := filterset.address_notice) is not None:
@@ -47,6 +53,15 @@ def _linking(ids: list[int]) -> Results:
     count = len(shown)
     # No filters to offer: the papers are the ones giving the address, whatever the filters.
     return Results(facets=Facets(total=0), count=count, papers=papers, notices=[notice])
+
+
+def _listed(ids: list[int], asked: int) -> Results:
+    """The results of a query listing identifiers: their papers, in the order given."""
+    papers = sorted(Paper.objects.cards(ids), key=lambda card: ids.index(card.pk))
+    for card in papers:
+        card.score = None
+    notice = IDENTIFIERS_LISTED.format(found=len(ids), asked=asked)
+    return Results(facets=Facets(total=0), count=len(ids), papers=papers, notices=[notice])
 
 
 def _addressed_page(page, anthology: bool) -> Results:

@@ -177,6 +177,28 @@ def test_an_identifier_opens_the_paper(client, identified, typed, key):
     assert [result["id"] for result in body["results"]] == [paper.pk]
 
 
+def test_identifiers_listed_together_list_their_papers(client, identified):
+    # Two Anthology IDs pasted together found "no paper with these words" (an outside tester).
+    typed = "P19-1001, 10.18653/v1/2021.naacl-main.463 2099.acl-main.1"
+    response = client.get("/?" + urlencode({"q": typed}))
+    assert response.status_code == 200
+    assert titles(response) == [identified["speech"].display_title, identified["kv"].title]
+    body = client.get("/api/papers/?" + urlencode({"q": typed})).json()
+    assert [result["id"] for result in body["results"]] == [
+        identified["speech"].pk,
+        identified["kv"].pk,
+    ]
+    assert body["notices"] == ["The papers of the identifiers given: 2 of 3 name a paper here."]
+    exported = client.get("/?" + urlencode({"q": typed, "format": "bibtex"}))
+    bibtex = b"".join(exported.streaming_content).decode()
+    # The speech paper has no title, which a citation needs.
+    assert bibtex.startswith("% 1 paper left out: the source gives no title.")
+    assert bibtex.count("@") == 1 and "{lovelace2025evicting" in bibtex
+    # One of them known: listed, not opened.
+    response = client.get("/?" + urlencode({"q": "P19-1001 2099.acl-main.1"}))
+    assert (response.status_code, titles(response)) == (200, [identified["speech"].display_title])
+
+
 def test_an_unknown_identifier_or_another_sites_address_is_told_not_searched(client, identified):
     response = client.get("/?q=2099.acl-main.1")
     assert response.status_code == 200
