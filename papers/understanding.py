@@ -65,8 +65,9 @@ def parse_identifier(text: str) -> tuple[str | None, str | None]:
 
 
 def identified_papers(texts: list[str]) -> list[int]:
-    """The ids of the papers several identifiers name (Anthology IDs or DOIs, each as
-    ``identified_paper`` reads it), in their order, each once; one query."""
+    """The ids of the papers several identifiers name (Anthology IDs or DOIs, each read as
+    ``identified_paper`` reads it, but for the IDs of papers a curator merged away), in their
+    order, each once; one query."""
     parsed = [parse_identifier(text) for text in texts]
     ids = [anthology_id for anthology_id, _ in parsed if anthology_id]
     dois = [doi for _, doi in parsed if doi]
