@@ -19,7 +19,8 @@ page +1 where it was not matched in memory (papers matching some of them); a que
 at most three papers +2 for did-you-mean and +1 for the respelling's facets (+1 where it
 matched some: whether one names a word respelled), +1 under filters when nothing
 at all is shown (whether papers outside them match), +1 for filter values the collection may
-not know; a query that is an identifier 1 (then a redirect to the paper); one with a year +1 (the
+not know; a query that is an identifier 1 (then a redirect to the paper), one listing several
+2 (their papers, and their cards); one with a year +1 (the
 venues or year it names), +1 for the authors of the rest when it names one, +1 when some are
 found (whether they have papers there: then a redirect to those); venue page 7 (page
 object, chart, its other
