@@ -86,14 +86,17 @@ def _title_and_topics(reader: PageReader, position: int, venue_name: str):
     """(title block or None, authors, topics, presentation format, position after them)."""
     blocks = reader.blocks
     title_block, authors = None, []
+    position = _past_buttons(reader, position)
     first = blocks[position] if position < len(blocks) else None
     if first is not None and is_title_like(first) and not footer_label(first):
         title_block = first
-        position += 1
+        position = _past_buttons(reader, position + 1)
         authors = _author_line(reader, position)
         position += bool(authors)
     topics, presentation_format = [], ""
-    while position < len(blocks) and _is_topic(blocks[position], venue_name):
+    while (position := _past_buttons(reader, position)) < len(blocks) and _is_topic(
+        blocks[position], venue_name
+    ):
         line = blocks[position].lines[0]
         if line.casefold() in PRESENTATION_FORMATS:
             presentation_format = line.casefold()
@@ -105,6 +108,17 @@ def _title_and_topics(reader: PageReader, position: int, venue_name: str):
             reader.decide(blocks[position], "topic", evidence="a short line after the title")
         position += 1
     return title_block, authors, topics, presentation_format, position
+
+
+def _past_buttons(reader: PageReader, position: int) -> int:
+    """The position after the lines of the page's links and buttons at ``position`` (decided
+    as markup): anywhere among the title, authors and topics (after the venue line, the
+    buttons were read as the title, and the title and authors as topics: an outside tester)."""
+    while position < len(reader.blocks) and is_buttons(reader.blocks[position]):
+        evidence = "a line of the page's links and buttons"
+        reader.decide(reader.blocks[position], "markup", evidence=evidence)
+        position += 1
+    return position
 
 
 def _author_line(reader: PageReader, position: int) -> list[AuthorRecord]:

@@ -758,6 +758,24 @@ def test_a_lecture_pages_buttons_are_neither_topics_nor_titles(buttons):
     ] * 2
 
 
+@pytest.mark.parametrize("where", ["after the venue", "after the title", "among the topics"])
+def test_a_lecture_pages_buttons_anywhere_above_its_topics_are_passed_over(where):
+    # After the venue line they were read as the title, and the title and authors as topics;
+    # between the authors and the topics, the topics were stray lines (an outside tester).
+    buttons = "Share | Cite | Download PDF"
+    title, names = "Parallel Data for Yoruba Translation", "Hans Becker, Julia Schneider"
+    lines = {
+        "after the venue": (buttons, title, names, "machine translation", "oral"),
+        "after the title": (title, buttons, names, "machine translation", "oral"),
+        "among the topics": (title, names, buttons, "machine translation", buttons, "oral"),
+    }[where]
+    page = lecture_page(topics=lines[1:], furniture=False).replace(f"{title}\n\n", "", 1)
+    page = page.replace("NAACL 2025\n\n", f"NAACL 2025\n\n{lines[0]}\n\n", 1)
+    first = parse_dump(page, "lecture.txt").papers[0]
+    assert (first.title, [a.name for a in first.authors]) == (title, names.split(", "))
+    assert (first.topics, first.presentation_format) == (["machine translation"], "oral")
+
+
 def test_a_lecture_pages_findings_venue_line_names_the_findings_volume():
     parsed = parse_dump(lecture_page(venue="NAACL 2024 Findings"), "lecture.txt")
     assert {p.venue for p in parsed.papers} == {"Findings of NAACL 2024"}
