@@ -29,22 +29,38 @@ _PAPERS_HEADING = re.compile(
     r"\b(?:papers?|sessions?|posters?|orals?|tracks?|findings|main conference|demos?)\b", re.I
 )
 _HEADING_WORDS = 6
+_MARKDOWN_HEADING = re.compile(r"^(#{1,6}) +")
 
 
 def without_talks(reader: PageReader, blocks: list[Block], venue_name: str) -> list[Block]:
     """The blocks but those of the sections of talks, which are decided and warned of."""
-    kept, talks = [], None
+    kept, talks, level = [], None, 0
     for block in blocks:
         if _talks_heading(block, venue_name):
-            talks = block.lines[0].strip("#* :")
+            talks, level = block.lines[0].strip("#* :"), _markdown_level(block)
             reader.decide(block, "talks", talks, evidence="a heading of talks, not papers")
             reader.warn(block, f"“{talks}” heads talks, not papers: its paragraphs are left out")
-        elif talks is not None and not _papers_heading(block):
+        elif talks is not None and not _ends_talks(block, level):
             reader.decide(block, "talk", evidence=f"under “{talks}”: not a paper")
         else:
             talks = None
             kept.append(block)
     return kept
+
+
+def _markdown_level(block: Block) -> int:
+    """The level of a markdown heading ("## …": 2), 0 for any other block."""
+    marks = _MARKDOWN_HEADING.match(block.lines[0])
+    return len(marks[1]) if marks else 0
+
+
+def _ends_talks(block: Block, level: int) -> bool:
+    """Whether the block ends a section of talks whose heading is a markdown heading of
+    ``level`` (0: none): a heading of papers or sessions, or a markdown heading of the same
+    level or a higher one ("## Session 3: Parsing" after "## Invited Talk": every paper after
+    it was left out, an outside tester)."""
+    own = _markdown_level(block)
+    return _papers_heading(block) or 0 < own <= level
 
 
 def _talks_heading(block: Block, venue_name: str) -> bool:
@@ -57,10 +73,12 @@ def _talks_heading(block: Block, venue_name: str) -> bool:
 
 
 def _papers_heading(block: Block) -> bool:
-    """A short heading of papers or sessions ("Oral Session 2"), ending a section of talks."""
-    line = block.lines[0]
+    """A short heading of papers or sessions ("Oral Session 2", "## Accepted Papers"), ending
+    a section of talks."""
+    line = _MARKDOWN_HEADING.sub("", block.lines[0]).strip("* ")
     return (
-        is_title_like(block)
+        block.is_single_line
+        and is_title_like(Block(block.line, (line,)))
         and len(line.split()) <= _HEADING_WORDS
         and bool(_PAPERS_HEADING.search(line))
     )

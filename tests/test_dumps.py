@@ -678,6 +678,21 @@ def test_keynotes_invited_talks_and_tutorials_are_not_papers():
     assert [d.kind for d in parsed.decisions].count("talk") == 6
 
 
+@pytest.mark.parametrize("heading", ["## Session 3: Parsing", "## Papers", "## Main Track Papers"])
+def test_a_markdown_heading_of_its_level_or_of_papers_ends_a_talks_section(heading):
+    # After "## Invited Talk", "## Session 3: Parsing" did not end the talks: every paper
+    # after it was left out ("no paper found", an outside tester).
+    blocks = ["## Invited Talk", "### Why Language Models Need Linguistics", TALK, heading]
+    blocks += [f"### {TITLES[0]}\nAda Lovelace, Alan Turing", ABSTRACT_A]
+    parsed = parse_dump(list_page("EMNLP 2023 Papers", blocks), "talks.txt")
+    assert [(p.title, p.abstract) for p in parsed.papers] == [(TITLES[0], ABSTRACT_A)]
+    assert [d.kind for d in parsed.decisions].count("talk") == 2
+    # Under a plain heading of talks, a markdown heading of papers ends it too.
+    blocks = ["Tutorials", TUTORIAL, "### Accepted Papers", f"{TITLES[0]}", ABSTRACT_A]
+    parsed = parse_dump(list_page("EMNLP 2023 Papers", blocks), "talks.txt")
+    assert [(p.title, p.abstract) for p in parsed.papers] == [(TITLES[0], ABSTRACT_A)]
+
+
 def test_a_tutorials_volumes_page_keeps_its_tutorials_and_their_presenters():
     blocks = ["Tutorials", f"{TITLES[0]}\nPresenters: Alice Smith, Bob Jones", TUTORIAL]
     blocks += [f"{TITLES[1]}\nSpeaker: Jane Doe", ABSTRACT_B]
