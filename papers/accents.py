@@ -5,7 +5,8 @@ tester). A query word one spelling of which the collection has is also searched 
 "naive bayes" → 'naive bayes or naïv bayes' (the other spelling as the index holds it, which
 it parses to itself).
 
-Only plain words: neither excluded nor inside a quoted phrase (a phrase asks for what it says).
+Only plain words, not inside a quoted phrase (a phrase asks for what it says); an excluded word
+is excluded in its other spelling too ("resume -résumé" removes the papers writing "resume").
 A word typed without accents takes its commonest accented spelling in the collection; one
 typed with them, its spelling without (papers_unaccented, the translation names use). The
 words are looked up with the query's other words, in one statement (papers/word_lookups.py),
@@ -15,7 +16,7 @@ through the index on the lexemes' unaccented spellings.
 import re
 
 from .expressions import SEARCH_CONFIG
-from .text import OPERATORS, plain_matches
+from .text import OPERATORS, QUOTED, plain_matches
 
 _WORD = re.compile(r"(?<![\w^\"'-])[^\W\d_]{3,}(?![\w\"'^])")
 # Each word's other spelling in the collection, one that the index parses to itself: for a
@@ -44,17 +45,40 @@ def _searched_words(text: str) -> list[re.Match]:
     return [word for word in plain_matches(_WORD, text) if word[0].lower() not in OPERATORS]
 
 
+# A word excluded ("-résumé"), outside quoted phrases.
+_EXCLUDED_WORD = re.compile(r"(?<![\w^\"'-])-([^\W\d_]{3,})(?![\w\"'^])")
+
+
+def _excluded_words(text: str) -> list[re.Match]:
+    quoted = [match.span() for match in QUOTED.finditer(text)]
+    return [
+        match
+        for match in _EXCLUDED_WORD.finditer(text)
+        if not any(a <= match.start() < b for a, b in quoted)
+    ]
+
+
 def spelled_words(text: str) -> list[str]:
-    """The plain words of the text, lowercased, that may have another spelling (OTHER_SQL's
-    parameter)."""
-    return list(dict.fromkeys(word[0].lower() for word in _searched_words(text)))
+    """The plain and excluded words of the text, lowercased, that may have another spelling
+    (OTHER_SQL's parameter)."""
+    words = [word[0] for word in _searched_words(text)]
+    words += [word[1] for word in _excluded_words(text)]
+    return list(dict.fromkeys(word.lower() for word in words))
 
 
 def with_accents(query: str, others: dict[str, str]) -> str:
-    """The query (the text as understood, papers/understanding.py), or it "or" the same with
-    each plain word that has another spelling (``others``, from OTHER_SQL) written so."""
+    """The query (the text as understood, papers/understanding.py), each excluded word that
+    has another spelling (``others``, from OTHER_SQL) excluded in it too ("resume -résumé"
+    kept the 13 papers writing "resume", an outside tester), and "or" the same with each plain
+    word that has one written so."""
     if not others:
         return query
+    pieces, done = [], 0
+    for word in _excluded_words(query):
+        if word[1].lower() in others:
+            pieces += [query[done : word.end()], f" -{others[word[1].lower()]}"]
+            done = word.end()
+    query = "".join(pieces) + query[done:]
     pieces, done = [], 0
     for word in _searched_words(query):
         if word[0].lower() in others:
