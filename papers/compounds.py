@@ -187,7 +187,8 @@ def version_apart(word: str) -> str | None:
 
 # A version number: "3.5" of "GPT-3.5".
 _VERSION = re.compile(r"\d\.\d")
-_WHOLE_COMPOUND = re.compile(rf"(?<![\w.-]){COMPOUND_SQL}(?![\w-])")
+# Not part of a longer word, but perhaps excluded ("-GPT-3.5").
+_WHOLE_COMPOUND = re.compile(rf"(?<![\w.])(?<!\w-){COMPOUND_SQL}(?![\w-])")
 
 
 def versioned_compounds(text: str) -> list[re.Match]:

@@ -6,6 +6,7 @@ an exclusion extended to them and to an acronym's words ("-LLM" also removes "LL
 import re
 
 from .acronyms import expansion
+from .compounds import version_apart, versioned_compounds
 from .regional_spelling import other_spelling
 from .text import QUOTED
 
@@ -26,18 +27,33 @@ _EXCLUDED = re.compile(r"(?<![\w\"-])-(\w+)(?![\w-])")
 def excluded_in_every_form(text: str) -> str:
     """The text with an excluded acronym excluded in its other number and as its words too
     (papers/acronyms.py), a word in its other spelling ("-LLM" did not remove the papers
-    saying only "LLMs", where the page says an exclusion removes each form of its word)."""
+    saying only "LLMs", where the page says an exclusion removes each form of its word), a
+    compound with a version number as its parts in a row."""
 
     def every(match: re.Match) -> str:
         others = [other for other in (other_form(match[1]), expansion(match[1])) if other]
         return " ".join([match[0], *(f"-{other}" for other in others)])
 
+    def forms(text: str) -> str:
+        return _excluded_versions(_EXCLUDED.sub(every, text))
+
     # Not inside a quoted phrase: a word excluded there is part of the phrase as typed.
     pieces, done = [], 0
     for quoted in QUOTED.finditer(text):
-        pieces += [_EXCLUDED.sub(every, text[done : quoted.start()]), quoted[0]]
+        pieces += [forms(text[done : quoted.start()]), quoted[0]]
         done = quoted.end()
-    return "".join(pieces) + _EXCLUDED.sub(every, text[done:])
+    return "".join(pieces) + forms(text[done:])
+
+
+def _excluded_versions(text: str) -> str:
+    """The text with each excluded compound with a version number excluded as its parts in a
+    row too ("-GPT-3.5" kept the 84 papers writing "GPT-3.5-turbo", which "GPT-3.5" finds)."""
+    pieces, done = [], 0
+    for compound in versioned_compounds(text):
+        if text[compound.start() - 1 : compound.start()] == "-":
+            pieces += [text[done : compound.end()], f" -{version_apart(compound[0])}"]
+            done = compound.end()
+    return "".join(pieces) + text[done:]
 
 
 def other_form(word: str) -> str | None:

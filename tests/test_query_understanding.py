@@ -1234,8 +1234,10 @@ def test_a_model_name_with_a_version_finds_every_paper_writing_it(client, db):
     finish()
     assert join_compounds("GPT-3.5 summaries")[0] == ('GPT-3.5 summaries or "GPT 3.5" summaries')
     assert sorted(titles(client.get("/?q=GPT-3.5"))) == ["Paper 0", "Paper 1", "Paper 2", "Paper 3"]
-    # Excluded, it is excluded joined; quoted, it is its parts in a row.
-    assert join_compounds("task -GPT-3.5")[0] == "task -GPT-3.5"
+    # Excluded, it is excluded in both forms ("-GPT-3.5" kept "GPT-3.5-turbo": an outside
+    # tester); quoted, it is its parts in a row.
+    assert join_compounds("task -GPT-3.5")[0] == 'task -GPT-3.5 -"GPT 3.5"'
+    assert sorted(titles(client.get("/?q=task+-GPT-3.5"))) == ["Paper 4", "Paper 5"]
     assert sorted(titles(client.get('/?q="GPT-3.5"'))) == ["Paper 0", "Paper 2", "Paper 3"]
 
 
