@@ -92,7 +92,7 @@ def series_named(text: str, chosen: dict[str, list[str]], venues) -> list[NamedF
 def authored_in(text: str, chosen: dict[str, list[str]]) -> str | None:
     """The address of the list of the papers of the authors a query names, in the one venue or
     year its other words name ("Yoav Goldberg 2023": q "Yoav Goldberg" in 2023; "yoav goldberg
-    acl 2023": in ACL 2023; "Jurafsky 2023", a family name of few authors: q "Jurafsky" in
+    acl 2023": in ACL 2023; "Jurafsky 2023", the family name of one author: his papers of
     2023), where they have papers there; None for any other query. Searched
     as typed, no paper had every word, a year being no word of a paper's text (an outside
     tester). Only for a text with a year: one query for the filters it names, one for the
@@ -105,13 +105,18 @@ def authored_in(text: str, chosen: dict[str, list[str]]) -> str | None:
     if len(named) != 1 or not named[0].rest:
         return None
     rest = named[0].rest
-    authors = Author.objects.named(rest) or Author.objects.of_family_name(rest)
+    authors, url = Author.objects.named(rest), named[0].url
     if not authors:
-        return None
+        # A family name alone is the author filter's, of its one author: searched as a word,
+        # "Manning" in 2024 was mostly "man" ("Man Ho Lam", "Pro-Woman, Anti-Man?").
+        authors = Author.objects.of_family_name(rest)
+        if len(authors) != 1:
+            return None
+        url = _filter("", "", [("author", authors[0].slug), *named[0].added], chosen).url
     (name, value), *_ = named[0].added
     where = {"paper__venue__slug": value} if name == "venue" else {"paper__venue__year": value}
     there = Authorship.objects.filter(author__in=authors, **where)
-    return named[0].url if there.exists() else None
+    return url if there.exists() else None
 
 
 def author_at_either_end(text: str, chosen: dict[str, list[str]], memory=None):
