@@ -127,11 +127,12 @@ def topic_trend(topic, rows) -> dict:
 def term_boxes(topic_slugs: list[str], terms: list[str]) -> list[str]:
     """The search-term boxes of the /trends/ form: one for each term the address holds (a
     shared one may hold five) and an empty one more while fewer than MAX_SERIES topics and
-    terms are chosen, TERM_BOXES at least. With two terms, the form had no box for a third
-    (an outside tester)."""
+    terms are chosen (TERM_BOXES at least, room allowing). With two terms, the form had no box
+    for a third; with five topics and terms, it had one that Compare then ignored (an
+    outside tester)."""
     filled = [term for term in terms if term.strip()][:MAX_SERIES]
     room = MAX_SERIES - len(topic_slugs[:MAX_SERIES]) - len(filled)
-    return filled + [""] * max(TERM_BOXES - len(filled), min(room, 1))
+    return filled + [""] * max(0, min(room, max(TERM_BOXES - len(filled), 1)))
 
 
 def comparison(topic_slugs: list[str], terms: list[str]) -> dict:

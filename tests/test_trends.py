@@ -68,6 +68,8 @@ def test_trends_compares_topics_and_terms(client, corpus):
         ("", [None, None]),
         ("?q=cache&q=attention", ["cache", "attention", None]),
         ("?topic=attention&topic=efficiency&q=cache&q=speech", ["cache", "speech", None]),
+        ("?topic=attention&topic=efficiency&topic=speech&topic=x&q=cache", ["cache"]),
+        ("?topic=attention&topic=efficiency&topic=speech&topic=x", [None]),
         (
             "?topic=attention&topic=efficiency&q=cache&q=speech&q=yoruba",
             ["cache", "speech", "yoruba"],
