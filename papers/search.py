@@ -147,7 +147,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     address an author or venue (1 or 2; the pages redirect there). A question is searched
     for its subject (``corrected_query``; PaperFilterSet.subject: +1, whether it is a title),
     a name written otherwise for its author's (PaperFilterSet.renamed: "Daniel Jurafsky").
-    Otherwise: the authors the query names (1, only for a name-like query; the author card
+    Otherwise: the authors the query names (1, only for a name-like query; the author card, in
+    any order,
     on the first page; when some are found, their papers are ranked first, +1, on every
     page; on the first page of a one-word query, the few authors of that family name, 1, +1
     to count their papers when some are found; for a longer query naming nobody, the authors
@@ -192,9 +193,11 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     text, words = join_compounds(typed)
     facets, matched = _matched(filterset, text, request)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
-    results.authors = _author_cards(filterset, typed, authors) if ranked else []
+    # The authors a query names are offered in any order (sorted, their cards went).
+    named = authors or (filterset.named_authors if text else [])
+    results.authors = _author_cards(filterset, typed, named) if text else []
     results.filters = _named_filters(filterset, typed, matched) if ranked else []
-    if ranked and not results.authors:
+    if text and not results.authors:
         _name_and_words(results, filterset, typed, matched)
     results.named_authors, results.corrected_query = authors, subject
     if ranked and facets.total <= RARE_WORD and not literal:

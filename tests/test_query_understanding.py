@@ -621,6 +621,10 @@ def test_a_name_at_either_end_of_a_query_offers_the_author_and_their_papers(
     cards = page.find(class_="author-cards")
     assert cards.find("h3").text == f"Author named in “{typed}”"
     assert [a.text for a in cards.find_all("a")] == ["Ada Lovelace"]
+    # Sorted otherwise, the same (they went: an outside tester).
+    sorted_body = client.get("/api/papers/?" + urlencode({"q": typed, "sort": "newest"})).json()
+    assert [author["name"] for author in sorted_body["authors"]] == ["Ada Lovelace"]
+    assert sorted_body["filters"] == body["filters"]
 
 
 def test_a_query_whose_ends_are_no_family_name_looks_for_no_author(client, corpus):
