@@ -261,7 +261,7 @@ def test_the_words_naming_an_area_are_looked_for_in_titles_alone(db):
     slugs = ["machine-translation", "question-answering", "information-extraction"]
     areas = [Topic(slug=slug) for slug in slugs]
     # Titles' lexemes are marked (^); an abstract's words name no area here.
-    documents = ["^machin ^translat", "machin translat ^gender", "^question ^answer", "^extract"]
+    documents = ["^machin ^translat", "machin translat ^gender", "^qa ^model", "^extract"]
     matrix, vocabulary = lexeme_matrix(documents * 3)
     assert named_in_titles(areas, matrix, vocabulary)[:4].tolist() == [
         [True, False, False],
