@@ -190,12 +190,16 @@ def _axes(years, top, x, y) -> list[str]:
     return parts
 
 
+def _papers(count: int) -> str:
+    return "1 paper" if count == 1 else f"{count:,} papers"
+
+
 def _line(index: int, line: Series, years, x, y) -> str:
     points = " ".join(f"{x(year):.1f},{y(line.shares[year]):.1f}" for year in years)
     dots = "".join(
         f'<circle cx="{x(year):.1f}" cy="{y(line.shares[year]):.1f}" r="3.5">'
         f"<title>{escape(line.label)}, {year}: {_percent(line.shares[year])} "
-        f"({line.counts.get(year, 0)} papers)</title></circle>"
+        f"({_papers(line.counts.get(year, 0))})</title></circle>"
         for year in years
     )
     return (

@@ -20,8 +20,8 @@ def test_topic_page_draws_its_share_per_year(client, corpus):
     # EMNLP 2024: retrieval of 2 papers; ACL 2025: kv of 3.
     assert svg.find("desc").text == "attention: 2024 50.0%, 2025 33.3%"
     assert [c.find("title").text for c in svg.find_all("circle")] == [
-        "attention, 2024: 50.0% (1 papers)",
-        "attention, 2025: 33.3% (1 papers)",
+        "attention, 2024: 50.0% (1 paper)",
+        "attention, 2025: 33.3% (1 paper)",
     ]
     # Hidden by a wrapper: a table keeps its content's width whatever width it is given.
     hidden = page.find("div", class_="visually-hidden")
