@@ -1208,3 +1208,25 @@ def test_a_reading_list_given_twice_is_one_list(client, corpus):
 def test_each_search_landmark_has_a_name_of_its_own(client, corpus, url, names):
     page = parse(client.get(url).content)
     assert [form.attrs.get("aria_label") for form in page.find_all("form", role="search")] == names
+
+
+def test_title_order_heads_the_records_without_authors_apart(client, db):
+    # Sorted A–Z, a titled record without authors came after "Zebras" with no word of why
+    # (an outside tester).
+    venue = make_venue("ACL 2025", 2025)
+    make_paper("About apes.", title="Apes", venue=venue, authors=["Ada Lovelace"])
+    make_paper("About zebras.", title="Zebras", venue=venue, authors=["Alan Turing"])
+    make_paper("About bees.", title="Bees", venue=venue)
+    finish()
+    page = parse(get(client, "/?sort=title"))
+    lists = page.find_all("ol", class_="result-list")
+    assert [[card.find("h3").text for card in ol.find_all("li")] for ol in lists] == [
+        ["Apes", "Zebras"],
+        ["Bees"],
+    ]
+    assert lists[1].attrs["start"] == "3"
+    assert (
+        page.find("h3", class_="records-divider").text == "Records without a title or authors, A–Z"
+    )
+    # Not in another order.
+    assert not parse(get(client, "/?q=about")).find_all("h3", class_="records-divider")
