@@ -78,12 +78,13 @@ def test_only_a_rare_numbered_name_is_searched_in_its_other_form(numbered):
 def test_the_numbered_names_of_a_query_cost_one_statement_with_its_other_words(numbered):
     # One statement asks which names are rare and which words are also written otherwise
     # (papers/word_lookups.py), however many the query has.
-    for text in ("M3CoT T5 MC2", "cache"):
+    # An excluded word too: it is excluded in its other spelling (papers/accents.py).
+    for text in ("M3CoT T5 MC2", "cache", "-cache"):
         with CaptureQueriesContext(connection) as context:
             join_compounds(text)
         assert len(context.captured_queries) == 1
     with CaptureQueriesContext(connection) as context:
-        join_compounds("-cache")
+        join_compounds("-- 42")
     assert len(context.captured_queries) == 0
 
 
