@@ -74,9 +74,9 @@ def _page_paper_lines(reader: PageReader, position: int):
 
 def _is_topic(block: Block, venue_name: str) -> bool:
     """A short line under the title, unless it is a prompt or greeting ("Please log in"),
-    exclaims ("Welcome!"), names the event ("Celebrate 30 Years of EMNLP!") or is the page's
-    buttons ("Share | Cite | Download PDF")."""
-    if not is_topic_like(block) or block.lines[0].endswith("!") or is_buttons(block):
+    exclaims ("Welcome!") or names the event ("Celebrate 30 Years of EMNLP!"); the page's
+    buttons are passed over before (``_past_buttons``)."""
+    if not is_topic_like(block) or block.lines[0].endswith("!"):
         return False
     about = evidence(block.folded, venue_record(venue_name).acronym)
     return not about.is_event and not any(cue.startswith("names the event") for cue in about.event)
