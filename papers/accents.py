@@ -16,7 +16,7 @@ through the index on the lexemes' unaccented spellings.
 import re
 
 from .expressions import SEARCH_CONFIG
-from .text import OPERATORS, QUOTED, plain_matches
+from .text import OPERATORS, plain_matches, unquoted
 
 _WORD = re.compile(r"(?<![\w^\"'-])[^\W\d_]{3,}(?![\w\"'^])")
 # Each word's other spelling in the collection, one that the index parses to itself: for a
@@ -50,12 +50,7 @@ _EXCLUDED_WORD = re.compile(r"(?<![\w^\"'-])-([^\W\d_]{3,})(?![\w\"'^])")
 
 
 def _excluded_words(text: str) -> list[re.Match]:
-    quoted = [match.span() for match in QUOTED.finditer(text)]
-    return [
-        match
-        for match in _EXCLUDED_WORD.finditer(text)
-        if not any(a <= match.start() < b for a, b in quoted)
-    ]
+    return unquoted(_EXCLUDED_WORD.finditer(text), text)
 
 
 def spelled_words(text: str) -> list[str]:

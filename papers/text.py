@@ -35,13 +35,22 @@ _NEGATED = re.compile(r"(?:^|[\s(])-$")
 def plain_matches(pattern: re.Pattern, text: str) -> list[re.Match]:
     """The pattern's matches in a query outside its quoted phrases and not excluded ("-word"):
     the words another form may be searched for (papers/numbered_names.py, papers/accents.py)."""
-    quoted = [match.span() for match in QUOTED.finditer(text)]
+    return plain(pattern.finditer(text), text)
+
+
+def plain(matches, text: str) -> list[re.Match]:
+    """The ``matches`` in the query ``text`` outside its quoted phrases and not excluded."""
     return [
         match
-        for match in pattern.finditer(text)
-        if not any(a <= match.start() < b for a, b in quoted)
-        and not _NEGATED.search(text[max(0, match.start() - 2) : match.start()])
+        for match in unquoted(matches, text)
+        if not _NEGATED.search(text[max(0, match.start() - 2) : match.start()])
     ]
+
+
+def unquoted(matches, text: str) -> list[re.Match]:
+    """The ``matches`` in the query ``text`` outside its quoted phrases."""
+    quoted = [match.span() for match in QUOTED.finditer(text)]
+    return [match for match in matches if not any(a <= match.start() < b for a, b in quoted)]
 
 
 # Negative contractions typed without their apostrophe. The search vectors parse "don't" as

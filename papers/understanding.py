@@ -23,7 +23,7 @@ from .compounds import content_words, version_apart, versioned_compounds
 from .expressions import SEARCH_CONFIG
 from .models import MergedKey, Paper
 from .tables import reading_cursor, sql
-from .text import OPERATORS, QUOTED
+from .text import OPERATORS, QUOTED, plain
 from .word_forms import excluded_in_every_form, other_form
 from .word_lookups import other_forms
 
@@ -328,13 +328,7 @@ def _with_versions(text: str, edits: list, phrases: list) -> tuple[list, list]:
     text ("GPT-3.5", outside quotes, not excluded) an edit of its own, as typed, in place of
     the edits of its words, and the phrases of those left out: its other form is its parts in
     a row (compounds.version_apart); its first word's was none ("GPTs-3.5")."""
-    quoted = [match.span() for match in QUOTED.finditer(text)]
-    spans = [
-        match.span()
-        for match in versioned_compounds(text)
-        if text[match.start() - 1 : match.start()] != "-"
-        and not any(a <= match.start() < b for a, b in quoted)
-    ]
+    spans = [match.span() for match in plain(versioned_compounds(text), text)]
     if not spans:
         return edits, phrases
     inside = {i for i, (begin, _, _) in enumerate(edits) if any(a <= begin < b for a, b in spans)}
