@@ -12,7 +12,7 @@ curator's merge or the Anthology's person id keeps.
 
 from .bulk import batched
 from .models import Authorship, Paper
-from .name_keys import name_key
+from .name_keys import GENERATIONS, name_key
 from .record_merging import name_words_in_order
 from .records import PaperRecord
 
@@ -20,7 +20,6 @@ from .records import PaperRecord
 # dropped ("schutze") compare equal; two names apart by their e's alone are taken for one
 # person, and the list is then kept, as it was before any correction.
 _UMLAUTS_DROPPED = str.maketrans({"e": None})
-_SUFFIXES = {"jr", "sr", "ii", "iii", "iv"}
 
 
 def uncorrected_author_lists(records: list[PaperRecord], papers: dict[int, Paper]) -> set[int]:
@@ -67,5 +66,5 @@ def same_people(names: str, other_names: str) -> bool:
 
 def _family_word(name: str) -> str:
     """The name's last word but a generation suffix, as its key writes it, its e's dropped."""
-    words = [word for word in name_words_in_order(name) if word not in _SUFFIXES]
+    words = [word for word in name_words_in_order(name) if word not in GENERATIONS]
     return words[-1].translate(_UMLAUTS_DROPPED) if words else ""

@@ -9,6 +9,7 @@ from difflib import get_close_matches
 from .anthology_metadata import canonical_external_id
 from .author_lines import one_word
 from .dump_blocks import venue_in_line
+from .name_keys import GENERATIONS
 from .records import AuthorRecord, DumpError, PaperRecord, ParsedFile, VenueRecord
 from .text import fold_whitespace
 
@@ -188,10 +189,6 @@ def _venue_name(written: str) -> str:
     return written
 
 
-# A generation after a name's comma ("Prospero C. Naval, Jr."): no given name.
-_GENERATIONS = frozenset({"jr", "sr", "ii", "iii", "iv"})
-
-
 def _family_first(name: str) -> tuple[str, str] | None:
     """(the name given name first, its family name) of a name written "Family, Given" ("van
     der Berg, Jan" was an author of that name beside Jan van der Berg: an outside curator),
@@ -200,7 +197,7 @@ def _family_first(name: str) -> tuple[str, str] | None:
     family, comma, given = (part.strip() for part in name.partition(","))
     if not comma or not family or not given or "," in given or not one_word(family):
         return None
-    if given.lower().rstrip(".") in _GENERATIONS:
+    if given.lower().rstrip(".") in GENERATIONS:  # "Prospero C. Naval, Jr.": no given name
         return None
     return f"{given} {family}", family
 

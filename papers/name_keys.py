@@ -6,6 +6,9 @@ import unicodedata
 
 from .text import fold_whitespace, latin_unaccented
 
+# A generation's suffix ending a name ("Hal Daumé III", "Martin Luther King Jr."), as its key
+# writes it.
+GENERATIONS = frozenset({"jr", "sr", "ii", "iii", "iv"})
 # An initial's stop and the space after it, or none ("V.S."): 29 Anthology people have both.
 _INITIAL_STOP = re.compile(r"\b([^\W\d_])\.(?:\s+|(?=[^\W\d_])|$)")
 _BETWEEN_LETTERS = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")  # 36 "Hakkani-Tür"/"Hakkani Tur"
