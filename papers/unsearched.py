@@ -33,9 +33,7 @@ def unsearched(filterset: PaperFilterSet) -> Results | None:
 def _identified(paper) -> Results:
     """The results of a query naming one paper (its Anthology ID, DOI or URL, its address
     here, or an address only it gives): that paper."""
-    papers = Paper.objects.cards([paper.pk])
-    for card in papers:
-        card.score = None
+    papers = _unranked_cards([paper.pk])
     return Results(facets=Facets(total=1), count=1, papers=papers, identified=paper)
 
 
@@ -43,9 +41,7 @@ def _linking(ids: list[int]) -> Results:
     """The results of an address several papers give: those papers, the last loaded first, on
     one page (ids holds one more than LINKING_LIMIT when more give it)."""
     shown = ids[:LINKING_LIMIT]
-    papers = Paper.objects.cards(shown)
-    for card in papers:
-        card.score = None
+    papers = _unranked_cards(shown)
     if len(ids) > LINKING_LIMIT:
         notice = MORE_PAPERS_GIVING_THE_ADDRESS.format(count=LINKING_LIMIT)
     else:
@@ -57,11 +53,17 @@ def _linking(ids: list[int]) -> Results:
 
 def _listed(ids: list[int], asked: int) -> Results:
     """The results of a query listing identifiers: their papers, in the order given."""
-    papers = sorted(Paper.objects.cards(ids), key=lambda card: ids.index(card.pk))
+    notice = IDENTIFIERS_LISTED.format(found=len(ids), asked=asked)
+    papers = _unranked_cards(ids)
+    return Results(facets=Facets(total=0), count=len(ids), papers=papers, notices=[notice])
+
+
+def _unranked_cards(ids: list[int]) -> list:
+    """The cards of the papers ``ids``, in that order, with no score (none was ranked)."""
+    papers = Paper.objects.cards(ids)
     for card in papers:
         card.score = None
-    notice = IDENTIFIERS_LISTED.format(found=len(ids), asked=asked)
-    return Results(facets=Facets(total=0), count=len(ids), papers=papers, notices=[notice])
+    return papers
 
 
 def _addressed_page(page, anthology: bool) -> Results:
