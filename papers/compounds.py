@@ -175,25 +175,66 @@ def index_compounds(text: str) -> str:
 
 
 def version_apart(word: str) -> str | None:
-    """A compound with a version number as its parts in a row, a quoted phrase ("GPT-3.5":
-    '"GPT 3.5"'), which finds the papers writing it apart and those writing it inside a longer
-    compound ("GPT-3.5-turbo": "GPT3.5turbo GPT 3.5 turbo" in the index), 80 of the 304
-    papers writing GPT-3.5 that its joined word misses; None for any other word."""
+    """A model name with its version as its parts in a row, a quoted phrase ("GPT-3.5",
+    "GPT3.5": '"GPT 3.5"'; "Llama-3", "Llama3": '"Llama 3"'), which finds the papers writing
+    it apart and those writing it inside a longer compound ("GPT-3.5-turbo": "GPT3.5turbo GPT
+    3.5 turbo" in the index), 80 of the 304 papers writing GPT-3.5 that its joined word
+    misses; None for any other word."""
+    solid = _SOLID_VERSION.fullmatch(word)
+    if solid:
+        return f'"{solid[1]} {solid[2]}"'
     compound = _COMPOUND.fullmatch(word)
-    if compound is None or not _VERSION.search(word):
+    if compound is None or not _numbered(compound):
         return None
     return '"' + " ".join(part for part in compound.groups() if part) + '"'
 
 
 # A version number: "3.5" of "GPT-3.5".
 _VERSION = re.compile(r"\d\.\d")
+_NUMBER = re.compile(r"\d+")
+# A name written solid with its version ("GPT3.5", "Llama3"): two letters or more, then the
+# number ("word2vec", "T5" and "P19" are none).
+_SOLID_VERSION = re.compile(r"([^\W\d_]{2,})(\d+(?:\.\d+)*)")
+_WHOLE = r"(?<![\w.])(?<!\w-){}(?![\w-])"
 # Not part of a longer word, but perhaps excluded ("-GPT-3.5").
-_WHOLE_COMPOUND = re.compile(rf"(?<![\w.])(?<!\w-){COMPOUND_SQL}(?![\w-])")
+_WHOLE_COMPOUND = re.compile(_WHOLE.format(COMPOUND_SQL))
+_WHOLE_SOLID_VERSION = re.compile(_WHOLE.format(_SOLID_VERSION.pattern))
+# A name and its version number typed apart ("Qwen 2.5"): a word opening with a letter, not
+# excluded, not a stop word ("by 2.5 points"), then a number with a decimal point.
+_TYPED_APART = re.compile(r"(?<![\w.-])([^\W\d_]\w*) +(\d+\.\d+)(?![\w.-])")
+
+
+def _numbered(compound: re.Match) -> bool:
+    """Whether the compound has a version: a number with a decimal point anywhere, or a
+    number after a first part opening with a letter ("Llama-3-8B", not "3-shot")."""
+    first, *others = [part for part in compound.groups() if part]
+    return bool(
+        _VERSION.search(compound[0])
+        or (first[0].isalpha() and any(_NUMBER.fullmatch(part) for part in others))
+    )
 
 
 def versioned_compounds(text: str) -> list[re.Match]:
-    """The compounds with a version number the text writes as words ("GPT-3.5", "-GPT-3.5")."""
-    return [match for match in _WHOLE_COMPOUND.finditer(text) if _VERSION.search(match[0])]
+    """The model names with a version the text writes as one word ("GPT-3.5", "-GPT-3.5",
+    "Llama3"), in order."""
+    compounds = [match for match in _WHOLE_COMPOUND.finditer(text) if _numbered(match)]
+    solid = list(_WHOLE_SOLID_VERSION.finditer(text))
+    return sorted(compounds + solid, key=lambda match: match.start())
+
+
+def join_versions_typed_apart(text: str) -> str:
+    """The text with each name typed apart from its version number hyphenated to it, outside
+    quoted phrases: "Qwen 2.5" is then searched as "Qwen-2.5" is, in every spelling ("Qwen 2.5"
+    found 7 papers, "Qwen-2.5" 22: the 15 writing "Qwen2.5" hold it as one word)."""
+
+    def joined(match: re.Match) -> str:
+        return match[0] if match[1].lower() in STOP_WORDS else f"{match[1]}-{match[2]}"
+
+    pieces, done = [], 0
+    for quoted in QUOTED.finditer(text):
+        pieces += [_TYPED_APART.sub(joined, text[done : quoted.start()]), quoted[0]]
+        done = quoted.end()
+    return "".join(pieces) + _TYPED_APART.sub(joined, text[done:])
 
 
 def fold_compounds(text: str) -> str:

@@ -16,7 +16,7 @@ statement (papers/word_lookups.py).
 import re
 
 from .expressions import SEARCH_CONFIG
-from .text import plain_matches
+from .text import plain_matches, unquoted
 
 RARE_NUMBERED = 5
 _NUMBERED = re.compile(r'(?<![\w^"-])([A-Za-z]{1,6})([0-9]{1,2})([A-Za-z]*)(?![\w"^])')
@@ -53,7 +53,8 @@ def rare_params(names: list[str]) -> list:
 
 def with_superscripts(query: str, rare: set[str]) -> str:
     """The query (the text as understood, papers/understanding.py) or the same with each of
-    its ``rare`` numbered names (those RARE_SQL found) as its superscript phrase."""
+    its ``rare`` numbered names (those RARE_SQL found) as its superscript phrase, each
+    alternative once."""
     if not rare:
         return query
     pieces, done = [], 0
@@ -61,4 +62,24 @@ def with_superscripts(query: str, rare: set[str]) -> str:
         if name[0] in rare:
             pieces += [query[done : name.start()], f'"{superscript_number(name[0])}"']
             done = name.end()
-    return f"{query} or {''.join(pieces)}{query[done:]}"
+    alternatives = _alternatives(query)
+    others = [
+        other
+        for other in _alternatives("".join(pieces) + query[done:])
+        if other not in alternatives
+    ]
+    return " or ".join([*alternatives, *others])
+
+
+# "or" between two alternatives of a query, outside quoted phrases.
+_OR = re.compile(r"\s+or\s+")
+
+
+def _alternatives(query: str) -> list[str]:
+    """The query's alternatives, in order: a name's superscript form is added to each, but not
+    twice where the query already holds it ("LLM2" searched as 'LLM2 or "LLM 2"' too)."""
+    pieces, done = [], 0
+    for separator in unquoted(_OR.finditer(query), query):
+        pieces.append(query[done : separator.start()])
+        done = separator.end()
+    return [*pieces, query[done:]]

@@ -19,7 +19,12 @@ from django.db.models.functions import Lower
 
 from .acronyms import expansion
 from .anthology_metadata import ANTHOLOGY_ID, canonical_anthology_id
-from .compounds import content_words, version_apart, versioned_compounds
+from .compounds import (
+    content_words,
+    join_versions_typed_apart,
+    version_apart,
+    versioned_compounds,
+)
 from .expressions import SEARCH_CONFIG
 from .models import MergedKey, Paper
 from .tables import reading_cursor, sql
@@ -361,7 +366,7 @@ def join_compounds(text: str) -> tuple[str, str]:
     ``words``: the words a title is scored on as typed: a compound with a stop word part
     searched as its words in a row, as those words; any other joined, as a title writing it
     hyphenated or joined has it (papers_compounds)."""
-    text = excluded_in_every_form(_quoted_compounds(text))
+    text = excluded_in_every_form(_quoted_compounds(join_versions_typed_apart(text)))
     groups = _groups(text, _runs(text))
     slots = _phrase_slots(groups)
     edits, phrases = [], []  # (start, end, replacement) in order; (edit, its phrase)

@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from papers.compounds import fold_compounds, index_compounds
+from papers.compounds import fold_compounds, index_compounds, version_apart
 from papers.loading import load_files
 from papers.models import Author, Authorship, Paper, Venue
 from papers.name_keys import umlaut_key
@@ -1244,6 +1244,42 @@ def test_a_model_name_with_a_version_finds_every_paper_writing_it(client, db):
     assert join_compounds("task -GPT-3.5")[0] == 'task -GPT-3.5 -"GPT 3.5"'
     assert sorted(titles(client.get("/?q=task+-GPT-3.5"))) == ["Paper 4", "Paper 5"]
     assert sorted(titles(client.get('/?q="GPT-3.5"'))) == ["Paper 0", "Paper 2", "Paper 3"]
+
+
+def test_a_model_name_finds_the_same_papers_however_its_version_is_typed(client, db):
+    # "GPT3.5" found 225 papers, "GPT-3.5" 309; "Qwen 2.5" 7, "Qwen-2.5" 22; "Llama3" and
+    # "Llama-3" missed the 60 papers writing "Llama 3" (an outside tester).
+    venue = make_venue("ACL 2025", 2025)
+    written = [
+        "Qwen-2.5",
+        "Qwen2.5",
+        "Qwen 2.5",
+        "Llama-3",
+        "Llama3",
+        "Llama 3",
+        "Llama 2 in 3 runs",
+    ]
+    for index, model in enumerate(written):
+        make_paper(f"We prompt {model} for the task {index}.", title=f"Paper {index}", venue=venue)
+    finish()
+    for typed in ("Qwen-2.5", "Qwen2.5", "Qwen 2.5", "qwen2.5"):
+        assert sorted(titles(client.get("/", {"q": typed}))) == ["Paper 0", "Paper 1", "Paper 2"]
+    for typed in ("Llama-3", "Llama3"):
+        assert sorted(titles(client.get("/", {"q": typed}))) == ["Paper 3", "Paper 4", "Paper 5"]
+    assert join_compounds("task -Qwen2.5")[0] == 'task -Qwen2.5 -"Qwen 2.5"'
+    assert sorted(titles(client.get("/", {"q": "task -Qwen2.5"}))) == [
+        f"Paper {i}" for i in range(3, 7)
+    ]
+    # Typed apart, a version is the name's only after a word that is not a stop word, and a
+    # whole number stays a word of its own ("improved by 2.5 points", "Llama 3").
+    assert join_compounds("gains by 2.5 points")[0] == "gains by 2.5 points"
+    assert join_compounds("Llama 3")[0] == "Llama 3"
+    assert [version_apart(word) for word in ("word2vec", "T5", "3-shot", "GPT4")] == [
+        None,
+        None,
+        None,
+        '"GPT 4"',
+    ]
 
 
 def test_a_hyphenated_compound_is_searched_as_the_index_writes_it():
