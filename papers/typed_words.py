@@ -24,16 +24,19 @@ WRITTEN_SO = "(SELECT COALESCE(bool_or(x.title ~ %(cased{i})s), false) FROM {tit
 CASE_MISS = "({written} AND {title} ~* %(word_pattern{i})s AND {title} !~ %(cased{i})s)"
 
 
+# An excluded word or phrase: "-" opening a word of the query ("-neural", '-"gender bias"').
+_EXCLUDED = re.compile(r'(?<!\S)-(?:"[^"]*"?|\S*)')
+
+
 def _typed(text: str) -> list[str]:
-    """The query's words counted as written (not negated ones, nor the stop words of titles),
-    each once (as first typed), in their case."""
-    negated = {match.lower() for match in re.findall(r"(?:^|\s)-(\w+)", text)}
-    for phrase in re.findall(r'(?:^|\s)-"([^"]*)', text):  # an excluded phrase's words
-        negated.update(word.lower() for word in _TYPED_WORD.findall(phrase))
+    """The query's words counted as written (not those it excludes, nor the stop words of
+    titles), each once (as first typed), in their case. A word typed and also excluded inside
+    a phrase is typed: 'bias -"gender bias"' ranks by "bias" (it was ranked by nothing, newest
+    first)."""
     first: dict[str, str] = {}
-    for word in _TYPED_WORD.findall(websearch_text(text)):
+    for word in _TYPED_WORD.findall(_EXCLUDED.sub(" ", websearch_text(text))):
         lowered = word.lower()
-        if lowered not in TITLE_STOPWORDS and lowered not in negated and lowered != "or":
+        if lowered not in TITLE_STOPWORDS and lowered != "or":
             first.setdefault(lowered, word)
     return list(first.values())[:16]
 

@@ -7,6 +7,8 @@ def test_the_words_counted_are_lowercased_once_without_stop_words_or_negations()
     assert typed_words("GLUE and the glue -pizza or BERT") == ["glue", "bert"]
     # An excluded phrase's words too: they are no words of the papers wanted.
     assert typed_words('cache -"kv store" or -"tea') == ["cache"]
+    # But a word typed is counted where an excluded phrase has it too.
+    assert typed_words('summarization -"abstractive summarization"') == ["summarization"]
 
 
 def test_a_word_of_two_capitals_or_more_is_an_acronym():
