@@ -44,7 +44,7 @@ from .merged_keys import EXTERNAL_ID, PAPER, survivor_of
 from .methods import read_only, with_query
 from .models import Authorship, Paper
 from .moved_filters import filter_redirect
-from .rendering import plain_snippet, render_inline
+from .rendering import plain_snippet, render_snippet
 from .search import search_page
 from .serializers import paper_record
 from .similar_text import SORTS as SIMILAR_SORTS
@@ -95,7 +95,7 @@ def _result(request, paper) -> dict:
         "topic_slugs": [topic.slug for topic in topics],
         "country": paper.country,
         "url": request.build_absolute_uri(paper.get_absolute_url()),
-        "snippet": str(render_inline(headline)),
+        "snippet": str(render_snippet(headline)),
         "score": round(paper.score, 6) if paper.score is not None else None,
     }
 

@@ -247,9 +247,32 @@ def _marks(escaped: str) -> str:
     return "".join(out)
 
 
+# Markdown's emphasis in an abstract ("we propose **DiFair**", "*gender invariance score*"): a
+# snippet shows the words without the asterisks, and a "**" whose pair the snippet cut off not
+# at all. The paper's page renders them (_RULES).
+_EMPHASIS = [
+    (re.compile(r"\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*"), r"\1"),
+    (re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])"), r"\1"),
+    (re.compile(r"\*\*"), ""),
+]
+
+
+def unemphasised(text: str) -> str:
+    """The text without markdown's emphasis marks, its words kept."""
+    for pattern, replacement in _EMPHASIS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def render_snippet(headline: str) -> SafeString:
+    """An abstract's ts_headline as HTML (``render_inline``), without markdown's asterisks."""
+    return render_inline(unemphasised(headline))
+
+
 def plain_snippet(text: str, words: int = 45) -> str:
-    """The first ``words`` words of an abstract as plain text, its LaTeX read (no markup)."""
-    parts = spaced_sentences(text or "").split()
+    """The first ``words`` words of an abstract as plain text, its LaTeX read and its markdown
+    emphasis dropped (no markup)."""
+    parts = unemphasised(spaced_sentences(text or "")).split()
     return plain_text(" ".join(parts[:words])) + (" …" if len(parts) > words else "")
 
 

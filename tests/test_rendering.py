@@ -7,7 +7,14 @@ import pytest
 from papers.bibtex import bibtex
 from papers.headlines import FRAGMENT_DELIMITER, MARK_START, MARK_STOP, elided
 from papers.latex import plain_text
-from papers.rendering import bar_chart, quoted, render_abstract, render_inline
+from papers.rendering import (
+    bar_chart,
+    plain_snippet,
+    quoted,
+    render_abstract,
+    render_inline,
+    render_snippet,
+)
 from tests.support import parse
 
 
@@ -224,6 +231,20 @@ def test_markdown_links_and_headings_in_welcome_text():
     assert html == (
         '<p class="lead-in"><strong>Welcome to ACL</strong></p>\n'
         '<p><em>Great pleasure.</em> <a href="https://e.org/w" rel="nofollow noopener">Read more</a></p>'
+    )
+
+
+def test_a_snippet_drops_markdown_emphasis_and_keeps_its_words():
+    # Results showed "we propose **DiFair**, … *gender invariance score*" (an outside
+    # researcher); a "**" whose pair the fragment cut off goes too.
+    headline = f"we propose **{MARK_START}DiFair{MARK_STOP}**, a *gender invariance score* **Multi"
+    assert render_snippet(headline) == (
+        "we propose <mark>DiFair</mark>, a gender invariance score Multi"
+    )
+    # Not a name's asterisk nor a product's: "*SEM", "a * b".
+    assert render_snippet("at *SEM, a * b") == "at *SEM, a * b"
+    assert (
+        plain_snippet("We use **M**ultiprompt *fine*tuning.") == "We use Multiprompt *fine*tuning."
     )
 
 

@@ -245,7 +245,7 @@ def result_card(paper) -> SafeString:
     links, the Save button and the topics."""
     headline = getattr(paper, "headline", None)
     snippet_html = (
-        rendering.render_inline(headline)
+        rendering.render_snippet(headline)
         if headline
         else escape(rendering.plain_snippet(paper.abstract))
     )
