@@ -695,15 +695,16 @@ def test_a_conference_without_papers_of_its_own_is_listed_without_a_count(client
     assert volume.text == "Findings 1"
 
 
-def test_a_conference_of_untitled_records_says_so_on_the_venue_index(client, findings_only):
+def test_a_conference_of_incomplete_records_says_so_on_the_venue_index(client, findings_only):
     # ACL 2025's 32 records from its own pages, abstracts alone, were "32 papers" there, its
-    # page saying the collection does not hold these proceedings (an outside researcher).
+    # page saying the collection does not hold these proceedings (an outside researcher); and
+    # EMNLP 2025's titles without authors were "untitled records" (another).
     acl = Venue.objects.get(slug="acl-2024")
-    for n in range(2):
-        make_paper(f"An abstract alone, number {n}.", venue=acl)
+    make_paper("An abstract alone.", venue=acl)
+    make_paper("A title without authors.", title="Titled Alone", venue=acl)
     finish()
     [conference] = parse(get(client, "/venues/")).find_all("li", class_="conference")
-    assert conference.find("h3").text == "ACL 2024 2 untitled records"
+    assert conference.find("h3").text == "ACL 2024 2 incomplete records"
 
 
 def test_venue_pages(client, corpus):

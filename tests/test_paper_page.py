@@ -225,6 +225,12 @@ def test_a_paper_without_authors_says_so(client, db):
     assert [p.text for p in page.find_all("p", class_="authors")] == [
         "Authors unknown: the source of this record gives none."
     ]
+    # Its citation says so too, where it is copied (an outside researcher).
+    cite = page.find("section", aria_labelledby="cite-heading")
+    assert [p.text for p in cite.find_all("p", class_="missing")] == [
+        "The source gives no authors, so this citation has none: add them before you use it."
+    ]
+    assert cite.find("p", class_="acl-citation").text == "2025. Probabilistic Parsing. In ACL 2025."
 
 
 def test_an_untitled_paper_is_never_cited_with_its_derived_title(client, db):
