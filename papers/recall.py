@@ -99,10 +99,15 @@ def partial_ids(queryset, text: str, limit: int, full: str) -> list[tuple[int, f
         return [(row[0], float(row[1])) for row in cursor.fetchall()]
 
 
-def partial_in_memory(matched: MatchedQuery, limit: int) -> list[tuple[int, float]]:
+def partial_in_memory(
+    matched: MatchedQuery, limit: int, naming: frozenset[str] = frozenset()
+) -> list[tuple[int, float]]:
     """[(id, score)] of up to ``limit`` papers matching some of the words of the query
     ``matched`` in memory but not all, under its conditions, best first, the newest first
-    among equals (``partial_ids`` scores alike, but takes the oldest first among equals)."""
+    among equals (``partial_ids`` scores alike, but takes the oldest first among equals).
+    ``naming``: the words of a venue or year the query names, offered as a filter: the papers
+    must then have every other word, those words left out ("emnlp 2023 sarcasm" listed papers
+    saying "EMNLP 2023", none about sarcasm)."""
     first = matched.tree
     while first[0] == "or":
         first = first[1]
@@ -110,13 +115,16 @@ def partial_in_memory(matched: MatchedQuery, limit: int) -> list[tuple[int, floa
     anywhere = {operand: vector for operand, (vector, _) in matched.bits.items()}
     in_title = {operand: title for operand, (_, title) in matched.bits.items()}
     words = [part for part in conjuncts(first) if part[0] != "not"]
+    subject = [part for part in words if part not in {("word", f"'{w}'") for w in naming}]
+    named = len(subject) < len(words)
+    words = subject if named else words
     found = []  # (whether each paper has the word, has it in its title), for words some have
     for word in words:
         has = np.unpackbits(evaluate(word, anywhere)[0], count=size).astype(bool)
         if has.any():
             titled = np.unpackbits(evaluate(word, in_title)[0], count=size).astype(bool)
             found.append((has, titled & has))
-    if limit <= 0 or len(words) < 2 or not found:
+    if limit <= 0 or len(words) < (1 if named else 2) or not found:
         return []
     score, count = np.zeros(size), np.zeros(size, dtype=np.int64)
     most = 0.0
@@ -126,7 +134,7 @@ def partial_in_memory(matched: MatchedQuery, limit: int) -> list[tuple[int, floa
         count += has
         most += 2 * rarity
     score /= most
-    wanted = count >= (2 if len(found) >= 3 else 1)
+    wanted = count >= (len(found) if named else 2 if len(found) >= 3 else 1)
     positions = np.flatnonzero(
         passing_all(memory, matched.keys, matched.page & ~matched.matches & wanted)
     )

@@ -972,6 +972,22 @@ def test_partial_matches_score_alike_in_memory_and_in_sql(client, gender_bias, m
     assert all(0 < score <= 1 for _, score in in_memory + in_sql)
 
 
+def test_partial_matches_leave_out_the_words_naming_a_venue_offered(client, db):
+    # "emnlp 2023 sarcasm" listed papers saying "EMNLP 2023", none about sarcasm, below the
+    # link to sarcasm in EMNLP 2023 (an outside researcher).
+    emnlp = make_venue("EMNLP 2023", 2023)
+    make_paper("Notes from EMNLP 2023 in Singapore.", title="Conference Notes", venue=emnlp)
+    sarcasm = make_paper(
+        "Detecting sarcasm in tweets.",
+        title="Sarcasm Detection",
+        venue=make_venue("ACL 2024", 2024),
+    )
+    finish()
+    body = client.get("/api/papers/?q=emnlp+2023+sarcasm").json()
+    assert (body["count"], [f["query"] for f in body["filters"]]) == (0, ["sarcasm"])
+    assert [(r["id"], r["partial"]) for r in body["results"]] == [(sarcasm.pk, True)]
+
+
 def test_partial_matches_come_after_the_full_ones(client, corpus):
     body = client.get("/api/papers/?q=kv+cache+quantised").json()
     assert body["count"] == 1
