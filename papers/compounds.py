@@ -170,8 +170,11 @@ def _joined(match: re.Match) -> str:
 
 
 def index_compounds(text: str) -> str:
-    """The text as the search vectors parse it: each compound joined, then its parts."""
-    return _COMPOUND.sub(lambda m: f"{_joined(m)} {' '.join(p for p in m.groups() if p)}", text)
+    """The text as the search vectors parse it: markdown's bold marks dropped (a word written
+    "**M**ultiprompt" is one word), each compound joined, then its parts."""
+    return _COMPOUND.sub(
+        lambda m: f"{_joined(m)} {' '.join(p for p in m.groups() if p)}", text.replace("**", "")
+    )
 
 
 def version_apart(word: str) -> str | None:

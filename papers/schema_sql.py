@@ -82,10 +82,11 @@ TEXT_MATCH_IDS_FUNCTION = LEXEME_MATCH_IDS_FUNCTION.replace(
 # "fewshot few shot"), as papers/compounds.py index_compounds writes them: what every search
 # vector parses (the trigger's, the title's), so that "few-shot", "fewshot" and "few shot"
 # written by a paper are found by the one lexeme the query asks for (text.fold_compounds).
+# Markdown's bold marks go first: "**M**ultiprompt" was the words "M" and "ultiprompt".
 COMPOUNDS_FUNCTION = f"""
 CREATE OR REPLACE FUNCTION papers_compounds(t text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT regexp_replace(t, '{COMPOUND_SQL}', '{COMPOUND_SQL_REPLACEMENT}', 'g') $$
+AS $$ SELECT regexp_replace(replace(t, '**', ''), '{COMPOUND_SQL}', '{COMPOUND_SQL_REPLACEMENT}', 'g') $$
 """
 DROP_COMPOUNDS_FUNCTION = "DROP FUNCTION IF EXISTS papers_compounds(text)"
 

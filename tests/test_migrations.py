@@ -424,3 +424,20 @@ def test_compounds_with_a_version_number_are_parsed_again_at_0046():
     migrate(before)
     assert Paper.objects.filter(search_vector="gpt3.5").count() == 0
     migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_words_written_with_bold_marks_inside_are_parsed_again_at_0047():
+    before = [("papers", "0046_compounds_with_version_numbers")]
+    executor = migrate(before)
+    paper = old_paper_by(executor.loader.project_state(before).apps)
+    Paper.objects.filter(pk=paper.pk).update(abstract="**M**ultiprompt **E**nsembling.")
+    assert Paper.objects.filter(search_vector="multiprompt").count() == 0
+
+    migrate([("papers", "0047_compounds_without_bold_marks")])
+    assert Paper.objects.filter(search_vector="multiprompt").count() == 1
+    assert lexeme_documents("multiprompt") == 1
+    # And back.
+    migrate(before)
+    assert Paper.objects.filter(search_vector="multiprompt").count() == 0
+    migrate(executor.loader.graph.leaf_nodes())

@@ -1235,6 +1235,8 @@ def test_a_respelled_compound_query_shows_the_words_typed(client, compounds):
         ),
         # A version number is one part: "GPT-3.5" was "GPT3 GPT 3  .5".
         ("GPT-3.5 Qwen2.5-7B", "GPT3.5 GPT 3.5   Qwen2.57B Qwen2.5 7B  "),
+        # Markdown's bold marks go: "**M**ultiprompt" was "M" and "ultiprompt".
+        ("**M**ultiprompt **E**nsembling (**MEAL**)", "Multiprompt Ensembling (MEAL)"),
     ],
 )
 def test_the_database_and_python_write_compounds_alike(text, indexed):
