@@ -28,6 +28,7 @@ from .linked_addresses import LINKING_LIMIT
 from .models import Author, Authorship, Paper, PaperTopic, Topic, Venue
 from .moved_filters import filter_redirect
 from .rendering import plain_snippet, quoted
+from .respelled import respelled_url, sure_respelling
 from .understanding import join_compounds
 
 FEED_SIZE = 50
@@ -163,7 +164,8 @@ class SearchFeed(PaperFeed):
     def __call__(self, request, *args, **kwargs):
         # An author filter naming an author joined to another: that author's feed; a query
         # addressing an author's, venue's or topic's page (the Anthology's or ours): its feed;
-        # one opening an author's papers of a year or venue: theirs.
+        # one opening an author's papers of a year or venue: theirs; a misspelt one shown
+        # respelled: the respelling's.
         filterset = PaperFilterSet(request.GET)
         if not filterset.is_valid():
             # Answered here: raised, BadRequest wrote a traceback to the log for a mistyped
@@ -174,6 +176,9 @@ class SearchFeed(PaperFeed):
             moved = redirect(reverse(_PAGE_FEEDS[type(page)], args=[page.slug]))
         if moved is None and (authored := filterset.authored_in) is not None:
             moved = redirect(reverse("feed-search") + "?" + urlsplit(authored).query)
+        if moved is None and (respelled := sure_respelling(filterset)) is not None:
+            # The page lists the respelling's papers: its feed is theirs.
+            moved = redirect(respelled_url(request.path, request.GET, respelled))
         return moved if moved is not None else super().__call__(request, *args, **kwargs)
 
     def get_object(self, request):

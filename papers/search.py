@@ -11,15 +11,16 @@ import re
 from django.contrib.postgres.fields import ArrayField
 from django.db.models import BigIntegerField, F, Func, IntegerField, Q, Value
 
-from .caching import cached
 from .facet_rows import row_conditions
-from .facets import count_facets, kept_venue_counts
+from .facets import kept_venue_counts
 from .filtering import PaperFilterSet
 from .models import Author, Authorship, Paper
 from .named_filters import author_at_either_end, filters_named
 from .newest_order import matched_page_ids
+from .page_matches import page_matches
 from .querysets import CANDIDATE_CAP, NEGATION, web_query
 from .recall import partial_ids, partial_in_memory
+from .respelled import respelled_results
 from .results import PAGE_SIZE, Results
 from .search_notices import (
     NAMED,
@@ -32,11 +33,11 @@ from .search_notices import (
     unknown_choices,
     why_nothing,
 )
-from .spelling import FEW_MATCHES, RARE_WORD, SHOWN_AT_ONCE_EDITS, did_you_mean, respelling
+from .spelling import FEW_MATCHES, RARE_WORD, did_you_mean
 from .text import CONTROL_CHARACTERS
 from .understanding import join_compounds
 from .unsearched import unsearched
-from .word_memory import every_paper, matched_query
+from .word_memory import matched_query
 
 
 def _page_ids(filterset: PaperFilterSet, papers, page: int, query, matched, authors):
@@ -117,29 +118,6 @@ def ranked_order(filterset: PaperFilterSet, limit: int) -> list[int]:
     return shown + [pk for pk in best(limit) if pk not in seen][: limit - len(shown)]
 
 
-def _matched(filterset: PaperFilterSet, text: str, request):
-    """(the facets and total of ``text`` under the filterset's filters, cached by data version
-    and counted in memory where they can be, papers/word_memory.py; the query's matches in
-    memory, or, for a filtered list sorted A–Z without a query, its papers, else None)."""
-    selected, fixed = filterset.active(), filterset.fixed
-    matched = None
-    if text:
-        matched = matched_query(text, selected, fixed)
-    elif filterset.ordering == "title" and (selected or fixed):
-        # Its page is cut from the memory's title order: in SQL, every paper of the filters
-        # was sorted to skip into them (page 400 of a topic: 79 ms at 100,000 papers).
-        matched = every_paper(selected, fixed)
-
-    def counted():
-        # Without a query every paper is counted, read only when the facets are not cached.
-        if not text:
-            papers = matched if matched is not None else every_paper(selected, fixed)
-            return count_facets(selected, fixed, "", papers)
-        return count_facets(selected, fixed, text, matched)
-
-    return cached("facets", (selected, fixed, text), counted, request), matched
-
-
 def search_page(filterset: PaperFilterSet, request=None) -> Results:
     """The page the valid ``filterset`` asks for.
 
@@ -166,7 +144,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     ranked query that matches at most RARE_WORD papers is respelled (did-you-mean ≤ 2;
     spelling reads the query as typed; +1 where it matched some: whether one names a word
     respelled) and, when the respelling is sure and matches more, its results are shown
-    instead (its compounds and words, as above: ``_respelled``; the authors the respelling
+    instead (its compounds and words, as above: papers/respelled.py; the authors the respelling
     names, as above, where the query as typed named none); one
     matching at most FEW_MATCHES papers is offered a respelling beside its results (≤ 2);
     when all the words match fewer than a page, papers
@@ -191,7 +169,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     typed = subject or text
     authors = filterset.searched_authors if ranked else []
     text, words = join_compounds(typed)
-    facets, matched = _matched(filterset, text, request)
+    facets, matched = page_matches(filterset, text, request)
     results = Results(facets=facets, count=facets.total, notices=list(filterset.notices))
     # The authors a query names are offered in any order (sorted, their cards went).
     named = authors or (filterset.named_authors if text else [])
@@ -202,7 +180,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     results.named_authors, results.corrected_query = authors, subject
     if ranked and facets.total <= RARE_WORD and not literal:
         matches = fixed.filter(*conditions.values()).matching(text)
-        respelled = _respelled(results, filterset, (typed, matches), request)
+        respelled = respelled_results(results, filterset, (typed, matches), request)
         if respelled is not None:
             text, words, matched = respelled
             authors = _respelled_authors(results, filterset, authors)
@@ -325,48 +303,6 @@ def _cards(scored: list, partial: list, text: str) -> tuple[list, list]:
         [paper for paper in cards if paper.pk in shown],
         [paper for paper in cards if paper.pk not in shown],
     )
-
-
-def _respelled(results: Results, filterset: PaperFilterSet, asked, request):
-    """For a query matching RARE_WORD papers at most: its respelling as ``join_compounds``
-    gives it, and its matches matched in memory (query, words, matches), when the respelling
-    is sure (SHOWN_AT_ONCE_EDITS at most for a query matching nothing, none of its words
-    replaced in more than RARE_WORD papers; for one matching a
-    few, one edit, and no paper it matched naming a respelled word in its title: "taging",
-    one paper's "tagE", is respelled, "SAPIENT", a paper's name, is not) and matches more: the
-    results then count its matches and show it as typed. Otherwise None, and the respelling
-    (if any) is offered as a suggestion. ``asked``: (the query as typed, its matches)."""
-    typed, matches = asked
-    # A word of up to FEW_MATCHES papers beside a far commoner one is respelled, as for a
-    # query matching up to FEW_MATCHES: "transfomer" (four papers) stayed in "transfomer
-    # language modles", whose "modles" alone was respelled, to two papers; now the whole
-    # respelling is offered.
-    respelled = respelling(typed, FEW_MATCHES)
-    if respelled is None:
-        return None
-    results.suggestion = respelled.text
-    if respelled.edits > (1 if results.count else SHOWN_AT_ONCE_EDITS):
-        return None
-    # A query matching nothing has a word of more than RARE_WORD papers replaced only on
-    # request: "mentor" (four papers) in "mentor role llm" is a word, not "mention" misspelt.
-    if not results.count and respelled.known > RARE_WORD:
-        return None
-    if results.count and _titles_name(matches, respelled.replaced):
-        return None
-    query, words = join_compounds(respelled.text)
-    facets, matched = _matched(filterset, query, request)
-    if facets.total <= results.count:
-        return None
-    results.facets, results.count = facets, facets.total
-    results.corrected_query, results.suggestion = respelled.text, None
-    return query, words, matched
-
-
-def _titles_name(papers, words: tuple[str, ...]) -> bool:
-    """Whether one of ``papers`` (a query's few matches) has one of ``words`` (letters a to
-    z) in its title as a whole word, in any case: a name it goes by, not a misspelling."""
-    pattern = r"\m(" + "|".join(words) + r")\M"
-    return papers.filter(title__iregex=pattern).exists()
 
 
 # The admin's matches placed by relevance: its first four pages of 50.

@@ -31,7 +31,8 @@ and the author's place in each paper; +1 with namesakes: what tells them apart; 
 name is spaced otherwise: their papers counted);
 index pages 1; a reading list 1; /trends/ 2 + 1 per series.
 With ``format=`` the list pages and the reading list answer a citation file instead
-(papers/downloads.py). With the response cache on (papers/caching.py), the list, venue, topic
+(papers/downloads.py), or, for a ranked query the page shows respelled, a redirect to the
+respelling's (its count, +3 at most for the respelling: papers/respelled.py). With the response cache on (papers/caching.py), the list, venue, topic
 and author pages read the data version first (+1), and a repeated one is that query alone.
 """
 
@@ -59,6 +60,7 @@ from .models import Author, Paper, PaperTopic, Topic, TopicRedirect, Venue
 from .moved_filters import filter_redirect
 from .reading_lists import BadList, list_papers, parse_ids
 from .rendering import bar_chart, render_abstract
+from .respelled import respelled_url, sure_respelling
 from .search import filtered_authors, search_page
 from .text import CONTROL_CHARACTERS
 from .trends import MAX_SERIES, comparison, term_boxes, topic_trend, venue_rows_with_totals
@@ -117,6 +119,9 @@ def _render_list(
     if format_name is not None:
         if format_name not in FORMATS:
             return bad_request_page(request, UNKNOWN_FORMAT)
+        if (respelled := sure_respelling(filterset)) is not None:
+            # The page lists the respelling's papers: its export is theirs.
+            return redirect(respelled_url(request.path, request.GET, respelled))
         return _export(format_name, filterset, name)
     if filterset.authored_in is not None:
         return redirect(filterset.authored_in)

@@ -951,6 +951,7 @@ def test_partial_matches_are_the_best_of_the_whole_collection(client, gender_bia
     assert partial[:3] == [gender_bias[k].pk for k in ("title", "newer", "abstract")]
     assert len(partial) == 12
     monkeypatch.setattr("papers.search.matched_query", lambda *args: None)
+    monkeypatch.setattr("papers.page_matches.matched_query", lambda *args: None)
     monkeypatch.setattr("papers.recall.PARTIAL_CAP", 3)
     in_sql = [r["id"] for r in client.get(query).json()["results"] if r["partial"]]
     assert len(in_sql) == 3  # the first PARTIAL_CAP the index scan finds, whichever they are
@@ -960,6 +961,7 @@ def test_partial_matches_score_alike_in_memory_and_in_sql(client, gender_bias, m
     query = "/api/papers/?q=gender+bias+machine+translation+survey+yoruba"
     in_memory = [(r["id"], r["score"]) for r in client.get(query).json()["results"]]
     monkeypatch.setattr("papers.search.matched_query", lambda *args: None)
+    monkeypatch.setattr("papers.page_matches.matched_query", lambda *args: None)
     in_sql = [(r["id"], r["score"]) for r in client.get(query).json()["results"]]
     assert [pk for pk, _ in in_memory[:3]] == [
         gender_bias[k].pk for k in ("title", "newer", "abstract")

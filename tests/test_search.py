@@ -603,6 +603,25 @@ def test_a_query_matching_nothing_has_a_word_of_three_papers_replaced_at_once(cl
     assert (body["count"], body["corrected_query"]) == (260, "transformer models")
 
 
+def test_a_respelled_querys_exports_and_feed_are_the_respellings(client):
+    # The page listed "neural"'s papers for "nueral", but its export and feed addressed as
+    # typed held none (an outside tester): they are the respelling's, as the page's links.
+    for n in range(3):
+        make_paper(f"A neural tagger, {n}.", title=f"Neural Tagging {n}")
+    finish()
+    for address in ["/?q=nueral&format=bibtex", "/feeds/search/?q=nueral"]:
+        response = client.get(address)
+        assert (response.status_code, response["Location"]) == (
+            302,
+            address.replace("nueral", "neural"),
+        )
+    exported = client.get("/?q=neural&format=ris")
+    assert exported["X-Papers-Exported"] == "3"
+    # As typed, where the page shows it so.
+    for address in ["/?q=nueral&literal=1&format=ris", "/?q=nueral&sort=newest&format=ris"]:
+        assert client.get(address)["X-Papers-Exported"] == "0"
+
+
 def test_two_letters_swapped_are_respelled(client):
     # Trigrams miss it: "nueral" shares three of its eleven with "neural".
     for n in range(60):

@@ -31,6 +31,7 @@ def common_from_two(monkeypatch):
 def sql_alone(monkeypatch):
     """The pages as SQL alone gives them: no query matched in memory."""
     monkeypatch.setattr("papers.search.matched_query", lambda *args: None)
+    monkeypatch.setattr("papers.page_matches.matched_query", lambda *args: None)
 
 
 def facets_of(facets) -> dict:
@@ -299,6 +300,7 @@ def test_a_phrase_keeps_its_exact_matches_only(three_years):
 def test_pages_are_those_sql_alone_gives(client, corpus, monkeypatch, url):
     expected = client.get(url).content
     monkeypatch.setattr("papers.search.matched_query", lambda *args: None)
+    monkeypatch.setattr("papers.page_matches.matched_query", lambda *args: None)
     assert client.get(url).content == expected
 
 
@@ -406,6 +408,7 @@ def test_a_query_s_newest_pages_are_placed_in_memory_as_sql_places_them(
     ]
     assert [pk for page in read for pk in page] == expected
     monkeypatch.setattr("papers.search.matched_query", lambda *args: None)
+    monkeypatch.setattr("papers.page_matches.matched_query", lambda *args: None)
     assert [
         [paper.pk for paper in page_of({"q": query, "sort": "newest", "page": n}).papers]
         for n in pages
@@ -452,5 +455,6 @@ def test_title_pages_are_placed_in_memory_as_sql_places_them(three_venues, monke
     assert [pk for page in in_memory for pk in page] == expected
     assert not any("display_key" in statement["sql"] for statement in statements)
     monkeypatch.setattr("papers.search.matched_query", lambda *args: None)
-    monkeypatch.setattr("papers.search.every_paper", lambda *args: None)
+    monkeypatch.setattr("papers.page_matches.matched_query", lambda *args: None)
+    monkeypatch.setattr("papers.page_matches.every_paper", lambda *args: None)
     assert read() == in_memory
