@@ -172,12 +172,12 @@ def is_markup(block: Block) -> bool:
     table = len(block.lines) > 1 and all(_TABLE_ROW.fullmatch(line) for line in block.lines)
     rule = any("---" in line and set(line) <= _TABLE_RULE_CHARACTERS for line in block.lines)
     return (table and rule) or any(
-        MARKDOWN_HEADING.match(line) or _ITALIC_LINE.match(line) or _mostly_links(line)
+        MARKDOWN_HEADING.match(line) or _ITALIC_LINE.match(line) or mostly_links(line)
         for line in block.lines
     )
 
 
-def _mostly_links(line: str) -> bool:
+def mostly_links(line: str) -> bool:
     """A line with a markdown link and fewer than PROSE_WORDS words outside its links."""
     if not _MARKDOWN_LINK.search(line):
         return False

@@ -5,7 +5,14 @@
 import re
 
 from .author_lines import is_affiliation_line
-from .dump_blocks import Block, footer_label, is_markup, labelled_fields
+from .dump_blocks import (
+    MARKDOWN_HEADING,
+    Block,
+    footer_label,
+    is_markup,
+    labelled_fields,
+    mostly_links,
+)
 from .dump_evidence import evidence
 from .dump_venues import venue_record
 from .list_entries import ListEntry, is_label, list_entries
@@ -58,6 +65,7 @@ def _list_paragraphs(reader: PageReader, paragraphs: list[Block], venue_name: st
     for block in paragraphs:
         if (block := _without_affiliations(reader, block)) is None:
             continue
+        block = _without_links(reader, block)
         if len(block.lines) > 1 and is_label(Block(block.line, block.lines[:1])):
             # "Abstract" on the line above the abstract, in its paragraph.
             reader.decide(Block(block.line, block.lines[:1]), "markup", evidence="a label")
@@ -87,6 +95,24 @@ def _without_affiliations(reader: PageReader, block: Block) -> Block | None:
     if not kept:
         reader.decide(block, "markup", evidence="the authors' affiliations")
         return None
+    return Block(block.line + kept[0], tuple(block.lines[n] for n in kept))
+
+
+def _without_links(reader: PageReader, block: Block) -> Block:
+    """The block without its lines of links ("[PDF](…) [Code](…)"), decided as furniture,
+    where other lines remain: a paper's paragraph ending with them was markup as a whole, and
+    the paper was left out without a word (a curator's trial page). A markdown heading's
+    linked title ("### [Title](…)") is a heading's line, not one of them."""
+    links = [
+        n
+        for n, line in enumerate(block.lines)
+        if mostly_links(line) and not MARKDOWN_HEADING.match(line)
+    ]
+    if not links or len(links) == len(block.lines):
+        return block
+    for n in links:
+        reader.decide(Block(block.line + n, block.lines[n : n + 1]), "markup", evidence="links")
+    kept = [n for n in range(len(block.lines)) if n not in links]
     return Block(block.line + kept[0], tuple(block.lines[n] for n in kept))
 
 

@@ -1184,3 +1184,21 @@ def test_any_text_gives_records_or_the_loaders_own_error(text):
         return
     assert parsed.papers
     assert all(paper.abstract.strip() and paper.venue for paper in parsed.papers)
+
+
+LINKS = "[PDF](https://aclanthology.org/2024.acl-long.1.pdf) [Code](https://github.com/x/y)"
+
+
+@pytest.mark.parametrize("where", ["after", "before"])
+def test_a_line_of_links_in_a_papers_paragraph_leaves_the_paper(where):
+    # A line of links ending (or starting) a paper's paragraph made the whole paragraph
+    # markup: the paper was left out, without a word (a curator's trial page).
+    lines = [TITLES[0], "Ada Lovelace, Alan Turing", ABSTRACT_A]
+    lines = [*lines, LINKS] if where == "after" else [LINKS, *lines]
+    blocks = ["\n".join(lines), f"{TITLES[1]}\nBo Chen, Cai Wu\n{ABSTRACT_B}"]
+    parsed = parse_dump(list_page("ACL 2024 Papers", blocks), "links.txt")
+    assert [(p.title, [a.name for a in p.authors], p.abstract) for p in parsed.papers] == [
+        (TITLES[0], ["Ada Lovelace", "Alan Turing"], ABSTRACT_A),
+        (TITLES[1], ["Bo Chen", "Cai Wu"], ABSTRACT_B),
+    ]
+    assert ("markup", 6 if where == "after" else 3) in [(d.kind, d.line) for d in parsed.decisions]
