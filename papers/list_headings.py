@@ -30,11 +30,11 @@ def markdown_heading(block: Block) -> Block | None:
     if not _MARKDOWN_HEADING.match(block.lines[0]):
         return None
     first = _MARKDOWN_LINK.sub(r"\1", _MARKDOWN_HEADING.sub("", block.lines[0]))
-    rest = [_unemphasised(line) for line in block.lines[1:]]
+    rest = [unemphasised(line) for line in block.lines[1:]]
     return Block(block.line, (first.strip(), *rest))
 
 
-def _unemphasised(line: str) -> str:
+def unemphasised(line: str) -> str:
     """A line without the emphasis around it ("*Ada Lovelace*")."""
     return line.strip("*_ ") if line[:1] in "*_" and line[-1:] in "*_" else line
 

@@ -4,7 +4,7 @@
 
 import re
 
-from .author_lines import is_affiliation_line
+from .author_lines import author_names, is_affiliation_line
 from .dump_blocks import (
     MARKDOWN_HEADING,
     Block,
@@ -17,7 +17,7 @@ from .dump_evidence import evidence
 from .dump_venues import venue_record
 from .list_entries import ListEntry, is_label, list_entries
 from .list_headers import list_sections
-from .list_headings import markdown_heading
+from .list_headings import markdown_heading, unemphasised
 from .list_talks import without_talks
 from .page_reader import PageReader
 from .records import AuthorRecord, ParsedFile
@@ -65,7 +65,7 @@ def _list_paragraphs(reader: PageReader, paragraphs: list[Block], venue_name: st
     for block in paragraphs:
         if (block := _without_affiliations(reader, block)) is None:
             continue
-        block = _without_links(reader, block)
+        block = _names_unemphasised(_without_links(reader, block))
         if len(block.lines) > 1 and is_label(Block(block.line, block.lines[:1])):
             # "Abstract" on the line above the abstract, in its paragraph.
             reader.decide(Block(block.line, block.lines[:1]), "markup", evidence="a label")
@@ -114,6 +114,19 @@ def _without_links(reader: PageReader, block: Block) -> Block:
         reader.decide(Block(block.line + n, block.lines[n : n + 1]), "markup", evidence="links")
     kept = [n for n in range(len(block.lines)) if n not in links]
     return Block(block.line + kept[0], tuple(block.lines[n] for n in kept))
+
+
+def _names_unemphasised(block: Block) -> Block:
+    """The block with its authors' names in italics under a title ("*Ada Lovelace, Alan
+    Turing*") as plain lines: a whole italic line made the paragraph markup, and the paper was
+    left out or lost its title and authors (a curator's trial page). Other italic lines stay."""
+    if block.is_single_line:
+        return block
+    lines = []
+    for line in block.lines:
+        plain = unemphasised(line)
+        lines.append(plain if plain != line and author_names(plain) else line)
+    return Block(block.line, tuple(lines))
 
 
 # A heading naming how the papers under it are presented ("Oral Presentations", "## Posters",

@@ -1202,3 +1202,39 @@ def test_a_line_of_links_in_a_papers_paragraph_leaves_the_paper(where):
         (TITLES[1], ["Bo Chen", "Cai Wu"], ABSTRACT_B),
     ]
     assert ("markup", 6 if where == "after" else 3) in [(d.kind, d.line) for d in parsed.decisions]
+
+
+@pytest.mark.parametrize(
+    "blocks",
+    [
+        # In the abstract's paragraph: the whole paragraph was markup, and the page "no paper
+        # found" (a curator's trial page).
+        [
+            f"1. **{TITLES[0]}**\n*Ada Lovelace, Alan Turing*\n{ABSTRACT_A}",
+            f"2. **{TITLES[1]}**\n_Bo Chen, Cai Wu_\n{ABSTRACT_B}",
+        ],
+        # In the title's paragraph: the abstracts were loaded without titles or authors.
+        [
+            f"**{TITLES[0]}**\n*Ada Lovelace, Alan Turing*",
+            ABSTRACT_A,
+            f"**{TITLES[1]}**\n_Bo Chen, Cai Wu_",
+            ABSTRACT_B,
+        ],
+    ],
+)
+def test_authors_names_in_italics_under_a_title_are_its_authors(blocks):
+    parsed = parse_dump(list_page("EMNLP 2023 Papers", blocks), "italics.txt")
+    assert [(p.title, [a.name for a in p.authors], p.abstract) for p in parsed.papers] == [
+        (TITLES[0], ["Ada Lovelace", "Alan Turing"], ABSTRACT_A),
+        (TITLES[1], ["Bo Chen", "Cai Wu"], ABSTRACT_B),
+    ]
+    assert parsed.warnings == []
+
+
+def test_an_italic_line_of_prose_in_a_paragraph_is_still_markup():
+    blocks = [
+        f"{TITLES[0]}\nAda Lovelace, Alan Turing\n{ABSTRACT_A}",
+        "*Slides will follow.*\nSoon",
+    ]
+    parsed = parse_dump(list_page("EMNLP 2023 Papers", blocks), "italics.txt")
+    assert [(p.title, p.abstract) for p in parsed.papers] == [(TITLES[0], ABSTRACT_A)]
