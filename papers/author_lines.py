@@ -26,11 +26,15 @@ _ELIDED_PARTICLE = re.compile(r"^(?:d|l|dell|dall)['’][^\W\d_][\w'’.-]*$")
 # a bar ("J. R. R. Tolkien | C.S. Lewis").
 _SEPARATORS = re.compile(r",|;|·|，|；|、|،| and |&|\|")
 # What follows a name on some sites: affiliation marks ("Ada Lovelace1,2*", "¹", "♠") and the
-# affiliation in brackets ("Ada Lovelace (Vienna)").
+# affiliation in brackets ("Ada Lovelace (Vienna)", "Ada Lovelace [Vienna]": square ones made
+# the line no names, and the page's titles abstracts, a curator's trial page).
 _MARK = r"[\d¹²³\u2070-\u2079*†‡§¶♠♣♥♦♡♢♤♧]+"
 # A mark starts after a name's letters only: tried from inside a run, it cost the run's
 # length at each character.
-_MARKS = re.compile(rf" ?\([^()]{{0,80}}\)|(?<![,{_MARK[1:-2]}]){_MARK}(?:,{_MARK})*(?=[ ,;]|$)")
+_MARKS = re.compile(
+    rf" ?\([^()]{{0,80}}\)| ?\[[^\[\]]{{0,80}}\]"
+    rf"|(?<![,{_MARK[1:-2]}]){_MARK}(?:,{_MARK})*(?=[ ,;]|$)"
+)
 # The label before a line of names, as sites write it ("Authors:", "Author(s):", "Authors —",
 # "Presented by:", a talk's "Speaker:" or "Presenters:"): any other made the names the title,
 # and dropped the title (an outside curator). A dash follows a space, so that "By-product …"

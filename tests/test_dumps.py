@@ -947,6 +947,9 @@ def test_a_short_abstract_among_abstracts_alone_is_not_read_as_a_title():
         # A talk's labels (they became papers' titles: an outside curator).
         ("Speaker: Prof. Jane Doe (Stanford University)", ["Prof. Jane Doe"]),
         ("Presenters: Alice Smith, Bob Jones", ["Alice Smith", "Bob Jones"]),
+        # Affiliations in square brackets (the line was no names: a curator's trial page).
+        ("Ana Lopes [Unbabel], Pedro Costa [IST Lisbon]", ["Ana Lopes", "Pedro Costa"]),
+        ("Ana Lopes [Unbabel] and 王小明 [Tsinghua University]", ["Ana Lopes", "王小明"]),
     ],
 )
 def test_author_lines(line, names):
@@ -1238,3 +1241,19 @@ def test_an_italic_line_of_prose_in_a_paragraph_is_still_markup():
     ]
     parsed = parse_dump(list_page("EMNLP 2023 Papers", blocks), "italics.txt")
     assert [(p.title, p.abstract) for p in parsed.papers] == [(TITLES[0], ABSTRACT_A)]
+
+
+def test_affiliations_in_square_brackets_leave_the_titles_and_authors():
+    # The line of names was no author line: the page's titles could not be paired, and a
+    # title with its authors became a paper of its own, the abstract another (a curator's
+    # trial page).
+    blocks = [
+        f"{TITLES[0]}\nAna Lopes [Unbabel], Pedro Costa [Instituto Superior Técnico]\n{ABSTRACT_A}",
+        f"{TITLES[1]}\nAhmet Yılmaz (Koç University), Ayşe Kaya\n{ABSTRACT_B}",
+    ]
+    parsed = parse_dump(list_page("ACL 2024 Papers", blocks), "brackets.txt")
+    assert [(p.title, [a.name for a in p.authors], p.abstract) for p in parsed.papers] == [
+        (TITLES[0], ["Ana Lopes", "Pedro Costa"], ABSTRACT_A),
+        (TITLES[1], ["Ahmet Yılmaz", "Ayşe Kaya"], ABSTRACT_B),
+    ]
+    assert parsed.warnings == []

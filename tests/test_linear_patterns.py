@@ -54,6 +54,7 @@ CASES = {
     "list header of hyphenated capitals": f"header({HYPHENS} + ' Papers')",
     "dump whose venue line is hyphenated capitals": f"dump({ABSTRACT}, {HYPHENS}, 'A title')",
     "author lines of spaces before a bracket": "author_names('A' + ' ' * 100_000 + '(')",
+    "author lines of spaces before a square bracket": "author_names('A' + ' ' * 100_000 + '[')",
     "a markdown heading over a run of emphasis": (
         "dump('ACL 2025 Papers', '### x\\n*a' + '*' * 100_000 + 'b', 'An abstract.')"
     ),
