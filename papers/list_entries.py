@@ -29,7 +29,7 @@ short line makes no layout.
 import re
 from dataclasses import dataclass, field
 
-from .author_lines import author_names
+from .author_lines import author_names, clean_title
 from .dump_blocks import PRESENTATION_FORMATS, Block
 from .list_headings import heading_apart, read_heading, title_stops_off
 from .name_words import CJK_LETTERS, SESSION_WORDS, looks_like_person
@@ -39,6 +39,15 @@ _LABEL = re.compile(r"^(?:abstract|summary|tl;?dr)\s*[:：]?$|^key ?words?\s*[:�
 # An abstract's placeholder (it took a title, and the abstract above it the title below it: an
 # outside tester): a label, not a paper's text.
 _NO_ABSTRACT = re.compile(r"^(?:abstract (?:is )?(?:not available|n/a|tba)|no abstract)\.?$", re.I)
+# An award's label over its paper ("🏆 Outstanding Paper", "Best Paper Award", "Best Short
+# Paper:"): in the title's paragraph it took the title's place, or made the page's titles
+# abstracts (a curator's trial page). Only award words: "Best Practices for …" is a title.
+_AWARD = re.compile(
+    r"^(?:(?:best|outstanding)(?: (?:long|short|theme|resource|student|demo|system|social impact))?"
+    r" (?:paper|demo)s?(?: awards?)?(?: (?:runner[- ]ups?|nominees?|honou?rable mentions?))?"
+    r"|honou?rable mentions?|(?:senior )?(?:area chair|sac) (?:awards?|highlights?))\s*[:：]?$",
+    re.IGNORECASE,
+)
 _LINK_LABELS = {"paper", "pdf", "slides", "video", "code", "poster", "bib", "bibtex", "doi"}
 _LINK_LABELS |= {"arxiv", "openreview", "github", "data", "demo", "abstract", "presentation"}
 
@@ -64,7 +73,7 @@ class ListEntry:
 
 def is_label(block: Block) -> bool:
     """A label among a list's paragraphs ("Abstract", "Keywords: …", "Poster", "Paper Slides
-    Video"), or a site's menu (lines of a word or two: "Home\nCalls\nProgram")."""
+    Video", an award: "Best Paper Award"), or a site's menu (lines of a word or two: "Home\nCalls\nProgram")."""
     if not block.is_single_line:
         return len(block.lines) >= _MENU_LINES and all(
             len(line.split()) <= _MENU_WORDS
@@ -76,7 +85,7 @@ def is_label(block: Block) -> bool:
     line = block.lines[0]
     words = line.casefold().split()
     return (
-        bool(_LABEL.match(line) or _NO_ABSTRACT.match(line))
+        bool(_LABEL.match(line) or _NO_ABSTRACT.match(line) or _AWARD.match(clean_title(line)))
         or line.casefold() in PRESENTATION_FORMATS
         or (bool(words) and set(words) <= _LINK_LABELS)
     )

@@ -1257,3 +1257,39 @@ def test_affiliations_in_square_brackets_leave_the_titles_and_authors():
         (TITLES[1], ["Ahmet Yılmaz", "Ayşe Kaya"], ABSTRACT_B),
     ]
     assert parsed.warnings == []
+
+
+@pytest.mark.parametrize(
+    "award",
+    ["Best Paper Award", "🏆 Outstanding Paper", "Outstanding Paper:", "**Best Short Paper**"],
+)
+def test_an_award_above_a_title_is_no_part_of_the_paper(award):
+    # Above a title in its paragraph, "🏆 Outstanding Paper" took the title's place, and
+    # "Best Paper Award" made the page's titles abstracts of their own (a curator's trial page).
+    blocks = [
+        f"{award}\n{TITLES[0]}\nAda Lovelace, Alan Turing\n{ABSTRACT_A}",
+        f"{TITLES[1]}\nBo Chen, Cai Wu\n{ABSTRACT_B}",
+        award,
+        f"{TITLES[2]}\nDee Diaz, Eve Ng\n{ABSTRACT_C}",
+    ]
+    parsed = parse_dump(list_page("LREC-COLING 2024 Papers", blocks), "awards.txt")
+    assert [(p.title, [a.name for a in p.authors], p.abstract) for p in parsed.papers] == [
+        (TITLES[0], ["Ada Lovelace", "Alan Turing"], ABSTRACT_A),
+        (TITLES[1], ["Bo Chen", "Cai Wu"], ABSTRACT_B),
+        (TITLES[2], ["Dee Diaz", "Eve Ng"], ABSTRACT_C),
+    ]
+    assert [(d.line, d.kind) for d in parsed.decisions if d.line in (3, 12)] == [
+        (3, "markup"),
+        (12, "markup"),
+    ]
+    assert parsed.warnings == []
+
+
+@pytest.mark.parametrize("title", ["Best Practices for Paper Reviewing", "Outstanding Issues"])
+def test_a_title_that_starts_as_an_award_does_stays_the_title(title):
+    blocks = [
+        f"{title}\nAda Lovelace, Alan Turing\n{ABSTRACT_A}",
+        f"{TITLES[1]}\nBo Chen\n{ABSTRACT_B}",
+    ]
+    parsed = parse_dump(list_page("ACL 2024 Papers", blocks), "awards.txt")
+    assert [p.title for p in parsed.papers] == [title, TITLES[1]]
