@@ -5,13 +5,15 @@ A section of talks starts at its heading on a line of its own ("Invited Talk", "
 Speakers", "## Tutorials", "Panel Discussion") and runs to the next heading of papers or
 sessions ("Oral Session 2", "Accepted Papers") or the page's next list header. Its paragraphs
 are left out, and a warning says so: read as a list's, a keynote became a paper, its
-"Speaker: …" line a title (an outside curator). On a tutorials volume's page ("ACL 2024
-Tutorial Papers"), its tutorials are its papers.
+"Speaker: …" line a title (an outside curator). A talk may instead be named in its own title
+("Keynote: The Future of NLP", "## Invited Talk — …"): that paragraph, and the abstract in the
+next one where it has none, are left out with a warning. On a tutorials volume's page ("ACL
+2024 Tutorial Papers"), its tutorials are its papers.
 """
 
 import re
 
-from .dump_blocks import Block, is_title_like
+from .dump_blocks import SENTENCE_ENDS, TITLE_MAX_LENGTH, Block, is_title_like
 from .page_reader import PageReader
 
 # Singular "Keynote", "Tutorial" and "Panel" are also a paper's format ("Poster", "Oral"):
@@ -28,13 +30,20 @@ _MARKED_TALKS_HEADING = re.compile(
 _PAPERS_HEADING = re.compile(
     r"\b(?:papers?|sessions?|posters?|orals?|tracks?|findings|main conference|demos?)\b", re.I
 )
+# A talk's title naming what it is before a colon or a dash ("Keynote: …", "Invited Talk —
+# …"): each became a paper, its speaker the author (a curator's trial page).
+_TALK_TITLE = re.compile(
+    r"(?:#{1,6} +)?(?:\*\*)?(?:keynote(?: (?:talk|address|lecture|speech))?|invited talk"
+    r"|plenary talk|panel(?: discussion)?|tutorial)(?: \d{1,2})? *(?:[:：]| [-–—]) *\S",
+    re.IGNORECASE,
+)
 _HEADING_WORDS = 6
 _MARKDOWN_HEADING = re.compile(r"^(#{1,6}) +")
 
 
 def without_talks(reader: PageReader, blocks: list[Block], venue_name: str) -> list[Block]:
     """The blocks but those of the sections of talks, which are decided and warned of."""
-    kept, talks, level = [], None, 0
+    kept, talks, level, talk_abstract = [], None, 0, False
     for block in blocks:
         if _talks_heading(block, venue_name):
             talks, level = block.lines[0].strip("#* :"), _markdown_level(block)
@@ -42,10 +51,34 @@ def without_talks(reader: PageReader, blocks: list[Block], venue_name: str) -> l
             reader.warn(block, f"“{talks}” heads talks, not papers: its paragraphs are left out")
         elif talks is not None and not _ends_talks(block, level):
             reader.decide(block, "talk", evidence=f"under “{talks}”: not a paper")
+        elif _talk_title(block, venue_name):
+            talks, title = None, block.lines[0].strip("#* ")
+            reader.decide(block, "talk", evidence="a talk's title, not a paper's")
+            reader.warn(block, f"“{title}” is a talk, not a paper: left out")
+            # Its abstract in the next paragraph where its own has none.
+            talk_abstract = not any(map(_is_prose, block.lines))
+            continue
+        elif talk_abstract and _is_prose(block.lines[0]):
+            reader.decide(block, "talk", evidence="the abstract of the talk above it")
         else:
             talks = None
             kept.append(block)
+        talk_abstract = False
     return kept
+
+
+def _is_prose(line: str) -> bool:
+    """A line of an abstract: a sentence's end, or longer than a title (a paper's paragraph
+    after a talk starts with its title: not taken as the talk's)."""
+    return len(line) > TITLE_MAX_LENGTH or line.endswith(SENTENCE_ENDS)
+
+
+def _talk_title(block: Block, venue_name: str) -> bool:
+    """Whether the block's first line is a talk's title naming it ("Keynote: …")."""
+    line = block.lines[0].strip()
+    if "tutorial" in line.casefold() and "tutorial" in venue_name.casefold():
+        return False  # a tutorials volume's page: its tutorials are its papers
+    return bool(_TALK_TITLE.match(line))
 
 
 def _markdown_level(block: Block) -> int:

@@ -1293,3 +1293,38 @@ def test_a_title_that_starts_as_an_award_does_stays_the_title(title):
     ]
     parsed = parse_dump(list_page("ACL 2024 Papers", blocks), "awards.txt")
     assert [p.title for p in parsed.papers] == [title, TITLES[1]]
+
+
+@pytest.mark.parametrize(
+    "talk",
+    [
+        # Title, speaker and abstract in one paragraph, or the abstract in the next one: each
+        # became a paper, its speaker its author (a curator's trial page).
+        [f"Keynote: The Future of NLP\nSpeaker: Yoshua Bengio\n{TALK}"],
+        ["Invited Talk: Why Language Models Need Linguistics\nEmily Bender (UW)", KEYNOTE],
+        ["## Keynote — The Future of NLP", TALK],
+        # No abstract: the next paper's paragraph is its own.
+        ["Keynote: The Future of NLP\nSpeaker: Yoshua Bengio"],
+    ],
+)
+def test_a_talk_named_so_in_its_title_is_not_a_paper(talk):
+    blocks = [f"{TITLES[0]}\nAda Lovelace, Alan Turing\n{ABSTRACT_A}", *talk]
+    blocks += [f"{TITLES[1]}\nBo Chen, Cai Wu\n{ABSTRACT_B}"]
+    parsed = parse_dump(list_page("ACL 2024 Papers", blocks), "talks.txt")
+    assert [(p.title, [a.name for a in p.authors], p.abstract) for p in parsed.papers] == [
+        (TITLES[0], ["Ada Lovelace", "Alan Turing"], ABSTRACT_A),
+        (TITLES[1], ["Bo Chen", "Cai Wu"], ABSTRACT_B),
+    ]
+    heading = talk[0].splitlines()[0].lstrip("# ")
+    assert parsed.warnings == [f"talks.txt, line 7: “{heading}” is a talk, not a paper: left out"]
+    assert [d.kind for d in parsed.decisions].count("talk") == len(talk)
+
+
+def test_a_paper_whose_title_names_a_keynote_further_in_stays():
+    title = "Summarising Keynote Talks: A Dataset"
+    blocks = [
+        f"{title}\nAda Lovelace, Alan Turing\n{ABSTRACT_A}",
+        f"{TITLES[1]}\nBo Chen\n{ABSTRACT_B}",
+    ]
+    parsed = parse_dump(list_page("ACL 2024 Papers", blocks), "talks.txt")
+    assert [p.title for p in parsed.papers] == [title, TITLES[1]]
