@@ -149,15 +149,41 @@ def _volume_alone(line: str, header: str) -> str | None:
 
 def list_sections(blocks: list, venue: str) -> list[tuple[str, list]]:
     """A list page's sections, each from its header: the first's venue ``venue``, each later
-    line that is a list's header ("ACL 2023 Papers", "ACL 2023 Short Papers") another's."""
+    line that is a list's header ("ACL 2023 Papers", "ACL 2023 Short Papers") another's, and
+    so is a heading naming another volume of the page's conference alone ("Short Papers")."""
     sections: list[tuple[str, list]] = [(venue, [blocks[0]])]
     for block in blocks[1:]:
-        named = _header_venue(block.lines[0]) if len(block.lines) == 1 else None
-        if named:
+        line = block.lines[0] if len(block.lines) == 1 else None
+        named = line and (_header_venue(line) or _volume_heading(line, venue))
+        if named and named != sections[-1][0]:
             sections.append((named, [block]))
         else:
             sections[-1][1].append(block)
     return sections
+
+
+# A heading of one volume of the page's conference, without its name ("Short Papers",
+# "## Findings", "Findings of ACL", "Main Conference Papers"): under "ACL 2024 Accepted
+# Papers", the short and Findings papers were loaded as the main volume's (a curator's trial
+# page).
+_VOLUME_HEADING = re.compile(
+    r"(?:(?P<length>long|short) papers?|(?P<volume>findings|main conference|main track"
+    r"|industry track|student research workshop)(?: papers?)?)"
+    r"(?: of (?:the )?(?P<acronym>[A-Za-z-]+))?",
+    re.IGNORECASE,
+)
+_CONFERENCE = re.compile(r"^(?:Findings of )?(?P<conference>.+?)(?: \([^()]+\))?$")
+
+
+def _volume_heading(line: str, venue: str) -> str | None:
+    """The venue a heading of a volume alone names: the volume of ``venue``'s conference."""
+    match = _VOLUME_HEADING.fullmatch(_plain(line))
+    conference = _CONFERENCE.match(venue)["conference"]
+    if match is None:
+        return None
+    if match["acronym"] and match["acronym"].casefold() != conference.split()[0].casefold():
+        return None  # another conference's volume: not this page's
+    return _header_venue(f"{conference} {match['length'] or match['volume']} Papers")
 
 
 def _header_venue(line: str) -> str | None:

@@ -1328,3 +1328,34 @@ def test_a_paper_whose_title_names_a_keynote_further_in_stays():
     ]
     parsed = parse_dump(list_page("ACL 2024 Papers", blocks), "talks.txt")
     assert [p.title for p in parsed.papers] == [title, TITLES[1]]
+
+
+def test_a_heading_naming_a_volume_alone_names_its_sections_venue():
+    # "Short Papers" and "Findings" under "ACL 2024 Accepted Papers" put those papers under
+    # ACL 2024, the main volume (a curator's trial page: accepted papers pages list them so).
+    blocks = ["Long Papers", f"{TITLES[0]}\nAda Lovelace, Alan Turing\n{ABSTRACT_A}"]
+    blocks += ["## Short Papers", f"{TITLES[1]}\nBo Chen, Cai Wu\n{ABSTRACT_B}"]
+    blocks += ["**Findings of ACL**", f"{TITLES[2]}\nDee Diaz, Eve Ng\n{ABSTRACT_C}"]
+    blocks += ["Main Conference Papers", f"Robots Talk\nFay Li, Gus Ro\n{ABSTRACT_D}"]
+    parsed = parse_dump(list_page("ACL 2024 Accepted Papers", blocks), "volumes.txt")
+    assert [(p.title, [a.name for a in p.authors], p.venue) for p in parsed.papers] == [
+        (TITLES[0], ["Ada Lovelace", "Alan Turing"], "ACL 2024"),
+        (TITLES[1], ["Bo Chen", "Cai Wu"], "ACL 2024 (Short Papers)"),
+        (TITLES[2], ["Dee Diaz", "Eve Ng"], "Findings of ACL 2024"),
+        ("Robots Talk", ["Fay Li", "Gus Ro"], "ACL 2024"),
+    ]
+    assert [venue.name for venue in parsed.venues] == [
+        "ACL 2024",
+        "ACL 2024 (Short Papers)",
+        "Findings of ACL 2024",
+        "ACL 2024",
+    ]
+    assert parsed.warnings == []
+
+
+@pytest.mark.parametrize("heading", ["Short Papers", "Findings"])
+def test_a_volume_heading_under_a_volumes_header_is_that_volumes(heading):
+    blocks = [heading, f"{TITLES[0]}\nAda Lovelace, Alan Turing\n{ABSTRACT_A}"]
+    parsed = parse_dump(list_page(f"EMNLP 2024 {heading}", blocks), "volumes.txt")
+    venue = "EMNLP 2024 (Short Papers)" if heading == "Short Papers" else "Findings of EMNLP 2024"
+    assert [p.venue for p in parsed.papers] == [venue]
