@@ -62,7 +62,7 @@ def month_number(name: str) -> int | None:
 MONTH = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 DATE_IN_TEXT = re.compile(rf"\b{MONTH} {DAY}\b", re.IGNORECASE)
-_MARKDOWN_LINK = re.compile(r"\[[^\[\]]*\]\([^()]*\)")
+_MARKDOWN_LINK = re.compile(r"\[([^\[\]]*)\]\([^()]*\)")
 # Words outside its links that make a line with a link prose, not a line of links.
 PROSE_WORDS = 12
 MARKDOWN_HEADING = re.compile(r"^#{1,6}\s")
@@ -223,6 +223,21 @@ def is_buttons(block: Block) -> bool:
         return bool(_BUTTON.fullmatch(items[0]))
     short = all(0 < len(item.split()) <= _BUTTON_WORDS for item in items)
     return short and any(_SITE_ACTION.match(item) for item in items)
+
+
+_MENU_ITEMS = 3
+
+
+def is_menu(block: Block) -> bool:
+    """Whether the block is a site's menu: three items or more of a few words each, on a line
+    apart by bars or dots ("Home | Program | Accepted Papers") or one per line."""
+    lines = block.lines
+    items = _BUTTONS_APART.split(_MARKDOWN_LINK.sub(r"\1", fold_whitespace(lines[0])).strip())
+    items = items if block.is_single_line else [line.strip() for line in lines]
+    return len(items) >= _MENU_ITEMS and all(
+        0 < len(item.split()) <= _BUTTON_WORDS and not item.endswith(SENTENCE_ENDS)
+        for item in items
+    )
 
 
 # What ends a sentence or a clause, not a title: Chinese and Japanese write "。" and "，" (their

@@ -26,6 +26,7 @@ from .dump_blocks import (
     footer_label,
     is_buttons,
     is_markup,
+    is_menu,
     is_title_like,
     is_topic_like,
     is_venue_line,
@@ -276,6 +277,26 @@ def _read_footer(
             reader.decide(block, "markup", evidence="in the footer")
 
 
+def _past_menus(reader: PageReader, blocks: list[Block]) -> list[Block]:
+    """The blocks from a list page's header on, the site's menus above it decided as markup: a
+    page saved with its menu ("Home | Program | Accepted Papers") was refused, the menu read
+    as its header (a curator's trial page). Menus above anything else are the page's own."""
+    start = _take_while(blocks, 0, is_menu)
+    if not start or start == len(blocks) or not _is_header(blocks[start]):
+        return blocks
+    for block in blocks[:start]:
+        reader.decide(block, "markup", evidence="the site's menu above the page's header")
+    return blocks[start:]
+
+
+def _is_header(block: Block) -> bool:
+    """A list page's header, or a line refused as one (its error then names that line)."""
+    try:
+        return block.is_single_line and list_header_venue(block.lines[0]) is not None
+    except HeaderError:
+        return True
+
+
 def parse_dump(text: str, source: str) -> ParsedFile:
     """Parse one dump's text. Raises DumpError when no paper can be read from it."""
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
@@ -283,6 +304,7 @@ def parse_dump(text: str, source: str) -> ParsedFile:
     if not blocks:
         raise DumpError(source, "the file is empty")
     reader = PageReader(source, blocks)
+    reader.blocks = blocks = _past_menus(reader, blocks)
     first = blocks[0]
     try:
         header_venue = list_header_venue(first.lines[0]) if first.is_single_line else None

@@ -1359,3 +1359,27 @@ def test_a_volume_heading_under_a_volumes_header_is_that_volumes(heading):
     parsed = parse_dump(list_page(f"EMNLP 2024 {heading}", blocks), "volumes.txt")
     venue = "EMNLP 2024 (Short Papers)" if heading == "Short Papers" else "Findings of EMNLP 2024"
     assert [p.venue for p in parsed.papers] == [venue]
+
+
+@pytest.mark.parametrize(
+    "menu",
+    [
+        "Home | Program | Accepted Papers | Registration | Venue | Sponsors",
+        "Home\nCall for Papers\nAccepted Papers\nRegistration",
+        "[Home](/) · [Program](/program) · [Papers](/papers)",
+    ],
+)
+def test_a_sites_menu_above_a_list_pages_header_is_passed_over(menu):
+    # The page was refused: "the list header 'Home | Program | Accepted Papers | …' names no
+    # venue", or "not a list page" (a curator's trial page saved with its menu).
+    blocks = [f"{TITLES[0]}\nAda Lovelace, Alan Turing\n{ABSTRACT_A}"]
+    blocks += [f"{TITLES[1]}\nBo Chen, Cai Wu\n{ABSTRACT_B}"]
+    parsed = parse_dump(menu + "\n\n" + list_page("ACL 2024 Papers", blocks), "menu.txt")
+    assert [(p.title, p.venue) for p in parsed.papers] == [
+        (TITLES[0], "ACL 2024"),
+        (TITLES[1], "ACL 2024"),
+    ]
+    assert [(d.line, d.kind) for d in parsed.decisions][:2] == [
+        (1, "markup"),
+        (len(menu.splitlines()) + 2, "header"),
+    ]
