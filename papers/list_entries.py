@@ -48,6 +48,12 @@ _AWARD = re.compile(
     r"|honou?rable mentions?|(?:senior )?(?:area chair|sac) (?:awards?|highlights?))\s*[:：]?$",
     re.IGNORECASE,
 )
+# A paper's number on a conference site ("Paper #1234", "Paper ID: 42", "#517"): above the
+# title in its paragraph, it took the title's place (a curator's trial page).
+_PAPER_NUMBER = re.compile(
+    r"^(?:(?:paper|submission)(?: ?(?:#|id|no\.?|number))? *[:：]? *#?\d{1,6}|#\d{1,6})$",
+    re.IGNORECASE,
+)
 _LINK_LABELS = {"paper", "pdf", "slides", "video", "code", "poster", "bib", "bibtex", "doi"}
 _LINK_LABELS |= {"arxiv", "openreview", "github", "data", "demo", "abstract", "presentation"}
 
@@ -73,7 +79,8 @@ class ListEntry:
 
 def is_label(block: Block) -> bool:
     """A label among a list's paragraphs ("Abstract", "Keywords: …", "Poster", "Paper Slides
-    Video", an award: "Best Paper Award"), or a site's menu (lines of a word or two: "Home\nCalls\nProgram")."""
+    Video", an award: "Best Paper Award", a paper's number: "Paper #1234"), or a site's menu
+    (lines of a word or two: "Home\nCalls\nProgram")."""
     if not block.is_single_line:
         return len(block.lines) >= _MENU_LINES and all(
             len(line.split()) <= _MENU_WORDS
@@ -85,7 +92,8 @@ def is_label(block: Block) -> bool:
     line = block.lines[0]
     words = line.casefold().split()
     return (
-        bool(_LABEL.match(line) or _NO_ABSTRACT.match(line) or _AWARD.match(clean_title(line)))
+        bool(_LABEL.match(line) or _NO_ABSTRACT.match(line) or _PAPER_NUMBER.match(line))
+        or bool(_AWARD.match(clean_title(line)))
         or line.casefold() in PRESENTATION_FORMATS
         or (bool(words) and set(words) <= _LINK_LABELS)
     )

@@ -1383,3 +1383,20 @@ def test_a_sites_menu_above_a_list_pages_header_is_passed_over(menu):
         (1, "markup"),
         (len(menu.splitlines()) + 2, "header"),
     ]
+
+
+@pytest.mark.parametrize("number", ["Paper #1234", "Paper ID: 42", "#517", "Submission 88"])
+def test_a_papers_number_above_its_title_is_a_label(number):
+    # "Paper #1234" above the title in its paragraph took the title's place, and the title was
+    # dropped (a curator's trial page of a Mini-Conf site).
+    blocks = [f"{number}\n{TITLES[0]}\nAda Lovelace · Alan Turing\n{ABSTRACT_A}"]
+    blocks += [f"{number}9\n{TITLES[1]}\nBo Chen · Cai Wu\n{ABSTRACT_B}"]
+    parsed = parse_dump(list_page("EACL 2024 Papers", blocks), "numbers.txt")
+    assert [(p.title, [a.name for a in p.authors], p.abstract) for p in parsed.papers] == [
+        (TITLES[0], ["Ada Lovelace", "Alan Turing"], ABSTRACT_A),
+        (TITLES[1], ["Bo Chen", "Cai Wu"], ABSTRACT_B),
+    ]
+    assert [(d.line, d.kind) for d in parsed.decisions if d.line in (3, 8)] == [
+        (3, "markup"),
+        (8, "markup"),
+    ]
