@@ -35,7 +35,8 @@ def says_otherwise(paper: Paper, record: PaperRecord, key_of_abstract: str, venu
         "abstract": bool(record.abstract) and key_of_abstract != paper.abstract_key,
         "venue": venue_id != paper.venue_id,
         "authors": bool(record.authors and paper.author_names)
-        and not _same_families(names, paper.author_names.split(", ")),
+        and not _same_families(names, paper.author_names.split(", "))
+        and not _known_spellings([author.name for author in record.authors], paper),
     }
     return [field for field, other in differs.items() if other and field not in curated]
 
@@ -49,6 +50,18 @@ def _same_families(names: list[str], other_names: list[str]) -> bool:
     return len(names) == len(other_names) and all(
         name_key(name).split()[-1:] == name_key(other).split()[-1:]
         for name, other in zip(names, other_names, strict=True)
+    )
+
+
+def _known_spellings(names: list[str], paper: Paper) -> bool:
+    """Whether each name is that of the paper's author in its place by its family name or as
+    one of the names the author is known by: a curator who renamed "王小明" to "Xiaoming Wang"
+    (the old name kept among its variants) was told at every load of the page that its
+    authors differ (a curator's trial). A query, only for authors whose families differ."""
+    known = paper.authorships.order_by("position").values_list("author__name", "author__variants")
+    return len(known) == len(names) and all(
+        _same_families([name], [own]) or name_key(name) in {name_key(v) for v in variants}
+        for name, (own, variants) in zip(names, known, strict=True)
     )
 
 

@@ -720,6 +720,30 @@ def test_a_corrected_pages_venue_and_authors_are_told_kept(write_dump):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("renamed", ["Xiaoming Wang", "Priya Raman-Iyer"])
+def test_a_page_naming_an_author_a_curator_renamed_tells_nothing(write_dump, renamed):
+    # The curator renamed "王小明" (or "Priya Raman") in the admin, the old name kept among its
+    # variants; the page loaded again was told its paper's authors differ, "correct the paper
+    # in the admin" (a curator's trial: a false alarm at every load of the page).
+    old = "王小明" if renamed == "Xiaoming Wang" else "Priya Raman"
+    page = list_page(
+        "EMNLP 2024 Papers", [f"Robust Slot Filling\n{old}, Diego Alvarez\n{ABSTRACT_A}"]
+    )
+    path = write_dump("page.txt", page)
+    load_files([path])
+    author = Author.objects.get(name=old)
+    author.name = renamed
+    author.save()
+    curation.record_author_edit(author, ["name"], old, author.slug)
+    summary = load_files([path])
+    assert (summary.unchanged, summary.warnings) == (1, [])
+    assert Paper.objects.get().author_names == f"{renamed}, Diego Alvarez"
+    # Another person in the renamed author's place is still told.
+    other = load_files([write_dump("other.txt", page.replace(old, "Mei Tanaka"))])
+    assert other.warnings[0].endswith("(authors)")
+
+
+@pytest.mark.django_db
 def test_a_page_saved_again_with_another_title_is_told_the_paper_it_copies(write_dump):
     # Its first load had read a wrong title (the authors' names); the corrected page made a
     # second paper of the same abstract, silently (an outside curator).
