@@ -112,6 +112,8 @@ NAMED_IN_TITLE = {
     "sentiment-analysis-and-argument-mining": (
         'sentiment or "argument mining" or "opinion mining"'
     ),
+    "ethics-in-nlp": "ethics or ethical",
+    "datasets-and-annotation": "dataset or corpus or corpora or treebank or annotation",
 }
 
 MODEL = PaperTopic.Source.MODEL.value

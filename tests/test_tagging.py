@@ -271,6 +271,22 @@ def test_the_words_naming_an_area_are_looked_for_in_titles_alone(db):
     ]
 
 
+def test_a_title_naming_ethics_or_a_dataset_names_its_area(db):
+    # Ethics in NLP had 32 papers, 14 of the 32 titles saying "ethics" or "ethical", and
+    # Datasets and Annotation 28 of 439 "a new dataset" titles: the model learnt them from
+    # ACL 2020's labels alone (an outside tester).
+    areas = [Topic(slug="datasets-and-annotation"), Topic(slug="ethics-in-nlp")]
+    documents = ["^ethic ^nlp", "^corpus ^tweet", "^annot ^guidelin", "^dataset", "^model data"]
+    matrix, vocabulary = lexeme_matrix(documents * 3)
+    assert named_in_titles(areas, matrix, vocabulary)[:5].tolist() == [
+        [False, True],
+        [True, False],
+        [True, False],
+        [True, False],
+        [False, False],
+    ]
+
+
 def test_the_training_labels_leave_out_the_held_out_part():
     labels = read_tracks(TRAINING_FILE)
     assert len(labels) == 519
