@@ -4,6 +4,7 @@
 papers/feeds.py), and the author filter of the lists (papers/moved_filters.py)."""
 
 from .models import Author, AuthorRedirect
+from .text import make_slug
 
 
 def redirect_authors(joined: dict[int, int]) -> None:
@@ -28,3 +29,14 @@ def moved_author(slug: str) -> Author | None:
     if moved is not None:
         return moved.author
     return Author.objects.filter(umlaut_key=slug.replace("-", " ")).order_by("id").first()
+
+
+def author_known_as(slug: str) -> Author | None:
+    """The one author whose other spellings include the name this address writes, or None
+    (none, or several): "/authors/christopher-manning/" was a 404 where Christopher D.
+    Manning's page says "Also published as: Christopher Manning" (an outside tester). Read
+    among the authors whose family name ends the address, only where no author holds it."""
+    family = slug.rstrip("-0123456789").rsplit("-", 1)[-1]
+    candidates = Author.objects.filter(family_name__iendswith=family).exclude(variants=[])
+    known = [a for a in candidates if any(make_slug(name) == slug for name in a.variants)]
+    return known[0] if len(known) == 1 else None

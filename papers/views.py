@@ -45,7 +45,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 
 from .author_queries import describe_people, namesakes_among, places_of
-from .author_redirects import moved_author
+from .author_redirects import author_known_as, moved_author
 from .caching import cache_page_by_version
 from .citations import FORMATS
 from .downloads import export_ids, export_queryset, export_ranked
@@ -300,10 +300,12 @@ def author_detail(request, slug):
         # An author joined to another (a merge, a name written without its umlauts): its
         # address leads there.
         joined = moved_author(slug)
-        if joined is None:
+        # A name the author also goes by leads to them, for now (it may become an address).
+        known_as = author_known_as(slug) if joined is None else None
+        if joined is None and known_as is None:
             raise Http404("No author at this address.")
         query = f"?{request.GET.urlencode()}" if request.GET else ""
-        return redirect(joined.get_absolute_url() + query, permanent=True)
+        return redirect((joined or known_as).get_absolute_url() + query, permanent=bool(joined))
     namesakes = list(Author.objects.namesakes_of(author))
     other_forms = Author.objects.other_forms_of(author)
     describe_people(namesakes + other_forms)

@@ -9,6 +9,7 @@ from papers.loading import load_files
 from papers.merging import MergeRefused, merge_authors
 from papers.models import Author, Authorship, Paper
 from papers.name_keys import name_key
+from tests.factories import make_author
 from tests.support import parse
 
 pytestmark = pytest.mark.django_db
@@ -272,6 +273,27 @@ def test_a_name_written_with_its_umlauts_written_out_is_one_author(client, write
     response = client.get("/authors/hinrich-schuetze/")
     assert (response.status_code, response["Location"]) == (301, schutze.get_absolute_url())
     assert client.get("/authors/no-such-person/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_an_address_written_as_another_name_of_one_author_leads_to_them(client):
+    # "/authors/christopher-manning/" was a 404 though the page of Christopher D. Manning
+    # says "Also published as: Christopher Manning" (an outside tester).
+    manning = make_author("Christopher D. Manning")
+    Author.objects.filter(pk=manning.pk).update(
+        variants=["Christopher Manning"], family_name="Manning"
+    )
+    response = client.get("/authors/christopher-manning/?year=2024")
+    assert (response.status_code, response["Location"]) == (
+        302,
+        manning.get_absolute_url() + "?year=2024",
+    )
+    # Not where two authors go by it.
+    other = make_author("Christopher B. Manning")
+    Author.objects.filter(pk=other.pk).update(
+        variants=["Christopher Manning"], family_name="Manning"
+    )
+    assert client.get("/authors/christopher-manning/").status_code == 404
 
 
 def test_a_name_without_umlauts_joins_one_author_only_and_never_a_curators_list(write_dump):
