@@ -17,6 +17,7 @@ from django.utils.safestring import SafeString, mark_safe
 from .filtering import PaperFilterSet
 from .models import Paper, PaperTopic, Topic
 from .rendering import quoted
+from .spelling import FEW_MATCHES, did_you_mean
 from .text import fold_whitespace, typed_intent, typed_query
 from .understanding import join_compounds
 
@@ -82,7 +83,21 @@ def compare(topic_slugs: list[str], terms: list[str]) -> tuple[list[Series], lis
     if missing:
         notices.append("No topic named " + ", ".join(f"“{slug}”" for slug in missing) + ".")
     series = [topic_series(found[slug]) for slug in topic_slugs if slug in found]
-    return series + [term_series(term) for term in terms], notices
+    term_lines = [term_series(term) for term in terms]
+    notices += _respellings(terms, term_lines)
+    return series + term_lines, notices
+
+
+def _respellings(terms: list[str], lines: list[Series]) -> list[str]:
+    """A notice offering the respelling of each term that few papers say (as search offers
+    it): "nueral" charted 0.0% each year without a word (an outside tester)."""
+    notices = []
+    for term, line in zip(terms, lines, strict=True):
+        if sum(line.counts.values()) <= FEW_MATCHES and (
+            respelled := did_you_mean(term, FEW_MATCHES)
+        ):
+            notices.append(f"Few papers say {quoted(term)}: did you mean {quoted(respelled)}?")
+    return notices
 
 
 def with_shares(series: list[Series], totals: dict[int, int]) -> list[int]:

@@ -29,7 +29,8 @@ topic page 6 (page object, chart — the same query gives the trend — and the 
 page 10 (author, namesakes, the name's other forms and its spacings, co-authors, the list's 4
 and the author's place in each paper; +1 with namesakes: what tells them apart; +1 where the
 name is spaced otherwise: their papers counted);
-index pages 1; a reading list 1; /trends/ 2 + 1 per series.
+index pages 1; a reading list 1; /trends/ 2 + 1 per series (+2 at most for a term ten papers
+or fewer say: its respelling).
 With ``format=`` the list pages and the reading list answer a citation file instead
 (papers/downloads.py), or, for a ranked query the page shows respelled, a redirect to the
 respelling's (its count, +3 at most for the respelling: papers/respelled.py). With the response cache on (papers/caching.py), the list, venue, topic

@@ -111,6 +111,12 @@ def test_trends_notices(client, corpus):
         "At most 5 topics or terms are compared: the first five are."
     ]
     assert table(page)[0] == ["Year", "“word0”", "“word1”", "“word2”", "“word3”", "“word4”"]
+    # A term few papers say is offered its respelling, as search offers it ("nueral" charted
+    # 0.0% each year without a word: an outside tester).
+    page = parse(client.get("/trends/?q=cahce&q=attention"))
+    assert [p.text for p in page.find_all("p", class_="notice")] == [
+        "Few papers say “cahce”: did you mean “cache”?"
+    ]
     page = parse(client.get("/trends/"))
     assert not page.find_all("svg")
     last = page.find("main").find_all("p")[-1]
