@@ -141,7 +141,7 @@ def count_notices(results: Results, ranked: bool, matched, cap: int, named: int 
             which = f"the papers of the author{'s' if named > 1 else ''} named, then {which}"
         results.notices.append(
             f"Only {cap:,} of the {results.count:,} matching papers are ranked: {which}. "
-            "Add words or filters to rank them all."
+            "Add words or filters to rank them all, or list them newest first to page through every one."
         )
 
 

@@ -187,7 +187,8 @@ def test_an_authors_papers_rank_above_papers_by_others_sharing_the_names_words(c
     assert client.get("/api/papers/?q=Ada+Lovelace").json()["notices"] == [
         "Only 2 of the 5 matching papers are ranked: the papers of the author named, then "
         "those with your words in the shortest titles, then those whose titles have most of "
-        "your words, the newest first among equals. Add words or filters to rank them all."
+        "your words, the newest first among equals. Add words or filters to rank them all, or "
+        "list them newest first to page through every one."
     ]
 
 

@@ -205,7 +205,8 @@ def test_a_broad_query_ranks_its_newest_matches_among_equal_titles(three_years, 
     assert results.notices == [
         "Only 2 of the 3 matching papers are ranked: those with your words in the shortest "
         "titles, then those whose titles have most of your words, the newest first among "
-        "equals. Add words or filters to rank them all."
+        "equals. Add words or filters to rank them all, or list them newest first to page "
+        "through every one."
     ]
 
 
@@ -253,7 +254,8 @@ def test_in_sql_a_broad_query_ranked_the_first_matches_found(three_years, sql_al
     assert results.count == 3
     assert results.notices == [
         "Only 2 of the 3 matching papers are ranked: the first 2 found. "
-        "Add words or filters to rank them all."
+        "Add words or filters to rank them all, or list them newest first to page through "
+        "every one."
     ]
 
 
