@@ -143,6 +143,9 @@ def test_shared_list_opens_in_a_fresh_browser(transactional_db, corpus, browsing
         "Added 1 paper to your list, after the 2 saved."
     )
     expect(page.locator(".adopt")).to_be_visible()
+    # Nothing is left to add, and the page says so (the button stayed: an outside tester).
+    expect(page.get_by_role("button", name="Add them to my list")).to_be_hidden()
+    expect(page.locator(".list-held")).to_have_text("Your list holds all these papers.")
     # Making another list one's own replaces the three saved: once, they can be brought back.
     former = saved(page)
     page.goto(f"/list/?ids={corpus['translation'].pk}")

@@ -211,9 +211,16 @@
     page.setAttribute("data-own", own ? "true" : "false");
     var adopt = page.querySelector(".adopt");
     if (adopt) { adopt.hidden = own; }
-    // Adding is replacing while one's own list is empty: only one button says so.
+    // Adding is replacing while one's own list is empty: only one button says so. Once one's
+    // list holds every paper here, there is nothing to add, and the page says so (the button
+    // stayed, with no sign that the papers were added).
     var add = page.querySelector(".add-to-list");
-    if (add) { add.hidden = read().length === 0; }
+    if (add) {
+      var mine = read();
+      var held = pageIds().every(function (id) { return mine.indexOf(id) >= 0; });
+      add.hidden = mine.length === 0 || held;
+      page.querySelector(".list-held").hidden = mine.length === 0 || !held;
+    }
   }
 
   // A shared list's papers join one's own after those saved, up to MAX.
