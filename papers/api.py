@@ -125,6 +125,9 @@ def paper_list(request):
         # As the list page: the author's papers in the venue or year q names.
         return HttpResponseRedirect(_api_address(narrowed))
     results = search_page(filterset, request)
+    if results.narrowed is not None:
+        # As the list page: the query's other words in the venue or year it names.
+        return HttpResponseRedirect(_api_address(results.narrowed))
     results.notices += unknown_parameters(request.GET, filterset.form.fields)
     _with_authors(results.papers + results.partial)
     describe_people(results.authors)

@@ -29,6 +29,9 @@ class Results:
     partial: list = field(default_factory=list)  # papers matching some of the words
     # The venues or year the query's words name (papers/named_filters.py), on the first page.
     filters: list = field(default_factory=list)
+    # The list the query means where no paper has all its words: its other words in the one
+    # venue or year it names (papers/narrowed.py), where the pages redirect.
+    narrowed: str | None = None
 
     @property
     def has_previous(self):

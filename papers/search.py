@@ -16,6 +16,7 @@ from .facets import kept_venue_counts
 from .filtering import PaperFilterSet
 from .models import Author, Authorship, Paper
 from .named_filters import author_at_either_end, filters_named
+from .narrowed import narrowed_list
 from .newest_order import matched_page_ids
 from .page_matches import page_matches
 from .querysets import CANDIDATE_CAP, NEGATION, web_query
@@ -147,7 +148,9 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     instead (its compounds and words, as above: papers/respelled.py; the authors the respelling
     names, as above, where the query as typed named none); one
     matching at most FEW_MATCHES papers is offered a respelling beside its results (≤ 2);
-    when all the words match fewer than a page, papers
+    when no paper has all the words of a query naming one venue or year, the list of its other
+    words there, where some paper has them (``narrowed``: the pages redirect; +1 for their count,
+    papers/narrowed.py); when all the words match fewer than a page, papers
     matching some of them follow on the first page (scored in memory where the query was
     matched there, papers/recall.py; else +1). Nothing at all shown under filters:
     whether papers outside them match (+1, papers/search_notices.py ``why_nothing``), and
@@ -186,6 +189,10 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
             authors = _respelled_authors(results, filterset, authors)
     elif ranked and facets.total <= FEW_MATCHES and filterset.page_number == 1 and not literal:
         results.suggestion = did_you_mean(typed, rare=FEW_MATCHES)
+    if ranked and not results.count and not literal:
+        results.narrowed = narrowed_list(results.filters, request)
+        if results.narrowed is not None:
+            return results  # the pages redirect there
     results.notices += phrase_notices(typed)
     count_notices(results, ranked, matched, CANDIDATE_CAP, len(authors))
     paginate(results, filterset.page_number, ranked, CANDIDATE_CAP)

@@ -129,6 +129,8 @@ def _render_list(
     results = search_page(filterset, request)
     if results.identified is not None:
         return redirect(results.identified)
+    if results.narrowed is not None:
+        return redirect(results.narrowed)
     named = [author] if author is not None else results.named_authors or chosen
     if named:
         _place_authors(named, results.papers + results.partial)

@@ -990,6 +990,22 @@ def test_partial_matches_leave_out_the_words_naming_a_venue_offered(client, db):
     assert [(r["id"], r["partial"]) for r in body["results"]] == [(sarcasm.pk, True)]
 
 
+def test_a_query_naming_a_venue_no_paper_has_all_words_of_opens_its_words_there(client, db):
+    # "EMNLP 2023 hallucination" showed "No paper has all your words" above hallucination
+    # papers of other years (an outside researcher): its words in EMNLP 2023 are what it asks.
+    emnlp = make_venue("EMNLP 2023", 2023)
+    make_paper("Detecting sarcasm in tweets.", title="Sarcasm Detection", venue=emnlp)
+    make_paper("Sarcasm in reviews.", title="Sarcastic Reviews", venue=make_venue("ACL 2024", 2024))
+    finish()
+    response = client.get("/?q=emnlp+2023+sarcasm")
+    assert (response.status_code, response["Location"]) == (302, "/?q=sarcasm&venue=emnlp-2023")
+    response = client.get("/api/papers/?q=sarcasm+EMNLP+2023")
+    assert response["Location"] == "/api/papers/?q=sarcasm&venue=emnlp-2023"
+    # Not as typed, nor where no paper there has the other words.
+    assert client.get("/?q=emnlp+2023+sarcasm&literal=1").status_code == 200
+    assert client.get("/?q=emnlp+2023+irony").status_code == 200
+
+
 def test_partial_matches_come_after_the_full_ones(client, corpus):
     body = client.get("/api/papers/?q=kv+cache+quantised").json()
     assert body["count"] == 1
