@@ -226,14 +226,24 @@ def versioned_compounds(text: str) -> list[re.Match]:
     return sorted(compounds + solid, key=lambda match: match.start())
 
 
-def join_versions_typed_apart(text: str) -> str:
+def whole_numbers_typed_apart(text: str) -> list[str]:
+    """The words a name typed apart from a whole number would be joined ("Llama 3": "llama3"),
+    for the collection to tell which it writes (papers/word_lookups.py)."""
+    return [f"{m[1]}{m[2]}".lower() for m in _TYPED_APART.finditer(text) if "." not in m[2]]
+
+
+def join_versions_typed_apart(text: str, written: set[str]) -> str:
     """The text with each name typed apart from its version number hyphenated to it, outside
     quoted phrases: "Qwen 2.5" is then searched as "Qwen-2.5" is, in every spelling ("Qwen 2.5"
     found 7 papers, "Qwen-2.5" 22: the 15 writing "Qwen2.5" hold it as one word; "Llama 3"
-    found 124, 39 of them with "llama" and a 3 anywhere, and missed those writing "Llama3")."""
+    found 124, 39 of them with "llama" and a 3 anywhere, and missed those writing "Llama3"). A
+    whole number only where the collection writes the two as one word (``written``, from
+    ``whole_numbers_typed_apart``): "translation 50 languages" is no model's name."""
 
     def joined(match: re.Match) -> str:
-        return match[0] if match[1].lower() in STOP_WORDS else f"{match[1]}-{match[2]}"
+        name, number = match[1], match[2]
+        whole = "." not in number and f"{name}{number}".lower() not in written
+        return match[0] if name.lower() in STOP_WORDS or whole else f"{name}-{number}"
 
     pieces, done = [], 0
     for quoted in QUOTED.finditer(text):

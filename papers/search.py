@@ -136,7 +136,9 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     the first page of a query with a year; a series, from memory), compounds (1, only with two
     plain words in a row or one of six letters or more; +1 for each quoted phrase of one content
     word and stop words), the other forms of its words (1, for a query with words: rare
-    numbered names, other spellings, papers/word_lookups.py), the query's words (1; +1 for words this process
+    numbered names, other spellings, papers/word_lookups.py; +1 for a word typed apart from a
+    whole number: whether the collection writes the two as one word), the query's words (1; +1
+    for words this process
     does not hold, papers/word_memory.py), facets and the total (counted in memory; +1 for a
     phrase's papers in doubt, tested in SQL; a page without a query: 1, the
     filters' keys), then the page's ids (1; none sorted A–Z where the memory places the

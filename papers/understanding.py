@@ -30,7 +30,7 @@ from .models import MergedKey, Paper
 from .tables import reading_cursor, sql
 from .text import OPERATORS, QUOTED, plain
 from .word_forms import excluded_in_every_form, other_form
-from .word_lookups import other_forms
+from .word_lookups import other_forms, written_joined
 
 # An Anthology address as people paste it: with or without its scheme, the old aclweb.org
 # one too, a version ("v2"), a file ending, a query or fragment (tracking parameters).
@@ -366,7 +366,8 @@ def join_compounds(text: str) -> tuple[str, str]:
     ``words``: the words a title is scored on as typed: a compound with a stop word part
     searched as its words in a row, as those words; any other joined, as a title writing it
     hyphenated or joined has it (papers_compounds)."""
-    text = excluded_in_every_form(_quoted_compounds(join_versions_typed_apart(text)))
+    text = join_versions_typed_apart(text, written_joined(text))
+    text = excluded_in_every_form(_quoted_compounds(text))
     groups = _groups(text, _runs(text))
     slots = _phrase_slots(groups)
     edits, phrases = [], []  # (start, end, replacement) in order; (edit, its phrase)
