@@ -56,6 +56,24 @@ _PAPER_NUMBER = re.compile(
 )
 _LINK_LABELS = {"paper", "pdf", "slides", "video", "code", "poster", "bib", "bibtex", "doi"}
 _LINK_LABELS |= {"arxiv", "openreview", "github", "data", "demo", "abstract", "presentation"}
+_LINK_LABELS |= {"project", "page", "website", "dataset", "blog", "model", "anthology", "talk"}
+_LINK = re.compile(r"\[([^\[\]]*)\]\([^()]*\)")
+_WORD = re.compile(r"\w+")
+
+
+def is_links_line(line: str) -> bool:
+    """A line of links to a paper's files and pages ("[PDF](…) · [Code](…)"): each link's text
+    a link's label, and at most two words besides. A linked title ("[Yoruba Translation](…)")
+    or linked names are none (dropped as links, the paper lost its title: a reviewer)."""
+    texts = _LINK.findall(line)
+    labels = all(set(_WORD.findall(text.casefold())) <= _LINK_LABELS for text in texts)
+    return bool(texts) and labels and len(_WORD.findall(_LINK.sub(" ", line))) <= 2
+
+
+def unlinked(line: str) -> str:
+    """The line with each markdown link written as its text."""
+    return _LINK.sub(r"\1", line)
+
 
 _MENU_LINES = 3
 _MENU_WORDS = 2

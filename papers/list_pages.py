@@ -15,7 +15,7 @@ from .dump_blocks import (
 )
 from .dump_evidence import evidence
 from .dump_venues import venue_record
-from .list_entries import ListEntry, is_label, list_entries
+from .list_entries import ListEntry, is_label, is_links_line, list_entries, unlinked
 from .list_headers import list_sections
 from .list_headings import markdown_heading, unemphasised
 from .list_talks import without_talks
@@ -99,21 +99,27 @@ def _without_affiliations(reader: PageReader, block: Block) -> Block | None:
 
 
 def _without_links(reader: PageReader, block: Block) -> Block:
-    """The block without its lines of links ("[PDF](…) [Code](…)"), decided as furniture,
-    where other lines remain: a paper's paragraph ending with them was markup as a whole, and
-    the paper was left out without a word (a curator's trial page). A markdown heading's
-    linked title ("### [Title](…)") is a heading's line, not one of them."""
+    """The block without its lines of links ("[PDF](…) [Code](…)"), decided as furniture, and
+    its other short lines of links (a linked title, linked names) written as their text, where
+    other lines remain (a paragraph of one line is left as it is): a paper's paragraph with
+    such a line was markup as a whole, and the paper was left out without a word (a curator's
+    trial page). A markdown heading's linked title ("### [Title](…)") is left as it is."""
     links = [
         n
         for n, line in enumerate(block.lines)
-        if mostly_links(line) and not MARKDOWN_HEADING.match(line)
+        if is_links_line(line) and not MARKDOWN_HEADING.match(line)
     ]
-    if not links or len(links) == len(block.lines):
+    if len(links) == len(block.lines) or block.is_single_line:
         return block
     for n in links:
         reader.decide(Block(block.line + n, block.lines[n : n + 1]), "markup", evidence="links")
     kept = [n for n in range(len(block.lines)) if n not in links]
-    return Block(block.line + kept[0], tuple(block.lines[n] for n in kept))
+    lines = [block.lines[n] for n in kept]
+    lines = [
+        unlinked(line) if mostly_links(line) and not MARKDOWN_HEADING.match(line) else line
+        for line in lines
+    ]
+    return Block(block.line + kept[0], tuple(lines))
 
 
 def _names_unemphasised(block: Block) -> Block:

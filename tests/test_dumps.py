@@ -1207,6 +1207,22 @@ def test_a_line_of_links_in_a_papers_paragraph_leaves_the_paper(where):
     assert ("markup", 6 if where == "after" else 3) in [(d.kind, d.line) for d in parsed.decisions]
 
 
+def test_a_linked_title_and_linked_names_are_read_as_their_text():
+    # Dropped as a line of links, the title was lost and the names made the abstract's
+    # opening (a reviewer); they are the paper's title and authors.
+    linked = [
+        f"[{TITLES[0]}](https://aclanthology.org/2024.acl-long.1/)",
+        "[Ada Lovelace](https://a.org/ada), [Alan Turing](https://a.org/alan)",
+        ABSTRACT_A,
+    ]
+    blocks = ["\n".join(linked), f"{TITLES[1]}\nBo Chen, Cai Wu\n{ABSTRACT_B}"]
+    parsed = parse_dump(list_page("ACL 2024 Papers", blocks), "links.txt")
+    assert [(p.title, [a.name for a in p.authors], p.abstract) for p in parsed.papers] == [
+        (TITLES[0], ["Ada Lovelace", "Alan Turing"], ABSTRACT_A),
+        (TITLES[1], ["Bo Chen", "Cai Wu"], ABSTRACT_B),
+    ]
+
+
 @pytest.mark.parametrize(
     "blocks",
     [
