@@ -172,15 +172,19 @@ _VOLUME_HEADING = re.compile(
     r"(?: of (?:the )?(?P<acronym>[A-Za-z-]+))?",
     re.IGNORECASE,
 )
-_CONFERENCE = re.compile(r"^(?:Findings of )?(?P<conference>.+?)(?: \([^()]+\))?$")
+# The page's own conference: one of the main series, its main volume or one of its volumes
+# (not a workshop's page, "WMT 2023", where "Findings" named a volume no one publishes, nor a
+# Findings page, whose "Long Papers" are its own: a reviewer).
+_CONFERENCE = re.compile(rf"^(?P<conference>(?:{_SERIES}) \d{{4}})(?: \([^()]+\))?$", re.I)
 
 
 def _volume_heading(line: str, venue: str) -> str | None:
     """The venue a heading of a volume alone names: the volume of ``venue``'s conference."""
     match = _VOLUME_HEADING.fullmatch(_plain(line))
-    conference = _CONFERENCE.match(venue)["conference"]
-    if match is None:
+    page = _CONFERENCE.match(venue)
+    if match is None or page is None:
         return None
+    conference = page["conference"]
     if match["acronym"] and match["acronym"].casefold() != conference.split()[0].casefold():
         return None  # another conference's volume: not this page's
     return _header_venue(f"{conference} {match['length'] or match['volume']} Papers")

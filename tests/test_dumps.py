@@ -1375,6 +1375,23 @@ def test_a_volume_heading_under_a_volumes_header_is_that_volumes(heading):
     parsed = parse_dump(list_page(f"EMNLP 2024 {heading}", blocks), "volumes.txt")
     venue = "EMNLP 2024 (Short Papers)" if heading == "Short Papers" else "Findings of EMNLP 2024"
     assert [p.venue for p in parsed.papers] == [venue]
+    assert [v.name for v in parsed.venues] == [venue]  # one section, not two of one venue
+
+
+@pytest.mark.parametrize(
+    "header, heading",
+    [
+        # A Findings page's long papers are its own; a workshop has no Findings nor volumes of
+        # short papers ("Findings of WMT 2023" was made up: a reviewer).
+        ("Findings of EMNLP 2023 Papers", "Long Papers"),
+        ("WMT 2023 Papers", "Findings"),
+        ("BlackboxNLP 2024 Papers", "Short Papers"),
+    ],
+)
+def test_a_volume_heading_names_a_volume_of_a_main_conferences_page_only(header, heading):
+    blocks = [heading, f"{TITLES[0]}\nAda Lovelace, Alan Turing\n{ABSTRACT_A}"]
+    parsed = parse_dump(list_page(header, blocks), "volumes.txt")
+    assert [v.name for v in parsed.venues] == [header.removesuffix(" Papers")]
 
 
 @pytest.mark.parametrize(
