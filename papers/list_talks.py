@@ -31,10 +31,11 @@ _PAPERS_HEADING = re.compile(
     r"\b(?:papers?|sessions?|posters?|orals?|tracks?|findings|main conference|demos?)\b", re.I
 )
 # A talk's title naming what it is before a colon or a dash ("Keynote: …", "Invited Talk —
-# …"): each became a paper, its speaker the author (a curator's trial page).
+# …"): each became a paper, its speaker the author (a curator's trial page). "Panel" alone
+# is a paper's name as often ("PANEL: A Dataset of Panel Discussions").
 _TALK_TITLE = re.compile(
     r"(?:#{1,6} +)?(?:\*\*)?(?:keynote(?: (?:talk|address|lecture|speech))?|invited talk"
-    r"|plenary talk|panel(?: discussion)?|tutorial)(?: \d{1,2})? *(?:[:：]| [-–—]) *\S",
+    r"|plenary talk|panel discussion|tutorial)(?: \d{1,2})? *(?:[:：]| [-–—]) *\S",
     re.IGNORECASE,
 )
 _HEADING_WORDS = 6
@@ -55,8 +56,12 @@ def without_talks(reader: PageReader, blocks: list[Block], venue_name: str) -> l
             talks, title = None, block.lines[0].strip("#* ")
             reader.decide(block, "talk", evidence="a talk's title, not a paper's")
             reader.warn(block, f"“{title}” is a talk, not a paper: left out")
-            # Its abstract in the next paragraph where its own has none.
-            talk_abstract = not any(map(_is_prose, block.lines))
+            # Its abstract in the next paragraph where its own has none, and the talk is a
+            # heading or names its speaker below its title: a line alone may be a page's
+            # with each abstract above its title, whose next paragraph is the next paper's.
+            talk_abstract = not any(map(_is_prose, block.lines)) and (
+                not block.is_single_line or bool(_MARKDOWN_HEADING.match(block.lines[0]))
+            )
             continue
         elif talk_abstract and _is_prose(block.lines[0]):
             reader.decide(block, "talk", evidence="the abstract of the talk above it")

@@ -1336,6 +1336,24 @@ def test_a_talk_named_so_in_its_title_is_not_a_paper(talk):
     assert [d.kind for d in parsed.decisions].count("talk") == len(talk)
 
 
+def test_a_talks_title_alone_leaves_the_next_paragraph_to_the_next_paper():
+    # On a page with each abstract above its title, a keynote's title alone took the next
+    # paper's abstract, and that paper was given the keynote's (a reviewer).
+    blocks = [ABSTRACT_A, TITLES[0], TALK, "Keynote: The Future of NLP", ABSTRACT_B, TITLES[1]]
+    parsed = parse_dump(list_page("ACL 2024 Papers", blocks), "talks.txt")
+    assert [(p.title, p.abstract) for p in parsed.papers] == [
+        (TITLES[0], ABSTRACT_A),
+        (TITLES[1], ABSTRACT_B),
+    ]
+    # "Panel" alone names papers too.
+    blocks = [
+        f"{TITLES[0]}\nAda Lovelace\n{ABSTRACT_A}",
+        f"PANEL: Panel Talk Data\nBo Chen\n{ABSTRACT_B}",
+    ]
+    titles = [p.title for p in parse_dump(list_page("ACL 2024 Papers", blocks), "t.txt").papers]
+    assert titles == [TITLES[0], "PANEL: Panel Talk Data"]
+
+
 def test_a_paper_whose_title_names_a_keynote_further_in_stays():
     title = "Summarising Keynote Talks: A Dataset"
     blocks = [
