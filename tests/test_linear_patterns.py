@@ -59,6 +59,8 @@ CASES = {
         "dump('ACL 2025 Papers', '### x\\n*a' + '*' * 100_000 + 'b', 'An abstract.')"
     ),
     "affiliation marks and commas": "author_names('A' + '1,' * 495 + 'x')",
+    # A paper's number label over a run of spaces (16 s at 40,000: a reviewer).
+    "a paper number's spaces": "dump('ACL 2025 Papers', 'Paper' + ' ' * 100_000 + 'x\\nT\\nA.')",
     # A bibliography's author line whose initials run on and fail at the end (a reviewer: 1 s
     # at 22 initials, doubling with each).
     "family-first initials that fail at the end": (
