@@ -99,6 +99,15 @@ def partial_ids(queryset, text: str, limit: int, full: str) -> list[tuple[int, f
         return [(row[0], float(row[1])) for row in cursor.fetchall()]
 
 
+def _named(part, naming: frozenset[str]) -> bool:
+    """Whether the query's part is a word of ``naming`` as the index holds it: the lexeme is
+    the word's stem ("findings": 'find'), so a word it begins counts."""
+    if part[0] != "word":
+        return False
+    lexeme = part[1].strip("'")
+    return any(word == lexeme or (len(lexeme) >= 3 and word.startswith(lexeme)) for word in naming)
+
+
 def partial_in_memory(
     matched: MatchedQuery, limit: int, naming: frozenset[str] = frozenset()
 ) -> list[tuple[int, float]]:
@@ -107,7 +116,7 @@ def partial_in_memory(
     among equals (``partial_ids`` scores alike, but takes the oldest first among equals).
     ``naming``: the words of a venue or year the query names, offered as a filter: the papers
     must then have every other word, those words left out ("emnlp 2023 sarcasm" listed papers
-    saying "EMNLP 2023", none about sarcasm)."""
+    saying "EMNLP 2023", none about sarcasm). The SQL way (``partial_ids``) counts every word."""
     first = matched.tree
     while first[0] == "or":
         first = first[1]
@@ -115,7 +124,7 @@ def partial_in_memory(
     anywhere = {operand: vector for operand, (vector, _) in matched.bits.items()}
     in_title = {operand: title for operand, (_, title) in matched.bits.items()}
     words = [part for part in conjuncts(first) if part[0] != "not"]
-    subject = [part for part in words if part not in {("word", f"'{w}'") for w in naming}]
+    subject = [part for part in words if not _named(part, naming)]
     named = len(subject) < len(words)
     words = subject if named else words
     found = []  # (whether each paper has the word, has it in its title), for words some have

@@ -204,7 +204,12 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
         if results.count
         else []
     )
-    naming = frozenset(word.lower() for f in results.filters for word in f.label.split())
+    naming = frozenset(
+        word.lower()
+        for named in results.filters
+        if named.added and named.added[0][0] in ("venue", "year")
+        for word in named.label.split()
+    )
     partial = _partial(results, matched, papers, (text, words), naming) if ranked else []
     results.papers, results.partial = _cards(scored, partial, text)
     _explain_choices(results, filterset, fixed, text)

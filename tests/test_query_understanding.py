@@ -988,6 +988,12 @@ def test_partial_matches_leave_out_the_words_naming_a_venue_offered(client, db):
     body = client.get("/api/papers/?q=emnlp+2023+sarcasm").json()
     assert (body["count"], [f["query"] for f in body["filters"]]) == (0, ["sarcasm"])
     assert [(r["id"], r["partial"]) for r in body["results"]] == [(sarcasm.pk, True)]
+    # The venue's words as the index holds them: "findings" is 'find' (a reviewer).
+    findings = make_venue("Findings of ACL 2023", 2023)
+    make_paper("Findings from ACL 2023 reviewing.", title="Reviewing Notes", venue=findings)
+    finish()
+    body = client.get("/api/papers/?q=findings+of+acl+2023+sarcasm").json()
+    assert [(r["id"], r["partial"]) for r in body["results"]] == [(sarcasm.pk, True)]
 
 
 def test_a_query_naming_a_venue_no_paper_has_all_words_of_opens_its_words_there(client, db):
