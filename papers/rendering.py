@@ -248,12 +248,13 @@ def _marks(escaped: str) -> str:
 
 
 # Markdown's emphasis in an abstract ("we propose **DiFair**", "*gender invariance score*"): a
-# snippet shows the words without the asterisks, and a "**" whose pair the snippet cut off not
-# at all. The paper's page renders them (_RULES).
+# snippet shows the words without the asterisks, and a "**" whose pair the snippet cut off
+# ("**Multi", "DiFair**,") not at all. Not a maths star ("$x^*$", "A^*") nor a significance
+# mark ("(**p<0.01)", "(**)"). The paper's page renders them (_RULES).
 _EMPHASIS = [
-    (re.compile(r"\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*"), r"\1"),
-    (re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])"), r"\1"),
-    (re.compile(r"\*\*"), ""),
+    (re.compile(r"(?<![\^_\\])\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*"), r"\1"),
+    (re.compile(r"(?<![\w*^_\\])\*(?=\S)([^*\n$]+?)(?<=\S)\*(?![\w*])"), r"\1"),
+    (re.compile(r"(?<![\w^_*])\*\*(?=[A-Z])|(?<=[a-z])\*\*(?![\w*])"), ""),
 ]
 
 

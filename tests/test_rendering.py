@@ -241,8 +241,10 @@ def test_a_snippet_drops_markdown_emphasis_and_keeps_its_words():
     assert render_snippet(headline) == (
         "we propose <mark>DiFair</mark>, a gender invariance score Multi"
     )
-    # Not a name's asterisk nor a product's: "*SEM", "a * b".
+    # Not a name's asterisk nor a product's: "*SEM", "a * b"; nor a maths star or a
+    # significance mark (a reviewer).
     assert render_snippet("at *SEM, a * b") == "at *SEM, a * b"
+    assert plain_snippet("A^* and (**p) and (**)") == "A^* and (**p) and (**)"
     assert (
         plain_snippet("We use **M**ultiprompt *fine*tuning.") == "We use Multiprompt *fine*tuning."
     )
