@@ -244,7 +244,9 @@ def test_a_snippet_drops_markdown_emphasis_and_keeps_its_words():
     # Not a name's asterisk nor a product's: "*SEM", "a * b"; nor a maths star or a
     # significance mark (a reviewer).
     assert render_snippet("at *SEM, a * b") == "at *SEM, a * b"
-    assert plain_snippet("A^* and (**p) and (**)") == "A^* and (**p) and (**)"
+    assert plain_snippet("$x^*$ and $y^*$ hold") == "x^* and y^* hold"  # the maths read
+    for text in ["A^* wins (**p<0.01)", "marked (**)"]:
+        assert plain_snippet(text) == text
     assert (
         plain_snippet("We use **M**ultiprompt *fine*tuning.") == "We use Multiprompt *fine*tuning."
     )
