@@ -195,8 +195,9 @@ def version_apart(word: str) -> str | None:
 # A version number: "3.5" of "GPT-3.5".
 _VERSION = re.compile(r"\d\.\d")
 _NUMBER = re.compile(r"\d+")
-# A name written solid with its version ("GPT3.5", "Llama3"): two letters or more, then the
-# number ("word2vec", "T5" and "P19" are none).
+# A name written solid with its version ("GPT3.5", "Llama3", "mT5"): two letters or more, then
+# the number ("word2vec", "T5" and "P19" are none). Its parts apart only add papers ("ACL2023":
+# also "ACL 2023").
 _SOLID_VERSION = re.compile(r"([^\W\d_]{2,})(\d+(?:\.\d+)*)")
 _WHOLE = r"(?<![\w.])(?<!\w-){}(?![\w-])"
 # Not part of a longer word, but perhaps excluded ("-GPT-3.5").
