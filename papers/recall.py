@@ -25,6 +25,7 @@ import numpy as np
 from .compounds import websearch_text
 from .counts import COLLECTION_SIZE_SQL
 from .expressions import SEARCH_CONFIG, title_vector_sql
+from .facet_memory import passing
 from .tables import reading_cursor, sql
 from .tsquery_tree import conjuncts, evaluate
 from .word_memory import MatchedQuery, passing_all
@@ -109,32 +110,60 @@ def _named(part, naming: frozenset[str]) -> bool:
 
 
 def partial_in_memory(
-    matched: MatchedQuery, limit: int, naming: frozenset[str] = frozenset()
+    matched: MatchedQuery, limit: int, naming: frozenset[str] = frozenset(), author=None
 ) -> list[tuple[int, float]]:
     """[(id, score)] of up to ``limit`` papers matching some of the words of the query
     ``matched`` in memory but not all, under its conditions, best first, the newest first
     among equals (``partial_ids`` scores alike, but takes the oldest first among equals).
-    ``naming``: the words of a venue or year the query names, offered as a filter: the papers
-    must then have every other word, those words left out ("emnlp 2023 sarcasm" listed papers
-    saying "EMNLP 2023", none about sarcasm). The SQL way (``partial_ids``) counts every word."""
+    ``naming``: the words of a venue, year or author the query names, offered as a filter: the
+    papers must then have every other word, those words left out ("emnlp 2023 sarcasm" listed
+    papers saying "EMNLP 2023", none about sarcasm); ``author``: that author's id, whose papers
+    with one of the other words come first ("Iryna Gurevych argument mining" listed her papers
+    on anything before her papers on argument generation). The SQL way (``partial_ids``)
+    counts every word."""
     first = matched.tree
     while first[0] == "or":
         first = first[1]
     memory, size = matched.memory, len(matched.memory.ids)
-    anywhere = {operand: vector for operand, (vector, _) in matched.bits.items()}
-    in_title = {operand: title for operand, (_, title) in matched.bits.items()}
     words = [part for part in conjuncts(first) if part[0] != "not"]
     subject = [part for part in words if not _named(part, naming)]
     named = len(subject) < len(words)
     words = subject if named else words
-    found = []  # (whether each paper has the word, has it in its title), for words some have
+    found = _found(matched, words)
+    if limit <= 0 or len(words) < (1 if named else 2) or not found:
+        return []
+    score, count = _scored(found, size)
+    wanted = count >= (len(found) if named else 2 if len(found) >= 3 else 1)
+    theirs = np.zeros(size, dtype=bool)
+    if author is not None:
+        theirs = passing(memory, "author", [author], np.arange(size)) & (count >= 1)
+    positions = np.flatnonzero(
+        passing_all(memory, matched.keys, matched.page & ~matched.matches & (wanted | theirs))
+    )
+    newness = memory.newness[memory.venue[positions]]
+    order = np.lexsort((-memory.ids[positions], newness, -score[positions], ~theirs[positions]))[
+        :limit
+    ]
+    return [(int(memory.ids[p]), float(score[p])) for p in positions[order]]
+
+
+def _found(matched: MatchedQuery, words: list) -> list:
+    """(whether each paper has the word, has it in its title) for each of ``words`` some paper
+    has, from the bits of the query's words in memory."""
+    size = len(matched.memory.ids)
+    anywhere = {operand: vector for operand, (vector, _) in matched.bits.items()}
+    in_title = {operand: title for operand, (_, title) in matched.bits.items()}
+    found = []
     for word in words:
         has = np.unpackbits(evaluate(word, anywhere)[0], count=size).astype(bool)
         if has.any():
             titled = np.unpackbits(evaluate(word, in_title)[0], count=size).astype(bool)
             found.append((has, titled & has))
-    if limit <= 0 or len(words) < (1 if named else 2) or not found:
-        return []
+    return found
+
+
+def _scored(found: list, size: int):
+    """(each paper's score, a share of the most it could score; how many of the words it has)."""
     score, count = np.zeros(size), np.zeros(size, dtype=np.int64)
     most = 0.0
     for has, titled in found:
@@ -142,11 +171,4 @@ def partial_in_memory(
         score += rarity * (has.astype(float) + titled)
         count += has
         most += 2 * rarity
-    score /= most
-    wanted = count >= (len(found) if named else 2 if len(found) >= 3 else 1)
-    positions = np.flatnonzero(
-        passing_all(memory, matched.keys, matched.page & ~matched.matches & wanted)
-    )
-    newness = memory.newness[memory.venue[positions]]
-    order = np.lexsort((-memory.ids[positions], newness, -score[positions]))[:limit]
-    return [(int(memory.ids[p]), float(score[p])) for p in positions[order]]
+    return score / most, count

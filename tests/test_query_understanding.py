@@ -1012,6 +1012,27 @@ def test_a_query_naming_a_venue_no_paper_has_all_words_of_opens_its_words_there(
     assert client.get("/?q=emnlp+2023+irony").status_code == 200
 
 
+def test_partial_matches_of_an_author_named_put_their_papers_on_the_subject_first(client, db):
+    # "Iryna Gurevych argument mining" listed her papers on anything and a paper citing her
+    # before her papers on argument generation (an outside researcher).
+    venue = make_venue("ACL 2024", 2024)
+    on_subject = make_paper(
+        "We generate arguments.", title="Argument Generation", venue=venue, authors=["Ada Lovelace"]
+    )
+    make_paper("We caption images.", title="Captions", venue=venue, authors=["Ada Lovelace"])
+    others = make_paper(
+        "Argument mining in essays.", title="Essays", venue=venue, authors=["Bo Chen"]
+    )
+    finish()
+    body = client.get("/api/papers/?q=Ada+Lovelace+argument+mining").json()
+    assert body["count"] == 0
+    assert [author["name"] for author in body["authors"]] == ["Ada Lovelace"]
+    assert [(r["id"], r["partial"]) for r in body["results"]] == [
+        (on_subject.pk, True),
+        (others.pk, True),
+    ]
+
+
 def test_partial_matches_come_after_the_full_ones(client, corpus):
     body = client.get("/api/papers/?q=kv+cache+quantised").json()
     assert body["count"] == 1
