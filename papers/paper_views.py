@@ -10,6 +10,7 @@ related titles); similar page 4.
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods
 
 from .anthology_metadata import unversioned_anthology_id
@@ -106,8 +107,13 @@ def paper_similar(request, pk):
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def similar_text(request):
-    """The form (GET), or the papers most like the text posted, filtered and sorted."""
-    form = SimilarTextForm(request.POST if request.method == "POST" else None)
+    """The form (GET), or the papers most like the text posted, filtered and sorted; the same
+    asked by GET with ``text`` (its results' own address, given beside them where it is short
+    enough to share: a POST's results could be neither kept nor sent, an outside tester)."""
+    asked = (
+        request.POST if request.method == "POST" else request.GET if "text" in request.GET else None
+    )
+    form = SimilarTextForm(asked)
     context = {"form": form, "results": None, "no_model": False}
     if form.is_bound and form.is_valid():
         data = form.cleaned_data
@@ -115,5 +121,19 @@ def similar_text(request):
             data["text"], data["limit"], data["venue"], data["year"], data["sort"] or "similar"
         )
         context.update(results=results or [], no_model=results is None)
+        address = f"{request.path}?{urlencode(_shared_fields(asked))}"
+        context["results_url"] = address if len(address) <= SHARED_ADDRESS else None
     status = 400 if form.is_bound and not form.is_valid() else 200
     return render(request, "papers/similar_text.html", context, status=status)
+
+
+# The longest results address offered to share: within what servers take in a request line
+# (gunicorn: 4,094 bytes).
+SHARED_ADDRESS = 2000
+
+
+def _shared_fields(asked) -> list[tuple[str, str]]:
+    """The form's fields as the results' address carries them (no CSRF token)."""
+    return [
+        (name, value) for name, value in asked.items() if name != "csrfmiddlewaretoken" and value
+    ]

@@ -8,6 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.http import urlencode
 
 from papers import similarity, similarity_model
 from papers.models import Paper, Similarity, Venue
@@ -223,6 +224,25 @@ def test_the_page_finds_the_paper_of_a_pasted_abstract(client, fitted):
         for pk in shown
     }
     assert any(shown.values())
+
+
+def results_links(page) -> list[str]:
+    return [a.attrs["href"] for a in page.find_all("a") if a.text == "Link to these results"]
+
+
+def test_the_results_of_a_short_text_have_an_address_of_their_own(client, fitted):
+    # Posted, they could be neither kept nor sent (an outside tester).
+    venue = Venue.objects.get(name="ACL 2025")
+    posted = parse(client.post("/similar/", {"text": TOPICAL, "venue": venue.slug}))
+    [address] = results_links(posted)
+    assert address == f"/similar/?{urlencode({'text': TOPICAL, 'venue': venue.slug})}"
+    asked = parse(client.get(address))
+    titles = [
+        [h3.text for h3 in page.find_all("h3", class_="card-title")] for page in (posted, asked)
+    ]
+    assert titles[0] == titles[1] and len(titles[0]) == 20
+    # A long text's results have none: its address would pass what a server takes.
+    assert results_links(parse(client.post("/similar/", {"text": TOPICAL * 40}))) == []
 
 
 def test_the_page_filters_by_year_and_venue_and_sorts_by_newest(client, fitted):
