@@ -4,10 +4,12 @@ A question typed in plain English ("what is the best method for detecting halluc
 llms?") or one word too many ("kv cache eviction") finds few papers or none; these come after
 the full matches, marked as partial. The words are the query's lexemes (stop words already
 dropped by the text search configuration), each weighed by its rarity,
-ln(1 + papers / (1 + papers having it)); a paper scores the rarity of each word it has, doubled
-in its title, as a share of the most it could score (every word in its title: 1), so that a
-partial match's score is never read as a full match's; it needs two of the words when there
-are three or more (words no paper has do not count).
+ln(1 + papers / (1 + papers having it)); the papers with most of the words come first
+("dependency parsing indian languages" put a paper on Indian culture, two rare words, above
+those on dependency parsing of languages, three), and among them a paper scores the rarity of
+each word it has, doubled in its title, as a share of the most it could score (every word in
+its title: 1), so that a partial match's score is never read as a full match's; it needs two
+of the words when there are three or more (words no paper has do not count).
 
 Where the query was matched in memory (papers/word_memory.py), every paper is scored there, over
 the bits of the query's words (``partial_in_memory``; a quoted phrase or a word's alternatives
@@ -70,7 +72,7 @@ SELECT c.id, sum(w.idf * CASE WHEN c.title @@ w.single THEN 2 ELSE 1 END)
     / (SELECT 2 * sum(idf) FROM words) AS score
 FROM candidates c JOIN words w ON w.word = ANY(c.lexemes)
 GROUP BY c.id
-ORDER BY score DESC, c.id
+ORDER BY count(*) DESC, score DESC, c.id
 LIMIT %s
 """
 )
@@ -141,9 +143,8 @@ def partial_in_memory(
         passing_all(memory, matched.keys, matched.page & ~matched.matches & (wanted | theirs))
     )
     newness = memory.newness[memory.venue[positions]]
-    order = np.lexsort((-memory.ids[positions], newness, -score[positions], ~theirs[positions]))[
-        :limit
-    ]
+    keys = (-memory.ids[positions], newness, -score[positions], -count[positions])
+    order = np.lexsort((*keys, ~theirs[positions]))[:limit]
     return [(int(memory.ids[p]), float(score[p])) for p in positions[order]]
 
 

@@ -1033,6 +1033,26 @@ def test_partial_matches_of_an_author_named_put_their_papers_on_the_subject_firs
     ]
 
 
+def test_partial_matches_with_more_of_the_words_come_first(client, db, monkeypatch):
+    # "dependency parsing indian languages" put a paper on Indian culture (two rare words in
+    # its title) above those on dependency parsing of languages (an outside researcher).
+    indian = make_paper("Knowledge of Indian culture and languages.", title="Indian Languages")
+    parsing = make_paper("Dependency parsing of many languages.", title="Parsing")
+    graphs = [
+        make_paper(f"Dependency parsing with graphs, {n}.", title=f"Graph Parser {n}")
+        for n in range(6)
+    ]
+    finish()
+    query = "/api/papers/?q=dependency+parsing+indian+languages"
+    in_memory = [r["id"] for r in client.get(query).json()["results"]]
+    monkeypatch.setattr("papers.search.matched_query", lambda *args: None)
+    monkeypatch.setattr("papers.page_matches.matched_query", lambda *args: None)
+    in_sql = [r["id"] for r in client.get(query).json()["results"]]
+    for ranked in (in_memory, in_sql):
+        assert ranked[0] == parsing.pk
+        assert set(ranked[1:]) == {indian.pk, *(paper.pk for paper in graphs)}
+
+
 def test_partial_matches_come_after_the_full_ones(client, corpus):
     body = client.get("/api/papers/?q=kv+cache+quantised").json()
     assert body["count"] == 1
