@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from papers import loading, writing
+from papers import loading, staging, writing
 from papers.denormalise import refresh_topic_names, topic_names_deferred
 from papers.loading import load_files, parse_files
 from papers.models import Paper, PaperTopic
@@ -196,6 +196,17 @@ def test_a_load_writes_each_new_paper_row_once_with_its_final_names_and_vector()
     )
     assert not Paper.objects.filter(topic_names="").exclude(topics=None).exists()
     assert papers_whose_vector_differs() == 0
+
+
+@pytest.mark.django_db
+def test_the_staged_papers_table_is_gone_after_a_load():
+    # Unlogged, not temporary, so that parallel workers parse the staged papers' vectors
+    # (papers/staging.py): no end of transaction drops it, the load does.
+    load_files([settings.FIXTURES_DIR])
+    assert Paper.objects.count() == 79
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT to_regclass(%s)", [staging.STAGED])
+        assert cursor.fetchone() == (None,)
 
 
 # Each paper's names from its links, one paper at a time: topics by name, authors in their
