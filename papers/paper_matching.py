@@ -16,6 +16,10 @@ from .record_merging import authors_disagree, same_paper_possible, titles_agree
 from .records import PaperRecord
 from .text import fold_whitespace
 
+# The papers as matching reads them: without their vectors and sort key, which the database
+# derives and the load never reads from them (their text was half of each row sent).
+_DERIVED = ("search_vector", "title_vector", "display_key")
+
 
 def find_existing(
     records: list[PaperRecord], abstract_keys: list[str], venue_ids: list[int]
@@ -76,7 +80,10 @@ def papers_by_external_id(records: list[PaperRecord]) -> dict[str, Paper]:
     by_external = {}
     for chunk in batched([r.external_id for r in records if r.external_id]):
         by_external.update(
-            {p.external_id: p for p in Paper.objects.filter(external_id__any_of=chunk)}
+            {
+                p.external_id: p
+                for p in Paper.objects.defer(*_DERIVED).filter(external_id__any_of=chunk)
+            }
         )
     return by_external
 
@@ -90,13 +97,20 @@ def papers_by_text(
     by_abstract = {}
     for chunk in batched([k for k in abstract_keys if k]):
         by_abstract.update(
-            {p.abstract_key: p for p in Paper.objects.filter(abstract_key__any_of=chunk)}
+            {
+                p.abstract_key: p
+                for p in Paper.objects.defer(*_DERIVED).filter(abstract_key__any_of=chunk)
+            }
         )
     by_title = {}
     for chunk in batched(list(titles.values())):
-        candidates = Paper.objects.annotate(lower_title=Lower("title")).filter(
-            venue_id__any_of={venue for venue, _ in chunk},
-            lower_title__any_of={title for _, title in chunk},
+        candidates = (
+            Paper.objects.defer(*_DERIVED)
+            .annotate(lower_title=Lower("title"))
+            .filter(
+                venue_id__any_of={venue for venue, _ in chunk},
+                lower_title__any_of={title for _, title in chunk},
+            )
         )
         for paper in candidates.order_by("pk"):
             by_title.setdefault((paper.venue_id, paper.lower_title), []).append(paper)
