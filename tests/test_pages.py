@@ -79,6 +79,19 @@ def test_front_page_shows_the_venues_and_the_newest_complete_papers(client, corp
     ]
 
 
+def test_front_page_without_a_complete_record_says_what_would_list_them(client, db):
+    # After the quick start (the seeds: no record with authors), "Newest papers" headed an
+    # empty list (a newcomer).
+    make_paper("A record without title or authors.", venue=make_venue("ACL 2025", 2025))
+    finish()
+    section = parse(get(client, "/")).find("section", aria_labelledby="recent-heading")
+    assert section.find_all("ol") == []
+    assert section.find("p", class_="hint").text == (
+        "None of the records has both a title and authors yet (the seed pages give few): load "
+        "the ACL Anthology's XML for complete records."
+    )
+
+
 def test_browse_orders_put_incomplete_records_last(client, corpus):
     newest = [link.text for link in card_links(get(client, "/?sort=newest"))]
     # ACL 2025 (2025) before EMNLP 2024, title A–Z within each; the untitled paper last.
