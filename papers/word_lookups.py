@@ -1,7 +1,8 @@
 """What the collection says of a query's words that changes how it is searched, read in one
 statement: which of its numbered names are rare (papers/numbered_names.py), and which of its
-words it also writes with or without accents (papers/accents.py); and which names typed apart
-from a whole number it writes as one word (papers/compounds.py)."""
+words it also writes with or without accents (papers/accents.py); and, in a statement of its
+own where the query has any, which names typed apart from a whole number it writes as one
+word (papers/compounds.py)."""
 
 from .accents import OTHER_SQL, spelled_words, with_accents
 from .compounds import whole_numbers_typed_apart
