@@ -27,6 +27,7 @@ from .latex import plain_text
 from .linked_addresses import LINKING_LIMIT
 from .models import Author, Authorship, Paper, PaperTopic, Topic, Venue
 from .moved_filters import filter_redirect
+from .narrowed import narrowed_query
 from .rendering import plain_snippet, quoted
 from .respelled import respelled_url, sure_respelling
 from .understanding import join_compounds
@@ -165,7 +166,7 @@ class SearchFeed(PaperFeed):
         # An author filter naming an author joined to another: that author's feed; a query
         # addressing an author's, venue's or topic's page (the Anthology's or ours): its feed;
         # one opening an author's papers of a year or venue: theirs; a misspelt one shown
-        # respelled: the respelling's.
+        # respelled: the respelling's; one opening its words in a venue it names: theirs.
         filterset = PaperFilterSet(request.GET)
         if not filterset.is_valid():
             # Answered here: raised, BadRequest wrote a traceback to the log for a mistyped
@@ -179,6 +180,8 @@ class SearchFeed(PaperFeed):
         if moved is None and (respelled := sure_respelling(filterset)) is not None:
             # The page lists the respelling's papers: its feed is theirs.
             moved = redirect(respelled_url(request.path, request.GET, respelled))
+        if moved is None and (narrowed := narrowed_query(filterset)) is not None:
+            moved = redirect(reverse("feed-search") + "?" + urlsplit(narrowed).query)
         return moved if moved is not None else super().__call__(request, *args, **kwargs)
 
     def get_object(self, request):

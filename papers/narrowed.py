@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 from django.http import QueryDict
 
 from .filtering import PaperFilterSet
+from .named_filters import filters_named
 from .page_matches import page_matches
 from .understanding import join_compounds
 
@@ -25,3 +26,17 @@ def narrowed_list(filters: list, request) -> str | None:
         return None
     facets, _ = page_matches(narrowed, join_compounds(narrowed.searched)[0], request)
     return url if facets.total else None
+
+
+def narrowed_query(filterset: PaperFilterSet) -> str | None:
+    """The list a ranked query's exports and feed search in its place, as its first page
+    redirects there (papers/search.py): its other words in the one venue or year it names,
+    where no paper has all its words; None otherwise (and on a venue's, topic's or author's
+    page, with a venue or year chosen, or for ``literal=1``)."""
+    active = filterset.active()
+    asked = filterset.text and filterset.ordering == "relevance" and not filterset.fixed
+    if not asked or filterset.value("literal") or {"venue", "year"} & active.keys():
+        return None
+    typed = filterset.searched
+    facets, _ = page_matches(filterset, join_compounds(typed)[0], None)
+    return None if facets.total else narrowed_list(filters_named(typed, active), None)

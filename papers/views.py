@@ -33,7 +33,8 @@ index pages 1; a reading list 1; /trends/ 2 + 1 per series (+2 at most for a ter
 or fewer say: its respelling).
 With ``format=`` the list pages and the reading list answer a citation file instead
 (papers/downloads.py), or, for a ranked query the page shows respelled, a redirect to the
-respelling's (its count, +3 at most for the respelling: papers/respelled.py). With the response cache on (papers/caching.py), the list, venue, topic
+respelling's (its count, +3 at most for the respelling: papers/respelled.py), or to its
+other words in the venue or year it names where the page opens them (+2: papers/narrowed.py). With the response cache on (papers/caching.py), the list, venue, topic
 and author pages read the data version first (+1), and a repeated one is that query alone.
 """
 
@@ -59,6 +60,7 @@ from .linked_addresses import LINKING_LIMIT
 from .methods import lowercase_slug, read_only, with_query
 from .models import Author, Paper, PaperTopic, Topic, TopicRedirect, Venue
 from .moved_filters import filter_redirect
+from .narrowed import narrowed_query
 from .reading_lists import BadList, list_papers, parse_ids
 from .rendering import bar_chart, render_abstract
 from .respelled import respelled_url, sure_respelling
@@ -123,6 +125,9 @@ def _render_list(
         if (respelled := sure_respelling(filterset)) is not None:
             # The page lists the respelling's papers: its export is theirs.
             return redirect(respelled_url(request.path, request.GET, respelled))
+        if (narrowed := narrowed_query(filterset)) is not None:
+            # The page opens the query's other words in the venue or year it names.
+            return redirect(f"{narrowed}&{urlencode({'format': format_name})}")
         return _export(format_name, filterset, name)
     if filterset.authored_in is not None:
         return redirect(filterset.authored_in)

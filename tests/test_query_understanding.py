@@ -1007,6 +1007,11 @@ def test_a_query_naming_a_venue_no_paper_has_all_words_of_opens_its_words_there(
     assert (response.status_code, response["Location"]) == (302, "/?q=sarcasm&venue=emnlp-2023")
     response = client.get("/api/papers/?q=sarcasm+EMNLP+2023")
     assert response["Location"] == "/api/papers/?q=sarcasm&venue=emnlp-2023"
+    # Its export and feed follow the page.
+    response = client.get("/?q=emnlp+2023+sarcasm&format=ris")
+    assert response["Location"] == "/?q=sarcasm&venue=emnlp-2023&format=ris"
+    response = client.get("/feeds/search/?q=emnlp+2023+sarcasm")
+    assert response["Location"] == "/feeds/search/?q=sarcasm&venue=emnlp-2023"
     # Not as typed, nor where no paper there has the other words.
     assert client.get("/?q=emnlp+2023+sarcasm&literal=1").status_code == 200
     assert client.get("/?q=emnlp+2023+irony").status_code == 200
