@@ -27,9 +27,8 @@ from .latex import plain_text
 from .linked_addresses import LINKING_LIMIT
 from .models import Author, Authorship, Paper, PaperTopic, Topic, Venue
 from .moved_filters import filter_redirect
-from .narrowed import narrowed_query
+from .narrowed import listed_instead
 from .rendering import plain_snippet, quoted
-from .respelled import respelled_url, sure_respelling
 from .understanding import join_compounds
 
 FEED_SIZE = 50
@@ -177,11 +176,8 @@ class SearchFeed(PaperFeed):
             moved = redirect(reverse(_PAGE_FEEDS[type(page)], args=[page.slug]))
         if moved is None and (authored := filterset.authored_in) is not None:
             moved = redirect(reverse("feed-search") + "?" + urlsplit(authored).query)
-        if moved is None and (respelled := sure_respelling(filterset)) is not None:
-            # The page lists the respelling's papers: its feed is theirs.
-            moved = redirect(respelled_url(request.path, request.GET, respelled))
-        if moved is None and (narrowed := narrowed_query(filterset)) is not None:
-            moved = redirect(reverse("feed-search") + "?" + urlsplit(narrowed).query)
+        if moved is None and (instead := listed_instead(filterset, request.path, request.GET)):
+            moved = redirect(instead)
         return moved if moved is not None else super().__call__(request, *args, **kwargs)
 
     def get_object(self, request):

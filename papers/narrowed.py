@@ -2,7 +2,8 @@
 of: the list of its other words in that venue or year, where the list redirects
 (papers/views.py, papers/api.py), as it does for an author's papers of a year
 (papers/named_filters.py ``authored_in``). Searched as typed, it showed "No paper has all your
-words" above hallucination papers of other years (an outside researcher)."""
+words" above hallucination papers of other years (an outside researcher). And the list a
+ranked query's exports and feed redirect to, as its first page shows it (``listed_instead``)."""
 
 from urllib.parse import urlsplit
 
@@ -11,6 +12,7 @@ from django.http import QueryDict
 from .filtering import PaperFilterSet
 from .named_filters import filters_named
 from .page_matches import page_matches
+from .respelled import sure_respelling
 from .understanding import join_compounds
 
 
@@ -28,15 +30,31 @@ def narrowed_list(filters: list, request) -> str | None:
     return url if facets.total else None
 
 
-def narrowed_query(filterset: PaperFilterSet) -> str | None:
-    """The list a ranked query's exports and feed search in its place, as its first page
-    redirects there (papers/search.py): its other words in the one venue or year it names,
-    where no paper has all its words; None otherwise (and on a venue's, topic's or author's
-    page, with a venue or year chosen, or for ``literal=1``)."""
-    active = filterset.active()
-    asked = filterset.text and filterset.ordering == "relevance" and not filterset.fixed
-    if not asked or filterset.value("literal") or {"venue", "year"} & active.keys():
+def listed_instead(filterset: PaperFilterSet, path: str, query) -> str | None:
+    """The address a ranked list's export or feed (``path`` with ``query``, a QueryDict)
+    redirects to where its first page shows another list: the respelling's
+    (papers/respelled.py), or the query's other words in the one venue or year it names; None
+    where the page shows the query as typed. The query is matched and counted once, for both."""
+    if not filterset.text or filterset.ordering != "relevance" or filterset.value("literal"):
         return None
-    typed = filterset.searched
-    facets, _ = page_matches(filterset, join_compounds(typed)[0], None)
-    return None if facets.total else narrowed_list(filters_named(typed, active), None)
+    facets, _ = page_matches(filterset, join_compounds(filterset.searched)[0], None)
+    asked = query.copy()
+    if (respelled := sure_respelling(filterset, facets)) is not None:
+        asked["q"] = respelled
+    elif (narrowed := _narrowed_query(filterset, facets)) is not None:
+        asked = QueryDict(urlsplit(narrowed).query, mutable=True)
+        if "format" in query:
+            asked["format"] = query["format"]
+    else:
+        return None
+    return f"{path}?{asked.urlencode()}"
+
+
+def _narrowed_query(filterset: PaperFilterSet, facets) -> str | None:
+    """The list of the query's other words in the one venue or year it names, where no paper
+    has all its words (``facets``: the query's); None otherwise, and on a venue's, topic's or
+    author's page or with a venue or year chosen."""
+    active = filterset.active()
+    if facets.total or filterset.fixed or {"venue", "year"} & active.keys():
+        return None
+    return narrowed_list(filters_named(filterset.searched, active), None)

@@ -9,27 +9,17 @@ from .spelling import FEW_MATCHES, RARE_WORD, SHOWN_AT_ONCE_EDITS, respelling
 from .understanding import join_compounds
 
 
-def respelled_url(path: str, query, respelled: str) -> str:
-    """The address ``path`` with the parameters ``query`` (a QueryDict), q respelled."""
-    query = query.copy()
-    query["q"] = respelled
-    return f"{path}?{query.urlencode()}"
-
-
-def sure_respelling(filterset: PaperFilterSet) -> str | None:
-    """The respelling a ranked list shows in place of its query, as its page finds it (the
-    query's facets come from the cache the page filled), for its exports and feed to search:
-    "nueral" exported and fed nothing where the page listed "neural"'s 3,517 papers (an
-    outside tester). None where the page shows the query as typed."""
-    if not filterset.text or filterset.ordering != "relevance" or filterset.value("literal"):
-        return None
-    typed = filterset.searched
-    text, _ = join_compounds(typed)
-    facets, _ = page_matches(filterset, text, None)
+def sure_respelling(filterset: PaperFilterSet, facets) -> str | None:
+    """The respelling a ranked list shows in place of its query (``facets``: the query's, as
+    its page counts them), for its exports and feed to search: "nueral" exported and fed
+    nothing where the page listed "neural"'s 3,517 papers (an outside tester). None where the
+    page shows the query as typed."""
     if facets.total > RARE_WORD:
         return None
+    typed = filterset.searched
     results = Results(facets=facets, count=facets.total)
     papers = Paper.objects.filter(*filterset.fixed_conditions(), *filterset.conditions().values())
+    text = join_compounds(typed)[0]
     found = respelled_results(results, filterset, (typed, papers.matching(text)), None)
     return results.corrected_query if found is not None else None
 

@@ -32,10 +32,11 @@ name is spaced otherwise: their papers counted);
 index pages 1; a reading list 1; /trends/ 2 + 1 per series (+2 at most for a term ten papers
 or fewer say: its respelling).
 With ``format=`` the list pages and the reading list answer a citation file instead
-(papers/downloads.py), or, for a ranked query the page shows respelled, a redirect to the
-respelling's (its count, +3 at most for the respelling: papers/respelled.py), or to its
-other words in the venue or year it names where the page opens them (+2: papers/narrowed.py). With the response cache on (papers/caching.py), the list, venue, topic
-and author pages read the data version first (+1), and a repeated one is that query alone.
+(papers/downloads.py), or, for a ranked query whose page shows another list, a redirect to
+it (papers/narrowed.py ``listed_instead``: the query counted once; +3 at most for a
+respelling, papers/respelled.py; +2 for its other words in a venue or year it names). With
+the response cache on (papers/caching.py), the list, venue, topic and author pages read the
+data version first (+1), and a repeated one is that query alone.
 """
 
 from django.db import DatabaseError, connection
@@ -60,10 +61,9 @@ from .linked_addresses import LINKING_LIMIT
 from .methods import lowercase_slug, read_only, with_query
 from .models import Author, Paper, PaperTopic, Topic, TopicRedirect, Venue
 from .moved_filters import filter_redirect
-from .narrowed import narrowed_query
+from .narrowed import listed_instead
 from .reading_lists import BadList, list_papers, parse_ids
 from .rendering import bar_chart, render_abstract
-from .respelled import respelled_url, sure_respelling
 from .search import filtered_authors, search_page
 from .text import CONTROL_CHARACTERS
 from .trends import MAX_SERIES, comparison, term_boxes, topic_trend, venue_rows_with_totals
@@ -122,12 +122,10 @@ def _render_list(
     if format_name is not None:
         if format_name not in FORMATS:
             return bad_request_page(request, UNKNOWN_FORMAT)
-        if (respelled := sure_respelling(filterset)) is not None:
-            # The page lists the respelling's papers: its export is theirs.
-            return redirect(respelled_url(request.path, request.GET, respelled))
-        if (narrowed := narrowed_query(filterset)) is not None:
-            # The page opens the query's other words in the venue or year it names.
-            return redirect(f"{narrowed}&{urlencode({'format': format_name})}")
+        if (instead := listed_instead(filterset, request.path, request.GET)) is not None:
+            # The page lists the respelling's papers, or opens the query's other words in the
+            # venue or year it names: its export is theirs.
+            return redirect(instead)
         return _export(format_name, filterset, name)
     if filterset.authored_in is not None:
         return redirect(filterset.authored_in)
