@@ -29,12 +29,16 @@ def quoted(text: str) -> str:
 
 
 _BRACED = r"\{([^{}]*)\}"
+# Markdown's **bold** and *italics*: never a maths star ("$x^*$ and $y^*$" was set in italics
+# between its two stars, "A^*"), nor a pair reaching across a dollar.
+_BOLD = re.compile(r"(?<![\^_\\])\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*")
+_ITALIC = re.compile(r"(?<![\w*^_\\])\*(?=\S)([^*\n$]+?)(?<=\S)\*(?![\w*])")
 _RULES = [
     (re.compile(r"\\textbf" + _BRACED), r"<strong>\1</strong>"),
     (re.compile(r"\\(?:textit|emph)" + _BRACED), r"<em>\1</em>"),
     (re.compile(r"\\texttt" + _BRACED), r"<code>\1</code>"),
-    (re.compile(r"\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*"), r"<strong>\1</strong>"),
-    (re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])"), r"<em>\1</em>"),
+    (_BOLD, r"<strong>\1</strong>"),
+    (_ITALIC, r"<em>\1</em>"),
     # _emphasis_ as markdown writes it, never inside a word ("snake_case", "x_1") nor escaped,
     # nor a LaTeX subscript: "\mathcal{F}_\beta … \mathcal{F}_\beta" and "[C]_{x} … [C]_{x}"
     # made the text between two of them italics.
@@ -249,11 +253,11 @@ def _marks(escaped: str) -> str:
 
 # Markdown's emphasis in an abstract ("we propose **DiFair**", "*gender invariance score*"): a
 # snippet shows the words without the asterisks, and a "**" whose pair the snippet cut off
-# ("**Multi", "DiFair**,") not at all. Not a maths star ("$x^*$", "A^*") nor a significance
-# mark ("(**p<0.01)", "(**)"). The paper's page renders them (_RULES).
+# ("**Multi", "DiFair**,") not at all; a significance mark ("(**p<0.01)", "(**)") stays. The
+# paper's page renders the pairs (_RULES): one pattern each for both.
 _EMPHASIS = [
-    (re.compile(r"(?<![\^_\\])\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*"), r"\1"),
-    (re.compile(r"(?<![\w*^_\\])\*(?=\S)([^*\n$]+?)(?<=\S)\*(?![\w*])"), r"\1"),
+    (_BOLD, r"\1"),
+    (_ITALIC, r"\1"),
     (re.compile(r"(?<![\w^_*])\*\*(?=[A-Z])|(?<=[a-z])\*\*(?![\w*])"), ""),
 ]
 

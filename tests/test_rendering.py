@@ -245,6 +245,7 @@ def test_a_snippet_drops_markdown_emphasis_and_keeps_its_words():
     # significance mark (a reviewer).
     assert render_snippet("at *SEM, a * b") == "at *SEM, a * b"
     assert plain_snippet("$x^*$ and $y^*$ hold") == "x^* and y^* hold"  # the maths read
+    assert "<em>" not in render_abstract("$x^*$ and $y^*$ hold")  # nor on the paper's page
     for text in ["A^* wins (**p<0.01)", "marked (**)"]:
         assert plain_snippet(text) == text
     assert (
