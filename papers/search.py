@@ -204,7 +204,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
         if results.count
         else []
     )
-    partial = _partial(results, matched, papers, (text, words)) if ranked else []
+    partial = _partial(results, matched, papers, (text, words), typed) if ranked else []
     results.papers, results.partial = _cards(scored, partial, text)
     _explain_choices(results, filterset, fixed, text)
     return results
@@ -259,22 +259,26 @@ def filtered_authors(filterset: PaperFilterSet) -> list:
     return list(Author.objects.filter(slug=slug)) if slug else []
 
 
-def _partial(results: Results, matched, papers, query) -> list:
+_WORD = re.compile(r"\w+")
+
+
+def _partial(results: Results, matched, papers, query, typed: str) -> list:
     """[(id, score)] of the papers matching some of the words of ``query`` ((text, words) as
     join_compounds gives them), on a ranked query's first page of fewer than a page of full
     matches without exclusions: scored in memory where it was matched there (``matched``; the
-    words of the venue, year or author the query names left out, that author's papers first),
-    else in SQL among ``papers``."""
+    words of ``typed`` naming a venue, year or author offered as a filter, those its rest
+    lacks, left out, that author's papers first), else in SQL among ``papers``."""
     text, words = query
     if results.page != 1 or results.count >= PAGE_SIZE or NEGATION.search(text):
         return []
     wanted = PAGE_SIZE - results.count
     if matched is not None:
         naming = frozenset(
-            word.lower()
+            word
             for named in results.filters
             if named.added and named.added[0][0] in ("venue", "year", "author")
-            for word in named.label.removesuffix("’s papers").split()
+            for word in _WORD.findall(typed.lower())
+            if word not in _WORD.findall(named.rest.lower())
         )
         author = results.authors[0].pk if results.authors_in_words else None
         return partial_in_memory(matched, wanted, naming, author)
