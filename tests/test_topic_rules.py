@@ -338,6 +338,18 @@ def test_the_shipped_code_rule_tags_programming_not_code_switching(venue):
     assert not {switching.pk, switchers.pk, mixed.pk} & tagged
 
 
+def test_the_shipped_finance_rule_tags_stock_markets_not_taking_stock(venue):
+    load_topics()
+    finance = "Finance and Legal NLP"
+    make_paper(
+        venue, "Speech.", title="End-to-End Speech Translation: Taking Stock of Where We Are"
+    )
+    market = make_paper(venue, "Prices.", title="Stock Movement Prediction from Tweets")
+    stocks = make_paper(venue, "Returns.", title="Taking Positions in Stocks with News")
+    apply_topic_rules()
+    assert {paper for paper, name in rule_links() if name == finance} == {market.pk, stocks.pk}
+
+
 def test_rules_can_be_limited_to_some_papers(venue):
     Topic.objects.create(name="speech", slug="speech", rule="speech")
     first = make_paper(venue, "Speech one.")
@@ -476,19 +488,39 @@ def test_migration_0010_gives_an_unedited_extraction_topic_the_vocabulary_s_rule
 
 
 @pytest.mark.django_db
-def test_migration_0033_takes_coding_from_an_unedited_code_title_rule():
+@pytest.mark.parametrize(
+    ("module", "dropped", "added", "curated"),
+    [
+        (
+            "0033_code_title_rule_without_coding",
+            " or coding or ",
+            ' -"code-switchers"',
+            "code or coding",
+        ),
+        (
+            "0048_finance_title_rule_without_taking_stock",
+            " or stock or stocks or ",
+            ' or stock -"taking stock" or ',
+            "stock",
+        ),
+    ],
+)
+def test_title_rule_migrations_change_only_an_unedited_rule(module, dropped, added, curated):
+    """0033 takes "coding" from Code Generation's title rule, 0048 "stocks" (and "taking
+    stock") from Finance's: a topic with the previous rule gets the new one, a curator's stays."""
     from django.apps import apps
 
-    migration = importlib.import_module("papers.migrations.0033_code_title_rule_without_coding")
-    assert " or coding or " in migration.PREVIOUS and " coding " not in migration.CURRENT
-    code = Topic.objects.create(name="Code", slug=migration.SLUG, title_rule=migration.PREVIOUS)
+    migration = importlib.import_module(f"papers.migrations.{module}")
+    assert dropped in migration.PREVIOUS and dropped not in migration.CURRENT
+    assert migration.CURRENT.count(added) > migration.PREVIOUS.count(added)
+    topic = Topic.objects.create(name="Topic", slug=migration.SLUG, title_rule=migration.PREVIOUS)
     migration.replace(migration.PREVIOUS, migration.CURRENT)(apps, None)
-    code.refresh_from_db()
-    assert code.title_rule == migration.CURRENT
-    Topic.objects.filter(pk=code.pk).update(title_rule="code or coding")  # a curator's
+    topic.refresh_from_db()
+    assert topic.title_rule == migration.CURRENT
+    Topic.objects.filter(pk=topic.pk).update(title_rule=curated)  # a curator's
     migration.replace(migration.PREVIOUS, migration.CURRENT)(apps, None)
-    code.refresh_from_db()
-    assert code.title_rule == "code or coding"
+    topic.refresh_from_db()
+    assert topic.title_rule == curated
 
 
 @pytest.mark.django_db
@@ -502,11 +534,20 @@ def test_migration_0016_moves_an_unedited_topic_s_broad_words_to_its_title_rule(
         item["fields"]["slug"]: item["fields"] for item in json.loads(TOPICS_FIXTURE.read_text())
     }
     # The vocabulary's rules are the migration's but where a later one changed them.
-    later = importlib.import_module("papers.migrations.0033_code_title_rule_without_coding")
+    later = {
+        module.SLUG: module
+        for module in map(
+            importlib.import_module,
+            (
+                "papers.migrations.0033_code_title_rule_without_coding",
+                "papers.migrations.0048_finance_title_rule_without_taking_stock",
+            ),
+        )
+    }
     for slug, (_, rule, title_rule) in migration.CHANGES.items():
-        if slug == later.SLUG:
-            assert title_rule == later.PREVIOUS
-            title_rule = later.CURRENT
+        if slug in later:
+            assert title_rule == later[slug].PREVIOUS
+            title_rule = later[slug].CURRENT
         assert (shipped[slug]["rule"], shipped[slug]["title_rule"]) == (rule, title_rule)
     previous, rule, title_rule = migration.CHANGES["finance-and-legal-nlp"]
     assert " or law or " in previous and " or law or " not in rule
