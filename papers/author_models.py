@@ -2,6 +2,7 @@
 authors joined to another. Importable from papers/models.py."""
 
 from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.db import models
 from django.db.models import Q
 
@@ -70,6 +71,8 @@ class Author(models.Model):
             models.Index(family_key(), name="author_family_key"),
             # An author page names the people of its name spaced otherwise ("AiTi Aw").
             models.Index(joined_key(), name="author_joined_key"),
+            # A name misspelt finds the author nearest it (papers/name_respelling.py).
+            GinIndex(OpClass("key", name="gin_trgm_ops"), name="author_key_trigrams"),
         ]
 
     def __str__(self):

@@ -55,7 +55,7 @@ _FAMILY_SUFFIXES = (" ii", " iii", " iv", " jr", " jr.", ", jr.", ", jr", " sr",
 _WRITTEN_OUT = re.compile(r"([aou])e")
 
 
-def _looks_like_name(text: str) -> bool:
+def looks_like_name(text: str) -> bool:
     words = text.split()
     return bool(_NAME.fullmatch(text)) and not any(word.lower() in OPERATORS for word in words)
 
@@ -143,7 +143,7 @@ class AuthorQuerySet(models.QuerySet):
         family, comma, given = text.partition(",")
         if comma and given.strip():
             text = f"{given.strip()} {family.strip()}"
-        if not _looks_like_name(text):
+        if not looks_like_name(text):
             return []
         slug = make_slug(text, "")
         if not slug:

@@ -3,9 +3,10 @@ it): the page's results, and the query its exports and feed search (``sure_respe
 
 from .filtering import PaperFilterSet
 from .models import Paper
+from .name_respelling import name_respelling
 from .page_matches import page_matches
 from .results import Results
-from .spelling import FEW_MATCHES, RARE_WORD, SHOWN_AT_ONCE_EDITS, respelling
+from .spelling import FEW_MATCHES, RARE_WORD, SHOWN_AT_ONCE_EDITS, Respelling, respelling
 from .understanding import join_compounds
 
 
@@ -34,11 +35,7 @@ def respelled_results(results: Results, filterset: PaperFilterSet, asked, reques
     results then count its matches and show it as typed. Otherwise None, and the respelling
     (if any) is offered as a suggestion. ``asked``: (the query as typed, its matches)."""
     typed, matches = asked
-    # A word of up to FEW_MATCHES papers beside a far commoner one is respelled, as for a
-    # query matching up to FEW_MATCHES: "transfomer" (four papers) stayed in "transfomer
-    # language modles", whose "modles" alone was respelled, to two papers; now the whole
-    # respelling is offered.
-    respelled = respelling(typed, FEW_MATCHES)
+    respelled = _respelled(filterset, typed)
     if respelled is None:
         return None
     results.suggestion = respelled.text
@@ -64,3 +61,21 @@ def _titles_name(papers, words: tuple[str, ...]) -> bool:
     z) in its title as a whole word, in any case: a name it goes by, not a misspelling."""
     pattern = r"\m(" + "|".join(words) + r")\M"
     return papers.filter(title__iregex=pattern).exists()
+
+
+def offered_respelling(filterset: PaperFilterSet, typed: str) -> str | None:
+    """The respelling offered beside the few results of ``typed`` ("Did you mean"), or None."""
+    respelled = _respelled(filterset, typed)
+    return respelled.text if respelled is not None else None
+
+
+def _respelled(filterset: PaperFilterSet, typed: str) -> Respelling | None:
+    """``typed`` respelled: a name as the author nearest it, else its words. None for a query
+    naming an author: "Yann LeCun" was offered "Yang LeCun", a word of more abstracts."""
+    if filterset.searched_authors:
+        return None
+    # A word of up to FEW_MATCHES papers beside a far commoner one is respelled, as for a
+    # query matching up to FEW_MATCHES: "transfomer" (four papers) stayed in "transfomer
+    # language modles", whose "modles" alone was respelled, to two papers; now the whole
+    # respelling is offered.
+    return name_respelling(typed) or respelling(typed, FEW_MATCHES)

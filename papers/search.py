@@ -21,7 +21,7 @@ from .newest_order import matched_page_ids
 from .page_matches import page_matches
 from .querysets import CANDIDATE_CAP, NEGATION, web_query
 from .recall import partial_ids, partial_in_memory
-from .respelled import respelled_results
+from .respelled import offered_respelling, respelled_results
 from .results import PAGE_SIZE, Results
 from .search_notices import (
     NAMED,
@@ -34,7 +34,7 @@ from .search_notices import (
     unknown_choices,
     why_nothing,
 )
-from .spelling import FEW_MATCHES, RARE_WORD, did_you_mean
+from .spelling import FEW_MATCHES, RARE_WORD
 from .text import CONTROL_CHARACTERS
 from .understanding import join_compounds
 from .unsearched import unsearched
@@ -144,12 +144,15 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     filters' keys), then the page's ids (1; none sorted A–Z where the memory places the
     page: a query matched there, or filters without a query, whose keys are then read even
     when the facets are cached) and cards (1, shared with the partial matches). A
-    ranked query that matches at most RARE_WORD papers is respelled (did-you-mean ≤ 2;
+    ranked query that matches at most RARE_WORD papers and names no author is respelled (a
+    query shaped as a name: first the nearest author's name, 1, papers/name_respelling.py;
+    its words: did-you-mean ≤ 2;
     spelling reads the query as typed; +1 where it matched some: whether one names a word
     respelled) and, when the respelling is sure and matches more, its results are shown
     instead (its compounds and words, as above: papers/respelled.py; the authors the respelling
     names, as above, where the query as typed named none); one
-    matching at most FEW_MATCHES papers is offered a respelling beside its results (≤ 2);
+    matching at most FEW_MATCHES papers is offered a respelling beside its results (the
+    same ≤ 3);
     when no paper has all the words of a query naming one venue or year, the list of its other
     words there, where some paper has them (``narrowed``: the pages redirect; +1 for their count,
     papers/narrowed.py); when all the words match fewer than a page, papers
@@ -190,7 +193,7 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
             text, words, matched = respelled
             authors = _respelled_authors(results, filterset, authors)
     elif ranked and facets.total <= FEW_MATCHES and filterset.page_number == 1 and not literal:
-        results.suggestion = did_you_mean(typed, rare=FEW_MATCHES)
+        results.suggestion = offered_respelling(filterset, typed)
     if ranked and not results.count and not literal:
         results.narrowed = narrowed_list(results.filters, request)
         if results.narrowed is not None:

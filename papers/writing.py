@@ -145,7 +145,7 @@ class RecordWriter:
         with timed("word statistics"):
             refresh_lexemes()
         with timed("search indexes"):
-            merge_pending_index_entries(Paper)
+            merge_pending_index_entries(Paper, Author)
         return None if counted.ids is None else touched | counted.ids
 
     # Venues -------------------------------------------------------------
