@@ -1,9 +1,11 @@
-"""A query naming a venue or year ("EMNLP 2023 hallucination") whose words no paper has all
-of: the list of its other words in that venue or year, where the list redirects
-(papers/views.py, papers/api.py), as it does for an author's papers of a year
+"""A query naming a venue or year ("EMNLP 2023 hallucination") whose words fewer papers have
+all of than its other words have in that venue or year: the list of those, where the list
+redirects (papers/views.py, papers/api.py), as it does for an author's papers of a year
 (papers/named_filters.py ``authored_in``). Searched as typed, it showed "No paper has all your
-words" above hallucination papers of other years (an outside researcher). And the list a
-ranked query's exports and feed redirect to, as its first page shows it (``listed_instead``)."""
+words" above hallucination papers of other years, and "summarization EMNLP 2023" the one paper
+whose abstract says "EMNLP 2023" where EMNLP 2023 has 63 on summarization (outside
+researchers). And the list a ranked query's exports and feed redirect to, as its first page
+shows it (``listed_instead``)."""
 
 from urllib.parse import urlsplit
 
@@ -16,10 +18,11 @@ from .respelled import sure_respelling
 from .understanding import join_compounds
 
 
-def narrowed_list(filters: list, request) -> str | None:
+def narrowed_list(filters: list, request, typed_matches: int) -> str | None:
     """The address of the list of the one venue or year the query names (``filters``,
-    papers/named_filters.py), with the query's other words, where some paper there has them
-    all (their count is the list's own, cached for it); None otherwise."""
+    papers/named_filters.py), with the query's other words, where more papers there have them
+    all than have every word typed (``typed_matches``; their count is the list's own, cached
+    for it); None otherwise."""
     if len(filters) != 1 or not filters[0].rest:
         return None
     url = filters[0].url
@@ -27,7 +30,7 @@ def narrowed_list(filters: list, request) -> str | None:
     if not narrowed.is_valid():
         return None
     facets, _ = page_matches(narrowed, join_compounds(narrowed.searched)[0], request)
-    return url if facets.total else None
+    return url if facets.total > typed_matches else None
 
 
 def listed_instead(filterset: PaperFilterSet, path: str, query) -> str | None:
@@ -51,10 +54,10 @@ def listed_instead(filterset: PaperFilterSet, path: str, query) -> str | None:
 
 
 def _narrowed_query(filterset: PaperFilterSet, facets) -> str | None:
-    """The list of the query's other words in the one venue or year it names, where no paper
-    has all its words (``facets``: the query's); None otherwise, and on a venue's, topic's or
-    author's page or with a venue or year chosen."""
+    """The list of the query's other words in the one venue or year it names, where more
+    papers there have them than have all its words (``facets``: the query's); None otherwise,
+    and on a venue's, topic's or author's page or with a venue or year chosen."""
     active = filterset.active()
-    if facets.total or filterset.fixed or {"venue", "year"} & active.keys():
+    if filterset.fixed or {"venue", "year"} & active.keys():
         return None
-    return narrowed_list(filters_named(filterset.searched, active), None)
+    return narrowed_list(filters_named(filterset.searched, active), None, facets.total)

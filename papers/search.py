@@ -153,8 +153,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     names, as above, where the query as typed named none); one
     matching at most FEW_MATCHES papers is offered a respelling beside its results (the
     same ≤ 3);
-    when no paper has all the words of a query naming one venue or year, the list of its other
-    words there, where some paper has them (``narrowed``: the pages redirect; +1 for their count,
+    for a query naming one venue or year, the list of its other words there, where more papers
+    have them than have all its words (``narrowed``: the pages redirect; +1 for their count,
     papers/narrowed.py); when all the words match fewer than a page, papers
     matching some of them follow on the first page (scored in memory where the query was
     matched there, papers/recall.py; else +1). Nothing at all shown under filters:
@@ -194,8 +194,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
             authors = _respelled_authors(results, filterset, authors)
     elif ranked and facets.total <= FEW_MATCHES and filterset.page_number == 1 and not literal:
         results.suggestion = offered_respelling(filterset, typed)
-    if ranked and not results.count and not literal:
-        results.narrowed = narrowed_list(results.filters, request)
+    if ranked and not literal:
+        results.narrowed = narrowed_list(results.filters, request, results.count)
         if results.narrowed is not None:
             return results  # the pages redirect there
     results.notices += phrase_notices(typed)

@@ -1017,6 +1017,29 @@ def test_a_query_naming_a_venue_no_paper_has_all_words_of_opens_its_words_there(
     assert client.get("/?q=emnlp+2023+irony").status_code == 200
 
 
+def test_a_query_naming_a_venue_opens_its_words_there_where_more_papers_have_them(client, db):
+    # "summarization EMNLP 2023" listed the one paper whose abstract says "EMNLP 2023" (of
+    # EMNLP 2024) where EMNLP 2023 has 63 papers on summarization (an outside researcher).
+    emnlp = make_venue("EMNLP 2023", 2023)
+    for n in range(2):
+        make_paper(f"Summarization of news {n}.", title=f"Summaries {n}", venue=emnlp)
+    make_paper(
+        "Summarization results after EMNLP 2023.",
+        title="Summaries Revisited",
+        venue=make_venue("EMNLP 2024", 2024),
+    )
+    make_paper("Dialogue after EMNLP 2023.", title="Dialogue", venue=make_venue("ACL 2024", 2024))
+    make_paper("Dialogue systems.", title="Dialogue Systems", venue=emnlp)
+    finish()
+    response = client.get("/?q=summarization+EMNLP+2023")
+    assert response["Location"] == "/?q=summarization&venue=emnlp-2023"
+    response = client.get("/?q=summarization+EMNLP+2023&format=bibtex")
+    assert response["Location"] == "/?q=summarization&venue=emnlp-2023&format=bibtex"
+    # As many papers have every word typed as the venue has of the others: as typed.
+    body = client.get("/api/papers/?q=dialogue+EMNLP+2023").json()
+    assert (body["count"], body["results"][0]["title"]) == (1, "Dialogue")
+
+
 def test_partial_matches_of_an_author_named_put_their_papers_on_the_subject_first(client, db):
     # "Iryna Gurevych argument mining" listed her papers on anything and a paper citing her
     # before her papers on argument generation (an outside researcher).
