@@ -29,6 +29,7 @@ from django.db.models import Count, F, OuterRef, Prefetch
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import JSONObject, Lower
 
+from .compound_marks import headline_query, whole_compound_marks
 from .compounds import websearch_text
 from .expressions import (
     SEARCH_CONFIG,
@@ -283,7 +284,8 @@ class PaperQuerySet(models.QuerySet):
 
         With a query, ``title_headline`` and ``headline`` come from ts_headline, computed only
         here, i.e. only for the papers of the page shown; a phrase's words are marked only where
-        the whole phrase stands (papers/headlines.py ``phrase_marks``).
+        the whole phrase stands (papers/headlines.py ``phrase_marks``), and a compound with a
+        stop word part is marked whole (papers/compound_marks.py).
         """
         qs = (
             self.filter(pk__in=list(ids))
@@ -293,17 +295,20 @@ class PaperQuerySet(models.QuerySet):
             .with_topic_rows()
         )
         if text:
+            marked = headline_query(text)
             qs = qs.annotate(
-                headline=Headline("abstract", text, HEADLINE_OPTIONS),
-                title_headline=Headline("title", text, TITLE_HEADLINE_OPTIONS),
+                headline=Headline("abstract", marked, HEADLINE_OPTIONS),
+                title_headline=Headline("title", marked, TITLE_HEADLINE_OPTIONS),
                 tsquery=RawSQL(f"{QUERY_SQL}::text", [SEARCH_CONFIG, text]),
             )
         found = {paper.pk: paper for paper in qs.order_by()}
         for paper in found.values():
             paper.card_topics = [CardTopic(**topic) for topic in paper.topic_rows]
             if text:
-                paper.headline = phrase_marks(elided(paper.headline, paper.abstract), paper.tsquery)
-                paper.title_headline = phrase_marks(paper.title_headline, paper.tsquery)
+                headline = phrase_marks(elided(paper.headline, paper.abstract), paper.tsquery)
+                paper.headline = whole_compound_marks(headline)
+                title_headline = phrase_marks(paper.title_headline, paper.tsquery)
+                paper.title_headline = whole_compound_marks(title_headline)
         return [found[pk] for pk in ids if pk in found]
 
     # --- one paper's neighbourhood ----------------------------------------------------------
