@@ -60,7 +60,7 @@ wanted AS (
     ) ELSE (SELECT string_agg(quote_literal(word), ' | ') FROM words) END::tsquery AS query
 ),
 candidates AS MATERIALIZED (
-    SELECT p.id, tsvector_to_array(p.search_vector) AS lexemes,
+    SELECT p.id, p.complete, tsvector_to_array(p.search_vector) AS lexemes,
            {title_vector} AS title
     FROM {paper} p
     WHERE p.search_vector @@ (SELECT query FROM wanted)
@@ -71,8 +71,8 @@ candidates AS MATERIALIZED (
 SELECT c.id, sum(w.idf * CASE WHEN c.title @@ w.single THEN 2 ELSE 1 END)
     / (SELECT 2 * sum(idf) FROM words) AS score
 FROM candidates c JOIN words w ON w.word = ANY(c.lexemes)
-GROUP BY c.id
-ORDER BY count(*) DESC, score DESC, c.id
+GROUP BY c.id, c.complete
+ORDER BY count(*) DESC, score DESC, c.complete DESC, c.id
 LIMIT %s
 """
 )
@@ -115,8 +115,10 @@ def partial_in_memory(
     matched: MatchedQuery, limit: int, naming: frozenset[str] = frozenset(), author=None
 ) -> list[tuple[int, float]]:
     """[(id, score)] of up to ``limit`` papers matching some of the words of the query
-    ``matched`` in memory but not all, under its conditions, best first, the newest first
-    among equals (``partial_ids`` scores alike, but takes the oldest first among equals).
+    ``matched`` in memory but not all, under its conditions, best first, then the complete
+    records (title and authors; the seeds' untitled and authorless ones crowded the first
+    places, an outside researcher), then the newest (``partial_ids`` scores alike, but takes
+    the oldest first among equal complete records).
     ``naming``: the words of a venue, year or author the query names, offered as a filter: the
     papers must then have every other word, those words left out ("emnlp 2023 sarcasm" listed
     papers saying "EMNLP 2023", none about sarcasm); ``author``: that author's id, whose papers
@@ -143,7 +145,8 @@ def partial_in_memory(
         passing_all(memory, matched.keys, matched.page & ~matched.matches & (wanted | theirs))
     )
     newness = memory.newness[memory.venue[positions]]
-    keys = (-memory.ids[positions], newness, -score[positions], -count[positions])
+    incomplete = ~memory.complete[positions]
+    keys = (-memory.ids[positions], newness, incomplete, -score[positions], -count[positions])
     order = np.lexsort((*keys, ~theirs[positions]))[:limit]
     return [(int(memory.ids[p]), float(score[p])) for p in positions[order]]
 

@@ -1081,6 +1081,21 @@ def test_partial_matches_with_more_of_the_words_come_first(client, db, monkeypat
         assert set(ranked[1:]) == {indian.pk, *(paper.pk for paper in graphs)}
 
 
+def test_partial_matches_put_complete_records_first_among_equals(client, db, monkeypatch):
+    # The seeds' records without authors, of the newest venue, took the first places among
+    # papers matching as many words as well (an outside researcher).
+    older, newer = make_venue("ACL 2023", 2023), make_venue("EMNLP 2025", 2025)
+    complete = make_paper("Cache eviction, one.", title="Eviction", venue=older, authors=["Bo Li"])
+    authorless = make_paper("Cache eviction, two.", title="Eviction Again", venue=newer)
+    finish()
+    query = "/api/papers/?q=kv+cache+eviction+xylophone&literal=1"
+    in_memory = [r["id"] for r in client.get(query).json()["results"]]
+    monkeypatch.setattr("papers.search.matched_query", lambda *args: None)
+    monkeypatch.setattr("papers.page_matches.matched_query", lambda *args: None)
+    in_sql = [r["id"] for r in client.get(query).json()["results"]]
+    assert in_memory == in_sql == [complete.pk, authorless.pk]
+
+
 def test_partial_matches_come_after_the_full_ones(client, corpus):
     body = client.get("/api/papers/?q=kv+cache+quantised").json()
     assert body["count"] == 1
