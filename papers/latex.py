@@ -284,7 +284,7 @@ def convert(text: str, style: Style, dollars: bool = True) -> str:
         text = _MATH.sub(r"\1", text)
     text = _FOOTNOTE.sub(r" (\1)", _HREF.sub(r"\2", text))
     text = _SYMBOL.sub(_symbol, text)
-    for _ in range(4):  # nested groups, innermost first: RED^{\textrm{FM}}
+    for _ in range(8):  # nested groups, innermost first: RED^{\textrm{FM}}
         before = text
         text = _FRACTION.sub(r"\1/\2", text)
         text = _ROOT.sub(r"√\1", text)
@@ -293,7 +293,10 @@ def convert(text: str, style: Style, dollars: bool = True) -> str:
         text = _SWITCH_COMMAND.sub(lambda m: style.tag(_SWITCHES[m[1]], m[2]), text)
         text = _LETTER_SCRIPT.sub(lambda m: f"{m[1]}_{{{m[2] or m[3]}}}", text)
         text = _SCRIPT.sub(_script(style), text)
-        text = _BRACES.sub(r"\1", text)
+        # Bare groups only once the commands are read: "\text{\emph{in-}}" lost its outer
+        # braces with the inner command's turn and showed "\text<em>in-</em>".
+        if text == before:
+            text = _BRACES.sub(r"\1", text)
         if text == before:
             break
     text = _SIZE.sub("", _BARE_SWITCH.sub("", text))

@@ -9,7 +9,7 @@ import re
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from .headlines import MARK_START, MARK_STOP
+from .headlines import FRAGMENT_DELIMITER, MARK_START, MARK_STOP
 from .latex import HTML, SYMBOL_NAMES, convert, plain_text, untied
 from .text import QUOTED, spaced_sentences
 
@@ -270,8 +270,20 @@ def unemphasised(text: str) -> str:
 
 
 def render_snippet(headline: str) -> SafeString:
-    """An abstract's ts_headline as HTML (``render_inline``), without markdown's asterisks."""
-    return render_inline(unemphasised(headline))
+    """An abstract's ts_headline as HTML (``render_inline``), without markdown's asterisks, its
+    fragments' LaTeX groups that a cut opened or closed read as text."""
+    fragments = headline.split(FRAGMENT_DELIMITER)
+    return render_inline(unemphasised(FRAGMENT_DELIMITER.join(map(_uncut, fragments))))
+
+
+# A command's group the fragment opens and never closes, and a group's end it never opened:
+# a snippet showed '"\textbf{root-to-leaves … inference', cut inside the group.
+_OPENED = re.compile(r"\\[A-Za-z]+\s*\{(?=[^{}]*$)")
+_CLOSED = re.compile(r"^([^{}]*)\}")
+
+
+def _uncut(fragment: str) -> str:
+    return _CLOSED.sub(r"\1", _OPENED.sub("", fragment))
 
 
 def plain_snippet(text: str, words: int = 45) -> str:

@@ -253,6 +253,23 @@ def test_a_snippet_drops_markdown_emphasis_and_keeps_its_words():
     )
 
 
+def test_a_snippet_reads_a_latex_group_its_fragments_cut_as_text():
+    # '"\textbf{root-to-leaves … inference' showed the command (an outside researcher).
+    headline = (
+        f"we propose {MARK_START}TreeRAG{MARK_STOP}, with \\textbf{{root-to-leaves"
+        f"{FRAGMENT_DELIMITER}inference}} on \\textbf{{Finance}} data"
+    )
+    assert render_snippet(headline) == (
+        "we propose <mark>TreeRAG</mark>, with root-to-leaves … inference on "
+        "<strong>Finance</strong> data"
+    )
+    assert render_snippet("labels in {0, 1} … of {x} and y") == "labels in {0, 1} … of {x} and y"
+    # A command inside another's group: "\text{\emph{in-}}" showed "\text<em>in-</em>".
+    assert render_snippet(r"for \text{\emph{in-}} and \text{\emph{out-of-}} domains") == (
+        "for <em>in-</em> and <em>out-of-</em> domains"
+    )
+
+
 def test_highlight_escapes_everything_but_the_marks():
     text = f"<b>a</b> {MARK_START}cache{MARK_STOP} & {MARK_STOP}x {MARK_START}open"
     assert (
