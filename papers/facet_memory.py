@@ -329,7 +329,9 @@ def _country_rows(memory: FacetMemory, chosen: np.ndarray, limit=None) -> list[t
 
 
 def _total_rows(memory: FacetMemory, chosen: np.ndarray, limit=None) -> list[tuple]:
-    return [("total", None, None, None, len(chosen))]
+    """The papers counted, and how many of them have no title (an export leaves those out)."""
+    untitled = int(np.count_nonzero(memory.title_words[chosen] == 0))
+    return [("total", None, None, None, len(chosen)), ("untitled", None, None, None, untitled)]
 
 
 _ROWS = {

@@ -60,6 +60,8 @@ class FacetOption:
 @dataclass
 class Facets:
     total: int = 0
+    # Of the total, the papers without a title, where counted in memory (None: not counted).
+    untitled: int | None = None
     venue: list[FacetOption] = field(default_factory=list)
     year: list[FacetOption] = field(default_factory=list)
     country: list[FacetOption] = field(default_factory=list)
@@ -302,8 +304,8 @@ def fold_facets(rows) -> Facets:
     """Facets from the rows of the facet statement, each facet in its order."""
     facets = Facets()
     for kind, key, label, year, n in rows:
-        if kind == "total":
-            facets.total = int(n)
+        if kind in ("total", "untitled"):
+            setattr(facets, kind, int(n))
         else:
             getattr(facets, kind).append((FacetOption(key, label, int(n)), year))
     facets.venue = [o for o, _ in sorted(facets.venue, key=lambda i: (-(i[1] or 0), i[0].label))]

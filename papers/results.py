@@ -34,6 +34,16 @@ class Results:
     narrowed: str | None = None
 
     @property
+    def untitled(self) -> int:
+        """How many of the papers counted have no title, where known (else 0)."""
+        return (self.facets.untitled or 0) if self.facets.total == self.count else 0
+
+    @property
+    def exported(self) -> int:
+        """How many of the papers counted an export holds (not those without a title)."""
+        return self.count - self.untitled
+
+    @property
     def has_previous(self):
         return self.page > 1
 

@@ -13,6 +13,7 @@ from papers import downloads, search
 from papers.bibtex import bibtex_title
 from papers.citation_fields import AuthorName, journal_volume, named, page_range, split_name
 from papers.filtering import PaperFilterSet
+from papers.models import Paper
 from papers.search import search_page
 from tests.factories import finish, make_paper, make_venue
 
@@ -305,6 +306,27 @@ def test_venue_export_counts_the_untitled_paper_left_out(client, cited):
     assert response["X-Papers-Left-Out"] == "1"
     assert text.startswith("% 1 paper left out: the source gives no title.\n@inproceedings{")
     assert "accented" not in text.lower()
+
+
+def test_a_lists_export_link_counts_the_papers_it_exports(client, cited):
+    # "Export these 32 papers" downloaded an empty file: none of ACL 2025's 32 seed records
+    # has a title (an outside researcher).
+    from tests.support import parse
+
+    page = parse(client.get("/venues/acl-2025/"))
+    exports = page.find("p", class_="exports")
+    total = Paper.objects.filter(venue__slug="acl-2025").count()
+    assert exports.find("span").text == (
+        f"Export these {total - 1} papers (1 without a title left out):"
+    )
+    response, _ = download(client, "/venues/acl-2025/?format=bibtex")
+    assert int(response["X-Papers-Exported"]) == total - 1
+    untitled = make_venue("Workshop 2025", 2025)
+    make_paper("An abstract alone.", venue=untitled)
+    finish()
+    exports = parse(client.get(f"/venues/{untitled.slug}/")).find("p", class_="exports")
+    assert exports.find("span").text == "No paper here has a title to export."
+    assert [a.text for a in exports.find_all("a")] == ["Atom feed"]
 
 
 def test_export_is_capped_and_says_so(client, cited, monkeypatch):
