@@ -7,13 +7,15 @@ a URL). Queries: paper page 5 (paper, topics, authors, similar ids, similar pape
 related titles); similar page 4.
 """
 
+from functools import partial
+
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods
 
-from .anthology_metadata import unversioned_anthology_id
+from .anthology_metadata import ANTHOLOGY_URL, unversioned_anthology_id
 from .citation_fields import author_name
 from .citations import page_citations
 from .errors import bad_request_page
@@ -55,11 +57,13 @@ def paper_detail(request, pk, slug=None):
     return _paper_page(request, paper)
 
 
-def _to_survivor(request, kind: str, key: str, view: str):
+def _to_survivor(request, kind: str, key: str, view: str, missing=None):
     """A merged-away paper's address (its id or Anthology ID, ``kind``) redirects to the same
     page of the paper it was merged into, with the same query; any other unknown paper is a
-    404."""
+    404 (``missing()``'s, when given)."""
     survivor = survivor_of(kind, key)
+    if survivor is None and missing is not None:
+        return missing()
     if survivor is None:
         raise Http404("No such paper.")
     return redirect(with_query(request, reverse(view, args=[survivor])), permanent=True)
@@ -74,9 +78,13 @@ def paper_by_anthology_id(request, anthology_id):
     if canonical != anthology_id:
         return redirect("paper-by-anthology-id", canonical, permanent=True)
     paper = Paper.objects.with_related().filter(external_id=anthology_id).first()
-    if paper is None:
-        return _to_survivor(request, EXTERNAL_ID, anthology_id, "paper-detail")
-    return _paper_page(request, paper)
+    if paper is not None:
+        return _paper_page(request, paper)
+    # The paper may be on the Anthology: a bare "not found" left the reader nowhere, where the
+    # same ID searched links it (an outside researcher).
+    context = {"anthology_id": anthology_id, "anthology_url": ANTHOLOGY_URL + anthology_id}
+    missing = partial(render, request, "404.html", context, status=404)
+    return _to_survivor(request, EXTERNAL_ID, anthology_id, "paper-detail", missing)
 
 
 @read_only
