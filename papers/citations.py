@@ -232,3 +232,4 @@ FORMATS = {
         csl_json, "application/vnd.citationstyles.csl+json", "json", "[\n", ",\n", "\n]\n", ""
     ),
 }
+UNKNOWN_FORMAT = "format must be one of: " + ", ".join(FORMATS) + "."

@@ -17,7 +17,8 @@ from django.views.decorators.http import require_http_methods
 
 from .anthology_metadata import ANTHOLOGY_URL, unversioned_anthology_id
 from .citation_fields import author_name
-from .citations import page_citations
+from .citations import FORMATS, UNKNOWN_FORMAT, page_citations
+from .downloads import export_ids
 from .errors import bad_request_page
 from .merged_keys import EXTERNAL_ID, PAPER, survivor_of
 from .methods import read_only, with_query
@@ -32,6 +33,8 @@ SIMILAR_PAGE = 20
 
 
 def _paper_page(request, paper):
+    if (format_name := request.GET.get("format")) is not None:
+        return _paper_export(request, paper, format_name)
     authors = [authorship.author for authorship in paper.authorships.all()]
     related = []
     if paper.related_titles:
@@ -47,6 +50,16 @@ def _paper_page(request, paper):
         **page_citations(paper, [author_name(author) for author in authors]),
     }
     return render(request, "papers/paper_detail.html", context)
+
+
+def _paper_export(request, paper, format_name: str):
+    """The paper's citation file, as its page's Download links give it, for ``?format=`` on
+    its address as on a list's (the page answered "/papers/15833/?format=bibtex" with itself,
+    an outside researcher); any other format is a 400, as there."""
+    if format_name not in FORMATS:
+        return bad_request_page(request, UNKNOWN_FORMAT)
+    untitled = set() if paper.title else {paper.pk}
+    return export_ids(format_name, [paper.pk], untitled, paper.external_id or f"paper-{paper.pk}")
 
 
 @read_only

@@ -50,7 +50,7 @@ from django.utils.http import urlencode
 from .author_queries import describe_people, namesakes_among, places_of
 from .author_redirects import author_known_as, moved_author
 from .caching import cache_page_by_version
-from .citations import FORMATS
+from .citations import FORMATS, UNKNOWN_FORMAT
 from .downloads import export_ids, export_queryset, export_ranked
 from .errors import RETRY_AFTER_SECONDS, bad_request_page
 from .facet_display import facet_context
@@ -68,8 +68,6 @@ from .search import filtered_authors, search_page
 from .text import CONTROL_CHARACTERS
 from .trends import MAX_SERIES, comparison, term_boxes, topic_trend, venue_rows_with_totals
 from .venue_series import incomplete_records, venue_and_volumes, venue_series
-
-UNKNOWN_FORMAT = "format must be one of: " + ", ".join(FORMATS) + "."
 
 
 @read_only

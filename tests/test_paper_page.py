@@ -120,6 +120,20 @@ def test_the_anthology_id_names_the_same_page(client, modscan):
     assert client.get("/papers/2024.emnlp-main.99999/").status_code == 404
 
 
+def test_format_on_a_papers_address_downloads_its_citation(client, modscan):
+    # "/papers/15833/?format=bibtex" answered with the page itself (an outside researcher).
+    for address in (f"/papers/{modscan.pk}/", "/papers/2024.emnlp-main.713/"):
+        response = client.get(address + "?format=bibtex")
+        assert response["Content-Disposition"] == ('attachment; filename="2024.emnlp-main.713.bib"')
+        text = b"".join(response.streaming_content).decode()
+        assert text.startswith("@inproceedings{jiang-etal-2024-modscan,\n")
+    response = client.get(f"/papers/{modscan.pk}/?format=ris")
+    assert b"".join(response.streaming_content).decode().startswith("TY  - CPAPER\n")
+    refused = client.get(f"/papers/{modscan.pk}/?format=csv")
+    assert refused.status_code == 400
+    assert "format must be one of: bibtex, ris, csljson." in refused.content.decode()
+
+
 def test_a_merged_away_papers_addresses_lead_to_the_paper_it_went_into(client, modscan):
     copy = make_paper(
         "A copy of ModSCAN with an abstract.",
