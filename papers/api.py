@@ -100,12 +100,21 @@ def _result(request, paper) -> dict:
     }
 
 
+EXPORTS_ON_PAGES = (
+    "“format” is not a parameter of the API, which answers JSON: the same list's page gives "
+    "its BibTeX, RIS and CSL-JSON (its address without /api/papers/, with format=bibtex)."
+)
+
+
 def unknown_parameters(names, known) -> list[str]:
     """A notice for each parameter name of ``names`` not among ``known``, naming the likeliest
     one meant: a script's typo ("venues=") got every paper without a word."""
     notices = []
     for name in dict.fromkeys(names):
-        if name not in known:
+        if name == "format" and name not in known:
+            # "did you mean “sort”?" misled: the exports are the pages' (an outside researcher).
+            notices.append(EXPORTS_ON_PAGES)
+        elif name not in known:
             near = get_close_matches(name.lower(), sorted(known), n=1, cutoff=0.6)
             meant = f": did you mean “{near[0]}”?" if near else "."
             notices.append(f"“{name[:40]}” is not a parameter of this list, and is not used{meant}")

@@ -241,6 +241,11 @@ def test_a_parameter_the_list_does_not_know_is_said(client, corpus):
         "“zzz” is not a parameter of this list, and is not used.",
     ]
     assert client.get("/api/papers/?venue=acl-2025&literal=1").json()["notices"] == []
+    # Not "did you mean “sort”?" for an export asked of the API: the pages give them.
+    assert client.get("/api/papers/?venue=acl-2025&format=csv").json()["notices"] == [
+        "“format” is not a parameter of the API, which answers JSON: the same list's page gives "
+        "its BibTeX, RIS and CSL-JSON (its address without /api/papers/, with format=bibtex)."
+    ]
 
 
 def test_the_venues_and_topics_indexes_give_the_filters_slugs(client, corpus):
