@@ -341,13 +341,17 @@ def test_the_shipped_code_rule_tags_programming_not_code_switching(venue):
 def test_the_shipped_finance_rule_tags_stock_markets_not_taking_stock(venue):
     load_topics()
     finance = "Finance and Legal NLP"
+    # "judicious" is parsed to the lexeme of "judicial" (an outside researcher).
+    make_paper(venue, "We choose judicious samples.", title="Self-Training")
+    judged = make_paper(venue, "Predicting judicial outcomes of cases.", title="Verdicts")
     make_paper(
         venue, "Speech.", title="End-to-End Speech Translation: Taking Stock of Where We Are"
     )
     market = make_paper(venue, "Prices.", title="Stock Movement Prediction from Tweets")
     stocks = make_paper(venue, "Returns.", title="Taking Positions in Stocks with News")
     apply_topic_rules()
-    assert {paper for paper, name in rule_links() if name == finance} == {market.pk, stocks.pk}
+    tagged = {paper for paper, name in rule_links() if name == finance}
+    assert tagged == {market.pk, stocks.pk, judged.pk}
 
 
 def test_rules_can_be_limited_to_some_papers(venue):
@@ -489,38 +493,48 @@ def test_migration_0010_gives_an_unedited_extraction_topic_the_vocabulary_s_rule
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    ("module", "dropped", "added", "curated"),
+    ("module", "field", "dropped", "added", "curated"),
     [
         (
             "0033_code_title_rule_without_coding",
+            "title_rule",
             " or coding or ",
             ' -"code-switchers"',
             "code or coding",
         ),
         (
             "0048_finance_title_rule_without_taking_stock",
+            "title_rule",
             " or stock or stocks or ",
             ' or stock -"taking stock" or ',
             "stock",
         ),
+        (
+            "0050_finance_rule_without_judicious",
+            "rule",
+            " or judicial or ",
+            ' or "judicial process" or ',
+            "judicial",
+        ),
     ],
 )
-def test_title_rule_migrations_change_only_an_unedited_rule(module, dropped, added, curated):
+def test_rule_migrations_change_only_an_unedited_rule(module, field, dropped, added, curated):
     """0033 takes "coding" from Code Generation's title rule, 0048 "stocks" (and "taking
-    stock") from Finance's: a topic with the previous rule gets the new one, a curator's stays."""
+    stock") from Finance's, 0050 "judicial" alone from Finance's rule: a topic with the
+    previous rule gets the new one, a curator's stays."""
     from django.apps import apps
 
     migration = importlib.import_module(f"papers.migrations.{module}")
     assert dropped in migration.PREVIOUS and dropped not in migration.CURRENT
     assert migration.CURRENT.count(added) > migration.PREVIOUS.count(added)
-    topic = Topic.objects.create(name="Topic", slug=migration.SLUG, title_rule=migration.PREVIOUS)
+    topic = Topic.objects.create(name="Topic", slug=migration.SLUG, **{field: migration.PREVIOUS})
     migration.replace(migration.PREVIOUS, migration.CURRENT)(apps, None)
     topic.refresh_from_db()
-    assert topic.title_rule == migration.CURRENT
-    Topic.objects.filter(pk=topic.pk).update(title_rule=curated)  # a curator's
+    assert getattr(topic, field) == migration.CURRENT
+    Topic.objects.filter(pk=topic.pk).update(**{field: curated})  # a curator's
     migration.replace(migration.PREVIOUS, migration.CURRENT)(apps, None)
     topic.refresh_from_db()
-    assert topic.title_rule == curated
+    assert getattr(topic, field) == curated
 
 
 @pytest.mark.django_db
@@ -534,21 +548,20 @@ def test_migration_0016_moves_an_unedited_topic_s_broad_words_to_its_title_rule(
         item["fields"]["slug"]: item["fields"] for item in json.loads(TOPICS_FIXTURE.read_text())
     }
     # The vocabulary's rules are the migration's but where a later one changed them.
-    later = {
-        module.SLUG: module
-        for module in map(
-            importlib.import_module,
-            (
-                "papers.migrations.0033_code_title_rule_without_coding",
-                "papers.migrations.0048_finance_title_rule_without_taking_stock",
-            ),
-        )
-    }
+    # The later migrations changing a topic's rule or title rule, each (module, field).
+    later = [
+        ("0033_code_title_rule_without_coding", "title_rule"),
+        ("0048_finance_title_rule_without_taking_stock", "title_rule"),
+        ("0050_finance_rule_without_judicious", "rule"),
+    ]
     for slug, (_, rule, title_rule) in migration.CHANGES.items():
-        if slug in later:
-            assert title_rule == later[slug].PREVIOUS
-            title_rule = later[slug].CURRENT
-        assert (shipped[slug]["rule"], shipped[slug]["title_rule"]) == (rule, title_rule)
+        rules = {"rule": rule, "title_rule": title_rule}
+        for name, field in later:
+            changed = importlib.import_module(f"papers.migrations.{name}")
+            if slug == changed.SLUG:
+                assert rules[field] == changed.PREVIOUS
+                rules[field] = changed.CURRENT
+        assert (shipped[slug]["rule"], shipped[slug]["title_rule"]) == tuple(rules.values())
     previous, rule, title_rule = migration.CHANGES["finance-and-legal-nlp"]
     assert " or law or " in previous and " or law or " not in rule
     legal = Topic.objects.create(name="Finance and Legal NLP", slug="finance-and-legal-nlp")
