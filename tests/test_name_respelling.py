@@ -81,6 +81,8 @@ def test_a_misspelt_name_shows_the_authors_papers(client, people):
     assert page.find("p", class_="corrected").text == (
         "Showing results for “Percy Liang”. Search instead for “Percy Lang”."
     )
+    # The author offered is named as the results are, not as typed.
+    assert page.find("h3", id="author-cards-heading").text == "Author named “Percy Liang”"
     body = client.get("/api/papers/?" + urlencode({"q": "Percy Lang"})).json()
     assert body["corrected_query"] == "Percy Liang"
     assert [(a["name"], a["papers"]) for a in body["authors"]] == [("Percy Liang", 3)]
