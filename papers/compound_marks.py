@@ -12,7 +12,7 @@ a mark over the stop word parts beside it, so that the whole compound is marked.
 
 import re
 
-from .compounds import STOP_WORDS, is_stop_word
+from .compounds import is_stop_word
 from .headlines import MARK_START, MARK_STOP
 
 # A joined word is read as a compound from this many letters, in this many parts at most, its
@@ -24,11 +24,9 @@ MIN_CONTENT = 3
 MIN_STOP = 2
 
 _WORD = re.compile(rf"(?<![\w-])[^\W\d_]{{{MIN_LETTERS},}}(?![\w-])")
-_STOPS = "|".join(
-    sorted((word for word in STOP_WORDS if len(word) >= MIN_STOP), key=len, reverse=True)
-)
-_BEFORE_MARK = re.compile(rf"(?<![\w-])((?:(?:{_STOPS})-)+){MARK_START}", re.IGNORECASE)
-_AFTER_MARK = re.compile(rf"{MARK_STOP}((?:-(?:{_STOPS}))+)(?![\w-])", re.IGNORECASE)
+# The hyphenated parts before a mark and after one, whose stop words the mark takes in.
+_BEFORE_MARK = re.compile(rf"(?<![\w-])((?:[^\W\d_]+-)+){MARK_START}")
+_AFTER_MARK = re.compile(rf"{MARK_STOP}((?:-[^\W\d_]+)+)(?![\w-])")
 
 
 def stop_word_parts(word: str) -> list[str] | None:
@@ -73,8 +71,33 @@ def whole_compound_marks(headline: str) -> str:
     """``headline`` with each mark on a compound's content part widened over the stop word
     parts hyphenated to it ("Few-<mark>Shot</mark>": "<mark>Few-Shot</mark>"), and marks only
     a hyphen parts joined ("<mark>Zero</mark>-<mark>Shot</mark>": "<mark>Zero-Shot</mark>")."""
-    if MARK_START not in headline:
-        return headline
-    widened = _BEFORE_MARK.sub(lambda parts: MARK_START + parts[1], headline)
-    widened = _AFTER_MARK.sub(lambda parts: parts[1] + MARK_STOP, widened)
+    if f"-{MARK_START}" not in headline and f"{MARK_STOP}-" not in headline:
+        return headline  # most headlines: no mark beside a hyphen, one scan each
+    widened = _BEFORE_MARK.sub(_widened_before, headline)
+    widened = _AFTER_MARK.sub(_widened_after, widened)
     return widened.replace(f"{MARK_STOP}-{MARK_START}", "-")
+
+
+def _widened_before(hyphenated: re.Match) -> str:
+    """The parts before a mark, the mark opened before the stop words among the last of
+    them ("state-of-the-" and a mark: "state-" and the mark before "of-the-")."""
+    parts = hyphenated[1].split("-")[:-1]
+    kept = len(parts)
+    while kept and _is_stop_part(parts[kept - 1]):
+        kept -= 1
+    before = "".join(f"{part}-" for part in parts[:kept])
+    return before + MARK_START + "".join(f"{part}-" for part in parts[kept:])
+
+
+def _widened_after(hyphenated: re.Match) -> str:
+    """The parts after a mark, the mark closed after the stop words among the first of them."""
+    parts = hyphenated[1].split("-")[1:]
+    taken = 0
+    while taken < len(parts) and _is_stop_part(parts[taken]):
+        taken += 1
+    inside = "".join(f"-{part}" for part in parts[:taken])
+    return inside + MARK_STOP + "".join(f"-{part}" for part in parts[taken:])
+
+
+def _is_stop_part(part: str) -> bool:
+    return len(part) >= MIN_STOP and is_stop_word(part)

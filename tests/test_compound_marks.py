@@ -48,6 +48,8 @@ def test_a_mark_is_widened_over_the_stop_word_parts_of_its_compound():
     assert shown(whole_compound_marks(marked("[Zero]-[Shot] [models]"))) == "[Zero-Shot] [models]"
     # A content word beside the mark stays out of it; an unmarked text is left as it is.
     assert shown(whole_compound_marks(marked("Pre-[Trained] models"))) == "Pre-[Trained] models"
+    assert shown(whole_compound_marks(marked("State-of-the-[Art]"))) == "State-[of-the-Art]"
+    assert shown(whole_compound_marks(marked("[Sign]-in-Pre"))) == "[Sign-in]-Pre"
     assert whole_compound_marks("Few-Shot") == "Few-Shot"
 
 
