@@ -248,6 +248,17 @@ def _statement(fitted: str) -> str:
     return sql("WITH " + ",".join(parts) + _RESULT)
 
 
+def _parts_in_compounds(terms: dict[str, float]) -> dict[str, float]:
+    """``terms`` with each part of a hyphenated term shown counted in that term: "easy-to-use"
+    and "easy" were shown as two shared terms (an outside researcher)."""
+    merged = dict(terms)
+    for compound in [term for term in terms if "-" in term]:
+        for part in set(compound.split("-")) - {compound}:
+            if part in merged:
+                merged[compound] += merged.pop(part)
+    return merged
+
+
 def _row(values) -> SimilarRow:
     pk, score, fitted, words, weights, cosine, same_year, same_venue, *signals = values
     authors, topics, areas, area_weight = signals
@@ -260,7 +271,7 @@ def _row(values) -> SimilarRow:
             terms[other] += weight
         else:
             terms.setdefault(word, weight)
-    shown = list(terms.items())[:SIMILAR_SHOWN_MAX]
+    shown = list(_parts_in_compounds(terms).items())[:SIMILAR_SHOWN_MAX]
     total = sum(weight for _, weight in shown) or 1.0
     return SimilarRow(
         id=pk,

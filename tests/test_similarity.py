@@ -248,17 +248,37 @@ def test_pair_scores_are_the_pairs_inner_products_in_any_blocks():
         )
 
 
-def test_an_acronyms_two_numbers_are_one_shared_term(db):
-    # "vlm" and "vlms" were shown as two shared terms (an outside tester).
+@pytest.mark.parametrize(
+    ("texts", "shown", "hidden"),
+    [
+        # "vlm" and "vlms" were shown as two shared terms (an outside tester).
+        (
+            [
+                ("Hallucination in VLMs", "Each VLM hallucinates objects; VLMs hallucinate less."),
+                ("Grounding VLMs", "A VLM grounded in boxes, and VLMs that hallucinate less."),
+            ],
+            "vlms",
+            "vlm",
+        ),
+        # "easy-to-use" and "easy" too (an outside researcher).
+        (
+            [
+                ("Toolkit One", "An easy-to-use toolkit for tagging; easy to install."),
+                ("Toolkit Two", "An easy-to-use toolkit for parsing; easy to extend."),
+            ],
+            "easy-to-use",
+            "easy",
+        ),
+    ],
+)
+def test_one_word_is_one_shared_term(db, texts, shown, hidden):
     venue = make_venue("ACL 2024", 2024)
-    texts = [
-        ("Hallucination in VLMs", "Each VLM hallucinates objects; VLMs hallucinate less here."),
-        ("Grounding VLMs", "A VLM grounded in boxes, and VLMs that hallucinate objects less."),
+    texts = texts + [
+        (f"Filler {n}", f"Parsing treebanks number {n} for syntax.") for n in range(10)
     ]
-    texts += [(f"Filler {n}", f"Parsing treebanks number {n} for syntax.") for n in range(10)]
     papers = [make_paper(abstract, title=title, venue=venue) for title, abstract in texts]
     finish()
-    similar = Paper.objects.similar_to(papers[0], 5)
-    assert similar[0].pk == papers[1].pk
-    assert "vlms" in similar[0].shared_terms
-    assert "vlm" not in similar[0].shared_terms
+    [similar, *_] = Paper.objects.similar_to(papers[0], 5)
+    assert similar.pk == papers[1].pk
+    assert shown in similar.shared_terms
+    assert hidden not in similar.shared_terms
