@@ -121,8 +121,7 @@ class RecordWriter:
         existing = touched - self.new_ids
         with timed("names"):
             refresh_author_names(existing)
-        # A load that touched every paper applies the rules to all: the same papers, without
-        # sending their ids with each rule's statement.
+        # A load that touched every paper applies the rules to all, without sending their ids.
         rule_papers = None if len(touched) == collection_size() else touched
         with topic_names_deferred() as pending, counts_deferred() as counted:
             pending.add(None if rule_papers is None else existing)
@@ -140,7 +139,8 @@ class RecordWriter:
             with timed("statistics"):
                 analyze_tables((Paper, PaperTopic))
         with timed("names"):
-            refresh_topic_names(None if pending.ids is None else pending.ids - self.new_ids)
+            if rule_papers is not None or existing:  # else every paper is new, named as moved
+                refresh_topic_names(None if pending.ids is None else pending.ids - self.new_ids)
         self.progress.phase("search words")
         with timed("word statistics"):
             refresh_lexemes()
