@@ -68,16 +68,29 @@ FROM unnest(%s::bigint[], %s::int[], %s::text[], %s::text[]) AS v(paper, positio
 JOIN {authorship} s ON s.paper_id = v.paper AND s.position = v.position
 WHERE a.id = s.author_id AND a.family_name = '' AND a.name = v.name
 """
+# The papers with an author who has no family name: the only ones the statement above can
+# change. Once loaded, every author has one: a reload sends none of its authorships.
+_FAMILY_UNKNOWN_SQL = """
+SELECT DISTINCT s.paper_id FROM {author} a JOIN {authorship} s ON s.author_id = a.id
+WHERE a.family_name = ''
+"""
 
 
 def learn_family_names_in_place(authored: dict[int, list[AuthorRecord]]) -> None:
     """Give the authors of papers loaded before (``authored``: {paper id: its records' authors
     in order}, papers whose author lists the load keeps) the family name their records tell,
     where the author at that position has the record's name and no family name (one
-    statement): a database loaded before migration 0023 learns them on its next load."""
+    statement, sent only the papers with such an author): a database loaded before migration
+    0023 learns them on its next load."""
+    if not authored:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(sql(_FAMILY_UNKNOWN_SQL))
+        unknown = {row[0] for row in cursor.fetchall()}
     told = [
         (paper, position, record.name, record.family)
         for paper, records in authored.items()
+        if paper in unknown
         for position, record in enumerate(records, start=1)
         if record.family
     ]
