@@ -36,7 +36,13 @@ def load_running():
         port=db["PORT"],
     ) as load:
         load.execute("SELECT pg_advisory_lock(%s)", [LOAD_LOCK_ID])
-        yield
+        try:
+            yield
+        finally:
+            # Released here, not by the connection's end: the server ends a closed session's
+            # backend (and its locks) a moment later, and a test taking the lock right after
+            # the block found it still held (seen on a busy machine).
+            load.execute("SELECT pg_advisory_unlock(%s)", [LOAD_LOCK_ID])
 
 
 def snapshot() -> list[tuple]:
