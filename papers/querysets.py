@@ -29,7 +29,7 @@ from django.db.models import Count, F, OuterRef, Prefetch
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import JSONObject, Lower
 
-from .compound_marks import headline_query, whole_compound_marks
+from .compound_marks import headline_query, typed_compounds, whole_compound_marks
 from .compounds import websearch_text
 from .expressions import (
     SEARCH_CONFIG,
@@ -278,14 +278,14 @@ class PaperQuerySet(models.QuerySet):
         topics = links.values(json=JSONObject(name="topic__name", slug="topic__slug"))
         return self.annotate(topic_rows=ArraySubquery(topics))
 
-    def cards(self, ids, text: str = ""):
+    def cards(self, ids, text: str = "", typed: str = ""):
         """The papers with these ids, in this order, ready for result cards (one query): their
         venue, ``card_topics`` (CardTopic, by name) and ``first_authors``.
 
         With a query, ``title_headline`` and ``headline`` come from ts_headline, computed only
         here, i.e. only for the papers of the page shown; a phrase's words are marked only where
-        the whole phrase stands (papers/headlines.py ``phrase_marks``), and a compound with a
-        stop word part is marked whole (papers/compound_marks.py).
+        the whole phrase stands (papers/headlines.py ``phrase_marks``), and the compounds the
+        query ``typed`` are marked whole (papers/compound_marks.py).
         """
         qs = (
             self.filter(pk__in=list(ids))
@@ -294,8 +294,9 @@ class PaperQuerySet(models.QuerySet):
             .with_first_authors()
             .with_topic_rows()
         )
+        compounds = typed_compounds(typed, text) if text else frozenset()
         if text:
-            marked = headline_query(text)
+            marked = headline_query(text, compounds)
             qs = qs.annotate(
                 headline=Headline("abstract", marked, HEADLINE_OPTIONS),
                 title_headline=Headline("title", marked, TITLE_HEADLINE_OPTIONS),
@@ -306,9 +307,9 @@ class PaperQuerySet(models.QuerySet):
             paper.card_topics = [CardTopic(**topic) for topic in paper.topic_rows]
             if text:
                 headline = phrase_marks(elided(paper.headline, paper.abstract), paper.tsquery)
-                paper.headline = whole_compound_marks(headline)
+                paper.headline = whole_compound_marks(headline, compounds)
                 title_headline = phrase_marks(paper.title_headline, paper.tsquery)
-                paper.title_headline = whole_compound_marks(title_headline)
+                paper.title_headline = whole_compound_marks(title_headline, compounds)
         return [found[pk] for pk in ids if pk in found]
 
     # --- one paper's neighbourhood ----------------------------------------------------------

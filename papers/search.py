@@ -208,7 +208,8 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
         else []
     )
     partial = _partial(results, matched, papers, (text, words), typed) if ranked else []
-    results.papers, results.partial = _cards(scored, partial, text)
+    searched = results.corrected_query or typed
+    results.papers, results.partial = _cards(scored, partial, (text, searched))
     _explain_choices(results, filterset, fixed, text)
     return results
 
@@ -313,11 +314,12 @@ def _no_paper_in(filterset: PaperFilterSet) -> str:
     return NO_PAPER_IN_EVERY_FILTER
 
 
-def _cards(scored: list, partial: list, text: str) -> tuple[list, list]:
+def _cards(scored: list, partial: list, query: tuple[str, str]) -> tuple[list, list]:
     """(the page's cards, the partial matches' cards), each with its ``score``, from one
-    query: ``scored`` and ``partial`` are [(id, score)] in their order."""
+    query: ``scored`` and ``partial`` are [(id, score)] in their order; ``query``: the query
+    searched and as typed (or respelled)."""
     scores = dict(scored + partial)
-    cards = Paper.objects.cards([pk for pk, _ in scored + partial], text)
+    cards = Paper.objects.cards([pk for pk, _ in scored + partial], *query)
     for paper in cards:
         paper.score = scores[paper.pk]
     shown = {pk for pk, _ in scored}

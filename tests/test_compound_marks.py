@@ -1,56 +1,59 @@
-"""Marks on compounds with a stop word part (papers/compound_marks.py): the query the headlines
-read, the marks widened over the compound, and the cards and search page that show them."""
+"""Marks on the compounds a query types (papers/compound_marks.py): which they are, the query
+the headlines read, the marks made whole, and the cards and search page that show them."""
 
 import pytest
 
-from papers.compound_marks import headline_query, stop_word_parts, whole_compound_marks
+from papers.compound_marks import headline_query, typed_compounds, whole_compound_marks
 from papers.models import Paper
 from tests.factories import finish, make_paper
 from tests.support import parse
 from tests.test_headlines import marked, shown
 
+FEW_SHOT = frozenset({("few", "shot")})
+
 
 @pytest.mark.parametrize(
-    ("word", "parts"),
+    ("typed", "text", "compounds"),
     [
-        ("fewshot", ["few", "shot"]),
-        ("onpremises", ["on", "premises"]),
-        ("inthewild", ["in", "the", "wild"]),  # the most stop words
-        ("stateoftheart", ["state", "of", "the", "art"]),
-        ("endtoend", ["end", "to", "end"]),
-        ("language", None),  # no stop word in it
-        ("without", None),  # itself a stop word, of stop words
-        ("theory", ["the", "ory"]),  # harmless: no text writes "the-ory"
-        ("transformers", ["trans", "for", "mers"]),
+        ("few-shot tagging", "fewshot tagging", {("few", "shot")}),
+        ("Few shot tagging", "fewshot tagging", {("few", "shot")}),  # apart, joined by the search
+        ("zero shot", 'zeroshot or "zero shot"', {("zero", "shot")}),
+        ("in the wild", "inthewild", {("in", "the", "wild")}),
+        # Not a long word split at its stop words ("in-form"), nor words the search kept apart.
+        ("inform users", "inform users", set()),
+        ("distribution shift", "distribution shift", set()),
     ],
 )
-def test_a_joined_word_is_split_at_its_stop_words(word, parts):
-    assert stop_word_parts(word) == parts
+def test_the_compounds_are_those_the_query_types(typed, text, compounds):
+    assert typed_compounds(typed, text) == compounds
 
 
-def test_the_headlines_query_adds_the_compounds_hyphenated():
-    assert headline_query("fewshot learning") == "fewshot learning or few-shot learning"
-    assert headline_query('onpremises "large models"') == (
+def test_the_headlines_query_adds_the_compounds_with_a_stop_word_hyphenated():
+    assert headline_query("fewshot learning", FEW_SHOT) == "fewshot learning or few-shot learning"
+    on_premises = frozenset({("on", "premises")})
+    assert headline_query('onpremises "large models"', on_premises) == (
         'onpremises "large models" or on-premises "large models"'
     )
-    # Nothing to add: the query as it is; an excluded word is not marked anyway.
-    assert headline_query("language models") == "language models"
-    assert headline_query("models -fewshot") == "models -fewshot"
+    # Without a stop word part, a compound is searched as its words in a row already.
+    zero_shot = frozenset({("zero", "shot")})
+    assert headline_query('zeroshot or "zero shot"', zero_shot) == 'zeroshot or "zero shot"'
+    assert headline_query("inform", frozenset()) == "inform"
 
 
-def test_a_mark_is_widened_over_the_stop_word_parts_of_its_compound():
-    assert shown(whole_compound_marks(marked("Few-[Shot] and On-[Premises] LLMs"))) == (
-        "[Few-Shot] and [On-Premises] LLMs"
+def test_the_querys_compounds_are_marked_whole():
+    headline = marked("Few-[Shot] and [few]-[shot], not On-[Premises] or step-by-[step]")
+    assert shown(whole_compound_marks(headline, FEW_SHOT)) == (
+        "[Few-Shot] and [few-shot], not On-[Premises] or step-by-[step]"
     )
-    assert shown(whole_compound_marks(marked("in-the-[wild] and [sign]-in"))) == (
-        "[in-the-wild] and [sign-in]"
+    zero_shot = frozenset({("zero", "shot")})
+    assert shown(whole_compound_marks(marked("[Zero]-[Shot] [models]"), zero_shot)) == (
+        "[Zero-Shot] [models]"
     )
-    assert shown(whole_compound_marks(marked("[Zero]-[Shot] [models]"))) == "[Zero-Shot] [models]"
-    # A content word beside the mark stays out of it; an unmarked text is left as it is.
-    assert shown(whole_compound_marks(marked("Pre-[Trained] models"))) == "Pre-[Trained] models"
-    assert shown(whole_compound_marks(marked("State-of-the-[Art]"))) == "State-[of-the-Art]"
-    assert shown(whole_compound_marks(marked("[Sign]-in-Pre"))) == "[Sign-in]-Pre"
-    assert whole_compound_marks("Few-Shot") == "Few-Shot"
+    # Marks on other compounds' parts stay as ts_headline put them.
+    assert shown(whole_compound_marks(marked("out-of-[distribution]"), frozenset())) == (
+        "out-of-[distribution]"
+    )
+    assert whole_compound_marks("Few-Shot", FEW_SHOT) == "Few-Shot"
 
 
 def test_cards_mark_a_stop_word_compound_and_show_its_passage(client, db):
@@ -58,16 +61,22 @@ def test_cards_mark_a_stop_word_compound_and_show_its_passage(client, db):
     # (an outside researcher).
     opening = " ".join(f"Sentence {n} says nothing of interest here." for n in range(12))
     paper = make_paper(
-        f"{opening} We study few-shot tagging.", title="Few-Shot Tagging with On-Premises Models"
+        f"{opening} We study few-shot tagging to inform users.",
+        title="Few-Shot Tagging with On-Premises Models",
     )
     make_paper("Fully supervised tagging.", title="Supervised Tagging")
     finish()
-    [card] = Paper.objects.cards([paper.pk], "fewshot")
+    [card] = Paper.objects.cards([paper.pk], "fewshot", "few-shot")
     assert shown(card.title_headline) == "[Few-Shot] Tagging with On-Premises Models"
-    assert shown(card.headline).endswith("We study [few-shot] tagging.")
-    page = parse(client.get("/?q=few-shot"))
+    assert shown(card.headline).endswith("We study [few-shot] tagging to inform users.")
+    page = parse(client.get("/?q=few+shot"))
     title = page.find("h3", class_="card-title")
     assert [mark.text for mark in title.find_all("mark")] == ["Few-Shot"]
     body = client.get("/api/papers/?q=few-shot").json()
     assert [r["id"] for r in body["results"]] == [paper.pk]
-    assert body["results"][0]["snippet"].endswith("We study <mark>few-shot</mark> tagging.")
+    assert body["results"][0]["snippet"].endswith(
+        "We study <mark>few-shot</mark> tagging to inform users."
+    )
+    # "inform" marks "inform", not the "form" of a word split at "in" (a reviewer).
+    body = client.get("/api/papers/?q=inform").json()
+    assert body["results"][0]["snippet"].endswith("tagging to <mark>inform</mark> users.")
