@@ -22,8 +22,12 @@ def narrowed_list(filters: list, request, typed_matches: int) -> str | None:
     """The address of the list of the one venue or year the query names (``filters``,
     papers/named_filters.py), with the query's other words, where more papers there have them
     all than have every word typed (``typed_matches``; their count is the list's own, cached
-    for it); None otherwise."""
+    for it); None otherwise, and for a year alone where some paper has every word typed: a
+    year is often a task's or dataset's ("SemEval 2022 task", "TREC 2020"), and the papers
+    naming it were lost (a reviewer)."""
     if len(filters) != 1 or not filters[0].rest:
+        return None
+    if typed_matches and dict(filters[0].added).keys() == {"year"}:
         return None
     url = filters[0].url
     narrowed = PaperFilterSet(QueryDict(urlsplit(url).query))

@@ -1042,6 +1042,13 @@ def test_a_query_naming_a_venue_opens_its_words_there_where_more_papers_have_the
     # As many papers have every word typed as the venue has of the others: as typed.
     body = client.get("/api/papers/?q=dialogue+EMNLP+2023").json()
     assert (body["count"], body["results"][0]["title"]) == (1, "Dialogue")
+    # A year alone is often a task's or a dataset's: the papers naming it stay (a reviewer).
+    make_paper("We enter the SemEval 2022 task.", title="Shared Task Entry", venue=emnlp)
+    for n in range(2):
+        make_paper(f"A SemEval task {n}.", title=f"Task {n}", venue=make_venue(f"ACL {n}", 2022))
+    finish()
+    body = client.get("/api/papers/?q=SemEval+2022+task").json()
+    assert [r["title"] for r in body["results"] if not r["partial"]] == ["Shared Task Entry"]
 
 
 def test_partial_matches_of_an_author_named_put_their_papers_on_the_subject_first(client, db):
