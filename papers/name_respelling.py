@@ -1,5 +1,6 @@
 """A misspelt author's name respelled as the collection writes it ("Christopher Maning":
-Christopher D. Manning), for a query shaped as a name that names nobody.
+Christopher D. Manning), for a query shaped as a name, without stop words, that names nobody
+and matches no paper (papers/respelled.py: a query with matches is about its words).
 
 The words' respelling (papers/spelling.py) reads the vocabulary of titles and abstracts, where a
 family name is rare or stemmed into another word ("Manning" is the lexeme of "man"): a name
@@ -13,6 +14,7 @@ from the author's, with its first letter, and at least one word respelled.
 """
 
 from .author_queries import looks_like_name
+from .compounds import is_stop_word
 from .name_keys import name_key
 from .spelling import Respelling, edit_distance
 from .tables import reading_cursor, sql
@@ -35,6 +37,9 @@ def name_respelling(text: str) -> Respelling | None:
     if not looks_like_name(text):
         return None
     typed = _without_initials(name_key(text))
+    # Stop words make a phrase, not a name: "did we" was shown as Di Wu's papers (a reviewer).
+    if not typed or any(map(is_stop_word, typed)):
+        return None
     with reading_cursor() as cursor:
         cursor.execute(sql(_NEAR_SQL), [" ".join(typed), " ".join(typed), NEAREST_NAMES])
         near = cursor.fetchall()

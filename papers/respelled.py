@@ -35,7 +35,7 @@ def respelled_results(results: Results, filterset: PaperFilterSet, asked, reques
     results then count its matches and show it as typed. Otherwise None, and the respelling
     (if any) is offered as a suggestion. ``asked``: (the query as typed, its matches)."""
     typed, matches = asked
-    respelled = _respelled(filterset, typed)
+    respelled = _respelled(filterset, typed, as_name=not results.count)
     if respelled is None:
         return None
     results.suggestion = respelled.text
@@ -65,17 +65,21 @@ def _titles_name(papers, words: tuple[str, ...]) -> bool:
 
 def offered_respelling(filterset: PaperFilterSet, typed: str) -> str | None:
     """The respelling offered beside the few results of ``typed`` ("Did you mean"), or None."""
-    respelled = _respelled(filterset, typed)
+    respelled = _respelled(filterset, typed, as_name=False)
     return respelled.text if respelled is not None else None
 
 
-def _respelled(filterset: PaperFilterSet, typed: str) -> Respelling | None:
-    """``typed`` respelled: a name as the author nearest it, else its words. None for a query
-    naming an author: "Yann LeCun" was offered "Yang LeCun", a word of more abstracts."""
+def _respelled(filterset: PaperFilterSet, typed: str, as_name: bool) -> Respelling | None:
+    """``typed`` respelled: where ``as_name`` (the query as typed matches nothing), a name as
+    the author nearest it, else its words. None for a query naming an author: "Yann LeCun" was
+    offered "Yang LeCun", a word of more abstracts. A query with matches is about its words:
+    "min max" was offered "Min Ma", "sha lab" shown as Sha Lai's papers (a reviewer)."""
     if filterset.searched_authors:
         return None
+    if as_name and (name := name_respelling(typed)) is not None:
+        return name
     # A word of up to FEW_MATCHES papers beside a far commoner one is respelled, as for a
     # query matching up to FEW_MATCHES: "transfomer" (four papers) stayed in "transfomer
     # language modles", whose "modles" alone was respelled, to two papers; now the whole
     # respelling is offered.
-    return name_respelling(typed) or respelling(typed, FEW_MATCHES)
+    return respelling(typed, FEW_MATCHES)

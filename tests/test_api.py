@@ -17,11 +17,11 @@ def test_list_ranks_like_the_page(client, corpus):
     # the authors of a name-like query, +1 for the compounds (words in a row), +1 for the
     # words' matches (none is common enough to be held: papers/word_memory.py; the papers
     # matching some words are found there too), +1: the first query since the data changed
-    # reads the facet arrays (papers/facet_memory.py), +2: few papers match, so a respelling to
-    # offer is looked for, as an author's name (the query is shaped as one,
-    # papers/name_respelling.py) and as words (papers/spelling.py FEW_MATCHES), +1: every
-    # author of the page's papers, +1: the words' other forms (papers/word_lookups.py).
-    assert len(context.captured_queries) == 11
+    # reads the facet arrays (papers/facet_memory.py), +1: few papers match, so a respelling to
+    # offer is looked for (papers/spelling.py FEW_MATCHES; not an author's name: some paper
+    # matches, papers/respelled.py), +1: every author of the page's papers, +1: the words'
+    # other forms (papers/word_lookups.py).
+    assert len(context.captured_queries) == 10
     assert body["count"] == 2
     assert (body["page"], body["pages"], body["next"], body["previous"]) == (1, 1, None, None)
     first = body["results"][0]

@@ -34,6 +34,7 @@ def people():
     papers["vision"] = make_paper(
         "Convolutional networks.", title="Vision", venue=venue, authors=["Yann LeCun"]
     )
+    papers["wu"] = make_paper("Graphs.", title="Graphs", venue=venue, authors=["Di Wu"])
     papers["yang"] = make_paper(
         "Yang et al. show Yang's method.", title="Methods", venue=venue, authors=["Lei Yang"]
     )
@@ -62,6 +63,7 @@ def people():
         ("Liang", None),  # one word is a family name (AuthorQuerySet.of_family_name)
         ("tree parsing", None),  # words, not near a name
         ("Percy Liang parsing", None),  # another number of words
+        ("did we", None),  # stop words: a phrase, not Di Wu (a reviewer)
     ],
 )
 def test_a_name_is_respelled_as_the_nearest_authors(people, typed, respelled):
@@ -111,3 +113,14 @@ def test_a_name_the_collection_has_is_not_respelled_as_words(client, people):
     misspelt = client.get("/api/papers/?q=Yann+LeCunn").json()
     assert misspelt["corrected_query"] == "Yann LeCun"
     assert [r["title"] for r in misspelt["results"]] == ["Vision"]
+
+
+def test_a_query_with_matches_is_not_respelled_as_a_name(client, people):
+    """ "min max" (six papers) was offered "Min Ma", "sha lab" shown as Sha Lai's papers (a
+    reviewer): a query some paper matches is about its words."""
+    make_paper("Percy and Lang tools for treebanks.", title="Tools")
+    finish()
+    body = client.get("/api/papers/?q=Percy+Lang").json()
+    assert body["count"] == 1
+    assert (body["corrected_query"], body["suggestion"]) == (None, None)
+    assert body["authors"] == []
