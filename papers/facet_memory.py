@@ -53,6 +53,8 @@ _NEWEST_VENUES_SQL = "(SELECT array_agg(r.id ORDER BY r.rank) FROM ({ranks}) AS 
 # The papers whose record lacks its title or authors (few), which the list's orders put last
 # (papers/querysets.py in_order).
 _INCOMPLETE_SQL = "(SELECT array_agg(p.id) FROM {paper} p WHERE NOT p.complete)"
+# Those without a title, fewer still, which an export leaves out.
+_UNTITLED_SQL = "(SELECT array_agg(p.id) FROM {paper} p WHERE NOT p.complete AND p.title = '')"
 
 
 @cache
@@ -137,6 +139,7 @@ class FacetMemory:
     newness: np.ndarray  # by position in venues: 0 for the newest venue, 1 for the next …
     title_words: np.ndarray  # by position: the number of distinct words of the paper's title
     complete: np.ndarray  # by position: whether the paper's record has its title and authors
+    titled: np.ndarray  # by position: whether it has a title (an export leaves out the others)
     title_order: np.ndarray  # the positions in title A–Z order, complete records first
     country: np.ndarray  # a position in countries, -1 for none
     countries: list[str]
@@ -168,7 +171,8 @@ def _memory_statement() -> tuple[str, list]:
     newest = _NEWEST_VENUES_SQL.format(ranks=ranks)
     ordered, ordered_params = title_order()
     statement = sql(
-        f"SELECT {STATE_SQL}, a.*, {labels}, {newest}, {_INCOMPLETE_SQL}, {ordered} "
+        f"SELECT {STATE_SQL}, a.*, {labels}, {newest}, {_INCOMPLETE_SQL}, {_UNTITLED_SQL}, "
+        f"{ordered} "
         f"FROM ({_ARRAYS_SQL}) a"
     )
     return statement, [*ranks_params, *ordered_params]
@@ -189,7 +193,7 @@ def read_memory(cursor) -> FacetMemory:
         cursor.fetchone()
     )
     title_words, *named = rest
-    *named, newest_venues, incomplete, title_ids = named
+    *named, newest_venues, incomplete, untitled, title_ids = named
     venue_labels, topic_labels, author_labels = (
         _Labelled([(int(i), slug, name, year and int(year)) for i, slug, name, year in rows or []])
         for rows in named
@@ -199,6 +203,8 @@ def read_memory(cursor) -> FacetMemory:
     position[ids] = np.arange(len(ids))
     complete = np.ones(len(ids), dtype=bool)
     complete[_positions_of(position, incomplete)] = False
+    titled = np.ones(len(ids), dtype=bool)
+    titled[_positions_of(position, untitled)] = False
     country_names = sorted({country for country in countries or [] if country})
     country_at = {country: at for at, country in enumerate(country_names)}
     return FacetMemory(
@@ -209,6 +215,7 @@ def read_memory(cursor) -> FacetMemory:
         newness=_newness(venue_labels, newest_venues),
         title_words=np.array(title_words or [], dtype=np.int64),
         complete=complete,
+        titled=titled,
         title_order=_positions_of(position, title_ids),
         country=np.array([country_at.get(c, -1) for c in countries or []], dtype=np.int64),
         countries=country_names,
@@ -330,7 +337,7 @@ def _country_rows(memory: FacetMemory, chosen: np.ndarray, limit=None) -> list[t
 
 def _total_rows(memory: FacetMemory, chosen: np.ndarray, limit=None) -> list[tuple]:
     """The papers counted, and how many of them have no title (an export leaves those out)."""
-    untitled = int(np.count_nonzero(memory.title_words[chosen] == 0))
+    untitled = int(np.count_nonzero(~memory.titled[chosen]))
     return [("total", None, None, None, len(chosen)), ("untitled", None, None, None, untitled)]
 
 

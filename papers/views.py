@@ -351,6 +351,9 @@ def reading_list(request):
     found = ",".join(str(paper.pk) for paper in papers)
     context = {
         "papers": papers,
+        # The export's own count: it leaves out the papers without a title.
+        "exported": sum(1 for paper in papers if paper.has_title),
+        "untitled": sum(1 for paper in papers if not paper.has_title),
         "missing": unknown,
         "ids": found,
         "share_url": request.build_absolute_uri(f"{reverse('reading-list')}?ids={found}"),

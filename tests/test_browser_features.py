@@ -403,6 +403,18 @@ def test_a_list_emptied_on_its_page_shows_the_empty_list(transactional_db, corpu
     assert_accessible(page)
 
 
+def test_a_lists_export_label_counts_its_titled_papers(transactional_db, corpus, browsing):
+    page = browsing.page()
+    untitled, titled = corpus["speech"].pk, corpus["kv"].pk
+    page.goto(f"/list/?ids={untitled},{titled}")
+    label = page.locator(".exports-label")
+    expect(label).to_have_text("Export this paper (1 without a title left out):")
+    page.locator(f"li[data-paper-id='{titled}'] .remove").click()
+    # An export of the untitled paper alone would hold nothing: none is offered.
+    expect(label).to_have_text("No paper here has a title to export.")
+    expect(page.locator(".exports a[href*='format=bibtex']")).to_be_hidden()
+
+
 def test_saving_to_a_full_list_says_so_beside_the_button(transactional_db, corpus, browsing):
     page = browsing.page()
     page.goto("/list/")

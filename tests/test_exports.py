@@ -13,7 +13,7 @@ from papers import downloads, search
 from papers.bibtex import bibtex_title
 from papers.citation_fields import AuthorName, journal_volume, named, page_range, split_name
 from papers.filtering import PaperFilterSet
-from papers.models import Paper
+from papers.models import Paper, Venue
 from papers.search import search_page
 from tests.factories import finish, make_paper, make_venue
 
@@ -313,6 +313,9 @@ def test_a_lists_export_link_counts_the_papers_it_exports(client, cited):
     # has a title (an outside researcher).
     from tests.support import parse
 
+    # A title of stop words alone is a title (a reviewer: counted as none, it was left out).
+    make_paper("Questions.", title="What Is It?", venue=Venue.objects.get(slug="acl-2025"))
+    finish()
     page = parse(client.get("/venues/acl-2025/"))
     exports = page.find("p", class_="exports")
     total = Paper.objects.filter(venue__slug="acl-2025").count()
@@ -327,6 +330,10 @@ def test_a_lists_export_link_counts_the_papers_it_exports(client, cited):
     exports = parse(client.get(f"/venues/{untitled.slug}/")).find("p", class_="exports")
     assert exports.find("span").text == "No paper here has a title to export."
     assert [a.text for a in exports.find_all("a")] == ["Atom feed"]
+    # A reading list's too.
+    ids = f"{cited['speech'].pk},{cited['kv'].pk}"
+    exports = parse(client.get(f"/list/?ids={ids}")).find("p", class_="exports")
+    assert exports.find("span").text == "Export this paper (1 without a title left out):"
 
 
 def test_export_is_capped_and_says_so(client, cited, monkeypatch):

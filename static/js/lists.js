@@ -148,10 +148,19 @@
       var format = new URL(link.href).searchParams.get("format");
       link.setAttribute("href", "?ids=" + ids.join(",") + "&format=" + format);
     });
-    // The export links' label counts the papers they now hold (a list holds at most MAX).
+    // The export links' label counts the papers they now hold (a list holds at most MAX), as
+    // the server writes it: the papers without a title are left out of an export.
     var label = page.querySelector(".exports-label");
     if (label) {
-      label.textContent = "Export " + (ids.length === 1 ? "this paper" : "these " + ids.length + " papers") + ":";
+      var untitled = page.querySelectorAll(".reading-list > li[data-untitled]").length;
+      var exported = ids.length - untitled;
+      label.textContent = exported ?
+        "Export " + (exported === 1 ? "this paper" : "these " + exported + " papers") +
+          (untitled ? " (" + untitled + " without a title left out)" : "") + ":" :
+        "No paper here has a title to export.";
+      page.querySelectorAll(".exports a[href*='format=']").forEach(function (link) {
+        link.hidden = !exported;
+      });
     }
     var status = document.getElementById("list-status");
     if (status) {
