@@ -270,20 +270,27 @@ def unemphasised(text: str) -> str:
 
 
 def render_snippet(headline: str) -> SafeString:
-    """An abstract's ts_headline as HTML (``render_inline``), without markdown's asterisks, its
-    fragments' LaTeX groups that a cut opened or closed read as text."""
-    fragments = headline.split(FRAGMENT_DELIMITER)
-    return render_inline(unemphasised(FRAGMENT_DELIMITER.join(map(_uncut, fragments))))
+    """An abstract's ts_headline as HTML (``render_inline``), without markdown's asterisks, a
+    command's group that a cut between fragments opened read as its text."""
+    return render_inline(unemphasised(FRAGMENT_DELIMITER.join(_uncut(headline))))
 
 
-# A command's group the fragment opens and never closes, and a group's end it never opened:
-# a snippet showed '"\textbf{root-to-leaves … inference', cut inside the group.
+# A command's group a fragment opens and never closes, and the group's end that the next
+# fragment starts with: a snippet showed '"\\textbf{root-to-leaves … inference', cut inside the
+# group. A bare brace is the text's own ("labels in {0, 1}") and stays.
 _OPENED = re.compile(r"\\[A-Za-z]+\s*\{(?=[^{}]*$)")
 _CLOSED = re.compile(r"^([^{}]*)\}")
 
 
-def _uncut(fragment: str) -> str:
-    return _CLOSED.sub(r"\1", _OPENED.sub("", fragment))
+def _uncut(headline: str) -> list[str]:
+    """The headline's fragments, each command group a cut opened dropped with its end."""
+    fragments, opened = [], False
+    for fragment in headline.split(FRAGMENT_DELIMITER):
+        if opened:
+            fragment = _CLOSED.sub(r"\1", fragment)
+        fragment, opened = _OPENED.subn("", fragment)
+        fragments.append(fragment)
+    return fragments
 
 
 def plain_snippet(text: str, words: int = 45) -> str:

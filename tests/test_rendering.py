@@ -264,6 +264,8 @@ def test_a_snippet_reads_a_latex_group_its_fragments_cut_as_text():
         "<strong>Finance</strong> data"
     )
     assert render_snippet("labels in {0, 1} … of {x} and y") == "labels in {0, 1} … of {x} and y"
+    # A bare brace a cut opened is the text's own: its end stays too (a reviewer).
+    assert render_snippet("the sets {a, b … c} and d") == "the sets {a, b … c} and d"
     # A command inside another's group: "\text{\emph{in-}}" showed "\text<em>in-</em>".
     assert render_snippet(r"for \text{\emph{in-}} and \text{\emph{out-of-}} domains") == (
         "for <em>in-</em> and <em>out-of-</em> domains"
