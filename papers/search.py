@@ -144,18 +144,17 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     filters' keys), then the page's ids (1; none sorted A–Z where the memory places the
     page: a query matched there, or filters without a query, whose keys are then read even
     when the facets are cached) and cards (1, shared with the partial matches). A
-    ranked query that matches at most RARE_WORD papers and names no author is respelled (a
-    query shaped as a name: first the nearest author's name, 1, papers/name_respelling.py;
-    its words: did-you-mean ≤ 2;
+    ranked query that matches at most RARE_WORD papers and names no author is respelled (one
+    matching none, shaped as a name: first the nearest author's name, 1,
+    papers/name_respelling.py; its words: did-you-mean ≤ 2;
     spelling reads the query as typed; +1 where it matched some: whether one names a word
     respelled) and, when the respelling is sure and matches more, its results are shown
     instead (its compounds and words, as above: papers/respelled.py; the authors the respelling
     names, as above, where the query as typed named none); one
-    matching at most FEW_MATCHES papers is offered a respelling beside its results (the
-    same ≤ 3);
-    for a query naming one venue or year, the list of its other words there, where more papers
-    have them than have all its words (``narrowed``: the pages redirect; +1 for their count,
-    papers/narrowed.py); when all the words match fewer than a page, papers
+    matching at most FEW_MATCHES papers is offered a respelling beside its results (≤ 2);
+    for a query naming one venue, the list of its other words there, where more papers have
+    them than have all its words (a year alone: where none has them all; ``narrowed``: the
+    pages redirect; +1 for their count, papers/narrowed.py); when all the words match fewer than a page, papers
     matching some of them follow on the first page (scored in memory where the query was
     matched there, papers/recall.py; else +1). Nothing at all shown under filters:
     whether papers outside them match (+1, papers/search_notices.py ``why_nothing``), and
@@ -199,9 +198,20 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
         if results.narrowed is not None:
             return results  # the pages redirect there
     results.notices += phrase_notices(typed)
+    papers = fixed.filter(*conditions.values())
+    _fill(results, filterset, papers, (text, words, typed), matched, authors)
+    _explain_choices(results, filterset, fixed, text)
+    return results
+
+
+def _fill(results: Results, filterset: PaperFilterSet, papers, query, matched, authors) -> None:
+    """The results' page of ``papers`` (the list's), its partial matches and their cards, for
+    ``query``: (searched, its words, as typed); ``matched``: its matches in memory, if any;
+    ``authors``: those whose papers are ranked first."""
+    text, words, typed = query
+    ranked = bool(filterset.text) and filterset.ordering == "relevance"
     count_notices(results, ranked, matched, CANDIDATE_CAP, len(authors))
     paginate(results, filterset.page_number, ranked, CANDIDATE_CAP)
-    papers = fixed.filter(*conditions.values())
     scored = (
         _page_ids(filterset, papers, results.page, (text, words), matched, authors)
         if results.count
@@ -210,8 +220,6 @@ def search_page(filterset: PaperFilterSet, request=None) -> Results:
     partial = _partial(results, matched, papers, (text, words), typed) if ranked else []
     searched = results.corrected_query or typed
     results.papers, results.partial = _cards(scored, partial, (text, searched))
-    _explain_choices(results, filterset, fixed, text)
-    return results
 
 
 def _named_filters(filterset: PaperFilterSet, typed: str, matched) -> list:
