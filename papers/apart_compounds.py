@@ -13,10 +13,14 @@ of thought", papers/understanding.py join_compounds), and the texts write it joi
 hyphenate it ("Chain-of-Thought" → chainofthought): they write those words apart again, or
 every title hyphenating it ranked below every one writing it apart (an outside tester:
 "chain-of-thought" put the first "Chain-of-Thought" title 17th, scored 3.7 against 7.4-10.5).
+
+A word with another regional spelling ("tokenisation", "tokenization") is scored as typed
+wherever the text writes either (``regional_forms``), the query matching both already.
 """
 
 import re
 
+from .regional_spelling import other_spelling
 from .title_match import joined_hyphens
 from .typed_words import typed_words
 
@@ -48,26 +52,44 @@ def spaced_compounds(words: str) -> list[tuple[str, str]]:
     return list(found.items())
 
 
+def regional_forms(words: str) -> list[tuple[str, str]]:
+    """(pattern, word) of each of ``words`` (as typed) with another regional spelling: the
+    pattern finds that spelling, which the texts scored write as typed. The query matched both
+    (papers/regional_spelling.py), but counted only the one typed: "tokenisation" put token
+    reduction papers above the forty titles saying "Tokenization" (an outside researcher)."""
+    found = []
+    for word in typed_words(words):
+        if other := other_spelling(word):
+            found.append((r"\m" + re.escape(other.lower()) + r"\M", word))
+    return found
+
+
+def _rewritten(words: str) -> list[tuple[str, str]]:
+    return spaced_compounds(words) + regional_forms(words)
+
+
 def compound_forms(text: str, words: str) -> tuple[int, int]:
     """How many compounds of the query ``text`` are joined where written apart, and how many
-    of its ``words`` are spaced where written joined (the ``forms`` of ``joined_apart``)."""
-    return len(apart_compounds(text, words)), len(spaced_compounds(words))
+    of its ``words`` are spaced where written joined or written in their other regional
+    spelling (the ``forms`` of ``joined_apart``)."""
+    return len(apart_compounds(text, words)), len(_rewritten(words))
 
 
 def compound_values(text: str, words: str) -> dict[str, str]:
-    """The statement's values of those compounds: apart<i>, joined<i>, spaced<i>, words<i>."""
+    """The statement's values of those forms: apart<i>, joined<i>, spaced<i>, words<i>."""
     values = {}
     for i, (pattern, joined) in enumerate(apart_compounds(text, words), 1):
         values[f"apart{i}"], values[f"joined{i}"] = pattern, joined
-    for i, (pattern, apart) in enumerate(spaced_compounds(words), 1):
-        values[f"spaced{i}"], values[f"words{i}"] = pattern, apart
+    for i, (pattern, written) in enumerate(_rewritten(words), 1):
+        values[f"spaced{i}"], values[f"words{i}"] = pattern, written
     return values
 
 
 def joined_apart(own: str, forms: tuple[int, int], flags: str) -> str:
     """SQL of the text ``own`` with the query's compounds written apart joined
-    (%(apart<i>)s → %(joined<i>)s) and those scored as words spaced (%(spaced<i>)s →
-    %(words<i>)s), regexp_replace with ``flags``; ``forms``: compound_forms's counts."""
+    (%(apart<i>)s → %(joined<i>)s), and those scored as words spaced and the words' other
+    regional spellings written as typed (%(spaced<i>)s → %(words<i>)s), regexp_replace with
+    ``flags``; ``forms``: compound_forms's counts."""
     joins, spaces = forms
     for i in range(1, joins + 1):
         own = f"regexp_replace({own}, %(apart{i})s, %(joined{i})s, '{flags}')"

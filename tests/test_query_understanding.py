@@ -1634,6 +1634,18 @@ def test_british_and_american_spellings_find_the_same_papers(client, db):
     assert api_answer(client, "of -summarisation")[0] == 1
 
 
+def test_british_and_american_spellings_rank_alike(client, db):
+    # "tokenisation" put papers saying it in their abstracts above the forty titles saying
+    # "Tokenization", first for "tokenization" (an outside researcher).
+    titled = make_paper("We split code into tokens.", title="Tokenization of Code")
+    said = make_paper(
+        "Tokenisation costs time; tokenisation of long inputs costs more.", title="Token Reduction"
+    )
+    finish()
+    assert api_answer(client, "tokenisation") == api_answer(client, "tokenization")
+    assert api_answer(client, "tokenisation") == (2, [titled.pk, said.pk])
+
+
 @pytest.mark.parametrize(
     "word, other",
     [
