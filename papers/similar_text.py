@@ -22,8 +22,17 @@ DEFAULT_LIMIT = 20
 SORTS = {"similar": "most similar first", "newest": "newest first"}
 
 
+class _DraftField(forms.CharField):
+    """A text whose line breaks count one character each, as the page's ``maxlength`` counts
+    them: the browser sends each as CR LF, and a draft of 9,950 characters with a hundred
+    line breaks was refused as 10,056 (an outside researcher)."""
+
+    def to_python(self, value):
+        return super().to_python(value).replace("\r\n", "\n")
+
+
 class SimilarTextForm(forms.Form):
-    text = forms.CharField(
+    text = _DraftField(
         max_length=MAX_TEXT,
         strip=True,
         widget=forms.Textarea(attrs={"rows": 10, "maxlength": MAX_TEXT}),

@@ -194,6 +194,16 @@ def test_the_longest_text_allowed_is_answered(client, fitted):
     assert post_text(client, {"text": text, "limit": 1}).status_code == 200
 
 
+def test_a_drafts_line_breaks_count_one_character_each(client, fitted):
+    # The browser sends each as CR LF: 9,950 characters with a hundred line breaks were
+    # refused as 10,056 (an outside researcher), as the page's maxlength let them through.
+    draft = "\r\n".join(["quantization of weights " * 4] * 103)
+    assert (len(draft), len(draft.replace("\r\n", "\n"))) == (10_092, 9_990)
+    response = client.post("/similar/", {"text": draft})
+    assert response.status_code == 200
+    assert parse(response).find("li", class_="card") is not None
+
+
 # The text page ------------------------------------------------------------------------------
 
 
