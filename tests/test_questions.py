@@ -31,6 +31,10 @@ from papers.questions import question_subject
         ('which papers use "chain of thought" -survey', '"chain of thought" -survey'),
         ("what about bert or gpt?", "bert or gpt"),
         ("what papers study state tracking?", "state tracking"),
+        # Who asks and when are no subject (an outside researcher).
+        ("how do people evaluate machine translation?", "evaluate machine translation"),
+        ("what is the state of the art in sarcasm detection?", "sarcasm detection"),
+        ("what is the current state-of-the-art for NER", "NER"),
         ("find papers about new york times corpus", "new york times corpus"),
         ("what do we know about tokenization?", "tokenization"),
         ("can you recommend papers on RLHF?", "RLHF"),
