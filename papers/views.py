@@ -128,8 +128,11 @@ def _render_list(
     if filterset.authored_in is not None:
         return redirect(filterset.authored_in)
     results = search_page(filterset, request)
-    if results.identified is not None:
-        return redirect(results.identified)
+    if (identified := results.identified) is not None:
+        # A paper by its stable address, the one its page names canonical (a reader copies
+        # it from the address bar; the serial id depends on the order of loads).
+        paper = isinstance(identified, Paper)
+        return redirect(identified.get_canonical_url() if paper else identified)
     if results.narrowed is not None:
         return redirect(results.narrowed)
     named = [author] if author is not None else results.named_authors or chosen

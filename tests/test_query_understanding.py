@@ -171,7 +171,8 @@ def test_an_identifier_opens_the_paper(client, identified, typed, key):
     paper = identified[key]
     response = client.get("/?" + urlencode({"q": typed}))
     assert response.status_code == 302
-    assert response["Location"] == f"/papers/{paper.pk}/"
+    # Its stable address, as its page names it (an outside researcher expected it there).
+    assert response["Location"] == paper.get_canonical_url()
     body = client.get("/api/papers/?" + urlencode({"q": typed})).json()
     assert body["count"] == 1
     assert [result["id"] for result in body["results"]] == [paper.pk]

@@ -172,7 +172,10 @@ def test_a_merged_away_papers_anthology_id_or_doi_finds_the_survivor(client, wri
     merging.merge_papers(survivor, [Paper.objects.get(external_id="2031.findings-acl.5")])
     for typed in ["2031.findings-acl.5", "10.18653/v1/2031.findings-acl.5"]:
         response = client.get("/?" + urlencode({"q": typed}))
-        assert (response.status_code, response["Location"]) == (302, f"/papers/{survivor.pk}/")
+        assert (response.status_code, response["Location"]) == (
+            302,
+            survivor.get_canonical_url(),
+        )
         body = client.get("/api/papers/?" + urlencode({"q": typed})).json()
         assert [result["id"] for result in body["results"]] == [survivor.pk]
 
