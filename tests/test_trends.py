@@ -181,3 +181,18 @@ def test_a_trends_term_counts_the_papers_its_search_lists(client, asked, typed, 
     assert client.get("/api/papers/", {"q": typed}).json()["count"] == papers
     counted = [cell for row in table(page)[1:] for cell in row[1:]]
     assert sum(int(cell.split("(")[1].rstrip(")")) for cell in counted) == papers
+
+
+def test_the_table_writes_counts_as_the_chart_does():
+    # The table said "2085" where the chart said "2,085" (an outside researcher).
+    from django.template.loader import render_to_string
+
+    html = render_to_string(
+        "papers/includes/trend_table.html",
+        {
+            "caption": "Share of papers",
+            "series": [Series("models", "/?q=models")],
+            "rows": [(2024, [(2085, "71.8%")])],
+        },
+    )
+    assert table(parse(html))[1] == ["2024", "71.8% (2,085)"]
