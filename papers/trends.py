@@ -6,6 +6,7 @@ drawn here, every text escaped, with a title and description; pages show the sam
 a table beside it.
 """
 
+import re
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
@@ -14,6 +15,7 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from .compounds import is_stop_word
 from .filtering import PaperFilterSet
 from .models import Paper, PaperTopic, Topic
 from .rendering import quoted
@@ -22,6 +24,7 @@ from .text import fold_whitespace, typed_intent, typed_query
 from .understanding import join_compounds
 
 MAX_SERIES = 5
+_WORDS = re.compile(r"\w+")
 TERM_BOXES = 2  # the search-term boxes of the /trends/ form with no term chosen
 _WIDTH, _HEIGHT = 640, 280
 _LEFT, _RIGHT, _TOP, _BOTTOM = 78, 34, 16, 40
@@ -75,9 +78,17 @@ def compare(topic_slugs: list[str], terms: list[str]) -> tuple[list[Series], lis
     terms = list(dict.fromkeys(fold_whitespace(typed_intent(typed_query(t))) for t in terms))
     terms = [term[:200] for term in terms if term]
     if len(topic_slugs) + len(terms) > MAX_SERIES:
-        notices.append(f"At most {MAX_SERIES} topics or terms are compared: the first five are.")
-        topic_slugs = topic_slugs[:MAX_SERIES]
-        terms = terms[: MAX_SERIES - len(topic_slugs)]
+        kept = topic_slugs[:MAX_SERIES]
+        kept_terms = terms[: MAX_SERIES - len(kept)]
+        # Named: "the first five are" kept the topics and dropped a term asked before one of
+        # them (an outside researcher).
+        left = [*topic_slugs[len(kept) :], *terms[len(kept_terms) :]]
+        notices.append(
+            f"At most {MAX_SERIES} topics or terms are compared, topics first: "
+            + ", ".join(map(quoted, left))
+            + " left out."
+        )
+        topic_slugs, terms = kept, kept_terms
     found = {topic.slug: topic for topic in Topic.objects.filter(slug__in=topic_slugs)}
     missing = [slug for slug in topic_slugs if slug not in found]
     if missing:
@@ -85,6 +96,11 @@ def compare(topic_slugs: list[str], terms: list[str]) -> tuple[list[Series], lis
     series = [topic_series(found[slug]) for slug in topic_slugs if slug in found]
     term_lines = [term_series(term) for term in terms]
     notices += _respellings(terms, term_lines)
+    notices += [
+        f"{quoted(term)} is only words no search reads (“the”, “of”, “a” …): its line is empty."
+        for term in terms
+        if all(map(is_stop_word, _WORDS.findall(term)))
+    ]
     return series + term_lines, notices
 
 

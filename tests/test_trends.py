@@ -108,9 +108,21 @@ def test_trends_notices(client, corpus):
     many = "&".join(f"q=word{n}" for n in range(7))
     page = parse(client.get(f"/trends/?{many}"))
     assert [p.text for p in page.find_all("p", class_="notice")] == [
-        "At most 5 topics or terms are compared: the first five are."
+        "At most 5 topics or terms are compared, topics first: “word5”, “word6” left out."
     ]
     assert table(page)[0] == ["Year", "“word0”", "“word1”", "“word2”", "“word3”", "“word4”"]
+    # Topics first: the term left out is said, not "the first five" (an outside researcher).
+    topics = "&".join(f"topic={slug}" for slug in ("attention", "speech", "retrieval", "kv"))
+    page = parse(client.get(f"/trends/?q=cache&q=eviction&{topics}"))
+    assert [p.text for p in page.find_all("p", class_="notice")] == [
+        "At most 5 topics or terms are compared, topics first: “eviction” left out.",
+        "No topic named “retrieval”, “kv”.",
+    ]
+    # Stop words alone make an empty line, and the page says why.
+    page = parse(client.get("/trends/?q=a&q=cache"))
+    assert [p.text for p in page.find_all("p", class_="notice")] == [
+        "“a” is only words no search reads (“the”, “of”, “a” …): its line is empty."
+    ]
     # A term few papers say is offered its respelling, as search offers it ("nueral" charted
     # 0.0% each year without a word: an outside tester).
     page = parse(client.get("/trends/?q=cahce&q=attention"))
