@@ -112,8 +112,9 @@ ASKING = frozenset(
         "state-of-the-art",
     ]
 )
-# "the state of the art in …" in a question asks for the best work on what follows.
-_STATE_OF_THE_ART = ["state", "of", "the", "art"]
+# "the state of the art in …" in a question asks for the best work on what follows; its "of"
+# and "the" may be gone (the search drops a query's repeated words: "state of art").
+_STATE_OF_THE_ART = re.compile(r"state (?:of )?(?:the )?art")
 # What a query asks for when it opens with it, before a word saying what about.
 _ASKED_FOR = frozenset(
     [
@@ -201,10 +202,12 @@ def question_subject(text: str) -> str | None:
 def _without_state_of_the_art(terms: list[str]) -> list[str]:
     """The terms without "state of the art" written as words: "state" alone stays a subject
     word ("state tracking")."""
-    words, size = [term.lower() for term in terms], len(_STATE_OF_THE_ART)
-    for start in range(len(terms) - size + 1):
-        if words[start : start + size] == _STATE_OF_THE_ART:
-            return terms[:start] + _without_state_of_the_art(terms[start + size :])
+    for start, term in enumerate(terms):
+        for size in (2, 3, 4):
+            if term.lower() == "state" and _STATE_OF_THE_ART.fullmatch(
+                " ".join(terms[start : start + size]).lower()
+            ):
+                return terms[:start] + _without_state_of_the_art(terms[start + size :])
     return terms
 
 
