@@ -1,6 +1,6 @@
 """A misspelt author's name respelled as the collection writes it ("Christopher Maning":
-Christopher D. Manning), for a query shaped as a name, without stop words, that names nobody
-and matches no paper (papers/respelled.py: a query with matches is about its words).
+Christopher D. Manning), for a query shaped as a name, not of stop words alone, that names
+nobody and matches no paper (papers/respelled.py: a query with matches is about its words).
 
 The words' respelling (papers/spelling.py) reads the vocabulary of titles and abstracts, where a
 family name is rare or stemmed into another word ("Manning" is the lexeme of "man"): a name
@@ -37,8 +37,9 @@ def name_respelling(text: str) -> Respelling | None:
     if not looks_like_name(text):
         return None
     typed = _without_initials(name_key(text))
-    # Stop words make a phrase, not a name: "did we" was shown as Di Wu's papers (a reviewer).
-    if not typed or any(map(is_stop_word, typed)):
+    # Stop words alone make a phrase, not a name: "did we" was shown as Di Wu's papers (a
+    # reviewer); a name may have one ("Xiaodong He", "Ma").
+    if all(map(is_stop_word, typed)):
         return None
     with reading_cursor() as cursor:
         cursor.execute(sql(_NEAR_SQL), [" ".join(typed), " ".join(typed), NEAREST_NAMES])

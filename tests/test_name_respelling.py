@@ -35,6 +35,7 @@ def people():
         "Convolutional networks.", title="Vision", venue=venue, authors=["Yann LeCun"]
     )
     papers["wu"] = make_paper("Graphs.", title="Graphs", venue=venue, authors=["Di Wu"])
+    papers["he"] = make_paper("Speech.", title="Speech", venue=venue, authors=["Xiaodong He"])
     papers["yang"] = make_paper(
         "Yang et al. show Yang's method.", title="Methods", venue=venue, authors=["Lei Yang"]
     )
@@ -63,7 +64,8 @@ def people():
         ("Liang", None),  # one word is a family name (AuthorQuerySet.of_family_name)
         ("tree parsing", None),  # words, not near a name
         ("Percy Liang parsing", None),  # another number of words
-        ("did we", None),  # stop words: a phrase, not Di Wu (a reviewer)
+        ("did we", None),  # stop words alone: a phrase, not Di Wu (a reviewer)
+        ("Xiadong He", Respelling("Xiaodong He", 1, ("xiadong",))),  # one: a family name
     ],
 )
 def test_a_name_is_respelled_as_the_nearest_authors(people, typed, respelled):
