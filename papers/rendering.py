@@ -275,20 +275,23 @@ def render_snippet(headline: str) -> SafeString:
     return render_inline(unemphasised(FRAGMENT_DELIMITER.join(_uncut(headline))))
 
 
-# A command's group a fragment opens and never closes, and the group's end that the next
-# fragment starts with: a snippet showed '"\\textbf{root-to-leaves … inference', cut inside the
-# group. A bare brace is the text's own ("labels in {0, 1}") and stays.
+# A command's group a fragment opens and never closes, a group's end a fragment starts with,
+# and a bare brace a fragment leaves open: a snippet showed '"\\textbf{root-to-leaves …
+# inference' and 'exists?} To answer', cut inside groups. A group's end stays where the
+# fragment before left a bare brace open ("the sets {a, b … c}": the text's own braces).
 _OPENED = re.compile(r"\\[A-Za-z]+\s*\{(?=[^{}]*$)")
 _CLOSED = re.compile(r"^([^{}]*)\}")
+_LEFT_OPEN = re.compile(r"\{[^{}]*$")
 
 
 def _uncut(headline: str) -> list[str]:
-    """The headline's fragments, each command group a cut opened dropped with its end."""
-    fragments, opened = [], False
+    """The headline's fragments, the groups the cuts opened or closed read as their text."""
+    fragments, left_open = [], False
     for fragment in headline.split(FRAGMENT_DELIMITER):
-        if opened:
+        if not left_open:
             fragment = _CLOSED.sub(r"\1", fragment)
-        fragment, opened = _OPENED.subn("", fragment)
+        fragment = _OPENED.sub("", fragment)
+        left_open = bool(_LEFT_OPEN.search(fragment))
         fragments.append(fragment)
     return fragments
 

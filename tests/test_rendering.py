@@ -266,6 +266,10 @@ def test_a_snippet_reads_a_latex_group_its_fragments_cut_as_text():
     assert render_snippet("labels in {0, 1} … of {x} and y") == "labels in {0, 1} … of {x} and y"
     # A bare brace a cut opened is the text's own: its end stays too (a reviewer).
     assert render_snippet("the sets {a, b … c} and d") == "the sets {a, b … c} and d"
+    # A group's end the first fragment starts with goes (a reviewer: "exists?} To answer").
+    assert render_snippet("… visual information exists?} To answer") == (
+        "… visual information exists? To answer"
+    )
     # A command inside another's group: "\text{\emph{in-}}" showed "\text<em>in-</em>".
     assert render_snippet(r"for \text{\emph{in-}} and \text{\emph{out-of-}} domains") == (
         "for <em>in-</em> and <em>out-of-</em> domains"
