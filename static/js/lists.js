@@ -158,9 +158,8 @@
         "Export " + (exported === 1 ? "this paper" : "these " + exported + " papers") +
           (untitled ? " (" + untitled + " without a title left out)" : "") + ":" :
         "No paper here has a title to export.";
-      page.querySelectorAll(".exports a[href*='format=']").forEach(function (link) {
-        link.hidden = !exported;
-      });
+      var links = page.querySelector(".exports .export-links");
+      if (links) { links.hidden = !exported; }
     }
     var status = document.getElementById("list-status");
     if (status) {
