@@ -101,17 +101,17 @@ ASKING = frozenset(
         "exists",
         "handle",
         "tackle",
-        # "how do people evaluate …", "what is the current state of the art in …": who asks
-        # and when (an outside researcher: 10 papers for "people evaluate machine
-        # translation", 596 without "people").
-        "people",
-        "researchers",
-        "current",
-        "currently",
-        "nowadays",
         "state-of-the-art",
     ]
 )
+# Who asks and when, after the words that make them so ("how do people evaluate …", "what are
+# current approaches to …"), not elsewhere ("people with aphasia", "current events"; a
+# reviewer): 10 papers for "people evaluate machine translation", 596 without "people" (an
+# outside researcher).
+_ASKER = frozenset(["people", "researchers"])
+_ASKER_AFTER = frozenset(["do", "does", "did", "are", "would", "should"])
+_WHEN = frozenset(["current", "currently", "nowadays"])
+_WHEN_BEFORE = frozenset(["state", "state-of-the-art", "approaches", "methods", "techniques"])
 # "the state of the art in …" in a question asks for the best work on what follows; its "of"
 # and "the" may be gone (the search drops a query's repeated words: "state of art").
 _STATE_OF_THE_ART = re.compile(r"state (?:of )?(?:the )?art")
@@ -193,10 +193,23 @@ def question_subject(text: str) -> str | None:
     asking = _asking_words(terms)
     if asking is None:
         return None
-    kept = [term for term in _without_state_of_the_art(terms[asking:]) if _subject_term(term)]
+    asked = _without_askers(terms[asking:])
+    kept = [term for term in _without_state_of_the_art(asked) if _subject_term(term)]
     if len(kept) == len(terms) or not any(not term.startswith("-") for term in kept):
         return None
     return " ".join(kept)
+
+
+def _without_askers(terms: list[str]) -> list[str]:
+    """The terms without who asks and when (_ASKER after _ASKER_AFTER, _WHEN before
+    _WHEN_BEFORE)."""
+    words = [term.lower() for term in terms]
+    return [
+        term
+        for n, term in enumerate(terms)
+        if not (words[n] in _ASKER and n and words[n - 1] in _ASKER_AFTER)
+        and not (words[n] in _WHEN and words[n + 1 : n + 2] and words[n + 1] in _WHEN_BEFORE)
+    ]
 
 
 def _without_state_of_the_art(terms: list[str]) -> list[str]:

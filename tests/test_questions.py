@@ -37,6 +37,10 @@ from papers.questions import question_subject
         # As the search hands it on, its repeated words dropped.
         ("what is the state of art in sarcasm detection?", "sarcasm detection"),
         ("what is the current state-of-the-art for NER", "NER"),
+        ("what are current approaches to dialogue state tracking", "dialogue state tracking"),
+        # Elsewhere they are subject words (a reviewer).
+        ("which papers study people with aphasia?", "people aphasia"),
+        ("how do models handle current events?", "models current events"),
         ("find papers about new york times corpus", "new york times corpus"),
         ("what do we know about tokenization?", "tokenization"),
         ("can you recommend papers on RLHF?", "RLHF"),
