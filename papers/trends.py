@@ -99,7 +99,12 @@ def compare(topic_slugs: list[str], terms: list[str]) -> tuple[list[Series], lis
     notices += [
         f"{quoted(term)} is only words no search reads (“the”, “of”, “a” …): its line is empty."
         for term in terms
-        if all(map(is_stop_word, _WORDS.findall(term)))
+        if (words := _WORDS.findall(term)) and all(map(is_stop_word, words))
+    ]
+    notices += [
+        f"{quoted(term)} has no word to search for: its line is empty."
+        for term in terms
+        if not _WORDS.search(term)
     ]
     return series + term_lines, notices
 

@@ -119,9 +119,10 @@ def test_trends_notices(client, corpus):
         "No topic named “retrieval”, “kv”.",
     ]
     # Stop words alone make an empty line, and the page says why.
-    page = parse(client.get("/trends/?q=a&q=cache"))
+    page = parse(client.get("/trends/?q=a&q=cache&q=%3F%3F%3F"))
     assert [p.text for p in page.find_all("p", class_="notice")] == [
-        "“a” is only words no search reads (“the”, “of”, “a” …): its line is empty."
+        "“a” is only words no search reads (“the”, “of”, “a” …): its line is empty.",
+        "“???” has no word to search for: its line is empty.",
     ]
     # A term few papers say is offered its respelling, as search offers it ("nueral" charted
     # 0.0% each year without a word: an outside tester).
