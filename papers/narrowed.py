@@ -1,6 +1,6 @@
-"""A query naming a venue or year ("EMNLP 2023 hallucination") whose words fewer papers have
-all of than its other words have in that venue or year: the list of those, where the list
-redirects (papers/views.py, papers/api.py), as it does for an author's papers of a year
+"""A query naming a venue ("EMNLP 2023 hallucination") whose words fewer papers have all of
+than its other words have in that venue, or naming a year whose words no paper has all of:
+the list of those words there, where the list redirects (papers/views.py, papers/api.py), as it does for an author's papers of a year
 (papers/named_filters.py ``authored_in``). Searched as typed, it showed "No paper has all your
 words" above hallucination papers of other years, and "summarization EMNLP 2023" the one paper
 whose abstract says "EMNLP 2023" where EMNLP 2023 has 63 on summarization (outside
@@ -58,9 +58,9 @@ def listed_instead(filterset: PaperFilterSet, path: str, query) -> str | None:
 
 
 def _narrowed_query(filterset: PaperFilterSet, facets) -> str | None:
-    """The list of the query's other words in the one venue or year it names, where more
-    papers there have them than have all its words (``facets``: the query's); None otherwise,
-    and on a venue's, topic's or author's page or with a venue or year chosen."""
+    """The list of the query's other words in the one venue or year it names, as
+    ``narrowed_list`` chooses it (``facets``: the query's); None otherwise, and on a venue's,
+    topic's or author's page or with a venue or year chosen."""
     active = filterset.active()
     if filterset.fixed or {"venue", "year"} & active.keys():
         return None
