@@ -125,3 +125,8 @@ def export_ids(format_name: str, ids: list[int], untitled: set[int], name: str):
     """The download of a reading list: ``ids`` in its order, ``untitled`` among them."""
     titled = [pk for pk in ids if pk not in untitled]
     return export_response(format_name, titled[:MAX_EXPORT], len(untitled), len(titled), name)
+
+
+def export_paper(format_name: str, paper, name: str):
+    """The download of one paper (none where it has no title)."""
+    return export_ids(format_name, [paper.pk], set() if paper.title else {paper.pk}, name)

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 from .anthology_metadata import ANTHOLOGY_URL, unversioned_anthology_id
 from .citation_fields import author_name
 from .citations import FORMATS, UNKNOWN_FORMAT, page_citations
-from .downloads import export_ids
+from .downloads import export_paper
 from .errors import bad_request_page
 from .merged_keys import EXTERNAL_ID, PAPER, survivor_of
 from .methods import read_only, with_query
@@ -58,8 +58,7 @@ def _paper_export(request, paper, format_name: str):
     an outside researcher); any other format is a 400, as there."""
     if format_name not in FORMATS:
         return bad_request_page(request, UNKNOWN_FORMAT)
-    untitled = set() if paper.title else {paper.pk}
-    return export_ids(format_name, [paper.pk], untitled, paper.external_id or f"paper-{paper.pk}")
+    return export_paper(format_name, paper, paper.external_id or f"paper-{paper.pk}")
 
 
 @read_only

@@ -51,7 +51,7 @@ from .author_queries import describe_people, namesakes_among, places_of
 from .author_redirects import author_known_as, moved_author
 from .caching import cache_page_by_version
 from .citations import FORMATS, UNKNOWN_FORMAT
-from .downloads import export_ids, export_queryset, export_ranked
+from .downloads import export_ids, export_paper, export_queryset, export_ranked
 from .errors import RETRY_AFTER_SECONDS, bad_request_page
 from .facet_display import facet_context
 from .feeds import search_feed_url
@@ -177,7 +177,7 @@ def _export(format_name: str, filterset: PaperFilterSet, name: str):
     """The list's citation file: the papers the page lists, or the page it opens."""
     if (paper := filterset.identified) is not None:
         # The page opens the paper the query names: its export is that paper.
-        return export_ids(format_name, [paper.pk], set() if paper.title else {paper.pk}, name)
+        return export_paper(format_name, paper, name)
     if (page := filterset.addressed_page) is not None:
         # The page opens the author's, venue's or topic's: its export is theirs.
         return redirect(f"{page.get_absolute_url()}?{urlencode({'format': format_name})}")
@@ -345,18 +345,18 @@ def reading_list(request):
         return bad_request_page(request, str(error))
     papers, unknown = list_papers(ids)
     unknown += unreadable
+    untitled = {paper.pk for paper in papers if not paper.has_title}
     format_name = request.GET.get("format")
     if format_name is not None:
         if format_name not in FORMATS:
             return bad_request_page(request, UNKNOWN_FORMAT)
-        untitled = {paper.pk for paper in papers if not paper.title}
         return export_ids(format_name, [paper.pk for paper in papers], untitled, "reading-list")
     found = ",".join(str(paper.pk) for paper in papers)
     context = {
         "papers": papers,
         # The export's own count: it leaves out the papers without a title.
-        "exported": sum(1 for paper in papers if paper.has_title),
-        "untitled": sum(1 for paper in papers if not paper.has_title),
+        "exported": len(papers) - len(untitled),
+        "untitled": len(untitled),
         "missing": unknown,
         "ids": found,
         "share_url": request.build_absolute_uri(f"{reverse('reading-list')}?ids={found}"),
