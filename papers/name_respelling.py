@@ -46,14 +46,14 @@ def name_respelling(text: str) -> Respelling | None:
         near = cursor.fetchall()
     found = []
     for name, key, papers in near:
-        edits = _word_edits(typed, _without_initials(key))
+        words = _without_initials(key)
+        edits = _word_edits(typed, words)
         if edits is not None:
-            found.append((edits, -papers, name))
+            found.append((edits, -papers, name, words))
     if not found:
         return None
-    edits, _, name = min(found)
-    replaced = tuple(word for word in typed if word not in _without_initials(name_key(name)))
-    return Respelling(name, edits, replaced)
+    edits, _, name, words = min(found)
+    return Respelling(name, edits, tuple(word for word in typed if word not in words))
 
 
 def _without_initials(key: str) -> list[str]:
