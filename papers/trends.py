@@ -96,17 +96,20 @@ def compare(topic_slugs: list[str], terms: list[str]) -> tuple[list[Series], lis
     series = [topic_series(found[slug]) for slug in topic_slugs if slug in found]
     term_lines = [term_series(term) for term in terms]
     notices += _respellings(terms, term_lines)
-    notices += [
-        f"{quoted(term)} is only words no search reads (“the”, “of”, “a” …): its line is empty."
-        for term in terms
-        if (words := _WORDS.findall(term)) and all(map(is_stop_word, words))
-    ]
-    notices += [
-        f"{quoted(term)} has no word to search for: its line is empty."
-        for term in terms
-        if not _WORDS.search(term)
-    ]
+    notices += [notice for term in terms if (notice := _unsearched(term))]
     return series + term_lines, notices
+
+
+def _unsearched(term: str) -> str | None:
+    """Why ``term``'s line is empty where no search could fill it: no word, or stop words alone."""
+    words = _WORDS.findall(term)
+    if not words:
+        return f"{quoted(term)} has no word to search for: its line is empty."
+    if all(map(is_stop_word, words)):
+        return (
+            f"{quoted(term)} is only words no search reads (“the”, “of”, “a” …): its line is empty."
+        )
+    return None
 
 
 def _respellings(terms: list[str], lines: list[Series]) -> list[str]:
