@@ -969,12 +969,20 @@ def test_partial_matches_are_the_best_of_the_whole_collection(client, gender_bia
     assert len(in_sql) == 3  # the first PARTIAL_CAP the index scan finds, whichever they are
 
 
-def test_partial_matches_score_alike_in_memory_and_in_sql(client, gender_bias, monkeypatch):
-    query = "/api/papers/?q=gender+bias+machine+translation+survey+yoruba"
-    in_memory = [(r["id"], r["score"]) for r in client.get(query).json()["results"]]
+def results_in_memory_and_in_sql(client, query: str, monkeypatch) -> tuple[list, list]:
+    """The API's results for ``query`` as the memory ranks them, then as SQL alone does."""
+    in_memory = client.get(query).json()["results"]
     monkeypatch.setattr("papers.search.matched_query", lambda *args: None)
     monkeypatch.setattr("papers.page_matches.matched_query", lambda *args: None)
-    in_sql = [(r["id"], r["score"]) for r in client.get(query).json()["results"]]
+    return in_memory, client.get(query).json()["results"]
+
+
+def test_partial_matches_score_alike_in_memory_and_in_sql(client, gender_bias, monkeypatch):
+    query = "/api/papers/?q=gender+bias+machine+translation+survey+yoruba"
+    in_memory, in_sql = (
+        [(r["id"], r["score"]) for r in results]
+        for results in results_in_memory_and_in_sql(client, query, monkeypatch)
+    )
     assert [pk for pk, _ in in_memory[:3]] == [
         gender_bias[k].pk for k in ("title", "newer", "abstract")
     ]
@@ -1091,10 +1099,10 @@ def test_partial_matches_with_more_of_the_words_come_first(client, db, monkeypat
     ]
     finish()
     query = "/api/papers/?q=dependency+parsing+indian+languages"
-    in_memory = [r["id"] for r in client.get(query).json()["results"]]
-    monkeypatch.setattr("papers.search.matched_query", lambda *args: None)
-    monkeypatch.setattr("papers.page_matches.matched_query", lambda *args: None)
-    in_sql = [r["id"] for r in client.get(query).json()["results"]]
+    in_memory, in_sql = (
+        [r["id"] for r in results]
+        for results in results_in_memory_and_in_sql(client, query, monkeypatch)
+    )
     for ranked in (in_memory, in_sql):
         assert ranked[0] == parsing.pk
         assert set(ranked[1:]) == {indian.pk, *(paper.pk for paper in graphs)}
@@ -1108,10 +1116,10 @@ def test_partial_matches_put_complete_records_first_among_equals(client, db, mon
     authorless = make_paper("Cache eviction, two.", title="Eviction Again", venue=newer)
     finish()
     query = "/api/papers/?q=kv+cache+eviction+xylophone&literal=1"
-    in_memory = [r["id"] for r in client.get(query).json()["results"]]
-    monkeypatch.setattr("papers.search.matched_query", lambda *args: None)
-    monkeypatch.setattr("papers.page_matches.matched_query", lambda *args: None)
-    in_sql = [r["id"] for r in client.get(query).json()["results"]]
+    in_memory, in_sql = (
+        [r["id"] for r in results]
+        for results in results_in_memory_and_in_sql(client, query, monkeypatch)
+    )
     assert in_memory == in_sql == [complete.pk, authorless.pk]
 
 
