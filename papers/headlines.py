@@ -127,14 +127,16 @@ def phrase_marks(headline: str, query: str) -> str:
         return headline
     text, marked = _unmarked(headline)
     lexemes = sorted(in_phrases | alone, key=len, reverse=True)
-    at = {start: position for position, (start, _) in _positions(text).items()}
+    spans, compounds = _positions(text)
+    at = {start: position for position, (start, _) in spans.items()}
     if any(start not in at for start, _ in marked):
         return headline
     found = {}
     for start, end in marked:
         word = text[start:end].lower()
         found[start] = next((lexeme for lexeme in lexemes if word.startswith(lexeme)), None)
-    kept = _phrase_words(phrases, {at[s]: lexeme for s, lexeme in found.items() if s in at})
+    lexeme_at = {at[s]: lexeme for s, lexeme in found.items() if s in at}
+    kept = _phrase_words(phrases, lexeme_at, compounds)
     out, done = [], 0
     for start, end in marked:
         lexeme = found[start]
@@ -183,36 +185,44 @@ def _unmarked(headline: str) -> tuple[str, list[tuple[int, int]]]:
     return "".join(text), marked
 
 
-def _positions(text: str) -> dict[int, tuple[int, int]]:
-    """Each word's (start, end) in ``text`` by its position, as PostgreSQL counts them."""
-    spans, position, fragment_start = {}, 0, 0
+def _positions(text: str) -> tuple[dict[int, tuple[int, int]], set[int]]:
+    """(each word's (start, end) in ``text`` by its position, as PostgreSQL counts them; the
+    positions of the hyphenated words themselves, before their parts')."""
+    spans, compounds, position, fragment_start = {}, set(), 0, 0
     for fragment in text.split(FRAGMENT_DELIMITER):
         position += _FRAGMENT_GAP
         for word in _TEXT_WORD.finditer(fragment):
             parts = list(_PART.finditer(word[0]))
-            position += len(parts) > 1
+            if len(parts) > 1:
+                position += 1
+                compounds.add(position)
             for part in parts:
                 position += 1
                 start = fragment_start + word.start() + part.start()
                 spans[position] = (start, start + len(part[0]))
         fragment_start += len(fragment) + len(FRAGMENT_DELIMITER)
-    return spans
+    return spans, compounds
 
 
-def _phrase_words(phrases, lexeme_at: dict[int, str | None]) -> set[int]:
+def _phrase_words(phrases, lexeme_at: dict[int, str | None], compounds: set[int]) -> set[int]:
     """The positions of the marked words that stand in a whole phrase (a marked word not
-    known, None, may be any of the phrase's)."""
+    known, None, may be any of the phrase's); a hyphenated word of the phrase must stand at its
+    offset, at one of ``compounds`` (the hyphenated words' positions)."""
     kept = set()
     for phrase in phrases:
-        # A hyphenated word's own lexeme (fine-tun) is never marked: its parts are.
+        # A hyphenated word's own lexeme (fine-tun) is never marked: its parts are. Where a
+        # phrase's only marked part is one ("out-of-distribut" <3> "distribut"), the hyphenated
+        # word tells the compound's "distribution" from a lone one.
         parts = [(lexeme, offset) for lexeme, offset in phrase if not _HYPHENATED.search(lexeme)]
+        whole = [offset for lexeme, offset in phrase if _HYPHENATED.search(lexeme)]
         if not parts:
             continue
         for position in lexeme_at:
-            words = [position - parts[0][1] + offset for _, offset in parts]
+            start = position - parts[0][1]
+            words = [start + offset for _, offset in parts]
             if all(
                 p in lexeme_at and lexeme_at[p] in (lexeme, None)
                 for p, (lexeme, _) in zip(words, parts, strict=True)
-            ):
+            ) and all(start + offset in compounds for offset in whole):
                 kept.update(words)
     return kept

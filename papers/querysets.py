@@ -285,7 +285,7 @@ class PaperQuerySet(models.QuerySet):
         With a query, ``title_headline`` and ``headline`` come from ts_headline, computed only
         here, i.e. only for the papers of the page shown; a phrase's words are marked only where
         the whole phrase stands (papers/headlines.py ``phrase_marks``), and the compounds the
-        query ``typed`` are marked whole (papers/compound_marks.py).
+        query ``typed`` are marked whole, their parts nowhere else (papers/compound_marks.py).
         """
         qs = (
             self.filter(pk__in=list(ids))
@@ -300,7 +300,7 @@ class PaperQuerySet(models.QuerySet):
             qs = qs.annotate(
                 headline=Headline("abstract", marked, HEADLINE_OPTIONS),
                 title_headline=Headline("title", marked, TITLE_HEADLINE_OPTIONS),
-                tsquery=RawSQL(f"{QUERY_SQL}::text", [SEARCH_CONFIG, text]),
+                tsquery=RawSQL(f"{QUERY_SQL}::text", [SEARCH_CONFIG, marked]),
             )
         found = {paper.pk: paper for paper in qs.order_by()}
         for paper in found.values():

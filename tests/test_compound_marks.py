@@ -80,3 +80,20 @@ def test_cards_mark_a_stop_word_compound_and_show_its_passage(client, db):
     # "inform" marks "inform", not the "form" of a word split at "in" (a reviewer).
     body = client.get("/api/papers/?q=inform").json()
     assert body["results"][0]["snippet"].endswith("tagging to <mark>inform</mark> users.")
+
+
+def test_cards_mark_a_compounds_part_only_inside_the_compound(db):
+    paper = make_paper(
+        "Test data from another distribution: out-of-distribution detection.",
+        title="Distribution Shift and Out-of-Distribution Detection",
+    )
+    finish()
+    [card] = Paper.objects.cards(
+        [paper.pk], "outofdistribution detection", "out-of-distribution detection"
+    )
+    assert shown(card.title_headline) == (
+        "Distribution Shift and [Out-of-Distribution] [Detection]"
+    )
+    assert shown(card.headline) == (
+        "Test data from another distribution: [out-of-distribution] [detection]."
+    )

@@ -58,6 +58,20 @@ def test_a_hyphenated_phrase_is_matched_by_its_parts():
     )
 
 
+def test_a_compounds_part_keeps_its_mark_only_inside_the_compound():
+    # "out-of-distribution detection" marked every lone "distribution" (a reviewer).
+    headline = marked("[out]-[of]-[distribution] data, the same [distribution], in-[distribution]")
+    query = "'out-of-distribut' <3> 'distribut' & 'detect'"
+    assert shown(phrase_marks(headline, query)) == (
+        "[out]-[of]-[distribution] data, the same distribution, in-distribution"
+    )
+    headline = marked("[sequence]-to-[sequence] [models] of [sequences]")
+    query = "'sequence-to-sequ' <-> 'sequenc' <2> 'sequenc' & 'model'"
+    assert shown(phrase_marks(headline, query)) == (
+        "[sequence]-to-[sequence] [models] of sequences"
+    )
+
+
 def test_a_phrase_does_not_run_across_a_fragment_cut():
     headline = marked(f"about [language]{FRAGMENT_DELIMITER}[models] of")
     assert shown(phrase_marks(headline, "'languag' <-> 'model'")) == (
