@@ -78,7 +78,9 @@ class PaperFeed(Feed):
         return escape(f"{paper.venue.name}. {plain_snippet(paper.abstract, 80)}")
 
     def item_link(self, paper):
-        return paper.get_absolute_url()
+        """The paper's stable address, its entry's id too: a serial id depends on the order of
+        loads, so a database loaded again showed a reader every paper as new."""
+        return paper.get_canonical_url()
 
     def item_pubdate(self, paper):
         """When the paper was published, as far as its venue says (the day it was held, else

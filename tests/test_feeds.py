@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from papers.models import Venue
+from papers.models import Paper, Venue
 from tests.factories import finish, make_paper, make_venue
 from tests.support import parse
 
@@ -38,7 +38,9 @@ def assert_valid_atom(root: ET.Element) -> None:
             assert len(entry.findall(f"{ATOM}{name}")) == 1, name
             assert entry.find(f"{ATOM}{name}").text.strip(), name
         assert entry.find(f"{ATOM}link").get("rel") == "alternate"
-        assert re.fullmatch(r"https?://[^/]+/papers/[0-9]+/", entry.find(f"{ATOM}link").get("href"))
+        assert re.fullmatch(
+            r"https?://[^/]+/papers/[\w.-]+/", entry.find(f"{ATOM}link").get("href")
+        )
         ids.append(entry.find(f"{ATOM}id").text)
     assert len(ids) == len(set(ids))
 
@@ -101,6 +103,21 @@ def test_an_entry_names_each_author_in_an_element_of_its_own(client, db):
     entry = read_feed(client, "/feeds/search/?q=routing").find(f"{ATOM}entry")
     names = [author.find(f"{ATOM}name").text for author in entry.findall(f"{ATOM}author")]
     assert names == ["Jianhui Pang", "Fanghua Ye", "Derek F. Wong"]
+
+
+def test_an_entry_links_and_names_the_papers_stable_address(client, db):
+    venue = make_venue("ACL 2026", 2026)
+    make_paper("Routing tokens.", title="Routing", venue=venue, external_id="2026.acl-long.7")
+    make_paper("Routing words.", title="Routing Words", venue=venue)
+    finish()
+    entries = read_feed(client, "/feeds/search/?q=routing").findall(f"{ATOM}entry")
+    serial = Paper.objects.get(title="Routing Words")
+    expected = [
+        "http://testserver/papers/2026.acl-long.7/",
+        f"http://testserver/papers/{serial.pk}/",
+    ]
+    assert sorted(entry.find(f"{ATOM}id").text for entry in entries) == sorted(expected)
+    assert sorted(entry.find(f"{ATOM}link").get("href") for entry in entries) == sorted(expected)
 
 
 def test_a_summary_is_html_whose_text_is_the_abstract_as_written(client, db):
