@@ -6,7 +6,7 @@ plus "none of them", not by a word anywhere in an abstract: a paper that evaluat
 answering is not a question answering paper. Their rules make no links (papers/topic_rules.py):
 they are this model's weak supervision, and its links are theirs.
 
-``tag_papers()`` (called by the loader after the rules) fits the model on the whole collection
+``tag_papers()`` (called by the loader before the rules) fits the model on the whole collection
 and writes its links with one COPY and one statement:
 
 - Features (papers/topic_features.py): the distinct lexemes of each paper's title and of its
@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
@@ -166,6 +166,7 @@ class TaggingRun:
     model_links: int = 0
     added: int = 0
     removed: int = 0
+    changed: set[int] = field(default_factory=set)  # the papers whose model links changed
 
     def __str__(self) -> str:
         if not self.fitted:
@@ -307,5 +308,6 @@ def tag_papers(training_file: Path | None = TRAINING_FILE) -> TaggingRun:
             refresh_topic_names(set(deleted) | set(inserted))
             refresh_counts(set(deleted) | set(inserted))
         run.added, run.removed = len(inserted), len(deleted)
+        run.changed = set(deleted) | set(inserted)
         run.model_links = PaperTopic.objects.filter(source=MODEL).count()
     return run

@@ -7,6 +7,9 @@ a word an abstract uses in passing ("we mitigate hallucination", "position bias"
 law") says less of a paper's subject than the same word in its title. Topic and author names
 (weight B) are left out, so the topics a rule adds cannot make another rule match, and the
 result does not depend on the order the rules run in.
+A rule whose words the title does not say and the abstract says once (a passing mention:
+"privacy" in a sentence on future work) tags only a paper with no other topic, neither a
+plainer rule's nor a dump, curator or model link (the loader runs the topic model first).
 The rules of the area topics (ACL's submission areas, papers/tagging.py: AREA_SLUGS) make no
 links in a collection large enough for the topic model (papers/tagging.py): a paper that
 mentions an area is not necessarily of that area, so the model decides those, trained on what
@@ -31,6 +34,9 @@ from .tables import sql
 from .tagging import AREA_SLUGS, areas_by_model
 
 RULE = PaperTopic.Source.RULE.value
+# The times an abstract says a rule's words (its phrases, each counted once where it stands) for
+# the rule to tag the paper whatever else it has; once is a passing mention.
+SAID_OFTEN = 2
 
 # One statement for all the rules: each rule's query is parsed once (MATERIALIZED: inlined, it is
 # parsed again for every paper), every paper's title-and-abstract vector computed once and tested
@@ -39,6 +45,8 @@ RULE = PaperTopic.Source.RULE.value
 # statistics predate a load), the new matches inserted (existing dump and curator links win).
 # The rule links of the %(unruled)s topics go from every paper, not only the given ones: the
 # area topics' links from the time the collection was too small for the topic model.
+# Every rule is read (%(ruled)s), its links written for %(topics)s only: whether a match is a
+# passing mention depends on the paper's other topics.
 _APPLY_RULES_SQL = """
 WITH rules AS MATERIALIZED (
     SELECT r.topic_id, websearch_to_tsquery('{config}', NULLIF(r.rule, '')) AS q,
@@ -46,18 +54,36 @@ WITH rules AS MATERIALIZED (
     FROM unnest(%(ruled)s::bigint[], %(rules)s::text[], %(title_rules)s::text[])
         AS r(topic_id, rule, title_rule)
 ),
-matched AS (
-    SELECT p.id AS paper_id, rules.topic_id
+hits AS (
+    SELECT p.id AS paper_id, rules.topic_id,
+           -- A rule or title rule may be empty (NULL): one unsaid is not said.
+           COALESCE(v.title @@ rules.q OR v.title @@ rules.title_q
+                    OR ts_rank_cd('{{1,1,1,1}}', v.abstract, rules.q, 0) >= {said_often},
+                    false) AS plain
     FROM {papers} p
     CROSS JOIN LATERAL (
         SELECT ts_filter(p.search_vector, '{{a,c}}') AS words,
-               ts_filter(p.search_vector, '{{a}}') AS title OFFSET 0
+               ts_filter(p.search_vector, '{{a}}') AS title,
+               ts_filter(p.search_vector, '{{c}}') AS abstract OFFSET 0
     ) v
     JOIN rules ON v.words @@ rules.q OR v.title @@ rules.title_q
     WHERE (%(papers)s::bigint[] IS NULL OR p.id = ANY(%(papers)s::bigint[]))
       AND NOT EXISTS (
           SELECT 1 FROM {removed_topic} r WHERE r.paper_id = p.id AND r.topic_id = rules.topic_id
       )
+),
+-- A passing mention (the abstract says a rule's words once, the title not at all) tags only a
+-- paper that has no other topic: "knowledge distillation" used to make data is not Compression,
+-- nor "privacy" said in passing Privacy and Security (an outside researcher's wrong tags).
+judged AS (
+    SELECT h.*, bool_or(h.plain) OVER (PARTITION BY h.paper_id) AS plainly_tagged FROM hits h
+),
+matched AS (
+    SELECT h.paper_id, h.topic_id FROM judged h
+    WHERE h.topic_id = ANY(%(topics)s::bigint[])
+      AND (h.plain OR NOT h.plainly_tagged AND NOT EXISTS (
+          SELECT 1 FROM {paper_topic} pt WHERE pt.paper_id = h.paper_id AND pt.source <> '{rule}'
+      ))
 ),
 deleted AS (
     DELETE FROM {paper_topic} pt
@@ -150,19 +176,30 @@ def run_topic_rules(
 
     Reports, topic by topic, how many papers match and how many rule links were added or removed.
     """
-    topics = list(Topic.objects.order_by("name") if topics is None else topics)
+    every = list(Topic.objects.order_by("name"))
+    topics = every if topics is None else list(topics)
     papers = None if paper_ids is None else sorted(set(paper_ids))
     # Area topics' rules are the topic model's weak supervision once it decides them.
     by_model = areas_by_model()
     unruled = [t.pk for t in topics if by_model and t.slug in AREA_SLUGS]
-    ruled = [t for t in topics if (t.rule.strip() or t.title_rule.strip()) and t.pk not in unruled]
+    ruled = [
+        t
+        for t in every
+        if (t.rule.strip() or t.title_rule.strip()) and not (by_model and t.slug in AREA_SLUGS)
+    ]
     with transaction.atomic(), connection.cursor() as cursor:
         # One statement over the whole collection (seconds at 100,000 papers on a busy machine):
         # the admin's "apply topic rules" must not hit the timeout meant for web queries (loads
         # and management commands already run without it).
         cursor.execute("SET LOCAL statement_timeout = 0")
         cursor.execute(
-            sql(_APPLY_RULES_SQL, config=SEARCH_CONFIG, rule=RULE, papers=papers_source()),
+            sql(
+                _APPLY_RULES_SQL,
+                config=SEARCH_CONFIG,
+                rule=RULE,
+                papers=papers_source(),
+                said_often=SAID_OFTEN,
+            ),
             {
                 "ruled": [topic.pk for topic in ruled],
                 "rules": [websearch_text(topic.rule.strip()) for topic in ruled],

@@ -4,10 +4,9 @@ Papers are matched to the collection (papers/paper_matching.py); a match is
 merged — empty fields filled, the fields a record with its own external ID says otherwise
 corrected, topics and related titles added — and fields a curator set
 (Paper.curated_fields) are never touched. New papers are staged (papers/staging.py) and written
-once, after the topic rules and the model, with their names and vectors; the derived data (name
-columns, topic rules, word statistics, facet counts) is refreshed for the papers touched. Once
-the papers are written the collection's texts are final, and the similarity model's fit starts
-ahead of the commit (papers/fit_ahead.py).
+once, after the topic model and rules, with their names and vectors; the derived data (name
+columns, topic rules, word statistics, facet counts) is refreshed for the papers touched, and the
+similarity model's fit starts ahead of the commit (papers/fit_ahead.py).
 """
 
 from dataclasses import replace
@@ -110,10 +109,10 @@ class RecordWriter:
             refresh_counts(counted)
 
     def write_derived(self, touched: set[int]) -> set[int] | None:
-        """Names, topic rules, the topic model, the new papers' rows and word statistics, each
-        in set-based passes; answers the papers whose facets may have changed (None: all).
+        """Names, the topic model before the topic rules (which read its links), the new papers'
+        rows and word statistics, set-based; answers the papers whose facets changed (None: all).
 
-        The rules and the model read the new papers staged (papers/staging.py) and link them
+        The model and the rules read the new papers staged (papers/staging.py) and link them
         before their rows are written, once, with their final names and vectors; existing
         papers' names are rewritten only where they differ, each row once.
         """
@@ -125,12 +124,13 @@ class RecordWriter:
         rule_papers = None if len(touched) == collection_size() else touched
         with topic_names_deferred() as pending, counts_deferred() as counted:
             pending.add(None if rule_papers is None else existing)
-            self.progress.phase("topic rules")
-            with timed("topic rules"):
-                self.summary.rule_links = apply_topic_rules(paper_ids=rule_papers)
             self.progress.phase("topic model")
             with timed("topic model"):
-                tag_papers()
+                relinked = tag_papers().changed
+            self.progress.phase("topic rules")
+            with timed("topic rules"):
+                ruled = None if rule_papers is None else rule_papers | relinked
+                self.summary.rule_links = apply_topic_rules(paper_ids=ruled)
         with timed("match and write papers"):
             move_staged(self.new_papers)
         if len(self.new_ids) >= ANALYZE_AFTER:

@@ -368,6 +368,9 @@ def test_the_source_file_filter_lists_the_dumps(staff, seeded):
 
 
 def test_admin_search_is_full_text_with_stemming(staff, seeded):
+    guard = Paper.objects.get(abstract__contains="smaller distilled models are used")
+    topic = Topic.objects.get(name="Compression and Quantization")
+    PaperTopic.objects.get_or_create(paper=guard, topic=topic, defaults={"source": "curator"})
     response = staff.get("/admin/papers/paper/", {"q": "quantized"})
     found = set(changelist_pks(response))
     # "quantized" stems to quantiz: titles and abstracts saying quantization or
@@ -379,9 +382,7 @@ def test_admin_search_is_full_text_with_stemming(staff, seeded):
     ).values_list("pk", flat=True)
     assert found == set(in_text)
     assert Paper.objects.get(title=MLWQ).pk in found
-    guard = Paper.objects.get(abstract__contains="smaller distilled models are used")
     assert guard.pk not in found
-    topic = Topic.objects.get(name="Compression and Quantization")
     tagged = staff.get("/admin/papers/paper/", {"topics__id__exact": topic.pk})
     assert guard.pk in changelist_pks(tagged)
     # A fragment of a word is not a word: no substring scan.
@@ -1082,7 +1083,6 @@ def test_apply_rules_action_on_papers_touches_only_those_papers(staff, seeded):
         (chosen[0].pk, "Compression and Quantization"),
         (chosen[0].pk, "Efficient Inference"),
         (chosen[0].pk, "Interpretability"),
-        (chosen[1].pk, "Cognitive Modeling and Psycholinguistics"),
         (chosen[1].pk, "Efficient Inference"),
         (chosen[1].pk, "Machine Learning Theory and Optimization"),
     }
@@ -1284,7 +1284,7 @@ def test_a_topic_cannot_take_the_old_address_of_another(staff, seeded):
 def test_topic_list_shows_paper_counts(staff, seeded):
     response = staff.get("/admin/papers/topic/")
     counts = {topic.name: topic.paper_count for topic in response.context["cl"].result_list}
-    assert counts["LLM Safety"] == 6
+    assert counts["LLM Safety"] == 5
     assert counts["Speech and Audio"] == 4
 
 

@@ -142,15 +142,29 @@ def test_the_rules_tag_the_seed_papers_precisely():
     assert tagged / total >= 0.9
     assert tagged == 79
     per_topic = Counter(PaperTopic.objects.values_list("topic__name", flat=True))
-    largest, count = per_topic.most_common(1)[0]
-    assert count / total <= 0.5, largest
-    assert (largest, count) == ("Vision-Language and Multimodality", 14)
-    # Every topic but two ACL areas and knowledge graphs, which the seeds (recent LLM papers) do
-    # not touch, tags a seed paper.
+    largest = max(per_topic.values())
+    assert largest / total <= 0.5
+    assert {name for name, count in per_topic.items() if count == largest} == {
+        "Efficient Inference",
+        "LLM Fine-Tuning",
+    }
+    assert largest == 10
+    # The seeds (recent LLM papers) say the words of these topics in passing at most ("detects
+    # hallucinations in LLM_Voice" in a speech paper): a passing mention tags only a paper
+    # without another topic.
     assert set(Topic.objects.exclude(name__in=per_topic).values_list("name", flat=True)) == {
+        "Cognitive Modeling and Psycholinguistics",
+        "Datasets and Annotation",
+        "Discourse and Pragmatics",
+        "Domain Adaptation and Transfer Learning",
+        "Education and Writing Assistance",
         "Ethics in NLP",
+        "Hallucination and Factuality",
         "Information Extraction",
         "Knowledge Graphs",
+        "Machine Translation",
+        "Robustness and Adversarial Attacks",
+        "Summarization",
     }
 
 
@@ -169,32 +183,17 @@ def test_the_rules_tag_the_seed_papers_precisely():
         ),
         (
             "Speculative decoding accelerates",
-            {
-                "Cognitive Modeling and Psycholinguistics",
-                "Efficient Inference",
-                "Machine Learning Theory and Optimization",
-            },
+            {"Efficient Inference", "Machine Learning Theory and Optimization"},
         ),
         ("Semantic Role Labeling (SRL)", {"Semantics", "Syntax and Parsing"}),
-        (
-            "As speech generation technology advances",
-            {
-                "Dialogue and Interactive Systems",
-                "Multilinguality and Low-Resource Languages",
-                "Privacy and Security",
-                "Semantics",
-                "Speech and Audio",
-            },
-        ),
+        # Speech deepfake detection; "multilingual support" and dialogue said once, in passing.
+        ("As speech generation technology advances", {"Privacy and Security", "Speech and Audio"}),
         ("Post-earnings volatility prediction", {"Finance and Legal NLP"}),
         (
             "Direct Preference Optimization (DPO) is",
             {"Alignment and Preference Learning", "Semantics"},
         ),
-        (
-            "Large Language Models (LLMs) are vulnerable to jailbreak",
-            {"LLM Safety", "Privacy and Security", "Robustness and Adversarial Attacks"},
-        ),
+        ("Large Language Models (LLMs) are vulnerable to jailbreak", {"LLM Safety"}),
         (
             "Retrieval-Augmented Generation (RAG) enhances",
             {
@@ -203,11 +202,9 @@ def test_the_rules_tag_the_seed_papers_precisely():
                 "Retrieval-Augmented Generation",
             },
         ),
-        # "The source code can be found here" no longer makes it a code generation paper.
-        (
-            "Image mass cytometry",
-            {"Clinical and Biomedical NLP", "Vision-Language and Multimodality"},
-        ),
+        # "The source code can be found here" no longer makes it a code generation paper, nor
+        # its one "Image" a vision-language one.
+        ("Image mass cytometry", {"Clinical and Biomedical NLP"}),
     ],
 )
 def test_sample_papers_get_the_topics_a_reader_would_give(title_or_abstract, expected):
@@ -237,10 +234,10 @@ def test_one_statement_for_all_topics_and_none_per_paper(venue):
     assert not PaperTopic.objects.filter(topic=topics[2]).exists()  # its stale rule link went
     writes = [q for q in queries if "papers_papertopic" in q["sql"] and "DELETE" in q["sql"]]
     assert len(writes) == 1  # matching, deleting and inserting for every topic at once
-    # Plus the timeout lifted for the transaction, the topic-name refresh, the count, the
-    # savepoint, and the facet counts' refresh of the papers changed (a fixed 10 statements,
-    # papers/counts.py).
-    assert len(queries) <= 1 + 6 + 10
+    # Plus every topic's rule (a passing mention tags only a paper without another topic), the
+    # timeout lifted for the transaction, the topic-name refresh, the count, the savepoint, and
+    # the facet counts' refresh of the papers changed (a fixed 10 statements, papers/counts.py).
+    assert len(queries) <= 1 + 1 + 6 + 10
 
 
 def test_rules_replace_only_rule_links(venue):
@@ -320,6 +317,43 @@ def test_a_title_rule_matches_titles_alone(venue):
     evicted = make_paper(venue, "Tokens go.", title="Token Eviction")
     apply_topic_rules()
     assert rule_links() == {(biased.pk, "fairness"), (cached.pk, "kv"), (evicted.pk, "kv")}
+
+
+def test_a_passing_mention_tags_only_a_paper_without_another_topic(venue):
+    # "knowledge distillation" used to make data tagged Compression, "privacy" said once
+    # Privacy and Security (an outside researcher's wrong tags).
+    privacy = Topic.objects.create(name="privacy", slug="privacy", rule='privacy or "data leaks"')
+    speech = Topic.objects.create(name="speech", slug="speech", rule="speech")
+    parsing = Topic.objects.create(name="parsing", slug="parsing", rule="", title_rule="parsing")
+    in_passing = make_paper(venue, "Speech models, speech data. Privacy is future work.")
+    alone = make_paper(venue, "We recognise speech. Privacy is future work.")
+    curated = make_paper(venue, "Privacy is future work.")
+    PaperTopic.objects.create(paper=curated, topic=parsing, source="curator")
+    by_model = make_paper(venue, "Privacy is future work.")
+    PaperTopic.objects.create(paper=by_model, topic=parsing, source="model", confidence=0.9)
+    titled = make_paper(venue, "Speech models, speech data.", title="Privacy of Speech")
+    twice = make_paper(venue, "Speech models, speech data. Privacy, and data leaks.")
+    named = make_paper(venue, "Privacy is future work.", title="Parsing Trees")
+    apply_topic_rules()
+    assert rule_links() == {
+        (in_passing.pk, "speech"),
+        # Said once each, nothing else: both tag it rather than none.
+        (alone.pk, "speech"),
+        (alone.pk, "privacy"),
+        (titled.pk, "speech"),
+        (titled.pk, "privacy"),
+        (twice.pk, "speech"),
+        (twice.pk, "privacy"),
+        (named.pk, "parsing"),
+    }
+    # Rules run for one topic read the others: the same links.
+    assert apply_topic_rules([privacy]) == 3
+    assert run_topic_rules([speech, privacy]).removed == 0
+    assert len(rule_links()) == 8
+    # The other topic goes: the passing mention tags the paper again.
+    PaperTopic.objects.filter(paper=curated).delete()
+    apply_topic_rules([privacy])
+    assert (curated.pk, "privacy") in rule_links()
 
 
 def test_the_shipped_code_rule_tags_programming_not_code_switching(venue):
