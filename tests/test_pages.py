@@ -1225,6 +1225,26 @@ def test_each_search_landmark_has_a_name_of_its_own(client, corpus, url, names):
     assert [form.attrs.get("aria_label") for form in page.find_all("form", role="search")] == names
 
 
+@pytest.mark.parametrize(
+    "url, skips",
+    [
+        ("/?q=cache", ["#main", "#results-heading"]),
+        ("/venues/acl-2025/", ["#main", "#results-heading"]),
+        ("/topics/attention/", ["#main", "#results-heading"]),
+        ("/authors/ada-lovelace/", ["#main", "#results-heading"]),
+        ("/venues/", ["#main"]),
+    ],
+)
+def test_a_list_skips_past_its_filters_to_its_results(client, corpus, url, skips):
+    # About 60 tabs from the top of /?q=… to the first result, through every facet (an outside
+    # researcher).
+    page = parse(get(client, url))
+    links = page.find_all("a", class_="skip-link")
+    assert [link.attrs["href"] for link in links] == skips
+    for link in links:
+        assert page.find(id=link.attrs["href"][1:]).attrs["tabindex"] == "-1"
+
+
 def test_title_order_heads_the_records_without_authors_apart(client, db):
     # Sorted A–Z, a titled record without authors came after "Zebras" with no word of why
     # (an outside tester).
@@ -1243,5 +1263,18 @@ def test_title_order_heads_the_records_without_authors_apart(client, db):
     assert (
         page.find("h3", class_="records-divider").text == "Records without a title or authors, A–Z"
     )
-    # Not in another order.
+    # Nor newest first, where ACL 2025's untitled records followed ACL 2020's (an outside
+    # researcher: "the newest venues last").
+    older = make_venue("ACL 2020", 2020)
+    make_paper("About cats.", title="Cats", venue=older, authors=["Grace Hopper"])
+    finish()
+    page = parse(get(client, "/?sort=newest"))
+    lists = page.find_all("ol", class_="result-list")
+    assert [[card.find("h3").text for card in ol.find_all("li")] for ol in lists] == [
+        ["Apes", "Zebras", "Cats"],
+        ["Bees"],
+    ]
+    divider = page.find("h3", class_="records-divider").text
+    assert divider == "Records without a title or authors, newest venue first"
+    # Not in the order of relevance.
     assert not parse(get(client, "/?q=about")).find_all("h3", class_="records-divider")
