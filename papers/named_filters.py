@@ -1,6 +1,6 @@
-"""The filters a query's words name: "summarization EMNLP 2023" names the venue EMNLP 2023,
-"dependency parsing 2021" the year 2021, "Findings of EMNLP 2023 sarcasm" that volume,
-"summarization naacl" the NAACL conferences and their Findings.
+"""The filters a query's words name: "summarization EMNLP 2023" names the venue EMNLP 2023
+and its other volumes, "dependency parsing 2021" the year 2021, "Findings of EMNLP 2023
+sarcasm" that volume, "summarization naacl" the NAACL conferences and their Findings.
 
 Searched as words, "acl 2024" found the one paper saying both and nothing pointed at the
 venue; "dependency parsing 2021" found two papers, neither of 2021 (an outside tester). The
@@ -57,7 +57,7 @@ def filters_named(text: str, chosen: dict[str, list[str]], venues=None) -> list[
             # "Findings of EMNLP 2023" named, the "EMNLP 2023" in it names nothing more.
             unnamed = name.sub(" ", unnamed, count=1)
             rest = _without(text, name)
-            named.append(_filter(venue.name, rest, [("venue", venue.slug)], chosen, venue))
+            named.append(_venue_filter(venue, venues, rest, chosen))
     if named or len(years) != 1 or int(years[0]) not in {v.year for v in venues}:
         return named
     rest = _without(text, _written(years[0]))
@@ -174,6 +174,17 @@ def _without(text: str, words: re.Pattern) -> str:
     """The text without the words, and nothing left but operators and empty quotes: ""."""
     rest = " ".join(words.sub(" ", text, count=1).split())
     return rest if re.search(r"\w", rest) else ""
+
+
+def _venue_filter(venue: Venue, venues: list[Venue], rest: str, chosen: dict) -> NamedFilter:
+    """The filter of a venue the query names, with its other volumes ("ACL 2023": its Findings,
+    short papers, demos …) as the front page's grid counts a conference: "ACL 2023
+    hallucination" opened the main volume's 14 papers of the conference's 30 (an outside
+    researcher). ``venues``: those of its year."""
+    volumes = sorted((v for v in venues if v.parent_id == venue.pk), key=lambda v: v.name)
+    label = f"{venue.name} and its other volumes" if volumes else venue.name
+    added = [("venue", v.slug) for v in (venue, *volumes)][:MAX_VALUES]
+    return _filter(label, rest, added, chosen, venue)
 
 
 def _filter(label: str, rest: str, added: list[tuple[str, str]], chosen: dict, page=None):

@@ -1037,6 +1037,31 @@ def test_a_query_naming_a_venue_no_paper_has_all_words_of_opens_its_words_there(
     assert client.get("/?q=emnlp+2023+irony").status_code == 200
 
 
+def test_a_conference_named_opens_its_words_in_all_its_volumes(client, db):
+    # "ACL 2023 hallucination" opened the main volume's 14 papers where the front page's
+    # "ACL 2023" counts its Findings and other volumes too, 30 papers (an outside researcher).
+    acl = make_venue("ACL 2023", 2023)
+    findings = make_venue("Findings of ACL 2023", 2023, parent=acl)
+    demos = make_venue("ACL 2023 Demos", 2023, parent=acl)
+    make_paper("Detecting hallucination.", title="Hallucination", venue=acl)
+    make_paper("Hallucination in summaries.", title="Unfaithful Summaries", venue=findings)
+    make_paper("A hallucination demo.", title="Demo", venue=demos)
+    make_paper("Hallucination again.", title="Later", venue=make_venue("ACL 2024", 2024))
+    finish()
+    expected = "/?q=hallucination&venue=acl-2023&venue=acl-2023-demos&venue=findings-of-acl-2023"
+    response = client.get("/?q=ACL+2023+hallucination")
+    assert (response.status_code, response["Location"]) == (302, expected)
+    assert client.get(expected).context["results"].count == 3
+    # A volume named is that volume alone.
+    response = client.get("/?q=findings+of+ACL+2023+hallucination")
+    assert response["Location"] == "/?q=hallucination&venue=findings-of-acl-2023"
+    # Offered with the query as typed, the filter says what it holds.
+    page = parse(client.get("/?q=ACL+2023+hallucination&literal=1"))
+    offered = page.find("p", class_="named-filters").find("a")
+    assert offered.text == "Search “hallucination” in ACL 2023 and its other volumes only"
+    assert offered.attrs["href"] == expected
+
+
 def test_a_query_naming_a_venue_opens_its_words_there_where_more_papers_have_them(client, db):
     # "summarization EMNLP 2023" listed the one paper whose abstract says "EMNLP 2023" (of
     # EMNLP 2024) where EMNLP 2023 has 63 papers on summarization (an outside researcher).
