@@ -201,6 +201,10 @@ _SCRIPT = re.compile(
 _LETTER_SCRIPT = re.compile(r"(?<![\w\\/.=?&#:@-])([A-Za-z])(?:_([a-z0-9])|\\_([0-9]))(?![\w@])")
 _ESCAPED = re.compile(r"\\([_%#${}]|&amp;|&)")
 _MATH = re.compile(r"(?<!\\)\$([^$]+)(?<!\\)\$")
+# In an abstract, whose dollars may be prices ("$5 and $10"), a pair holding a command or a
+# script and not opening on a figure: "$\rho \in (0.3, 2)$" showed its dollars (an outside
+# researcher).
+_ABSTRACT_MATH = re.compile(r"(?<!\\)\$(?![\d\s])(?=[^$]*(?:\\[A-Za-z]|[\^_]))([^$]+)(?<!\\)\$")
 # \frac{a}{b} → a/b, \sqrt{x} → √x (innermost first, as the groups are).
 _FRACTION = re.compile(r"\\frac\s*" + _GROUP + r"\s*" + _GROUP)
 _ROOT = re.compile(r"\\sqrt\s*" + _GROUP)
@@ -275,13 +279,13 @@ def has_latex(text: str) -> bool:
 
 def convert(text: str, style: Style, dollars: bool = True) -> str:
     """The title's LaTeX bits written in ``style`` (for HTML, ``text`` is escaped already);
-    ``dollars``: whether a pair of dollars delimits maths (an abstract's may be prices)."""
+    ``dollars``: whether any pair of dollars delimits maths (an abstract's may be prices: there,
+    only a pair holding maths does)."""
     text = untied(text, style)
     if not has_latex(text):
         # Braces and the rest are the text's own here ("labels in {0, 1}").
         return _LETTER_SCRIPT.sub(lambda m: m[1] + style.script("_", m[2] or m[3]), text)
-    if dollars:
-        text = _MATH.sub(r"\1", text)
+    text = (_MATH if dollars else _ABSTRACT_MATH).sub(r"\1", text)
     text = _FOOTNOTE.sub(r" (\1)", _HREF.sub(r"\2", text))
     text = _SYMBOL.sub(_symbol, text)
     for _ in range(8):  # nested groups, innermost first: RED^{\textrm{FM}}

@@ -54,6 +54,20 @@ _RULES = [
     (re.compile(r"(\d)times\b"), r"\1×"),
     (re.compile(r"\$\\sim\$|\\sim\b"), "~"),
 ]
+# HTML a few abstracts carry as text ("LEN<sup>p</sup>", "<i>Yes</i>", "<b>reason</b>": 5 of
+# the Anthology folder's), shown as tags: its simple pairs, escaped by then, set as markup.
+_HTML_PAIR = re.compile(r"&lt;(sup|sub|i|b|em|strong)&gt;((?:(?!&lt;).){1,300}?)&lt;/\1&gt;")
+_HTML_TAGS = {"i": "em", "b": "strong"}
+
+
+def _html_pairs(escaped: str) -> str:
+    def tag(pair: re.Match) -> str:
+        name = _HTML_TAGS.get(pair[1], pair[1])
+        return f"<{name}>{pair[2]}</{name}>"
+
+    return _HTML_PAIR.sub(tag, escaped)
+
+
 # After escaping, a URL ends at whitespace or at an escaped quote or angle bracket, and
 # punctuation just before that end is the sentence's (cut in _link: a pattern doing it
 # would backtrack quadratically over a run of dots).
@@ -121,7 +135,7 @@ def _inline(escaped: str) -> str:
     # The text after a link stays in the text: "\texttt{https://…}" keeps its closing brace.
     escaped = _URL.sub(lambda m: (lambda link, rest: kept(link) + rest)(*_link(m)), escaped)
     # Ties first: the rules write "~" (\sim) and take the backslash a tie is read before.
-    escaped = untied(escaped, HTML)
+    escaped = untied(_html_pairs(escaped), HTML)
     for pattern, replacement in _RULES:
         escaped = pattern.sub(replacement, escaped)
     # The LaTeX of an abstract (\underline{G}raph, O(k^{\frac{m}{2}}), \kappa) as a title's is.
@@ -161,7 +175,7 @@ def render_inline(text: str) -> SafeString:
     ts_headline placed; an unpaired mark is closed at the end.
     """
     # escaped before any markup
-    text = _marks_around_scripts(escape(spaced_sentences(text or "")))
+    text = _marks_around_scripts(_html_pairs(escape(spaced_sentences(text or ""))))
     return mark_safe(_marks(convert(text, HTML)))
 
 

@@ -209,12 +209,37 @@ def test_sentences_the_source_glued_together_are_spaced():
 def test_markup_from_the_data_is_escaped():
     html = render_abstract(
         '<script>alert(1)</script> <img src=x onerror="alert(1)"> javascript:alert(1) '
-        r'\textbf{<b>x</b>} [click](javascript:alert(1)) "quoted" &amp;'
+        r'\textbf{<b onclick="alert(1)">x</b>} [click](javascript:alert(1)) "quoted" &amp;'
     )
     assert html == (
         "<p>&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=&quot;alert(1)&quot;&gt; "
-        "javascript:alert(1) <strong>&lt;b&gt;x&lt;/b&gt;</strong> [click](javascript:alert(1)) "
-        "&quot;quoted&quot; &amp;amp;</p>"
+        "javascript:alert(1) <strong>&lt;b onclick=&quot;alert(1)&quot;&gt;x&lt;/b&gt;</strong> "
+        "[click](javascript:alert(1)) &quot;quoted&quot; &amp;amp;</p>"
+    )
+
+
+def test_an_abstracts_simple_html_pairs_are_set_as_markup():
+    # "LEN<sup>p</sup>" and "<i>Yes</i>" showed their tags (an outside researcher); only a
+    # pair of these tags without attributes, its text escaped.
+    assert render_abstract(
+        "we propose LEN<sup>p</sup>, answer <i>Yes</i>, <b>1)</b> <sub>2</sub> <b>open <u>u</u>"
+    ) == (
+        "<p>we propose LEN<sup>p</sup>, answer <em>Yes</em>, <strong>1)</strong> <sub>2</sub> "
+        "&lt;b&gt;open &lt;u&gt;u&lt;/u&gt;</p>"
+    )
+    assert render_inline("LEN<sup>p</sup> <i><script>x</script></i>") == (
+        "LEN<sup>p</sup> &lt;i&gt;&lt;script&gt;x&lt;/script&gt;&lt;/i&gt;"
+    )
+
+
+def test_an_abstracts_dollars_hold_maths_where_they_hold_commands():
+    # "$\rho-$zCDP … $\rho \in (0.3, 2)$" showed its dollars (an outside researcher).
+    assert render_abstract(r"$\rho-$zCDP with $\rho \in (0.3, 2)$ at $x_1$") == (
+        "<p>ρ-zCDP with ρ ∈ (0.3, 2) at x<sub>1</sub></p>"
+    )
+    # Prices stay: a pair opening on a figure or a space, or holding no maths.
+    assert render_abstract(r"$5 for \alpha, $10 and $ x$ and $y$") == (
+        "<p>$5 for α, $10 and $ x$ and $y$</p>"
     )
 
 
@@ -277,9 +302,9 @@ def test_a_snippet_reads_a_latex_group_its_fragments_cut_as_text():
 
 
 def test_highlight_escapes_everything_but_the_marks():
-    text = f"<b>a</b> {MARK_START}cache{MARK_STOP} & {MARK_STOP}x {MARK_START}open"
-    assert (
-        render_inline(text) == "&lt;b&gt;a&lt;/b&gt; <mark>cache</mark> &amp; x <mark>open</mark>"
+    text = f"<b id=a>a</b> {MARK_START}cache{MARK_STOP} & {MARK_STOP}x {MARK_START}open"
+    assert render_inline(text) == (
+        "&lt;b id=a&gt;a&lt;/b&gt; <mark>cache</mark> &amp; x <mark>open</mark>"
     )
 
 
