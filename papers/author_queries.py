@@ -9,7 +9,7 @@ from django.db import models
 from django.db.models import Count, Q
 
 from .expressions import family_key, joined_key
-from .name_keys import name_key, without_initial_stops
+from .name_keys import GENERATIONS, name_key, without_initial_stops
 from .name_words import PARTICLES
 from .nicknames import given_name_forms
 from .schema_sql import ACCENTED, COMBINING_MARKS, UNACCENTED
@@ -45,8 +45,6 @@ _MARKS = "\u0300-\u036f"
 _ONE_NAME = re.compile(rf"[^\W\d_][\w'’{_MARKS}-]+")
 # A name: two to five words of letters (with . ' - inside), nothing a search operator uses.
 _NAME = re.compile(rf"[^\W\d_][\w.'’{_MARKS}-]*(?:\s+[^\W\d_][\w.'’{_MARKS}-]*){{1,4}}")
-# A middle initial, with or without its period, between two words of a name.
-_INITIAL = re.compile(r"(?<=\s)[^\W\d_]\.?(?=\s)")
 # A generation suffix ending a name's slug ("Hal Daumé III", "Matthew C. Williams Jr.").
 _SUFFIX = "(-(jr|sr|ii|iii|iv))?"
 # A generation suffix of a family name, as expressions.family_key keys it.
@@ -62,11 +60,13 @@ def looks_like_name(text: str) -> bool:
 
 def _slugs_named(slug: str) -> Q:
     """The slugs of a name's authors: the slug, its namesakes' (slug-2 …), with one or two
-    middle initials the name leaves out ("noah-smith": noah-a-smith) and a suffix it leaves
-    out ("hal-daume": hal-daume-iii), for every form of the given name ("dan-jurafsky":
-    daniel-jurafsky too, papers/nicknames.py), or every given name of its initials ("y-goldberg":
-    yoav-goldberg, ``_initialled``); each form read through an index range of the slugs it
-    begins."""
+    middle initials or names the name leaves out ("noah-smith": noah-a-smith; "jackie-cheung":
+    jackie-c-k-cheung, jackie-chi-kit-cheung: one person's four pages, the 24-paper one not
+    offered) and a suffix it leaves out ("hal-daume": hal-daume-iii), for every form of the
+    given name ("dan-jurafsky": daniel-jurafsky too, papers/nicknames.py), or every given name
+    of its initials ("y-goldberg": yoav-goldberg, ``_initialled``); each form read through an
+    index range of the slugs it begins. Not a part of a hyphenated name ("Wei-Jie Wang" is not
+    Wei Wang, nor "Ada Kingsley-Lovelace" Ada Lovelace)."""
     given, _, rest = slug.partition("-")
     if not rest:
         return Q(slug=slug) | Q(
@@ -76,8 +76,13 @@ def _slugs_named(slug: str) -> Q:
         return Q(slug=slug) | initialled
     slugs = Q(slug=slug)
     for form in given_name_forms(given):
-        pattern = rf"^{re.escape(form)}-([a-z]-){{0,2}}{re.escape(rest)}{_SUFFIX}(-[0-9]+)?$"
-        slugs |= Q(slug__startswith=f"{form}-", slug__regex=pattern)
+        ending = rf"{re.escape(rest)}{_SUFFIX}(-[0-9]+)?$"
+        slugs |= Q(slug__startswith=f"{form}-", slug__regex=rf"^{re.escape(form)}-{ending}")
+        # A middle word is a word of the name: not a hyphenated given or family name's part.
+        middle = Q(
+            slug__startswith=f"{form}-", slug__regex=rf"^{re.escape(form)}-([a-z]+-){{1,2}}{ending}"
+        )
+        slugs |= middle & Q(name__regex=r"^\S+\s+\S+\s+\S") & ~Q(name__istartswith=f"{form}-")
     return slugs
 
 
@@ -130,6 +135,18 @@ def _family_is(key: str) -> Q:
     the Anthology writes "O’Connor", and "O'Connor" typed offered nobody (an outside tester)."""
     keys = {key, key.replace("'", "’"), key.replace("’", "'")}
     return Q(family__in=sorted(k + suffix for k in keys for suffix in ("", *_FAMILY_SUFFIXES)))
+
+
+def _first_and_last(author) -> str:
+    """The author's name without what comes between its first word and its family name's last
+    (a generation suffix kept): "Jackie Chi Kit Cheung" is Jackie Cheung, "Ramón Fernandez
+    Astudillo" Ramón Astudillo, whom ``named`` finds with their middle words."""
+    words = author.name.split()
+    family = (author.family_name or words[-1]).split()
+    suffixed = len(family) > 1 and family[-1].lower().strip(".") in GENERATIONS
+    return (
+        " ".join([words[0], *family[-2 if suffixed else -1 :]]) if len(words) > 2 else author.name
+    )
 
 
 class AuthorQuerySet(models.QuerySet):
@@ -187,14 +204,13 @@ class AuthorQuerySet(models.QuerySet):
         return list(counted.order_by("-paper_count", "slug"))
 
     def other_forms_of(self, author, limit: int = 10) -> list:
-        """The authors named with another form of the author's name (a middle initial more
-        or less, another form of the given name: ``named``; its words spaced otherwise, one
+        """The authors named with another form of the author's name (a middle initial or name
+        more or less, another form of the given name: ``named``; its words spaced otherwise, one
         query more, and one to count their papers where some are found), not the author nor a
         namesake, with papers, each with ``paper_count``, most papers first: "Christopher
         Manning" has 24 papers, "Christopher D. Manning" 9 and "Christopher D Manning" 4,
         perhaps all one person's."""
-        plain = _INITIAL.sub(" ", author.name)
-        named = self.named(plain, limit + 3)
+        named = self.named(_first_and_last(author), limit + 3)
         # Written with the spaces elsewhere ("AiTi Aw", "Ai Ti Aw": 40 people of the folder),
         # through the index author_joined_key.
         joined = self.alias(joined=joined_key()).filter(joined=author.key.replace(" ", ""))

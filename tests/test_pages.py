@@ -941,6 +941,19 @@ def test_an_author_page_links_the_pages_of_its_name_written_otherwise(client, co
     ]
     page = parse(client.get("/authors/grace-hopper/"))
     assert page.find_all("section", aria_labelledby="other-forms-heading") == []
+    # Middle names more or less: "Jackie Chi Kit Cheung" (24 papers) and "Jackie Cheung" (15)
+    # did not link each other (an outside researcher), nor a double family name its last part.
+    named = Author.objects.create(name="Ada Kim Byron Lovelace", slug="ada-kim-byron-lovelace")
+    Authorship.objects.create(paper=corpus["kv"], author=named, position=4)
+    hyphenated = Author.objects.create(name="Ada-Kim Lovelace", slug="ada-kim-lovelace")
+    Authorship.objects.create(paper=corpus["kv"], author=hyphenated, position=5)
+    assert other_forms("ada-kim-byron-lovelace") == [
+        "Ada Lovelace, 3 papers · 2024–2025 · with Alan Turing",
+        "Ada K. Lovelace, 1 paper · 2024 · with Ada Lovelace",
+    ]
+    assert "Ada Kim Byron Lovelace" in " ".join(other_forms("ada-lovelace"))
+    # A hyphenated given name is another: Ada-Kim is not Ada.
+    assert "Ada-Kim" not in " ".join(other_forms("ada-lovelace"))
 
 
 def test_an_author_page_names_its_author_on_every_card(client, db):
