@@ -118,7 +118,7 @@ class PaperFilterSet(AddressedQuery, django_filters.FilterSet):
         self.typed = " ".join(typed_intent(typed_query(data.get("q", ""))).split())
         # Maths symbols as the index holds them, before NFKC makes "ℓ" an "l": "μPLAN" found
         # nothing (an outside researcher).
-        text = typed_intent(typed_query(symbols_as_commands(data.get("q", ""))))
+        text = typed_intent(typed_query(symbols_as_commands(data.get("q", ""), names_only=True)))
         if symbol := SYMBOL_WORD.search(text):
             self.notices.append(
                 f"Symbols are not searched: “{symbol[0]}” is searched as “{symbol[1]}”."

@@ -148,16 +148,23 @@ SYMBOL_COMMANDS = {
 # A symbol written as a character, as its maths command ("π": "\\pi"), braces ending the
 # command before a letter or a digit ("πBench": "\\pi{}Bench").
 _SYMBOL_CHARACTER = re.compile("([" + "".join(SYMBOL_COMMANDS) + "])([A-Za-z0-9]?)")
+_NAME_SYMBOLS = "".join(symbol for symbol in SYMBOL_COMMANDS if symbol.isalpha() or symbol == "∞")
+_NAME_CHARACTER = re.compile("([" + _NAME_SYMBOLS + "])([A-Za-z0-9]?)")
 
 
 # The micro sign a keyboard types for the Greek letter mu.
 _SAME_SYMBOLS = str.maketrans({"µ": "μ"})
 
 
-def symbols_as_commands(text: str) -> str:
+def symbols_as_commands(text: str, names_only: bool = False) -> str:
     """The text with its symbols written as the Anthology writes them, LaTeX commands: "μPLAN"
-    as "\\mu{}PLAN", which BibTeX sets and the search index holds as its words ("mu plan")."""
-    return _SYMBOL_CHARACTER.sub(
+    as "\\mu{}PLAN", which BibTeX sets and the search index holds as its words ("mu plan").
+    ``names_only``: only the symbols names are made of (letters and ∞: "πBench", "∞Bench"),
+    for a query; an operator or an arrow is no word of a title that writes it as a character,
+    and "A ∧ B ⇔ B ∧ A", typed as its page shows it, found nothing searched as "wedge" and
+    "leftrightarrow" (an outside researcher)."""
+    pattern = _NAME_CHARACTER if names_only else _SYMBOL_CHARACTER
+    return pattern.sub(
         lambda m: "\\" + SYMBOL_COMMANDS[m[1]] + ("{}" if m[2] else "") + m[2],
         text.translate(_SAME_SYMBOLS),
     )

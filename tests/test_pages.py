@@ -412,6 +412,24 @@ def test_a_titles_maths_symbol_typed_as_shown_finds_it(client, db):
         assert body["count"] == 1, typed
 
 
+def test_a_title_with_operators_or_subscripts_pasted_as_shown_finds_it(client, db):
+    # "A ∧ B ⇔ B ∧ A: …" and "… L₂ Norm-Based …", pasted from their pages, found nothing in
+    # full: the operators were searched as "wedge" and "leftrightarrow", the title's own
+    # characters, and "L₂" as "L2" where the Anthology writes "L\_2" (an outside researcher).
+    logic = make_paper("Symmetry.", title="A ∧ B ⇔ B ∧ A: Evaluating Logical Reasoning")
+    norm = make_paper("Eviction.", title="A Simple L\\_2 Norm-Based Strategy for KV Cache")
+    make_paper("Reasoning.", title="Evaluating Logical Reasoning of Models")
+    finish()
+    for typed, paper in [
+        ("A ∧ B ⇔ B ∧ A: Evaluating Logical Reasoning", logic),
+        ('"A ∧ B ⇔ B ∧ A: Evaluating"', logic),
+        ("A Simple L₂ Norm-Based Strategy for KV Cache", norm),
+    ]:
+        body = client.get("/api/papers/", {"q": typed}).json()
+        full = [result["id"] for result in body["results"] if not result["partial"]]
+        assert (full, body["count"]) == ([paper.pk], 1), typed
+
+
 @pytest.mark.parametrize(
     ("query", "notice"),
     [
