@@ -56,15 +56,15 @@ WITH rules AS MATERIALIZED (
 ),
 hits AS (
     SELECT p.id AS paper_id, rules.topic_id,
-           -- A rule or title rule may be empty (NULL): one unsaid is not said.
+           -- A rule or title rule may be empty (NULL): one unsaid is not said. The abstract's
+           -- words are those of weight C, the only weight counted ({{D,C,B,A}}).
            COALESCE(v.title @@ rules.q OR v.title @@ rules.title_q
-                    OR ts_rank_cd('{{1,1,1,1}}', v.abstract, rules.q, 0) >= {said_often},
+                    OR ts_rank_cd('{{0,1,0,0}}', v.words, rules.q, 0) >= {said_often},
                     false) AS plain
     FROM {papers} p
     CROSS JOIN LATERAL (
         SELECT ts_filter(p.search_vector, '{{a,c}}') AS words,
-               ts_filter(p.search_vector, '{{a}}') AS title,
-               ts_filter(p.search_vector, '{{c}}') AS abstract OFFSET 0
+               ts_filter(p.search_vector, '{{a}}') AS title OFFSET 0
     ) v
     JOIN rules ON v.words @@ rules.q OR v.title @@ rules.title_q
     WHERE (%(papers)s::bigint[] IS NULL OR p.id = ANY(%(papers)s::bigint[]))
