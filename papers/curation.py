@@ -2,7 +2,9 @@
 
 Changed paper and venue fields are added to their ``curated_fields``; a topic added to a paper
 is a ``curator`` link; a topic taken off a paper leaves a ``RemovedTopic`` that loads and rules
-respect. Every change to topic links or author lists refreshes the papers' ``topic_names`` and
+respect, and the topic rules run again on the papers whose topics changed (a rule's passing
+mention tags only a paper without another topic, papers/topic_rules.py). Every change to topic
+links or author lists refreshes the papers' ``topic_names`` and
 ``author_names`` (search reads the authors'). ``fill_empty`` is the one rule for filling empty
 fields, shared with the loader and with merges of duplicates (papers/merging.py). Every change
 refreshes the facet counts of the papers it touched, in its transaction (papers/counts.py), and
@@ -33,6 +35,7 @@ from .people import drop_authorless
 from .similarity_model import project_paper
 from .text import abstract_key
 from .topic_resolver import forget_deleted_topic, remember_deleted_topics
+from .topic_rules import apply_topic_rules
 
 # Paper fields a source (a load, or a merged duplicate) may fill when the paper has them empty.
 FILLABLE_FIELDS = (
@@ -195,6 +198,8 @@ def delete_topics(topics) -> None:
         topics.delete()
         refresh_topic_names(papers)
         refresh_counts(papers)
+        if papers:
+            apply_topic_rules(paper_ids=papers)
 
 
 def delete_authors(authors) -> None:
@@ -252,6 +257,7 @@ def set_topics(paper_id: int, add=(), remove=()) -> None:
             RemovedTopic.objects.filter(paper_id=paper_id, topic_id__in=add).delete()
             _link_as_curator(PaperTopic(paper_id=paper_id, topic_id=t) for t in add)
         refresh_counts([paper_id])
+        apply_topic_rules(paper_ids=[paper_id])
 
 
 def _link_as_curator(links) -> None:
@@ -283,6 +289,8 @@ def add_topic_to_papers(topic: Topic, paper_ids: list[int]) -> int:
         mark_topics_curated(wanting)
         refresh_topic_names(wanting)
         refresh_counts(wanting)
+        if wanting:
+            apply_topic_rules(paper_ids=wanting)
     return len(wanting)
 
 
@@ -301,6 +309,8 @@ def remove_topic_from_papers(topic: Topic, paper_ids: list[int]) -> int:
         mark_topics_curated(having)
         refresh_topic_names(having)
         refresh_counts(having)
+        if having:
+            apply_topic_rules(paper_ids=having)
     return len(having)
 
 

@@ -11,6 +11,7 @@ import pytest
 from papers import curation, merging
 from papers.models import Author, Paper, PaperTopic, RemovedTopic, Topic, TopicRedirect
 from papers.text import abstract_key
+from papers.topic_rules import apply_topic_rules
 from tests.factories import finish, make_paper, make_topic, make_venue
 
 DUMP, RULE, CURATOR, MODEL = "dump", "rule", "curator", "model"
@@ -287,6 +288,7 @@ def test_add_topic_makes_curator_links_and_clears_removals(db):
 
 def test_remove_topic_removes_remembers_and_curates(db):
     topic = make_topic("parsing")
+    make_topic("syntax", rule="tagged")
     tagged = paper("Tagged.", links={"parsing": DUMP, "syntax": RULE})
     untagged = paper("Untagged.", links={"syntax": DUMP})
     finish()
@@ -400,3 +402,23 @@ def test_add_curated_appends_new_names_sorted():
         "country",
         "doi",
     ]
+
+
+def test_a_curators_topic_takes_a_passing_mentions_place_and_gives_it_back(db):
+    # A rule's passing mention tags only a paper without another topic (papers/topic_rules.py):
+    # a curator's topic added or taken away decides it as a load would.
+    make_topic("privacy", rule="privacy")
+    parsing = make_topic("parsing")
+    mentioned = paper("Parsers. Privacy is future work.")
+    finish()
+    apply_topic_rules()
+    assert topics_of(mentioned) == {"privacy": RULE}
+    curation.add_topic_to_papers(parsing, [mentioned.pk])
+    assert topics_of(mentioned) == {"parsing": CURATOR}
+    assert fresh(mentioned).topic_names == "parsing"
+    curation.remove_topic_from_papers(parsing, [mentioned.pk])
+    assert topics_of(mentioned) == {"privacy": RULE}
+    curation.set_topics(mentioned.pk, add=[parsing.pk])
+    assert topics_of(mentioned) == {"parsing": CURATOR}
+    curation.delete_topics(Topic.objects.filter(pk=parsing.pk))
+    assert topics_of(mentioned) == {"privacy": RULE}
