@@ -206,18 +206,14 @@ _TYPED_MARKS = str.maketrans(
 # the Anthology's "M^3CoT") is searched as that, not as "M3CoT", which NFKC would make of it.
 _SUPERSCRIPT_DIGITS = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 _SUPERSCRIPT_VALUES = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
-# And subscript ones: "L₂", pasted from the page showing the Anthology's "L\_2", found nothing.
-_SUBSCRIPT_DIGITS = re.compile("[₀₁₂₃₄₅₆₇₈₉]+")
-_SUBSCRIPT_VALUES = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 
 
 def typed_query(text: str) -> str:
-    """A query as it is searched, whatever the keyboard wrote: superscript and subscript digits
-    as LaTeX writes them ("M³CoT": "M^3CoT", "L₂": "L_2"), compatibility forms folded (NFKC: full-width
+    """A query as it is searched, whatever the keyboard wrote: superscript digits as LaTeX
+    writes them ("M³CoT": "M^3CoT"), compatibility forms folded (NFKC: full-width
     "ｔｒａｎｓｆｏｒｍｅｒ", the ligature "ﬁ", "naı̈ve" decomposed), hyphens, dashes and curly quotes
     as the ASCII ones, invisible characters dropped, control characters as spaces."""
     text = _SUPERSCRIPT_DIGITS.sub(lambda m: "^" + m[0].translate(_SUPERSCRIPT_VALUES), text)
-    text = _SUBSCRIPT_DIGITS.sub(lambda m: "_" + m[0].translate(_SUBSCRIPT_VALUES), text)
     text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text)).translate(_TYPED_MARKS)
     return CONTROL_CHARACTERS.sub(" ", text)
 
