@@ -126,7 +126,10 @@ CREATE TEMPORARY TABLE topic_model_chosen (
 """
 
 # Then one statement: the chosen links (minus curator removals) upserted as model links — an
-# existing dump, rule or curator link wins — and the model links no longer chosen deleted. The
+# existing dump or curator link wins; a rule's, from the time the collection was too small for
+# the model, becomes the model's (the rules, run after the model, take those away: the first
+# load past MIN_PAPERS left such papers with neither, a reviewer) — and the model links no
+# longer chosen deleted. The
 # stale links are found by EXCEPT (hashed) rather than NOT EXISTS, which the planner runs as a
 # nested loop when the link table's statistics predate the load (seconds become minutes).
 _WRITE_LINKS_SQL = """
@@ -148,8 +151,10 @@ deleted AS (
 upserted AS (
     INSERT INTO {paper_topic} AS pt (paper_id, topic_id, source, confidence)
     SELECT paper_id, topic_id, '{model}', confidence FROM chosen
-    ON CONFLICT (paper_id, topic_id) DO UPDATE SET confidence = EXCLUDED.confidence
-    WHERE pt.source = '{model}' AND pt.confidence IS DISTINCT FROM EXCLUDED.confidence
+    ON CONFLICT (paper_id, topic_id)
+    DO UPDATE SET source = '{model}', confidence = EXCLUDED.confidence
+    WHERE pt.source = '{rule}'
+       OR pt.source = '{model}' AND pt.confidence IS DISTINCT FROM EXCLUDED.confidence
     RETURNING pt.paper_id, xmax = 0 AS inserted
 )
 SELECT ARRAY(SELECT paper_id FROM deleted), ARRAY(SELECT paper_id FROM upserted WHERE inserted)
@@ -277,7 +282,7 @@ def write_model_links(paper_ids: list[int], topic_ids: list[int], confidences: l
             for row in zip(paper_ids, topic_ids, confidences, strict=True):
                 copy.write_row(row)
         cursor.execute("ANALYZE topic_model_chosen")
-        cursor.execute(sql(_WRITE_LINKS_SQL, model=MODEL))
+        cursor.execute(sql(_WRITE_LINKS_SQL, model=MODEL, rule=PaperTopic.Source.RULE.value))
         return cursor.fetchone()
 
 

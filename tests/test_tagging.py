@@ -114,6 +114,23 @@ def test_area_rule_links_of_a_smaller_collection_go_once_the_model_decides(colle
     assert ("Machine Translation of Welsh", "Machine Translation", "model") in links([welsh])
 
 
+def test_the_load_past_the_models_size_turns_area_rule_links_into_the_models(
+    collection, monkeypatch
+):
+    """The loader runs the model before the rules: the model takes over an area rule link of
+    the smaller collection's time, which the rules then would delete, and the paper kept
+    neither (a reviewer)."""
+    monkeypatch.setattr("papers.tagging.MIN_PAPERS", 1000)
+    apply_topic_rules()
+    welsh = Paper.objects.get(title="Machine Translation of Welsh")
+    assert ("Machine Translation of Welsh", "Machine Translation", "rule") in links([welsh])
+    monkeypatch.setattr("papers.tagging.MIN_PAPERS", 30)
+    tag_papers(training_file=None)
+    apply_topic_rules(paper_ids=[collection["graph0"].pk])
+    assert links([welsh]) == {("Machine Translation of Welsh", "Machine Translation", "model")}
+    assert not PaperTopic.objects.filter(topic__slug__in=AREA_SLUGS, source="rule").exists()
+
+
 def test_the_model_keeps_curated_and_dump_links_and_removals(collection):
     mt, summarization = (
         Topic.objects.get(name="Machine Translation"),
