@@ -182,9 +182,11 @@ def _venue_filter(venue: Venue, venues: list[Venue], rest: str, chosen: dict) ->
     hallucination" opened the main volume's 14 papers of the conference's 30 (an outside
     researcher). ``venues``: those of its year."""
     volumes = sorted((v for v in venues if v.parent_id == venue.pk), key=lambda v: v.name)
-    label = f"{venue.name} and its other volumes" if volumes else venue.name
+    if not volumes:
+        return _filter(venue.name, rest, [("venue", venue.slug)], chosen, venue)
+    # Its papers are the list of its volumes, not the main volume's page (a reviewer).
     added = [("venue", v.slug) for v in (venue, *volumes)][:MAX_VALUES]
-    return _filter(label, rest, added, chosen, venue)
+    return _filter(f"{venue.name} and its other volumes", rest, added, chosen)
 
 
 def _filter(label: str, rest: str, added: list[tuple[str, str]], chosen: dict, page=None):

@@ -1060,6 +1060,15 @@ def test_a_conference_named_opens_its_words_in_all_its_volumes(client, db):
     offered = page.find("p", class_="named-filters").find("a")
     assert offered.text == "Search “hallucination” in ACL 2023 and its other volumes only"
     assert offered.attrs["href"] == expected
+    # Named alone, it is offered all its volumes' papers, not the main volume's page.
+    offered = parse(client.get("/?q=ACL+2023")).find("p", class_="named-filters").find("a")
+    assert offered.text == "All papers of ACL 2023 and its other volumes"
+    assert (
+        offered.attrs["href"] == "/?venue=acl-2023&venue=acl-2023-demos&venue=findings-of-acl-2023"
+    )
+    # A venue without other volumes is its page.
+    offered = parse(client.get("/?q=ACL+2024")).find("p", class_="named-filters").find("a")
+    assert (offered.text, offered.attrs["href"]) == ("All papers of ACL 2024", "/venues/acl-2024/")
 
 
 def test_a_query_naming_a_venue_opens_its_words_there_where_more_papers_have_them(client, db):
