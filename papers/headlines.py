@@ -185,17 +185,17 @@ def _unmarked(headline: str) -> tuple[str, list[tuple[int, int]]]:
     return "".join(text), marked
 
 
-def _positions(text: str) -> tuple[dict[int, tuple[int, int]], set[int]]:
-    """(each word's (start, end) in ``text`` by its position, as PostgreSQL counts them; the
-    positions of the hyphenated words themselves, before their parts')."""
-    spans, compounds, position, fragment_start = {}, set(), 0, 0
+def _positions(text: str) -> tuple[dict[int, tuple[int, int]], dict[int, str]]:
+    """(each word's (start, end) in ``text`` by its position, as PostgreSQL counts them; each
+    hyphenated word, in small letters, by its own position, before its parts')."""
+    spans, compounds, position, fragment_start = {}, {}, 0, 0
     for fragment in text.split(FRAGMENT_DELIMITER):
         position += _FRAGMENT_GAP
         for word in _TEXT_WORD.finditer(fragment):
             parts = list(_PART.finditer(word[0]))
             if len(parts) > 1:
                 position += 1
-                compounds.add(position)
+                compounds[position] = word[0].lower()
             for part in parts:
                 position += 1
                 start = fragment_start + word.start() + part.start()
@@ -204,17 +204,18 @@ def _positions(text: str) -> tuple[dict[int, tuple[int, int]], set[int]]:
     return spans, compounds
 
 
-def _phrase_words(phrases, lexeme_at: dict[int, str | None], compounds: set[int]) -> set[int]:
+def _phrase_words(phrases, lexeme_at: dict[int, str | None], compounds: dict[int, str]) -> set[int]:
     """The positions of the marked words that stand in a whole phrase (a marked word not
     known, None, may be any of the phrase's); a hyphenated word of the phrase must stand at its
-    offset, at one of ``compounds`` (the hyphenated words' positions)."""
+    offset, one of ``compounds`` (the hyphenated words by position) that its stem begins."""
     kept = set()
     for phrase in phrases:
         # A hyphenated word's own lexeme (fine-tun) is never marked: its parts are. Where a
         # phrase's only marked part is one ("out-of-distribut" <3> "distribut"), the hyphenated
-        # word tells the compound's "distribution" from a lone one.
+        # word tells the compound's "distribution" from a lone one, and "few-shot" from
+        # "zero-shot" (a reviewer).
         parts = [(lexeme, offset) for lexeme, offset in phrase if not _HYPHENATED.search(lexeme)]
-        whole = [offset for lexeme, offset in phrase if _HYPHENATED.search(lexeme)]
+        whole = [(lexeme, offset) for lexeme, offset in phrase if _HYPHENATED.search(lexeme)]
         if not parts:
             continue
         for position in lexeme_at:
@@ -223,6 +224,6 @@ def _phrase_words(phrases, lexeme_at: dict[int, str | None], compounds: set[int]
             if all(
                 p in lexeme_at and lexeme_at[p] in (lexeme, None)
                 for p, (lexeme, _) in zip(words, parts, strict=True)
-            ) and all(start + offset in compounds for offset in whole):
+            ) and all(compounds.get(start + offset, "").startswith(w) for w, offset in whole):
                 kept.update(words)
     return kept

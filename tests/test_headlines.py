@@ -65,6 +65,12 @@ def test_a_compounds_part_keeps_its_mark_only_inside_the_compound():
     assert shown(phrase_marks(headline, query)) == (
         "[out]-[of]-[distribution] data, the same distribution, in-distribution"
     )
+    # Another compound's part is no part of the query's: "zero-shot" for "few-shot" (a reviewer).
+    headline = marked("few-[shot] [learning], zero-[shot] [learning], 4-[shot]")
+    query = "'few-shot' <2> 'shot' <-> 'learn'"
+    assert shown(phrase_marks(headline, query)) == (
+        "few-[shot] [learning], zero-shot learning, 4-shot"
+    )
     headline = marked("[sequence]-to-[sequence] [models] of [sequences]")
     query = "'sequence-to-sequ' <-> 'sequenc' <2> 'sequenc' & 'model'"
     assert shown(phrase_marks(headline, query)) == (
