@@ -198,8 +198,8 @@ def area_weights(ids: list[int], every_paper: bool = False):
 
 def refresh_embeddings(force: bool = False, ahead=None) -> dict:
     """Fit the collection's embeddings and nearest neighbours, unless nothing changed.
-    ``ahead``: a fit a load started before its commit (papers/fit_ahead.py), taken when it
-    read the very texts read here.
+    ``ahead``: a fit a load started before its commit (papers/fit_ahead.py), taken when it read
+    the very texts read here; its neighbours too when it read the very other inputs.
 
     Returns a summary: {"skipped": bool, "papers": n, "seconds": s} (and "reason" when
     nothing was computed).
@@ -209,14 +209,14 @@ def refresh_embeddings(force: bool = False, ahead=None) -> dict:
     if not force and stored_fingerprint() == current:
         return {"skipped": True, "reason": "unchanged", "papers": 0, "seconds": 0.0}
     collection = read_collection()
+    shared = shared_authors(collection.ids)
     with one_blas_thread():
-        taken, fitted = ahead.take(collection.ids, collection.texts) if ahead else (False, None)
+        taken, fitted, rows_out = ahead.take(collection, shared) if ahead else (False, None, None)
         if not taken:
             fitted = fit(collection.texts)
-        rows_out, blob = None, None
-        if fitted is not None:
-            rows_out = neighbour_rows(collection, fitted, _shared_authors(collection.ids))
-            blob = model_blob(collection, fitted)
+        if fitted is not None and rows_out is None:
+            rows_out = neighbour_rows(collection, fitted, shared)
+        blob = None if fitted is None else model_blob(collection, fitted)
     papers = store(rows_out, current, fitted, blob)
     seconds = time.perf_counter() - started
     log.info("similar papers: %d papers in %.1f s", papers, seconds)
@@ -334,7 +334,7 @@ def codes(values) -> dict:
     return {value: code for code, value in enumerate(sorted(set(values)))}
 
 
-def _shared_authors(ids: list[int]):
+def shared_authors(ids: list[int]):
     """A sparse [n, n] matrix: how many authors each pair of papers shares (diagonal zero)."""
     import numpy as np
     from scipy import sparse

@@ -5,8 +5,10 @@ merged — empty fields filled, the fields a record with its own external ID say
 corrected, topics and related titles added — and fields a curator set
 (Paper.curated_fields) are never touched. New papers are staged (papers/staging.py) and written
 once, after the topic model and rules, with their names and vectors; the derived data (name
-columns, topic rules, word statistics, facet counts) is refreshed for the papers touched, and the
-similarity model's fit starts ahead of the commit (papers/fit_ahead.py).
+columns, topic rules, word statistics, facet counts) is refreshed for the papers touched. Once
+the papers are matched the collection's texts are final, and the similarity model's fit starts
+ahead of the commit (papers/fit_ahead.py); once they are written, with their links, so are
+the neighbours' other inputs, and the neighbours are found ahead too.
 """
 
 from dataclasses import replace
@@ -133,6 +135,9 @@ class RecordWriter:
                 self.summary.rule_links = apply_topic_rules(paper_ids=ruled)
         with timed("match and write papers"):
             move_staged(self.new_papers)
+        if self.fit_ahead is not None:  # every paper and link written: the neighbours' inputs
+            with timed("similarity model"):
+                self.fit_ahead.send_inputs()
         if len(self.new_ids) >= ANALYZE_AFTER:
             # The papers arrive only now: statistics taken before would describe the table
             # without them, and the pages' plans would read every paper (a seq scan per venue).
@@ -338,16 +343,9 @@ class RecordWriter:
         paper_ids = {paper_id for paper_id, _ in wanted}
         have = set()
         for chunk in batched(paper_ids):
-            have.update(
-                PaperTopic.objects.filter(paper_id__any_of=chunk).values_list(
-                    "paper_id", "topic_id"
-                )
-            )
-            have.update(
-                RemovedTopic.objects.filter(paper_id__any_of=chunk).values_list(
-                    "paper_id", "topic_id"
-                )
-            )
+            for model in (PaperTopic, RemovedTopic):
+                links = model.objects.filter(paper_id__any_of=chunk)
+                have.update(links.values_list("paper_id", "topic_id"))
         missing = sorted(wanted - have)
         copy_rows(
             PaperTopic,

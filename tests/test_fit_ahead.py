@@ -1,6 +1,7 @@
 """The similarity model fitted ahead of a load's commit, in a forked process
-(papers/fit_ahead.py): the same rows as the fit after the commit, the fit made again when the
-texts differ or the child fails, and no child left behind."""
+(papers/fit_ahead.py), its neighbours found there too: the same rows as the fit after the
+commit, the fit made again when the texts differ or the child fails, and no child left
+behind."""
 
 import multiprocessing
 import os
@@ -21,13 +22,14 @@ from papers.tables import sql
 
 @pytest.fixture
 def taken(monkeypatch):
-    """What each take of a fit made ahead answered (taken or not), in order."""
+    """What each take of a fit made ahead answered (taken or not, and "with rows" when its
+    neighbours were taken too), in order."""
     answers = []
     take = FitAhead.take
 
-    def recorded(self, ids, texts):
-        answer = take(self, ids, texts)
-        answers.append(answer[0])
+    def recorded(self, collection, shared):
+        answer = take(self, collection, shared)
+        answers.append(answer[0] if answer[2] is None else "with rows")
         return answer
 
     monkeypatch.setattr(FitAhead, "take", recorded)
@@ -55,10 +57,15 @@ def stored() -> tuple[list, tuple]:
     return rows, (fingerprint, papers, bytes(model))
 
 
+def read_only(ids: list[int], texts: list[str]) -> similarity.Collection:
+    """A collection of these ids and texts and nothing else."""
+    return similarity.Collection(ids, texts, [], [], None)
+
+
 @pytest.mark.django_db
 def test_a_load_takes_the_fit_made_ahead_and_stores_what_a_fit_after_it_stores(any_size, taken):
     load_files([settings.FIXTURES_DIR])
-    assert taken == [True]
+    assert taken == ["with rows"]
     assert multiprocessing.active_children() == []
     ahead = stored()
     assert len(ahead[0]) == Paper.objects.count()
@@ -78,10 +85,12 @@ def test_the_model_is_taken_only_for_the_texts_it_was_fitted_on(seeds, any_size)
     with FitAhead() as ahead:
         ahead.start([])
         ids, texts = list(ahead.ids), list(ahead.texts)
-        assert ahead.take(ids, [*texts[:-1], "A text the fit never read."]) == (False, None)
+        other = read_only(ids, [*texts[:-1], "A text the fit never read."])
+        assert ahead.take(other, None) == (False, None, None)
     with FitAhead() as ahead:
         ahead.start([])
-        taken, fitted = ahead.take(ids, texts)
+        taken, fitted, rows = ahead.take(read_only(ids, texts), None)
+    assert rows is None  # no other inputs sent: no neighbours
     assert taken
     with similarity.one_blas_thread():
         serial = similarity.fit(texts)
@@ -100,7 +109,7 @@ def test_a_failed_child_leaves_the_fit_to_the_refresh(seeds, any_size, monkeypat
     monkeypatch.setattr(fit_ahead, "fit", failing)  # the forked child inherits the failure
     with FitAhead() as ahead:
         ahead.start([])
-        assert ahead.take(ahead.ids, ahead.texts) == (False, None)
+        assert ahead.take(read_only(ahead.ids, ahead.texts), None) == (False, None, None)
     assert multiprocessing.active_children() == []
 
 
@@ -111,7 +120,7 @@ def test_a_wedged_child_is_not_waited_for(seeds, any_size, monkeypatch):
     started = time.monotonic()
     with FitAhead() as ahead:
         ahead.start([])
-        assert ahead.take(ahead.ids, ahead.texts) == (False, None)
+        assert ahead.take(read_only(ahead.ids, ahead.texts), None) == (False, None, None)
     assert time.monotonic() - started < 30
     assert multiprocessing.active_children() == []
 
@@ -130,7 +139,7 @@ def test_a_load_that_fails_after_the_fork_leaves_no_child(any_size, monkeypatch)
 
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads /proc")
 @pytest.mark.django_db
-def test_the_child_holds_nothing_of_the_parent_but_its_end_of_the_pipe(
+def test_the_child_holds_nothing_of_the_parent_but_its_ends_of_the_pipes(
     seeds, any_size, monkeypatch
 ):
     """Were the loader killed, its database connection and its output would close with it."""
@@ -139,9 +148,9 @@ def test_the_child_holds_nothing_of_the_parent_but_its_end_of_the_pipe(
         ahead.start([])
         descriptors = Path(f"/proc/{ahead._process.pid}/fd")
         deadline = time.monotonic() + 30
-        while len(list(descriptors.iterdir())) > 4 and time.monotonic() < deadline:
+        while len(list(descriptors.iterdir())) > 5 and time.monotonic() < deadline:
             time.sleep(0.01)
         held = {int(d.name): os.readlink(d) for d in descriptors.iterdir()}
     assert [held.pop(standard) for standard in (0, 1, 2)] == [os.devnull] * 3
-    assert [target.split(":")[0] for target in held.values()] == ["pipe"]
+    assert [target.split(":")[0] for target in held.values()] == ["pipe", "pipe"]
     assert multiprocessing.active_children() == []

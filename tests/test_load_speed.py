@@ -144,11 +144,11 @@ def test_a_load_reports_its_phases_in_the_order_they_ran():
         "names",
         "topic model",
         "topic rules",
+        "similarity model",
         "word statistics",
         "search indexes",
         "facet counts",
         "commit",
-        "similarity model",
     ]
     assert all(seconds >= 0 for seconds in summary.phases.values())
     assert papers_whose_vector_differs() == 0
