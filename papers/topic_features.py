@@ -40,7 +40,7 @@ _TERM_LEXEMES_SQL = (
 _RULE_TERM = re.compile(r'(-?)"([^"]*)"|(-?)(\S+)')
 
 
-def rule_terms(rule: str) -> list[tuple[bool, str]]:
+def _rule_terms(rule: str) -> list[tuple[bool, str]]:
     """(excluded, text) for each term of a websearch rule; "or" joins them."""
     terms = []
     for match in _RULE_TERM.finditer(rule):
@@ -60,7 +60,7 @@ def rule_matches(matrix, vocabulary: dict[str, int], rules: list[str]):
     """A papers × rules boolean array: each rule approximated on the lexeme matrix."""
     import numpy as np
 
-    parsed = [rule_terms(rule) for rule in rules]
+    parsed = [_rule_terms(rule) for rule in rules]
     lexemes = _term_lexemes({text for terms in parsed for _, text in terms})
     matrix = matrix.tocsc()
     matches = np.zeros((matrix.shape[0], len(rules)), dtype=bool)

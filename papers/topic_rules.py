@@ -34,7 +34,6 @@ from .models import PaperTopic, Topic
 from .staging import papers_source
 from .tables import sql
 from .tagging import AREA_SLUGS, areas_by_model
-from .topic_features import rule_terms
 
 RULE = PaperTopic.Source.RULE.value
 # The times an abstract says a rule's terms (a phrase where it stands, ``mention_queries``) for
@@ -90,7 +89,7 @@ hits AS (
            -- A rule or title rule may be empty (NULL): one unsaid is not said. The abstract's
            -- words are those of weight C, the only weight counted ({{D,C,B,A}}).
            COALESCE(v.title @@ rules.q OR v.title @@ rules.title_q
-                    OR (SELECT sum(m.factor * ts_rank_cd('{{0,1,0,0}}', v.words, m.query, 0))
+                    OR (SELECT max(m.factor * ts_rank_cd('{{0,1,0,0}}', v.words, m.query, 0))
                         FROM unnest(rules.queries, rules.factors) AS m(query, factor))
                        >= {said_often},
                     false) AS plain"""
@@ -146,25 +145,29 @@ FROM events
 GROUP BY topic_id
 """
 
-# Each term of a rule as the index parses it, a phrase as a phrase: ts_rank_cd counts one cover
-# per occurrence, divided by 1 + the words the phrase skips ("theory of mind": 'theori' <2>
+# Each alternative of a rule as the index parses it, a phrase as a phrase: ts_rank_cd counts one
+# cover per occurrence, divided by 1 + the words the phrase skips ("theory of mind": 'theori' <2>
 # 'mind', half a cover), so "in-context learning" said three times counted 1.5 (a reviewer).
 _TERM_QUERIES_SQL = """
-SELECT t.term, websearch_to_tsquery('{config}', '"' || t.term || '"')::text
-FROM unnest(%s::text[]) AS t(term)
+SELECT t.term, websearch_to_tsquery('{config}', t.term)::text FROM unnest(%s::text[]) AS t(term)
 """
 _DISTANCE = re.compile(r"<(\d+|-)>")
+# " or " between a rule's alternatives, not inside a quoted phrase; an excluded word or phrase.
+_OR = re.compile(r'\s+or\s+(?=(?:[^"]*"[^"]*")*[^"]*$)', re.IGNORECASE)
+_EXCLUDED = re.compile(r'(?<!\S)-(?:"[^"]*"|\S+)')
 
 
 def mention_queries(rules: list[str]) -> list[tuple[int, int, str]]:
     """The queries counting each rule's mentions (one query): (the rule's index, the factor
-    that makes each occurrence one, a tsquery of the rule's terms skipping that many words
-    less one, or-ed), a rule's terms grouped by their factor."""
-    terms = [[text for excluded, text in rule_terms(rule) if not excluded] for rule in rules]
+    that makes each occurrence one, a tsquery of the rule's alternatives skipping that many
+    words less one, or-ed), a rule's alternatives grouped by their factor. A mention is counted
+    in its group: the statement takes the best group's count, since "text-to-SQL" is a mention
+    of both "text-to-sql" and "sql" (a reviewer)."""
+    terms = [[_EXCLUDED.sub(" ", part).strip() for part in _OR.split(rule)] for rule in rules]
     with connection.cursor() as cursor:
         cursor.execute(
             sql(_TERM_QUERIES_SQL, config=SEARCH_CONFIG),
-            [sorted({term for rule in terms for term in rule})],
+            [sorted({term for rule in terms for term in rule if term})],
         )
         parsed = {term: query for term, query in cursor.fetchall() if query}
     queries = []

@@ -356,6 +356,15 @@ def test_a_passing_mention_tags_only_a_paper_without_another_topic(venue):
     assert {link for link in rule_links() if link[1] == "minds"} == {(both.pk, "minds")}
     Topic.objects.filter(pk=minds.pk).delete()
     Paper.objects.filter(pk__in=[both.pk, once.pk]).delete()
+    # Nor is one mention two because two of the rule's alternatives make it: "text-to-SQL" is
+    # "text-to-sql" and "sql" (a reviewer).
+    sql = Topic.objects.create(name="sql", slug="sql", rule='"text-to-sql" or sql')
+    once = make_paper(venue, "Speech models, speech data. On a text-to-SQL benchmark.")
+    twice = make_paper(venue, "Speech models, speech data. Text-to-SQL; SQL.")
+    apply_topic_rules()
+    assert {link for link in rule_links() if link[1] == "sql"} == {(twice.pk, "sql")}
+    Topic.objects.filter(pk=sql.pk).delete()
+    Paper.objects.filter(pk__in=[twice.pk, once.pk]).delete()
     # Rules run for one topic read the others: the same links.
     assert apply_topic_rules([privacy]) == 3
     assert run_topic_rules([speech, privacy]).removed == 0
