@@ -207,7 +207,7 @@ def _positions(text: str) -> tuple[dict[int, tuple[int, int]], dict[int, str]]:
 def _phrase_words(phrases, lexeme_at: dict[int, str | None], compounds: dict[int, str]) -> set[int]:
     """The positions of the marked words that stand in a whole phrase (a marked word not
     known, None, may be any of the phrase's); a hyphenated word of the phrase must stand at its
-    offset, one of ``compounds`` (the hyphenated words by position) that its stem begins."""
+    offset, one of ``compounds`` (the hyphenated words by position) of its parts."""
     kept = set()
     for phrase in phrases:
         # A hyphenated word's own lexeme (fine-tun) is never marked: its parts are. Where a
@@ -224,6 +224,14 @@ def _phrase_words(phrases, lexeme_at: dict[int, str | None], compounds: dict[int
             if all(
                 p in lexeme_at and lexeme_at[p] in (lexeme, None)
                 for p, (lexeme, _) in zip(words, parts, strict=True)
-            ) and all(compounds.get(start + offset, "").startswith(w) for w, offset in whole):
+            ) and all(_same_compound(compounds.get(start + o, ""), w) for w, o in whole):
                 kept.update(words)
     return kept
+
+
+def _same_compound(word: str, stem: str) -> bool:
+    """Whether the hyphenated ``word`` is the one ``stem`` stems: the same parts but the last,
+    which the stemmer may have rewritten ("multi-party": multi-parti; not "zero-shot" for
+    few-shot)."""
+    parts, stemmed = word.split("-"), stem.split("-")
+    return len(parts) == len(stemmed) and parts[:-1] == stemmed[:-1]

@@ -71,6 +71,10 @@ def test_a_compounds_part_keeps_its_mark_only_inside_the_compound():
     assert shown(phrase_marks(headline, query)) == (
         "few-[shot] [learning], zero-shot learning, 4-shot"
     )
+    # The stemmer rewrites a compound's end: "multi-party" is 'multi-parti' (a reviewer).
+    headline = marked("[multi]-[party] [dialogue], [multi]-task")
+    query = "'multi-parti' <-> 'multi' <-> 'parti' & 'dialogu'"
+    assert shown(phrase_marks(headline, query)) == "[multi]-[party] [dialogue], multi-task"
     headline = marked("[sequence]-to-[sequence] [models] of [sequences]")
     query = "'sequence-to-sequ' <-> 'sequenc' <2> 'sequenc' & 'model'"
     assert shown(phrase_marks(headline, query)) == (
