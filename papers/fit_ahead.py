@@ -80,11 +80,21 @@ def _keep_only(*descriptors: int) -> None:
 
 def _received(inputs, into: list) -> None:
     """The neighbours' other inputs the parent sends (see ``send_inputs``), or None when it
-    closes its end without; read while the child fits, so that the parent's send returns."""
+    closes its end without, or they cannot be read; read while the child fits."""
     try:
         into.append(inputs.recv())
-    except (EOFError, OSError):
+    except Exception:  # noqa: BLE001 - without them the model is still taken, the rows found after
         into.append(None)
+
+
+def _send(inputs, sent: tuple) -> None:
+    """The parent's side of ``_received``, in a thread of its own: several MB through a pipe
+    the child empties only when its fit lets its reading thread run (a reviewer: 6.5 s inside
+    the load's transaction while a fit held the interpreter)."""
+    try:
+        inputs.send(sent)
+    except OSError:  # the child is gone, or the load gave it up: take() finds no rows
+        return
 
 
 def _fit_and_send(ids: list[int], texts: list[str], sender, inputs) -> None:
@@ -118,7 +128,7 @@ class FitAhead:
         self.ids: list[int] | None = None
         self.texts: list[str] | None = None
         self.sent: tuple | None = None  # the neighbours' other inputs sent to the child
-        self._process = self._receiver = self._inputs = None
+        self._process = self._receiver = self._inputs = self._sending = None
 
     def __enter__(self) -> FitAhead:
         return self
@@ -156,15 +166,13 @@ class FitAhead:
         areas, the shared authors' matrix), read once the load wrote its last paper and link:
         the child then finds the neighbours too, while the load's database work goes on, where
         the refresh found them after the commit (about 2.5 s at 26,000 papers)."""
-        if self._process is None or self.sent is not None:
-            return
+        if self._process is None or self.sent is not None or self._receiver.poll(0):
+            return  # none, sent already, or it has failed (its answer is in)
         collection = read_collection()
         shared = shared_authors(collection.ids)
         self.sent = (collection.ids, collection.years, collection.events, collection.areas, shared)
-        try:
-            self._inputs.send(self.sent)
-        except OSError:  # the child is gone: take() finds no model
-            return
+        self._sending = threading.Thread(target=_send, args=(self._inputs, self.sent), daemon=True)
+        self._sending.start()
 
     def take(self, collection: Collection, shared) -> tuple[bool, dict | None, object]:
         """(True, the model, the neighbour rows or None) when it was fitted ahead on exactly
@@ -174,6 +182,10 @@ class FitAhead:
         try:
             if self._process is None or read != (self.ids, self.texts):
                 return False, None, None
+            if self._sending is not None:
+                self._sending.join(WAIT_SECONDS)
+                if self._sending.is_alive():  # a wedged child: given up, the refresh fits
+                    return False, None, None
             self._inputs.close()  # nothing more to send: the child need not wait for it
             if not self._receiver.poll(WAIT_SECONDS):
                 return False, None, None
@@ -197,9 +209,11 @@ class FitAhead:
             # keep it alive (join would wait for ever).
             self._process.kill()
         self._process.join()
+        if self._sending is not None:
+            self._sending.join()  # its reader gone, its send ends in a broken pipe
         self._receiver.close()
         self._inputs.close()
-        self._process = self._receiver = self._inputs = None
+        self._process = self._receiver = self._inputs = self._sending = None
         self.ids = self.texts = self.sent = None
 
 

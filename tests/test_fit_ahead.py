@@ -126,6 +126,26 @@ def test_a_wedged_child_is_not_waited_for(seeds, any_size, monkeypatch):
 
 
 @pytest.mark.django_db
+def test_the_inputs_sent_to_a_child_that_never_reads_them_hold_up_nothing(
+    seeds, any_size, monkeypatch
+):
+    # Several MB through the pipe, the child's fit holding its interpreter: the load waited
+    # inside its transaction, for ever with a wedged child (a reviewer).
+    monkeypatch.setattr(fit_ahead, "_received", lambda inputs, into: time.sleep(60))
+    monkeypatch.setattr(fit_ahead, "WAIT_SECONDS", 0.2)
+    big = np.ones((1200, 1200))  # 11 MB pickled: far beyond a pipe's buffer
+    monkeypatch.setattr(fit_ahead, "shared_authors", lambda ids: big)
+    started = time.monotonic()
+    with FitAhead() as ahead:
+        ahead.start([])
+        ahead.send_inputs()
+        assert time.monotonic() - started < 10
+        assert ahead.take(read_only(ahead.ids, ahead.texts), None) == (False, None, None)
+    assert time.monotonic() - started < 30
+    assert multiprocessing.active_children() == []
+
+
+@pytest.mark.django_db
 def test_a_load_that_fails_after_the_fork_leaves_no_child(any_size, monkeypatch):
     def failing():
         raise RuntimeError("the topic model failed")
