@@ -30,6 +30,18 @@ def validate_slug(value: str) -> None:
         raise ValidationError(INVALID_SLUG.format(value=value[:50]), code="invalid")
 
 
+def validate_stored_slug(value: str) -> None:
+    """A slug a page is named by: one an address asked with capitals redirects to, so in small
+    letters. "Micaela-Jantzi" saved in the admin made its page redirect to "micaela-jantzi" and
+    back, for ever (an outside curator)."""
+    validate_slug(value)
+    if value != value.lower():
+        raise ValidationError(
+            f"“{value[:50]}” is not a valid slug: use small letters (“{value[:50].lower()}”).",
+            code="capitals",
+        )
+
+
 def script_slug(name: str) -> str:
     """``name`` as a slug in its own script, marks kept ("हिन्दी-शर्मा", "иван-петров")."""
     text = unicodedata.normalize("NFKC", name).lower()
@@ -40,7 +52,7 @@ def script_slug(name: str) -> str:
 class SlugField(models.SlugField):
     """A model's slug as this module allows it, in the admin's forms too."""
 
-    default_validators = [validate_slug]
+    default_validators = [validate_stored_slug]
 
     def __init__(self, *args, **kwargs):
         # Django's unicode slug would put its own validator in place of this one.
@@ -50,5 +62,5 @@ class SlugField(models.SlugField):
 
     def formfield(self, **kwargs):
         return models.CharField.formfield(
-            self, **{"form_class": forms.CharField, "validators": [validate_slug], **kwargs}
+            self, **{"form_class": forms.CharField, "validators": [validate_stored_slug], **kwargs}
         )

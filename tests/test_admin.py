@@ -738,6 +738,28 @@ def test_an_author_whose_slug_keeps_its_script_s_marks_can_be_saved(staff, db):
     assert "not a valid slug" in staff.post(url, data).content.decode()
 
 
+def test_a_slug_with_capitals_is_refused(staff, seeded, client):
+    # "Micaela-Jantzi" was saved, and her page redirected to "micaela-jantzi" and back for
+    # ever; so did a topic's (an outside curator).
+    make_paper("We parse.", title="Parsing", authors=["Ada Lovelace"])
+    finish()
+    author = Author.objects.get(name="Ada Lovelace")
+    url = reverse("admin:papers_author_change", args=[author.pk])
+    data = form_data(staff.get(url), "author_form")
+    data.update(slug=["Ada-Lovelace"], _save=["Save"])
+    response = staff.post(url, data)
+    assert response.context["adminform"].form.errors["slug"] == [
+        "“Ada-Lovelace” is not a valid slug: use small letters (“ada-lovelace”)."
+    ]
+    assert Author.objects.get(pk=author.pk).slug == "ada-lovelace"
+    topic = Topic.objects.get(name="Speech and Audio")
+    url = reverse("admin:papers_topic_change", args=[topic.pk])
+    data = form_data(staff.get(url), "topic_form")
+    data.update(slug=["Speech"], _save=["Save"])
+    assert "slug" in staff.post(url, data).context["adminform"].form.errors
+    assert client.get(f"/topics/{topic.slug}/").status_code == 200
+
+
 def test_adding_a_paper_in_the_admin_curates_what_was_filled_in(staff, seeded):
     venue = Venue.objects.get(name="ACL 2025")
     topic = Topic.objects.get(name="Reasoning")
