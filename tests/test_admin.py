@@ -567,6 +567,19 @@ def test_topic_inline_uses_autocomplete(staff, seeded):
         {"term": "safe", "app_label": "papers", "model_name": "papertopic", "field_name": "topic"},
     )
     assert [item["text"] for item in found.json()["results"]] == ["LLM Safety"]
+    # The topics named so first: "Reasoning" typed listed Knowledge Graphs, whose description
+    # says reasoning, first, and Enter chose it (an outside curator).
+    found = staff.get(
+        "/admin/autocomplete/",
+        {
+            "term": "reasoning",
+            "app_label": "papers",
+            "model_name": "papertopic",
+            "field_name": "topic",
+        },
+    )
+    named = [item["text"] for item in found.json()["results"]]
+    assert named[0] == "Reasoning" and "Knowledge Graphs" in named
 
 
 # Surviving reloads ------------------------------------------------------------------------

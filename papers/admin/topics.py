@@ -2,7 +2,7 @@
 deleted topics loads leave out."""
 
 from django.contrib import admin, messages
-from django.db.models import Count
+from django.db.models import Case, Count, When
 from django.utils.text import Truncator
 
 from .. import curation, merging
@@ -25,6 +25,21 @@ class TopicAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(paper_count=Count("paper_links"))
+
+    def get_search_results(self, request, queryset, search_term):
+        """The topics found, those whose name begins with the term first, then those whose
+        name has it: the topic field's autocomplete listed them A–Z, descriptions' matches
+        first, and "Reasoning" typed and Enter chose Knowledge Graphs (an outside curator)."""
+        found, duplicates = super().get_search_results(request, queryset, search_term)
+        term = search_term.strip()
+        if term:
+            named = Case(
+                When(name__istartswith=term, then=0),
+                When(name__icontains=term, then=1),
+                default=2,
+            )
+            found = found.alias(named=named).order_by("named", "name")
+        return found, duplicates
 
     @admin.display(description="papers", ordering="paper_count")
     def paper_count(self, topic):
