@@ -970,15 +970,30 @@ def test_a_save_that_changed_nothing_leaves_other_open_pages_valid(staff, seeded
 
 
 def test_a_paper_needs_a_title_or_an_abstract(staff, seeded):
-    paper = Paper.objects.get(title=MLWQ)
+    paper = untitled_acl_paper("Speculative decoding accelerates")
+    abstract = paper.abstract
     url, data = open_change_page(staff, paper)
-    data.update(title=[""], abstract=["  "], _save=["Save"])
+    data.update(abstract=["  "], _save=["Save"])
     refused = staff.post(url, data)
     assert refused.status_code == 200
     form = refused.context["adminform"].form
     assert form.non_field_errors() == ["A paper needs a title or an abstract."]
     paper.refresh_from_db()
-    assert paper.title == MLWQ
+    assert paper.abstract == abstract
+
+
+def test_a_papers_title_is_corrected_never_emptied(staff, seeded):
+    # Emptied, the title was lost and kept from every later load as the curator's, the record
+    # shown by a fragment of its abstract (an outside curator).
+    paper = Paper.objects.get(title=MLWQ)
+    url, data = open_change_page(staff, paper)
+    data.update(title=["   "], _save=["Save"])
+    refused = staff.post(url, data)
+    assert refused.context["adminform"].form.errors["title"] == [
+        f"A paper's title cannot be emptied: correct it instead (the title it had: “{MLWQ}”)."
+    ]
+    paper.refresh_from_db()
+    assert (paper.title, paper.curated_fields) == (MLWQ, [])
 
 
 def test_add_topic_action_across_every_page_of_a_filtered_list(staff, seeded):

@@ -88,6 +88,18 @@ class PaperForm(forms.ModelForm):
         elif self.instance.pk is not None:
             self.fields["version"].initial = edit_version(self.instance)
 
+    def clean_title(self):
+        """A title the paper had is corrected, never emptied: emptied, the record became
+        incomplete, shown by a fragment of its abstract, and the title was lost, kept from
+        every later load as the curator's (an outside curator)."""
+        title = self.cleaned_data["title"]
+        if not title.strip() and self.instance.pk is not None and self.instance.title.strip():
+            raise forms.ValidationError(
+                "A paper's title cannot be emptied: correct it instead (the title it had: "
+                f"“{self.instance.title[:200]}”)."
+            )
+        return title
+
     def clean_abstract(self):
         abstract = self.cleaned_data["abstract"]
         key = abstract_key(abstract)
