@@ -425,6 +425,9 @@ def test_admin_search_finds_a_paper_by_its_identifier(staff, seeded):
         "2025.acl-long.7",
         "10.18653/v1/2025.acl-long.7",
         "https://aclanthology.org/2025.acl-long.7.pdf",
+        # Its page's address here, by either name (an outside curator found none).
+        "http://testserver/papers/2025.acl-long.7/",
+        f"http://testserver/papers/{paper.pk}/",
     ):
         response = staff.get("/admin/papers/paper/", {"q": pasted})
         assert changelist_pks(response) == [paper.pk], pasted

@@ -14,6 +14,7 @@ from ..models import (
     RemovedTopic,
     Topic,
 )
+from ..own_pages import own_page
 from ..search import ranked_matches
 from ..topic_rules import run_topic_rules
 from ..understanding import identified_paper
@@ -183,8 +184,9 @@ class PaperAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
     def get_search_results(self, request, queryset, search_term):
         """Full-text search, the best matches first as the public pages rank them, then the
         others by id (papers/search.py ranked_matches); an identifier finds its paper."""
-        # An Anthology ID, DOI or Anthology address pasted in finds that paper, as on the site.
-        identified = identified_paper(search_term)
+        # An Anthology ID, DOI or Anthology address pasted in finds that paper, as on the site,
+        # and so does the address of its page here (an outside curator found none).
+        identified = identified_paper(search_term) or _own_paper(search_term)
         if identified is not None:
             return queryset.filter(pk=identified.pk), False
         matches = ranked_matches(queryset, search_term)
@@ -357,3 +359,9 @@ class PaperAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
     def apply_rules_to_papers(self, request, queryset):
         run = run_topic_rules(paper_ids=list(queryset.values_list("pk", flat=True)))
         self.message_user(request, f"Topic rules: {run}.", messages.SUCCESS)
+
+
+def _own_paper(text: str) -> Paper | None:
+    """The paper whose page of this site ``text`` addresses, or None."""
+    page = own_page(text)
+    return page if isinstance(page, Paper) else None
