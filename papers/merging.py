@@ -28,6 +28,7 @@ from .models import (
     TopicRedirect,
 )
 from .tables import sql
+from .topic_rules import apply_topic_rules
 
 # Which of two links of one topic a merge keeps: a person's choice over a source's, a
 # source's over a rule's, a rule (it reads the paper's words) over the topic model's guess.
@@ -76,6 +77,9 @@ def merge_papers(survivor: Paper, others: list[Paper]) -> Paper:
         refresh_topic_names([survivor.pk])
         refresh_author_names([survivor.pk])
         refresh_counts([survivor.pk, *other_ids])
+        # Its topics and text are the duplicates' too: its passing mentions are decided again
+        # (papers/topic_rules.py; a reviewer found them kept beside a curator's topic).
+        apply_topic_rules(paper_ids=[survivor.pk])
     return survivor
 
 

@@ -172,7 +172,8 @@ def model_link(made: Paper, name: str, confidence: float) -> None:
 
 
 def test_merge_papers_with_the_topic_models_links(db):
-    survivor = paper("Survivor.", links={"beta": RULE})
+    make_topic("beta", rule="beta")  # the rules run again on the survivor: its title has it
+    survivor = paper("Survivor.", links={"beta": RULE}, title="Beta Survivor")
     duplicate = paper("Duplicate.")
     model_link(survivor, "alpha", 0.6)
     model_link(duplicate, "alpha", 0.9)
@@ -422,3 +423,7 @@ def test_a_curators_topic_takes_a_passing_mentions_place_and_gives_it_back(db):
     assert topics_of(mentioned) == {"parsing": CURATOR}
     curation.delete_topics(Topic.objects.filter(pk=parsing.pk))
     assert topics_of(mentioned) == {"privacy": RULE}
+    # A merge brings the duplicate's topics: the passing mention goes (a reviewer).
+    duplicate = paper("Parsers.", links={"syntax": CURATOR})
+    merging.merge_papers(mentioned, [duplicate])
+    assert topics_of(mentioned) == {"syntax": CURATOR}
