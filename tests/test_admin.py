@@ -440,6 +440,10 @@ def test_admin_finds_an_author_typed_without_accents(staff, seeded):
     Author.objects.create(name="Ivana Vulovic", slug="ivana-vulovic")
     response = staff.get("/admin/papers/author/", {"q": "vulic"})
     assert [author.pk for author in response.context["cl"].result_list] == [vulic.pk]
+    # Its umlauts written out too (an outside curator found nobody for "Schuetze").
+    schutze = make_author("Hinrich Schütze")
+    response = staff.get("/admin/papers/author/", {"q": "Schuetze"})
+    assert [author.pk for author in response.context["cl"].result_list] == [schutze.pk]
     picker = staff.get(
         "/admin/autocomplete/",
         {

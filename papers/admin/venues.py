@@ -65,18 +65,20 @@ class AuthorAdmin(NoteChangesMixin, IntermediateActionMixin, admin.ModelAdmin):
     actions = ("merge_authors",)
     ordering = ("name",)
     search_fields = ("name", "orcid", "slug")
-    search_help_text = 'Name (with or without its accents: "Vulic" finds Vulić), slug or ORCID.'
+    search_help_text = 'Name (with or without its accents: "Vulic" finds Vulić, "Schuetze" Schütze), slug or ORCID.'
     prepopulated_fields = {"slug": ("name",)}
 
     def get_search_results(self, request, queryset, search_term):
-        """The admin's search, and the name's key too: a name typed without its accents, or
+        """The admin's search, and the name's keys too: a name typed without its accents, its
+        umlauts written out ("Schuetze": Schütze, which an outside curator did not find), or
         in other case or spacing, finds the author (the paper form's author picker too); an
         old address of an author joined to another finds that author."""
         found, duplicates = super().get_search_results(request, queryset, search_term)
         key = name_key(search_term)
         if key:
             moved = AuthorRedirect.objects.filter(old_slug=search_term.strip().lower())
-            found |= queryset.filter(Q(key__contains=key) | Q(pk__in=moved.values("author_id")))
+            named = Q(key__contains=key) | Q(umlaut_key__contains=key)
+            found |= queryset.filter(named | Q(pk__in=moved.values("author_id")))
         return found, duplicates
 
     def get_queryset(self, request):
