@@ -347,24 +347,27 @@ def test_a_passing_mention_tags_only_a_paper_without_another_topic(venue):
         (twice.pk, "privacy"),
         (named.pk, "parsing"),
     }
+
+    def tagged_by(rule: str, said_once: str, said_twice: str) -> set[str]:
+        """Which of two papers with another topic a rule tags: "once", "twice" or both."""
+        topic = Topic.objects.create(name="mentioned", slug="mentioned", rule=rule)
+        once = make_paper(venue, f"Speech models, speech data. {said_once}")
+        twice = make_paper(venue, f"Speech models, speech data. {said_twice}")
+        apply_topic_rules()
+        names = {once.pk: "once", twice.pk: "twice"}
+        tagged = {names[paper] for paper, name in rule_links() if name == "mentioned"}
+        topic.delete()
+        Paper.objects.filter(pk__in=names).delete()
+        return tagged
+
     # A phrase said twice is said twice, whatever the stop words inside it ("theory of mind"
     # said three times counted 1.5 in ts_rank_cd, a reviewer).
-    minds = Topic.objects.create(name="minds", slug="minds", rule='"theory of mind" or tom')
-    both = make_paper(venue, "Speech models, speech data. A theory of mind; theory of mind.")
-    once = make_paper(venue, "Speech models, speech data. A theory of mind.")
-    apply_topic_rules()
-    assert {link for link in rule_links() if link[1] == "minds"} == {(both.pk, "minds")}
-    Topic.objects.filter(pk=minds.pk).delete()
-    Paper.objects.filter(pk__in=[both.pk, once.pk]).delete()
+    rule = '"theory of mind" or tom'
+    assert tagged_by(rule, "A theory of mind.", "A theory of mind; theory of mind.") == {"twice"}
     # Nor is one mention two because two of the rule's alternatives make it: "text-to-SQL" is
     # "text-to-sql" and "sql" (a reviewer).
-    sql = Topic.objects.create(name="sql", slug="sql", rule='"text-to-sql" or sql')
-    once = make_paper(venue, "Speech models, speech data. On a text-to-SQL benchmark.")
-    twice = make_paper(venue, "Speech models, speech data. Text-to-SQL; SQL.")
-    apply_topic_rules()
-    assert {link for link in rule_links() if link[1] == "sql"} == {(twice.pk, "sql")}
-    Topic.objects.filter(pk=sql.pk).delete()
-    Paper.objects.filter(pk__in=[twice.pk, once.pk]).delete()
+    rule = '"text-to-sql" or sql'
+    assert tagged_by(rule, "On a text-to-SQL benchmark.", "Text-to-SQL; SQL.") == {"twice"}
     # Rules run for one topic read the others: the same links.
     assert apply_topic_rules([privacy]) == 3
     assert run_topic_rules([speech, privacy]).removed == 0
